@@ -1,0 +1,1 @@
+//! `batchscope topology`: timestamp barriers across an ETL topology (FLIP-276).

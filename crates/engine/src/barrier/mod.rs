@@ -1,0 +1,1 @@
+//! FLIP-276 timestamp barriers across an ETL topology of jobs and tables.

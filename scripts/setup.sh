@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+#! Installs everything batchscope needs on a new machine; idempotent (a second run is instant).
+# Versions fit together: see ARCHITECTURE.md ("Toolchain").
+set -euo pipefail
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  log "installing chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if [ "$(trunk --version 2>/dev/null)" != "trunk 0.21.14" ]; then
+  log "installing trunk 0.21.14 (about 6 minutes)"
+  cargo install --locked trunk --version 0.21.14
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen 0.2.130" ]; then
+  log "installing wasm-bindgen-cli 0.2.130 (about 2 minutes)"
+  # Not --locked: its lock file pins a webpki-roots release the registry does not serve.
+  cargo install wasm-bindgen-cli --version 0.2.130
+fi
+
+if ! wasm-opt --version 2>/dev/null | grep -q 'version 132'; then
+  log "installing wasm-opt (binaryen 132)"
+  npm install -g binaryen@132.0.0 >/dev/null
+fi
+
+log "toolchain ready"
