@@ -320,14 +320,14 @@ pub fn render_text(i: &Inspection) -> String {
             .clone()
             .unwrap_or_else(|| "(no metadata file)".to_owned())
     );
-    let _ = writeln!(
-        out,
-        "offset log: {} (latest offsets/{}), commit log: latest commits/{}",
-        i.offset_log_version
-            .map_or_else(|| "empty".to_owned(), |v| format!("v{v}")),
-        i.latest_offset.map_or_else(none, |id| id.to_string()),
-        i.latest_commit.map_or_else(none, |id| id.to_string()),
-    );
+    let offset_log = match (i.offset_log_version, i.latest_offset) {
+        (Some(version), Some(id)) => format!("v{version}, latest offsets/{id}"),
+        _ => "empty".to_owned(),
+    };
+    let commit_log = i
+        .latest_commit
+        .map_or_else(|| "empty".to_owned(), |id| format!("latest commits/{id}"));
+    let _ = writeln!(out, "offset log: {offset_log}; commit log: {commit_log}");
     if !i.batches.is_empty() {
         let _ = writeln!(
             out,

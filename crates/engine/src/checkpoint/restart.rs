@@ -125,7 +125,7 @@ pub fn restart_plan(folder: &CheckpointFolder) -> Result<RestartPlan, Checkpoint
     let (action, reason) = match latest_commit {
         None => (
             RestartAction::Rerun { batch_id: l },
-            format!("offsets/{l} has no commits/{l} (there is no commit log)"),
+            format!("offsets/{l} has no commits/{l}; there is no commit log at all"),
         ),
         Some(c) if c == l => (
             RestartAction::Next { batch_id: l + 1 },
