@@ -197,7 +197,10 @@ pub fn judge(
         crashes_fired: world
             .fired_crashes()
             .iter()
-            .map(|c| c.point.to_string())
+            .map(|c| {
+                c.point
+                    .map_or_else(|| format!("after-event@{}", c.seq - 1), |p| p.to_string())
+            })
             .collect(),
         crashes_unreached: world
             .pending_crashes()

@@ -261,8 +261,10 @@ pub enum EventKind {
     },
     /// The driver was killed: volatile state is gone.
     Crashed {
-        /// The injected crash point.
-        point: CrashPoint,
+        /// The named crash point, or `None` for a crash after an arbitrary event (`crash_after_events`).
+        point: Option<CrashPoint>,
+        /// The event after which the driver died.
+        after_seq: u64,
         /// What was lost (in-memory positions, caches, task output).
         lost: Vec<String>,
     },
@@ -326,7 +328,7 @@ impl EventKind {
             | EventKind::SinkCommitted { batch_id, .. }
             | EventKind::CommitLogWritten { batch_id, .. } => Some(*batch_id),
             EventKind::SourceCommit { batch_id, .. } => Some(batch_id + 1),
-            EventKind::Crashed { point, .. } => Some(point.batch_id),
+            EventKind::Crashed { point, .. } => point.map(|p| p.batch_id),
             _ => None,
         }
     }
@@ -393,7 +395,10 @@ impl EventKind {
             EventKind::CommitLogWritten { batch_id, .. } => format!("write commits/{batch_id}"),
             EventKind::CheckpointWriteRejected { path } => format!("{path} exists: rejected"),
             EventKind::Idle { until_ms } => format!("wait until {until_ms} ms"),
-            EventKind::Crashed { point, .. } => format!("CRASH at {point}"),
+            EventKind::Crashed {
+                point: Some(point), ..
+            } => format!("CRASH at {point}"),
+            EventKind::Crashed { after_seq, .. } => format!("CRASH after #{after_seq}"),
             EventKind::QueryFailed { .. } => "query failed".into(),
         }
     }

@@ -33,6 +33,10 @@ pub struct Scenario {
     /// Driver crashes to inject, as recorded inputs.
     #[serde(default)]
     pub crashes: Vec<CrashPoint>,
+    /// Crashes "now": the driver dies right after the event with this sequence number (the
+    /// dashboard's Crash button), recorded so that a replay gives the same trace.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crash_after_events: Vec<u64>,
 }
 
 fn default_seed() -> u64 {
@@ -485,6 +489,7 @@ fn base(
             trigger_interval_ms: default_trigger_interval_ms(),
             restart_delay_ms: default_restart_delay_ms(),
             crashes: vec![],
+            crash_after_events: vec![],
         },
     }
 }

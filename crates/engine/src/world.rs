@@ -176,8 +176,8 @@ pub struct Driver {
 /// A fired crash and the event after which it fired.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FiredCrash {
-    /// The crash point.
-    pub point: CrashPoint,
+    /// The crash point (`None` for a crash after an arbitrary event).
+    pub point: Option<CrashPoint>,
     /// Sequence number of the `Crashed` event.
     pub seq: u64,
 }
@@ -208,7 +208,7 @@ pub struct World {
     pub driver: Driver,
     pending_crashes: Vec<CrashPoint>,
     fired: Vec<FiredCrash>,
-    crash_next: Option<CrashPoint>,
+    crash_next: Option<(Option<CrashPoint>, u64)>,
     follow_ups: VecDeque<EventKind>,
     events: Vec<Event>,
     last_task_done: bool,
@@ -284,13 +284,24 @@ impl World {
         self.pending_crashes.push(point);
     }
 
+    /// Crashes the driver right after the last event (the dashboard's Crash button). Recorded
+    /// in the scenario as `crash_after_events`, so a replay gives the same trace.
+    pub fn crash_now(&mut self) {
+        if let Some(last) = self.events.last().map(|e| e.seq) {
+            if !matches!(self.phase, Phase::Down { .. }) && self.crash_next.is_none() {
+                self.scenario.crash_after_events.push(last);
+                self.crash_next = Some((None, last));
+            }
+        }
+    }
+
     /// Performs exactly one observable action and returns its event.
     pub fn step(&mut self) -> Event {
         self.tunnel.discover(&self.upstream, self.now_ms);
         let kind = if let Some(k) = self.follow_ups.pop_front() {
             k
-        } else if let Some(point) = self.crash_next.take() {
-            self.crash(point)
+        } else if let Some((point, after_seq)) = self.crash_next.take() {
+            self.crash(point, after_seq)
         } else {
             self.advance()
         };
@@ -388,12 +399,20 @@ impl World {
             EventKind::CommitLogWritten { batch_id, .. } => Some((CrashKind::CommitLog, *batch_id)),
             _ => None,
         };
+        let seq = self.events.len() as u64;
         if let Some((kind, batch_id)) = site {
             let point = CrashPoint { kind, batch_id };
             if let Some(i) = self.pending_crashes.iter().position(|p| *p == point) {
                 self.pending_crashes.remove(i);
-                self.crash_next = Some(point);
+                self.crash_next = Some((Some(point), seq));
+                return;
             }
+        }
+        if self.crash_next.is_none()
+            && self.scenario.crash_after_events.contains(&seq)
+            && !matches!(self.phase, Phase::Down { .. })
+        {
+            self.crash_next = Some((None, seq));
         }
     }
 
@@ -402,7 +421,7 @@ impl World {
         self.last_task_done
     }
 
-    fn crash(&mut self, point: CrashPoint) -> EventKind {
+    fn crash(&mut self, point: Option<CrashPoint>, after_seq: u64) -> EventKind {
         let mut lost = vec![];
         if let Some(b) = &self.driver.batch {
             lost.push(format!(
@@ -431,7 +450,11 @@ impl World {
         self.phase = Phase::Down {
             until_ms: self.now_ms + self.scenario.restart_delay_ms,
         };
-        EventKind::Crashed { point, lost }
+        EventKind::Crashed {
+            point,
+            after_seq,
+            lost,
+        }
     }
 
     fn drop_volatile(&mut self) {
