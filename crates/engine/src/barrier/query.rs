@@ -179,8 +179,9 @@ pub(crate) fn evaluate(tables: &[Table], meta: &MetaService, q: &Query) -> Query
 }
 
 type Partial = (Vec<i64>, Vec<(String, i64)>);
+type Rows = BTreeMap<Vec<i64>, Vec<i64>>;
 
-fn join_rows(spec: &QuerySpec, data: &[(&Table, BTreeMap<Vec<i64>, Vec<i64>>)]) -> Vec<QueryRow> {
+fn join_rows(spec: &QuerySpec, data: &[(&Table, Rows)]) -> Vec<QueryRow> {
     let mut acc: Option<Vec<Partial>> = None;
     for (t, rows) in data {
         let on_idx: Vec<usize> = spec

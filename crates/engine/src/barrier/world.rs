@@ -160,7 +160,7 @@ pub enum BarrierEventKind {
         table: String,
         /// Barrier.
         barrier: u64,
-        /// Records written in this step.
+        /// Records of the barrier in the table (streamed earlier or written now).
         records: u32,
     },
     /// A fault holds the snapshot until the barrier is PRECOMMIT.
@@ -1027,8 +1027,8 @@ impl TopologyWorld {
         let name = job.spec.name.clone();
         let sink = self.sink_of(j);
         let coverage = arrival.coverage.iter().copied().min().unwrap_or(0);
-        let records = self.tables[sink].write(n, out);
-        self.tables[sink].mark_processed(n, coverage, self.now_ms);
+        self.tables[sink].write(n, out);
+        let records = self.tables[sink].mark_processed(n, coverage, self.now_ms);
         self.meta.on_processed(&name, n);
         if self.jobs[j].written + 1 == n && !self.jobs[j].snapshot_scheduled {
             self.schedule_snapshot(j, n);
