@@ -47,7 +47,8 @@ pub struct TopologyArgs {
     pub barriers: u64,
     /// Fail JOB after barrier BARRIER is PRECOMMIT (processed in all tables) and before its
     /// sink table has WRITTEN it; the job restarts from its last checkpoint and replays.
-    /// Repeatable.
+    /// (A job whose table other jobs read fails after PROCESSED: PRECOMMIT waits for its
+    /// snapshot.) Repeatable.
     #[arg(long = "fail", value_name = "JOB@BARRIER")]
     pub fail: Vec<String>,
     /// Once TABLE has WRITTEN the last barrier, roll TABLE and everything downstream back to

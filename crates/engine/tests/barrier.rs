@@ -538,3 +538,31 @@ fn presets_round_trip_through_json() {
         assert_eq!(TopologySpec::from_json(&text).unwrap(), spec);
     }
 }
+
+#[test]
+fn a_failing_upstream_job_cannot_wait_for_precommit_and_the_run_still_commits() {
+    let mut clean = world("chain", vec![]);
+    clean.run_to_end();
+    for job in ["ingest_table1", "sum_job", "join_job"] {
+        let mut w = world(
+            "chain",
+            vec![Fault::FailBeforeWritten {
+                job: job.into(),
+                barrier: 2,
+            }],
+        );
+        let events = w.run_to_end();
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(&e.kind, BarrierEventKind::JobFailed { job: j, .. } if j == job)),
+            "{job} failed"
+        );
+        assert_eq!(
+            w.meta().committed,
+            5,
+            "{job}: every barrier COMMIT in the end"
+        );
+        assert_eq!(rows_per_barrier(&clean), rows_per_barrier(&w), "{job}");
+    }
+}

@@ -31,7 +31,8 @@ pub struct CdcRecord {
 pub enum Fault {
     /// The job fails after `barrier` is PRECOMMIT and before its sink table has WRITTEN it (the
     /// seed's roll-back case). If its snapshot is due earlier, the fault holds it until PRECOMMIT.
-    /// Without barriers: the job fails after processing its checkpoint `barrier`, before writing.
+    /// A job whose table other jobs read (PRECOMMIT waits for its snapshot), and any job without
+    /// barriers, fails after PROCESSED and before WRITTEN instead.
     FailBeforeWritten {
         /// Job.
         job: String,
@@ -1056,7 +1057,10 @@ impl TopologyWorld {
                 && matches!(f, Fault::FailBeforeWritten { job, barrier } if *job == name && *barrier == n)
         });
         if let Some(i) = fault {
-            if self.run.spec.no_barriers || self.meta.precommitted >= n {
+            // A table other jobs read cannot reach PRECOMMIT before its snapshot (they read
+            // WRITTEN barriers only), so its writer fails after PROCESSED instead of waiting.
+            let read_downstream = !self.meta.readers_of(&self.jobs[j].spec.sink).is_empty();
+            if self.run.spec.no_barriers || self.meta.precommitted >= n || read_downstream {
                 self.fired[i] = true;
                 return self.on_fail(j);
             }
