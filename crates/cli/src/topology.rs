@@ -35,7 +35,7 @@ impl From<ConsistencyArg> for Consistency {
 /// After every step the topology's declared query (avgPrice for `shopping`) is evaluated at
 /// read-uncommitted (ru), read-committed (rc) and repeatable-read (rr); the report counts
 /// results that mix barriers and results that went back to an earlier version.
-#[derive(clap::Args, Debug, Clone, Default)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct TopologyArgs {
     /// Preset name (`shopping` when neither a preset nor a file is given)
     #[arg(long, conflicts_with = "file")]
@@ -68,6 +68,23 @@ pub struct TopologyArgs {
     /// weak lets rr mix barriers until they are COMMIT
     #[arg(long, value_enum, default_value_t = ConsistencyArg::Strong)]
     pub consistency: ConsistencyArg,
+}
+
+/// The same values as the command line without flags (library callers and tests).
+impl Default for TopologyArgs {
+    fn default() -> Self {
+        TopologyArgs {
+            preset: None,
+            file: None,
+            barriers: 5,
+            fail: Vec::new(),
+            revise: None,
+            no_barriers: false,
+            json: false,
+            seed: None,
+            consistency: ConsistencyArg::Strong,
+        }
+    }
 }
 
 /// Built-in topologies: name and one-line description.

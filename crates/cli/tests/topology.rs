@@ -175,4 +175,10 @@ fn the_same_flags_give_the_same_run() {
     let two = report(&a).unwrap().trace;
     assert_eq!(one, two);
     assert_eq!(run(&a), 0);
+    let d = TopologyArgs::default();
+    assert_eq!(
+        d.barriers,
+        args(&[]).barriers,
+        "Default matches the command line"
+    );
 }
