@@ -267,3 +267,29 @@ fn checkpoint_out_writes_spark_files_that_inspect_reads_back() {
     let inspect = json(&batchscope(&["inspect", dir.to_str().unwrap(), "--json"]));
     assert_eq!(inspect["restart"]["action"], "next");
 }
+
+#[test]
+fn topology_shopping_reads_are_consistent_under_repeatable_read_only() {
+    let r = json(&batchscope(&["topology", "--preset", "shopping", "--json"]));
+    assert_eq!(r["consistency"]["rr"]["inconsistent"], 0);
+    assert!(r["consistency"]["ru"]["inconsistent"].as_u64().unwrap() > 0);
+    let failed = json(&batchscope(&["topology", "--preset", "shopping", "--fail", "price_job@2", "--json"]));
+    assert!(failed["consistency"]["rc"]["rolled_back"].as_u64().unwrap() > 0);
+    assert_eq!(failed["consistency"]["rr"]["rolled_back"], 0);
+    let loose = json(&batchscope(&["topology", "--preset", "shopping", "--no-barriers", "--json"]));
+    for level in ["ru", "rc", "rr"] {
+        assert!(loose["consistency"][level]["inconsistent"].as_u64().unwrap() > 0, "{level}");
+    }
+}
+
+#[test]
+fn topology_files_with_a_cycle_or_two_writers_exit_2_naming_them() {
+    let mut spec: serde_json::Value =
+        serde_json::from_str(include_str!("../../engine/src/barrier/presets/chain.json")).unwrap();
+    let jobs = spec["jobs"].as_array_mut().unwrap();
+    let mut second = jobs[0].clone();
+    second["name"] = serde_json::json!("second_writer");
+    jobs.push(second);
+    let path = scenario_file("two-writers", &spec.to_string());
+    assert_bad_input(&["topology", path.to_str().unwrap()], "has two writers");
+}
