@@ -529,33 +529,26 @@ impl Explorer {
 
     /// The start worlds of the jobs: forked from their parents, or fresh.
     fn materialize(&mut self, jobs: &[Job]) -> Vec<World> {
-        let mut starts = Vec::with_capacity(jobs.len());
-        // Jobs of one parent are queued together with rising fork points: step one cursor.
-        let mut cursor: Option<(usize, World)> = None;
-        for job in jobs {
-            let parent = job.parent.filter(|_| self.forking);
-            let Some(p) = parent else {
-                let s = self.variants[job.variant]
-                    .scenario
-                    .clone()
-                    .with_crashes(&job.crashes);
-                starts.push(World::new(s));
-                continue;
-            };
-            let at = *job.site_seqs.last().expect("a forked job has a crash");
-            let reuse = matches!(&cursor, Some((q, w)) if *q == p && w.events().len() as u64 <= at);
-            if !reuse {
-                let w = self.parents[p].world.clone().expect("parent kept");
-                cursor = Some((p, w));
-            }
-            let (_, w) = cursor.as_mut().expect("cursor set");
-            while (w.events().len() as u64) < at {
-                w.step();
-            }
-            let mut fork = w.clone();
-            fork.arm_crash(*job.crashes.last().expect("a forked job has a crash"));
-            starts.push(fork);
+        // Jobs of one parent are queued together with rising fork points: one cursor world per
+        // group steps through the parent's run and is cloned at each fork point. Groups go in parallel.
+        let mut groups: Vec<&[Job]> = vec![];
+        let mut rest = jobs;
+        while let Some(first) = rest.first() {
+            let n = rest
+                .iter()
+                .take_while(|j| j.parent == first.parent && j.parent.is_some())
+                .count()
+                .max(1);
+            groups.push(&rest[..n]);
+            rest = &rest[n..];
         }
+        let (variants, parents, forking) = (&self.variants, &self.parents, self.forking);
+        let starts: Vec<World> = run_all(self.parallel, groups, |group| {
+            fork_group(variants, parents, forking, group)
+        })
+        .into_iter()
+        .flatten()
+        .collect();
         for job in jobs {
             if let Some(p) = job.parent {
                 let parent = &mut self.parents[p];
@@ -746,6 +739,36 @@ where
     }
     let _ = parallel;
     items.into_iter().map(f).collect()
+}
+
+/// The start worlds of a group of jobs (one parent, or a single job without one).
+fn fork_group(
+    variants: &[Variant],
+    parents: &[Parent],
+    forking: bool,
+    group: &[Job],
+) -> Vec<World> {
+    let mut cursor: Option<World> = None;
+    let mut starts = Vec::with_capacity(group.len());
+    for job in group {
+        let Some(p) = job.parent.filter(|_| forking) else {
+            let s = variants[job.variant]
+                .scenario
+                .clone()
+                .with_crashes(&job.crashes);
+            starts.push(World::new(s));
+            continue;
+        };
+        let at = *job.site_seqs.last().expect("a forked job has a crash");
+        let w = cursor.get_or_insert_with(|| parents[p].world.clone().expect("parent kept"));
+        while (w.events().len() as u64) < at {
+            w.step();
+        }
+        let mut fork = w.clone();
+        fork.arm_crash(*job.crashes.last().expect("a forked job has a crash"));
+        starts.push(fork);
+    }
+    starts
 }
 
 /// Runs one job from its start world to the end and judges it.
