@@ -214,7 +214,7 @@ fn a_crash_in_the_recovery_is_enumerated() {
         .any(|o| o.crashes == crashes(&["offset-log@3", "task@3"])));
     let mut e = Explorer::new(base, 1);
     let single = e.run_to_completion();
-    assert!(single.runs_by_depth.get(&2).is_none());
+    assert!(!single.runs_by_depth.contains_key(&2));
 }
 
 #[test]
@@ -253,7 +253,7 @@ fn matrix_has_a_verdict_for_every_point_reached() {
     // No source commit in batch 0; every other point in every batch.
     assert_eq!(row("source-commit")[0], None);
     assert!(row("source-commit")[1..].iter().all(Option::is_some));
-    assert!(row("task").iter().any(|v| *v == Some(Verdict::Duplicates)));
+    assert!(row("task").contains(&Some(Verdict::Duplicates)));
     assert!(row("commit-log")
         .iter()
         .all(|v| *v == Some(Verdict::ExactlyOnce)));
