@@ -1,5 +1,6 @@
 //! Judges of batchscope runs, apart from the engine: the exactly-once oracle and the crash-point explorer.
 
+pub mod explore;
 pub mod oracle;
 
 pub use oracle::{check, Report, Verdict};

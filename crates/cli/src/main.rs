@@ -1,6 +1,6 @@
 //! The `batchscope` binary: parses arguments and hands over to the library's commands.
 
-use batchscope_cli::{inspect, run, topology};
+use batchscope_cli::{explore, inspect, run, topology};
 use clap::{Parser, Subcommand};
 
 /// Deterministic simulator of streaming fault tolerance: run protocols, crash them, judge the sink.
@@ -17,6 +17,8 @@ enum Command {
     Presets,
     /// Run a scenario (with crashes) to convergence and print the exactly-once verdict.
     Run(run::RunArgs),
+    /// Crash a scenario at every crash point (and pair), judge each run, print the counterexamples.
+    Explore(explore::ExploreArgs),
     /// Read a real Spark checkpoint folder: batches, offsets, commits, and what a restart would do.
     Inspect(inspect::InspectArgs),
     /// Timestamp barriers across an ETL topology (FLIP-276): consistency levels, delay, failover, revision.
@@ -40,6 +42,7 @@ fn main() {
             0
         }
         Command::Run(args) => run::run(args),
+        Command::Explore(args) => explore::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Topology(args) => topology::run(args),
     };

@@ -273,12 +273,31 @@ fn topology_shopping_reads_are_consistent_under_repeatable_read_only() {
     let r = json(&batchscope(&["topology", "--preset", "shopping", "--json"]));
     assert_eq!(r["consistency"]["rr"]["inconsistent"], 0);
     assert!(r["consistency"]["ru"]["inconsistent"].as_u64().unwrap() > 0);
-    let failed = json(&batchscope(&["topology", "--preset", "shopping", "--fail", "price_job@2", "--json"]));
+    let failed = json(&batchscope(&[
+        "topology",
+        "--preset",
+        "shopping",
+        "--fail",
+        "price_job@2",
+        "--json",
+    ]));
     assert!(failed["consistency"]["rc"]["rolled_back"].as_u64().unwrap() > 0);
     assert_eq!(failed["consistency"]["rr"]["rolled_back"], 0);
-    let loose = json(&batchscope(&["topology", "--preset", "shopping", "--no-barriers", "--json"]));
+    let loose = json(&batchscope(&[
+        "topology",
+        "--preset",
+        "shopping",
+        "--no-barriers",
+        "--json",
+    ]));
     for level in ["ru", "rc", "rr"] {
-        assert!(loose["consistency"][level]["inconsistent"].as_u64().unwrap() > 0, "{level}");
+        assert!(
+            loose["consistency"][level]["inconsistent"]
+                .as_u64()
+                .unwrap()
+                > 0,
+            "{level}"
+        );
     }
 }
 

@@ -1,0 +1,272 @@
+//! `batchscope explore`: every crash point (and pair) of a scenario, judged; counts per verdict,
+//! the smallest counterexample of each bad verdict with the command that reproduces it.
+
+use crate::run::load_scenario;
+use batchscope_check::explore::{Counterexample, Explorer, Origin, Summary};
+use batchscope_check::oracle::Verdict;
+use clap::Args;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// Runs judged per chunk between progress-bar updates (large enough to keep every core busy).
+const CHUNK: u64 = 128;
+
+/// Arguments of `batchscope explore`.
+#[derive(Args, Debug, Clone)]
+pub struct ExploreArgs {
+    /// A built-in scenario (see `batchscope presets`).
+    #[arg(long, conflicts_with = "file")]
+    pub preset: Option<String>,
+    /// A scenario file (JSON) without crashes.
+    pub file: Option<PathBuf>,
+    /// Faults per run: 1 (every crash point, outage, split alone) or 2 (also every ordered pair).
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+    /// Trigger intervals over which records arrive (overrides the scenario's).
+    #[arg(long)]
+    pub batches: Option<u64>,
+    /// Seed of the world's PRNG (overrides the scenario's).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print one JSON object instead of text (no progress bar).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A counterexample as `--json` prints it.
+#[derive(Serialize, Debug)]
+pub struct CounterexampleJson {
+    /// The bad verdict.
+    pub verdict: Verdict,
+    /// Crashes in firing order (`NAME@N`).
+    pub crashes: Vec<String>,
+    /// The non-crash fault, if any.
+    pub fault: Option<batchscope_check::explore::Fault>,
+    /// Extra copies in the sink.
+    pub duplicates: u64,
+    /// Records missing from the sink.
+    pub lost: u64,
+    /// The shell command that reproduces the run.
+    pub command: String,
+    /// The arguments of `batchscope` that reproduce it (after writing `scenario` to
+    /// `counterexample.json` when there is a fault).
+    pub run_args: Vec<String>,
+    /// The full scenario of the run.
+    pub scenario: batchscope_engine::Scenario,
+}
+
+/// The `--json` output.
+#[derive(Serialize, Debug)]
+pub struct ExploreJson {
+    /// Scenario name.
+    pub scenario: String,
+    /// Seed.
+    pub seed: u64,
+    /// Batches.
+    pub batches: u64,
+    /// Faults per run at most.
+    pub depth: u32,
+    /// Runs judged.
+    pub runs: u64,
+    /// Runs per verdict name, every verdict present.
+    pub outcomes: BTreeMap<String, u64>,
+    /// Runs per number of faults.
+    pub runs_by_depth: BTreeMap<u32, u64>,
+    /// Crash points reached by the base run.
+    pub crash_points: u64,
+    /// Non-crash faults explored.
+    pub faults: Vec<batchscope_check::explore::Fault>,
+    /// Forks replayed from zero because they did not fire where expected (0 when all is well).
+    pub inexact_forks: u64,
+    /// The smallest run per bad verdict.
+    pub counterexamples: Vec<CounterexampleJson>,
+    /// Single-crash verdicts: crash point × batch.
+    pub matrix: batchscope_check::explore::Matrix,
+}
+
+fn counterexample_json(c: &Counterexample, origin: &Origin) -> CounterexampleJson {
+    CounterexampleJson {
+        verdict: c.outcome.verdict,
+        crashes: c.outcome.crashes.iter().map(|p| p.to_string()).collect(),
+        fault: c.outcome.fault,
+        duplicates: c.outcome.duplicates,
+        lost: c.outcome.lost,
+        command: c.command(origin),
+        run_args: c.run_args(origin),
+        scenario: c.scenario.clone(),
+    }
+}
+
+/// The JSON document for a finished exploration.
+pub fn to_json(summary: &Summary, origin: &Origin) -> ExploreJson {
+    ExploreJson {
+        scenario: summary.scenario.clone(),
+        seed: summary.seed,
+        batches: summary.batches,
+        depth: summary.depth,
+        runs: summary.runs,
+        outcomes: Verdict::ALL
+            .iter()
+            .map(|v| (v.name().to_string(), summary.outcomes[v]))
+            .collect(),
+        runs_by_depth: summary.runs_by_depth.clone(),
+        crash_points: summary.crash_points,
+        faults: summary.faults.clone(),
+        inexact_forks: summary.inexact_forks,
+        counterexamples: summary
+            .counterexamples
+            .iter()
+            .map(|c| counterexample_json(c, origin))
+            .collect(),
+        matrix: summary.matrix.clone(),
+    }
+}
+
+/// The text report: counts per verdict, counterexamples with commands, the matrix.
+pub fn render_text(summary: &Summary, origin: &Origin) -> String {
+    let mut out = String::new();
+    let mut line = |s: String| {
+        out.push_str(&s);
+        out.push('\n');
+    };
+    line(format!(
+        "batchscope explore: {} · seed {} · batches {} · depth {} · {} runs ({} crash points, {} outage/split faults)",
+        summary.scenario,
+        summary.seed,
+        summary.batches,
+        summary.depth,
+        summary.runs,
+        summary.crash_points,
+        summary.faults.len()
+    ));
+    for v in Verdict::ALL {
+        line(format!("  {:<20} {}", v.name(), summary.outcomes[&v]));
+    }
+    if summary.counterexamples.is_empty() {
+        line("no crash point loses or duplicates data: every run is exactly-once".into());
+    }
+    for c in &summary.counterexamples {
+        let crashes: Vec<String> = c.outcome.crashes.iter().map(|p| p.to_string()).collect();
+        let fault = c.outcome.fault.map_or(String::new(), |f| format!(" + {f}"));
+        line(format!(
+            "{}: crashes [{}]{fault} → duplicates {}, lost {}",
+            c.outcome.verdict,
+            crashes.join(", "),
+            c.outcome.duplicates,
+            c.outcome.lost
+        ));
+        line(format!("  reproduce: {}", c.command(origin)));
+    }
+    line(String::new());
+    line("single crash × batch (. exactly-once, D duplicates, L data-loss, X both, S stuck, blank: not reached)".into());
+    let header: String = summary
+        .matrix
+        .batches
+        .iter()
+        .map(|b| format!("{b:>3}"))
+        .collect();
+    line(format!("  {:<14}{header}", "batch"));
+    for row in &summary.matrix.rows {
+        let cells: String = row
+            .verdicts
+            .iter()
+            .map(|v| format!("{:>3}", v.map_or(" ", cell)))
+            .collect();
+        line(format!("  {:<14}{cells}", row.point));
+    }
+    if summary.inexact_forks > 0 {
+        line(format!(
+            "note: {} forked runs did not fire where expected and were replayed from zero",
+            summary.inexact_forks
+        ));
+    }
+    out
+}
+
+fn cell(v: Verdict) -> &'static str {
+    match v {
+        Verdict::ExactlyOnce => ".",
+        Verdict::Duplicates => "D",
+        Verdict::DataLoss => "L",
+        Verdict::DuplicatesAndLoss => "X",
+        Verdict::Stuck => "S",
+    }
+}
+
+/// Runs the exploration to the end, with a progress bar when `bar` is set.
+pub fn explore(explorer: &mut Explorer, bar: bool) -> Summary {
+    let pb = bar.then(|| {
+        let pb = indicatif::ProgressBar::new(explorer.total());
+        pb.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} runs · {per_sec} · eta {eta}",
+            )
+            .expect("template parses"),
+        );
+        pb
+    });
+    loop {
+        let p = explorer.run_chunk(CHUNK);
+        if let Some(pb) = &pb {
+            pb.set_length(p.total);
+            pb.set_position(p.done);
+        }
+        if p.finished {
+            break;
+        }
+    }
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    explorer.summary()
+}
+
+/// Runs `batchscope explore`; returns the exit code (0 done, 2 bad input).
+pub fn run(args: &ExploreArgs) -> i32 {
+    if !(1..=2).contains(&args.depth) {
+        eprintln!("error: --depth: must be 1 or 2, got {}", args.depth);
+        return 2;
+    }
+    let scenario = match load_scenario(
+        args.preset.as_deref(),
+        args.file.as_deref(),
+        args.seed,
+        args.batches,
+        &[],
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let origin = match (&args.preset, &args.file) {
+        (Some(p), _) => Origin::Preset(p.clone()),
+        (None, Some(f)) => Origin::File(f.display().to_string()),
+        (None, None) => unreachable!("load_scenario requires one"),
+    };
+    if let Origin::File(path) = &origin {
+        // The explorer places crashes itself; a file's own crashes would make the
+        // reproducing commands (`run FILE --crash …`) differ from what was explored.
+        if !scenario.crashes.is_empty() || !scenario.crash_after_events.is_empty() {
+            eprintln!(
+                "error: {path}: crashes / crash_after_events: explore places crashes itself; remove them from the scenario"
+            );
+            return 2;
+        }
+    }
+    let mut explorer = Explorer::new(scenario, args.depth);
+    let bar = !args.json && std::io::stderr().is_terminal();
+    let summary = explore(&mut explorer, bar);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&summary, &origin)).expect("summary serializes")
+        );
+    } else {
+        print!("{}", render_text(&summary, &origin));
+    }
+    0
+}
