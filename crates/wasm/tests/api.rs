@@ -126,7 +126,7 @@ fn a_bad_scenario_is_rejected_naming_the_field() {
 #[wasm_bindgen_test]
 fn a_bad_crash_point_is_rejected_naming_it() {
     let mut sim = Simulation::from_preset("tablestore", None).unwrap();
-    let e = sim.crash("sink-comit@3").err().expect("unknown name");
+    let e = sim.crash("sink-comit@3").expect_err("unknown name");
     assert_eq!(e.field, "crash point");
     let message = js_message(e);
     assert!(
@@ -137,9 +137,9 @@ fn a_bad_crash_point_is_rejected_naming_it() {
         message.contains("sink-commit"),
         "lists the known names: {message}"
     );
-    let e = sim.crash("task@two").err().expect("bad batch");
+    let e = sim.crash("task@two").expect_err("bad batch");
     assert!(e.reason.contains("batch `two`"), "{}", e.reason);
-    let e = sim.crash("task").err().expect("no batch");
+    let e = sim.crash("task").expect_err("no batch");
     assert!(e.reason.contains("NAME@BATCH"), "{}", e.reason);
     assert_eq!(
         json(&sim.state_json())["crashes_pending"],
@@ -151,7 +151,7 @@ fn a_bad_crash_point_is_rejected_naming_it() {
 fn the_report_waits_for_the_end_of_the_run() {
     let mut sim = Simulation::from_preset("tablestore", None).unwrap();
     sim.step();
-    let e = sim.report_json().err().expect("not finished");
+    let e = sim.report_json().expect_err("not finished");
     assert!(js_message(e).starts_with("report: the run has not finished"));
     assert_eq!(sim.verdict(), None);
     assert!(sim.step_until_converged(100_000));
