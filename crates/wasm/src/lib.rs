@@ -135,12 +135,11 @@ impl Simulation {
         Ok(Simulation::new(scenario))
     }
 
-    /// A simulation of a scenario given as JSON text (the `Scenario` shape); the error names
+    /// A simulation of a scenario given as JSON text (the `Scenario` shape, e.g. from
+    /// `JSON.stringify` or `scenarioJson`); the error names
     /// the field that is wrong.
     #[wasm_bindgen(js_name = fromScenarioJson)]
-    pub fn from_scenario_json(
-        #[wasm_bindgen(unchecked_param_type = "JsonText<Scenario>")] json: &str,
-    ) -> Result<Simulation, ApiError> {
+    pub fn from_scenario_json(json: &str) -> Result<Simulation, ApiError> {
         Ok(Simulation::new(Scenario::from_json(json)?))
     }
 
@@ -183,12 +182,10 @@ impl Simulation {
         to_json(&self.state())
     }
 
-    /// Arms a driver crash at a named point of a batch (`sink-commit@3`): a recorded input.
+    /// Arms a driver crash at a named point of a batch (`sink-commit@3`, see `CrashPointName`):
+    /// a recorded input.
     /// A point already passed never fires and is reported as unreached.
-    pub fn crash(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "CrashPointName")] point: &str,
-    ) -> Result<(), ApiError> {
+    pub fn crash(&mut self, point: &str) -> Result<(), ApiError> {
         let point: CrashPoint = point.parse().map_err(|e| ApiError {
             field: "crash point".into(),
             reason: format!("{e}"),

@@ -75,8 +75,9 @@ test("the .d.ts types the JSON results", () => {
     "stateJson(): JsonText<State>;",
     "reportJson(): JsonText<Report>;",
     "eventsJson(): JsonText<BatchscopeEvent[]>;",
-    "crash(point: CrashPointName): void;",
+    "crash(point: string): void;",
     "static fromPreset(name: string, seed?: bigint | null): Simulation;",
+    "static fromScenarioJson(json: string): Simulation;",
     "export function presetsJson(): JsonText<Preset[]>;",
   ]) {
     assert.ok(dts.includes(needle), `batchscope_wasm.d.ts lacks \`${needle}\``);
