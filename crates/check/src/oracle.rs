@@ -116,11 +116,41 @@ pub fn stall_bound_ms(s: &Scenario) -> u64 {
     30 * s.trigger_interval_ms + restarts + outages
 }
 
+/// Whether an event counts as progress for liveness.
+fn is_progress(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::CommitLogWritten { .. }
+            | EventKind::NoNewData { .. }
+            | EventKind::TaskFinished { .. }
+    )
+}
+
+/// When the run last made progress (0 if never), read from its trace.
+pub fn last_progress_ms(world: &World) -> u64 {
+    world
+        .events()
+        .iter()
+        .rev()
+        .find(|e| is_progress(&e.kind))
+        .map_or(0, |e| e.at_ms)
+}
+
+/// The simulated time by which the run must make progress again, or it is stuck.
+pub fn liveness_bound_ms(world: &World) -> u64 {
+    last_progress_ms(world) + stall_bound_ms(world.scenario())
+}
+
+/// Whether a stepping run is stuck: not converged and past its liveness bound.
+pub fn is_stuck(world: &World) -> bool {
+    !world.is_converged() && world.now_ms() > liveness_bound_ms(world)
+}
+
 /// Steps until the world converges; returns `false` (stuck) when it makes no progress for
 /// [`stall_bound_ms`], or when a generous step cap is reached.
 pub fn run_to_end(world: &mut World) -> bool {
     let stall = stall_bound_ms(world.scenario());
-    let mut last_progress_ms = world.now_ms();
+    let mut last_progress_ms = last_progress_ms(world);
     let max_steps = 50_000_000u64;
     for _ in 0..max_steps {
         if world.is_converged() {
@@ -139,7 +169,7 @@ pub fn run_to_end(world: &mut World) -> bool {
 }
 
 /// Counts each key's visible copies.
-fn visible_counts(world: &World) -> BTreeMap<String, u64> {
+pub fn visible_counts(world: &World) -> BTreeMap<String, u64> {
     let mut counts = BTreeMap::new();
     for r in world.sink.visible() {
         *counts.entry(r.key.clone()).or_insert(0) += 1;
@@ -151,6 +181,7 @@ fn visible_counts(world: &World) -> BTreeMap<String, u64> {
 pub fn failure_free(scenario: &Scenario) -> (World, bool) {
     let mut clean = scenario.clone();
     clean.crashes.clear();
+    clean.crash_after_events.clear();
     clean.sink.outages.clear();
     let mut world = World::new(clean);
     let converged = run_to_end(&mut world);
