@@ -92,16 +92,19 @@ def _verdict(record, scenario):
     return f"{run['verdict']} (`{mapping['preset']}`, `{mapping['crash']}`)"
 
 
-def _rows(rows):
+def _rows(record):
+    rows = record["rows"]
+    if record["spark"]["action"] == "fail":
+        return f"— (no recovery: {rows['delivered']} of {rows['expected']} rows in the sink)"
     return (f"{rows['expected']}/{rows['delivered']}/{rows['duplicates']}/{rows['lost']} "
             f"{rows['verdict']}")
 
 
 def _error_summary(error):
     """Spark's error message without paths, ids and the long advice text."""
-    text = re.sub(r"(file:)?/[^\s,'\"\]]+", "<path>", error or "")
+    text = re.sub(r"(?:file:)?(?<![\w/])/[^\s,'\"\]]+", "<path>", error or "")
     text = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uuid>", text)
-    text = text.split(". ")[0]
+    text = re.sub(r"\s*SQLSTATE: \w+\s*$", "", text.split(". ")[0])
     return text[:200]
 
 
@@ -119,7 +122,7 @@ def render(spark_version, scenarios, records, structure, compared):
     """The whole document as a string."""
     by_name = {r["name"]: r for r in records}
     header = HEADER.replace("{spark_version}", spark_version)
-    lines = [header.replace("{rows}", str(_rows_per_file())), ""]
+    lines = [header.replace("{rows}", str(_rows_per_file()))]
     lines.append("## Restart after a kill\n")
     lines.append("| scenario | kill point | Spark did | batchscope predicted | Spark rows "
                  "(exp/deliv/dup/lost) | batchscope verdict | agree? |")
@@ -133,7 +136,7 @@ def render(spark_version, scenarios, records, structure, compared):
         agree = ("yes" if record.get("agree") else "NO") if compared else "(not compared)"
         lines.append(
             f"| `{scenario['name']}` | {scenario['kill_point']} | {_action(record['spark'])} | "
-            f"{_prediction(record)} | {_rows(record['rows'])} | {_verdict(record, scenario)} | "
+            f"{_prediction(record)} | {_rows(record)} | {_verdict(record, scenario)} | "
             f"{agree} |"
         )
     lines.append("")
