@@ -1,3 +1,44 @@
 //! The `batchscope` binary: parses arguments and hands over to the library's commands.
 
-fn main() {}
+use batchscope_cli::{inspect, run};
+use clap::{Parser, Subcommand};
+
+/// Deterministic simulator of streaming fault tolerance: run protocols, crash them, judge the sink.
+#[derive(Parser, Debug)]
+#[command(name = "batchscope", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the built-in scenarios, one per line: name, then what it shows.
+    Presets,
+    /// Run a scenario (with crashes) to convergence and print the exactly-once verdict.
+    Run(run::RunArgs),
+    /// Read a real Spark checkpoint folder: batches, offsets, commits, and what a restart would do.
+    Inspect(inspect::InspectArgs),
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            std::process::exit(code);
+        }
+    };
+    let code = match &cli.command {
+        Command::Presets => {
+            for line in run::preset_lines() {
+                println!("{line}");
+            }
+            0
+        }
+        Command::Run(args) => run::run(args),
+        Command::Inspect(args) => inspect::run(args),
+    };
+    std::process::exit(code);
+}

@@ -1,0 +1,231 @@
+//! `batchscope run` and `batchscope presets`: run a scenario with crashes and print the oracle's verdict.
+
+use batchscope_check::oracle::{check_world, Report, Verdict};
+use batchscope_engine::rng::Prng;
+use batchscope_engine::{presets, trace, CrashPoint, Scenario};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `batchscope run`.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// A built-in scenario (see `batchscope presets`).
+    #[arg(long, conflicts_with = "file")]
+    pub preset: Option<String>,
+    /// A scenario file (JSON).
+    pub file: Option<PathBuf>,
+    /// Seed of the world's PRNG (overrides the scenario's).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Trigger intervals over which records arrive (overrides the scenario's).
+    #[arg(long)]
+    pub batches: Option<u64>,
+    /// Crash the driver at NAME@BATCH (get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log); repeatable.
+    #[arg(long = "crash", value_name = "NAME@N")]
+    pub crash: Vec<String>,
+    /// Exit 1 unless the verdict is this (exactly-once, duplicates, data-loss, duplicates-and-loss, stuck).
+    #[arg(long, value_name = "VERDICT")]
+    pub expect: Option<String>,
+    /// Print one JSON report instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Include every event in the JSON report.
+    #[arg(long)]
+    pub trace: bool,
+    /// Write the simulated Spark checkpoint folder to this directory.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint_out: Option<PathBuf>,
+}
+
+/// Loads the scenario named by `--preset` or a file, applying `--seed`, `--batches` and `--crash`.
+pub fn load_scenario(
+    preset: Option<&str>,
+    file: Option<&Path>,
+    seed: Option<u64>,
+    batches: Option<u64>,
+    crash: &[String],
+) -> Result<Scenario, String> {
+    let mut scenario = match (preset, file) {
+        (Some(name), None) => batchscope_engine::preset(name).map_err(|e| e.to_string())?,
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("{}: cannot read scenario file: {e}", path.display()))?;
+            Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        (None, None) => {
+            return Err(
+                "give a scenario: --preset NAME or a FILE (see `batchscope presets`)".into(),
+            )
+        }
+        (Some(_), Some(_)) => return Err("give either --preset or a FILE, not both".into()),
+    };
+    if let Some(s) = seed {
+        scenario.seed = s;
+    }
+    if let Some(b) = batches {
+        scenario.batches = b;
+    }
+    for c in crash {
+        scenario
+            .crashes
+            .push(c.parse::<CrashPoint>().map_err(|e| e.to_string())?);
+    }
+    scenario.validate().map_err(|e| e.to_string())?;
+    Ok(scenario)
+}
+
+/// Writes a checkpoint folder to disk (the files exactly as the simulation holds them).
+pub fn write_folder(
+    folder: &batchscope_engine::checkpoint::CheckpointFolder,
+    dir: &Path,
+) -> Result<(), String> {
+    for (path, bytes) in folder.files() {
+        let target = dir.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::write(&target, bytes).map_err(|e| format!("{}: {e}", target.display()))?;
+    }
+    Ok(())
+}
+
+/// The command that reproduces a run.
+pub fn reproduce_command(s: &Scenario, preset: Option<&str>) -> String {
+    let what = preset.map_or_else(|| format!("'{}'", s.name), |p| format!("--preset {p}"));
+    let crashes: String = s.crashes.iter().map(|c| format!(" --crash {c}")).collect();
+    format!(
+        "batchscope run {what} --seed {} --batches {}{crashes}",
+        s.seed, s.batches
+    )
+}
+
+fn print_text(
+    report: &Report,
+    world: &batchscope_engine::World,
+    scenario: &Scenario,
+    preset: Option<&str>,
+) {
+    println!("{}", trace::LEGEND);
+    for e in world.events() {
+        println!("{}", trace::line(e));
+    }
+    println!();
+    println!("verdict: {}", report.verdict);
+    println!(
+        "  expected {} · delivered {} · duplicates {} · lost {} · batches committed {} · driver runs {}",
+        report.expected, report.delivered, report.duplicates, report.lost, report.batches_committed, report.runs
+    );
+    let list = |keys: &[String]| {
+        let shown: Vec<&str> = keys.iter().take(12).map(String::as_str).collect();
+        let more = keys.len().saturating_sub(12);
+        if more > 0 {
+            format!("{} … (+{more})", shown.join(" "))
+        } else {
+            shown.join(" ")
+        }
+    };
+    if !report.duplicate_keys.is_empty() {
+        println!("  duplicate keys: {}", list(&report.duplicate_keys));
+    }
+    if !report.lost_keys.is_empty() {
+        println!("  lost keys: {}", list(&report.lost_keys));
+    }
+    if report.rewrites > 0 {
+        println!("  rewrites absorbed by the upsert key: {}", report.rewrites);
+    }
+    if report.orphan_files > 0 {
+        println!(
+            "  orphan files (invisible, not in _spark_metadata): {}",
+            report.orphan_files
+        );
+    }
+    if report.source.rows_read_ahead > 0 {
+        println!(
+            "  pull-ahead cost: {} rows read in get_offset, cache peak {} rows",
+            report.source.rows_read_ahead, report.source.rows_cached_peak
+        );
+    }
+    if !report.crashes_unreached.is_empty() {
+        println!(
+            "  crash points never reached: {}",
+            report.crashes_unreached.join(", ")
+        );
+    }
+    println!("reproduce: {}", reproduce_command(scenario, preset));
+}
+
+/// Runs `batchscope run`; returns the exit code (0 completed, 1 `--expect` not met, 2 bad input).
+pub fn run(args: &RunArgs) -> i32 {
+    let expect = match args
+        .expect
+        .as_deref()
+        .map(|v| Verdict::from_name(v).ok_or(v))
+    {
+        Some(Err(v)) => {
+            let names: Vec<&str> = Verdict::ALL.iter().map(|v| v.name()).collect();
+            eprintln!(
+                "error: --expect: unknown verdict `{v}` (known: {})",
+                names.join(", ")
+            );
+            return 2;
+        }
+        Some(Ok(v)) => Some(v),
+        None => None,
+    };
+    let scenario = match load_scenario(
+        args.preset.as_deref(),
+        args.file.as_deref(),
+        args.seed,
+        args.batches,
+        &args.crash,
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let (report, world) = check_world(&scenario, args.trace);
+    if let Some(dir) = &args.checkpoint_out {
+        if let Err(e) = write_folder(&world.checkpoint, dir) {
+            eprintln!("error: --checkpoint-out: {e}");
+            return 2;
+        }
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("report serializes")
+        );
+    } else {
+        println!(
+            "batchscope run: {} · seed {} ({}) · batches {} · crashes [{}]",
+            scenario.name,
+            scenario.seed,
+            Prng::ALGORITHM,
+            scenario.batches,
+            report.crashes.join(", ")
+        );
+        print_text(&report, &world, &scenario, args.preset.as_deref());
+    }
+    match expect {
+        Some(v) if v != report.verdict => {
+            eprintln!(
+                "expected {v}, got {} — reproduce: {}",
+                report.verdict,
+                reproduce_command(&scenario, args.preset.as_deref())
+            );
+            1
+        }
+        _ => 0,
+    }
+}
+
+/// Lines of `batchscope presets`: the name first, then a one-line description.
+pub fn preset_lines() -> Vec<String> {
+    let width = presets().iter().map(|p| p.name.len()).max().unwrap_or(0);
+    presets()
+        .iter()
+        .map(|p| format!("{:<width$}  {}", p.name, p.description))
+        .collect()
+}

@@ -1,0 +1,281 @@
+//! `batchscope inspect` as a library: reading real folders from disk, the JSON contract,
+//! the text summary and the exit code 2 with one line naming the broken file.
+
+use batchscope_cli::inspect::{inspect, read_folder, render_text, run, InspectArgs};
+use batchscope_engine::checkpoint::{initial_offset_bytes, CheckpointError};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/spark-checkpoints")
+        .join(name)
+}
+
+/// A fresh empty directory under the system temp dir, unique per test and process.
+fn temp_dir(label: &str) -> PathBuf {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!(
+        "batchscope-inspect-{label}-{}-{n}",
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, relative: &str, bytes: &[u8]) {
+    let path = dir.join(relative);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn spark_2_1_folder_reruns_its_last_batch() {
+    let folder = read_folder(&fixture("checkpoint-version-2.1.0")).unwrap();
+    let inspection = inspect(&folder).unwrap();
+    assert_eq!(
+        inspection.query_id.as_deref(),
+        Some("dddc5e7f-1e71-454c-8362-de184444fb5a")
+    );
+    assert_eq!(inspection.offset_log_version, Some(1));
+    assert_eq!(inspection.latest_offset, Some(1));
+    assert_eq!(inspection.latest_commit, None);
+    assert_eq!(inspection.batches.len(), 2);
+    assert_eq!(
+        inspection.batches[1].batch_timestamp_ms,
+        Some(1_489_180_209_261)
+    );
+    assert!(!inspection.batches[1].committed);
+    assert_eq!(inspection.restart.action, "rerun");
+    assert_eq!(inspection.restart.batch, Some(1));
+    let text = render_text(&inspection);
+    assert!(
+        text.contains(
+            "restart: re-run batch 1 (offsets/1 has no commits/1; there is no commit log at all)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("query id: dddc5e7f-1e71-454c-8362-de184444fb5a"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_contract_field_names() {
+    let folder = read_folder(&fixture(
+        "checkpoint-version-2.4.3-kafka-include-headers-default",
+    ))
+    .unwrap();
+    let json = serde_json::to_value(inspect(&folder).unwrap()).unwrap();
+    assert_eq!(json["query_id"], "fc415a71-f0a2-4c3c-aeaf-f9e258c3f726");
+    assert_eq!(json["offset_log_version"], 1);
+    let batch = &json["batches"][0];
+    assert_eq!(batch["batch_id"], 0);
+    assert_eq!(
+        batch["offsets"][0],
+        "{\"spark-test-topic-2b8619f5-d3c4-4c2d-b5d1-8d9d9458aa62\":{\"2\":3,\"4\":3,\"1\":3,\"3\":3,\"0\":3}}"
+    );
+    assert_eq!(batch["batch_watermark_ms"], 0);
+    assert_eq!(batch["batch_timestamp_ms"], 1_568_508_285_207_i64);
+    assert_eq!(batch["committed"], false);
+    assert!(batch["next_batch_watermark_ms"].is_null());
+    assert_eq!(json["latest_offset"], 0);
+    assert!(json["latest_commit"].is_null());
+    assert_eq!(json["sources"], serde_json::json!([]));
+    assert_eq!(json["restart"]["action"], "rerun");
+    assert_eq!(json["restart"]["batch"], 0);
+    assert!(json["restart"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("offsets/0"));
+    assert_eq!(json["warnings"], serde_json::json!([]));
+}
+
+#[test]
+fn flat_map_groups_with_state_folder_has_a_commit_ahead_of_offsets() {
+    // As copied: offsets/0 and commits/1 only (offsets/1, commits/0 were not retrievable).
+    // C = 1 > L = 0 matches no branch of populateStartOffsets: batch 0 re-runs.
+    let folder = read_folder(&fixture(
+        "checkpoint-version-2.3.1-flatMapGroupsWithState-state-format-1",
+    ))
+    .unwrap();
+    let inspection = inspect(&folder).unwrap();
+    assert_eq!(inspection.restart.action, "rerun");
+    assert_eq!(inspection.restart.batch, Some(0));
+    assert_eq!(inspection.latest_commit, Some(1));
+    let ids: Vec<u64> = inspection.batches.iter().map(|b| b.batch_id).collect();
+    assert_eq!(ids, vec![0, 1]);
+    assert!(!inspection.batches[1].has_offsets);
+    assert!(inspection.batches[1].committed);
+    assert_eq!(inspection.batches[1].next_batch_watermark_ms, None);
+    assert!(
+        inspection
+            .warnings
+            .iter()
+            .any(|w| w.contains("batch 1 will stop the query")),
+        "{:?}",
+        inspection.warnings
+    );
+}
+
+#[test]
+fn inconsistent_folder_fails_for_the_missing_offsets_3() {
+    let folder = read_folder(&fixture("checkpoint-test-offsetId-commitId-inconsistent")).unwrap();
+    let inspection = inspect(&folder).unwrap();
+    assert_eq!(inspection.restart.action, "fail");
+    assert_eq!(inspection.restart.batch, None);
+    assert!(inspection.restart.reason.contains("offsets/3 is missing"));
+    assert!(inspection
+        .warnings
+        .iter()
+        .any(|w| w.contains("offsets/ has gaps (missing 3)")));
+    assert!(render_text(&inspection).contains("restart: fails (offsets/3 is missing"));
+}
+
+#[test]
+fn reads_sources_state_and_skips_crc_and_tmp() {
+    let dir = temp_dir("layout");
+    write(
+        &dir,
+        "metadata",
+        b"{\"id\":\"fc415a71-f0a2-4c3c-aeaf-f9e258c3f726\"}",
+    );
+    write(
+        &dir,
+        "offsets/0",
+        b"v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":7}\n{\"t\":{\"0\":3}}",
+    );
+    write(&dir, "offsets/.0.crc", b"\x01\x02");
+    write(&dir, "offsets/1.tmp", b"partial");
+    write(&dir, "commits/0", b"v1\n{\"nextBatchWatermarkMs\":0}");
+    write(
+        &dir,
+        "sources/0/0",
+        &initial_offset_bytes(1, "{\"t\":{\"0\":0}}"),
+    );
+    write(
+        &dir,
+        "sources/1/0",
+        b"v1\n{\"path\":\"/in/a\",\"timestamp\":1,\"batchId\":0}\n",
+    );
+    write(&dir, "state/0/0/1.delta", b"\x00\x00binary");
+    write(&dir, "state/0/1/1.delta", b"\x00\x00binary");
+    write(&dir, "state/0/0/.1.delta.crc", b"\x00");
+    let folder = read_folder(&dir).unwrap();
+    assert!(!folder.contains("offsets/.0.crc"));
+    assert!(!folder.contains("offsets/1.tmp"));
+    assert_eq!(folder.read("state/0/0/1.delta"), Some(&[][..]));
+    let inspection = inspect(&folder).unwrap();
+    assert_eq!(inspection.state_files, 2);
+    assert_eq!(inspection.restart.action, "next");
+    assert_eq!(inspection.restart.batch, Some(1));
+    assert_eq!(inspection.batches[0].next_batch_watermark_ms, Some(0));
+    assert_eq!(inspection.sources.len(), 2);
+    assert_eq!(inspection.sources[0].files, vec!["sources/0/0"]);
+    assert_eq!(
+        inspection.sources[0].initial_offset.as_deref(),
+        Some("{\"t\":{\"0\":0}}")
+    );
+    assert_eq!(inspection.sources[0].initial_offset_version, Some(1));
+    assert_eq!(inspection.sources[1].initial_offset, None);
+    let text = render_text(&inspection);
+    assert!(
+        text.contains("restart: run next batch 1 (commits/0 records batch 0 as done)"),
+        "{text}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn garbage_offsets_file_is_an_error_naming_it() {
+    let dir = temp_dir("garbage");
+    write(
+        &dir,
+        "metadata",
+        b"{\"id\":\"fc415a71-f0a2-4c3c-aeaf-f9e258c3f726\"}",
+    );
+    write(&dir, "offsets/0", b"v1\n\n0");
+    write(&dir, "offsets/1", b"garbage\x00\x01");
+    let folder = read_folder(&dir).unwrap();
+    let error = inspect(&folder).unwrap_err();
+    assert!(matches!(&error, CheckpointError::Format { path, .. } if path == "offsets/1"));
+    assert!(error
+        .to_string()
+        .starts_with("offsets/1: line 1: expected a version line"));
+    let code = run(&InspectArgs {
+        dir: dir.clone(),
+        json: false,
+    });
+    assert_eq!(code, 2);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn not_a_checkpoint_and_missing_paths_are_refused() {
+    let dir = temp_dir("empty");
+    write(&dir, "notes.txt", b"hello");
+    let message = read_folder(&dir).unwrap_err();
+    assert!(
+        message.contains("not a Spark checkpoint folder"),
+        "{message}"
+    );
+    assert!(!message.contains('\n'));
+    assert_eq!(
+        run(&InspectArgs {
+            dir: dir.clone(),
+            json: true
+        }),
+        2
+    );
+    let missing = dir.join("nope");
+    let message = read_folder(&missing).unwrap_err();
+    assert!(
+        message.starts_with(&missing.display().to_string()),
+        "{message}"
+    );
+    assert_eq!(
+        run(&InspectArgs {
+            dir: missing,
+            json: false
+        }),
+        2
+    );
+    let file = dir.join("notes.txt");
+    assert!(read_folder(&file).unwrap_err().contains("not a directory"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn run_succeeds_on_every_fixture_folder_in_both_modes() {
+    for name in [
+        "checkpoint-version-2.1.0",
+        "checkpoint-test-offsetId-commitId-inconsistent",
+        "checkpoint-version-4.0.0-tws-unsaferow",
+    ] {
+        for json in [false, true] {
+            assert_eq!(
+                run(&InspectArgs {
+                    dir: fixture(name),
+                    json
+                }),
+                0,
+                "{name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn folder_without_metadata_warns_about_a_new_query_id() {
+    let dir = temp_dir("nometa");
+    write(&dir, "offsets/0", b"v1\n\n5");
+    let inspection = inspect(&read_folder(&dir).unwrap()).unwrap();
+    assert_eq!(inspection.query_id, None);
+    assert_eq!(inspection.batches[0].batch_watermark_ms, None);
+    assert!(inspection.warnings[0].contains("no `metadata` file"));
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,1 +1,0 @@
-//! Spark checkpoint folder: an in-memory file tree in Spark's exact on-disk format.

@@ -1,0 +1,313 @@
+//! [`CheckpointFolder`]: a checkpoint root held in memory, with `HDFSMetadataLog`'s
+//! rules for creating, listing and purging batch files (SEMANTICS.md §1.2).
+
+use super::commits::CommitMetadata;
+use super::format::FormatError;
+use super::metadata::QueryMetadata;
+use super::offsets::{OffsetSeq, OFFSET_LOG_MAX_VERSION};
+use super::COMMIT_LOG_MAX_VERSION;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Directory of the offset log inside the checkpoint root.
+pub const OFFSET_LOG_DIR: &str = "offsets";
+/// Directory of the commit log inside the checkpoint root.
+pub const COMMIT_LOG_DIR: &str = "commits";
+/// The query-id file at the checkpoint root.
+pub const METADATA_FILE: &str = "metadata";
+
+/// Why a checkpoint file cannot be written or read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CheckpointError {
+    /// The file exists already; checkpoint log files are never overwritten.
+    AlreadyExists {
+        /// Path relative to the checkpoint root.
+        path: String,
+    },
+    /// The file's content is not what Spark writes there.
+    Format {
+        /// Path relative to the checkpoint root.
+        path: String,
+        /// What is wrong inside it.
+        error: FormatError,
+    },
+    /// The path, or the value to be written there, is one Spark could not produce.
+    Invalid {
+        /// Path relative to the checkpoint root.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl CheckpointError {
+    /// The file the error is about, relative to the checkpoint root.
+    pub fn path(&self) -> &str {
+        match self {
+            CheckpointError::AlreadyExists { path }
+            | CheckpointError::Format { path, .. }
+            | CheckpointError::Invalid { path, .. } => path,
+        }
+    }
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::AlreadyExists { path } => write!(
+                f,
+                "{path}: already exists; checkpoint files are written once (Spark reports a \
+                 concurrent update: another query uses this checkpoint)"
+            ),
+            CheckpointError::Format { path, error } => write!(f, "{path}: {error}"),
+            CheckpointError::Invalid { path, reason } => write!(f, "{path}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// In-memory checkpoint root: relative path (`metadata`, `offsets/3`, `commits/3`,
+/// `sources/0/0`) -> bytes. Pure data: the CLI fills it from a real directory, the
+/// simulation writes into it, and both read it through the same typed helpers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointFolder {
+    files: BTreeMap<String, Vec<u8>>,
+}
+
+impl CheckpointFolder {
+    /// An empty checkpoint root (a query that never started).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Builds a folder from files read elsewhere. Paths are relative and use `/`; a
+    /// path given twice keeps the last bytes.
+    pub fn from_files(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> Self {
+        CheckpointFolder {
+            files: files.into_iter().collect(),
+        }
+    }
+
+    /// All files, sorted by path.
+    pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.files
+            .iter()
+            .map(|(path, bytes)| (path.as_str(), bytes.as_slice()))
+    }
+
+    /// The bytes of one file.
+    pub fn read(&self, path: &str) -> Option<&[u8]> {
+        self.files.get(path).map(Vec::as_slice)
+    }
+
+    /// Whether the file exists.
+    pub fn contains(&self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
+
+    /// `HDFSMetadataLog.add`: create the file atomically (temp file + rename, so it is
+    /// either absent or complete), never overwriting. An existing file is an error.
+    pub fn create_atomic(&mut self, path: &str, bytes: Vec<u8>) -> Result<(), CheckpointError> {
+        check_path(path)?;
+        if self.files.contains_key(path) {
+            return Err(CheckpointError::AlreadyExists {
+                path: path.to_owned(),
+            });
+        }
+        self.files.insert(path.to_owned(), bytes);
+        Ok(())
+    }
+
+    /// Deletes one file (purging); returns whether it existed.
+    pub fn delete(&mut self, path: &str) -> bool {
+        self.files.remove(path).is_some()
+    }
+
+    /// Writes `metadata` (`{"id":"..."}`); fails if the query already has an id.
+    pub fn write_metadata(&mut self, meta: &QueryMetadata) -> Result<(), CheckpointError> {
+        if uuid::Uuid::try_parse(&meta.id).is_err() {
+            return Err(CheckpointError::Invalid {
+                path: METADATA_FILE.to_owned(),
+                reason: format!("query id `{}` is not a UUID", meta.id),
+            });
+        }
+        self.create_atomic(METADATA_FILE, meta.to_bytes())
+    }
+
+    /// Reads `metadata`; `None` when the query never started.
+    pub fn query_metadata(&self) -> Result<Option<QueryMetadata>, CheckpointError> {
+        self.parse_file(METADATA_FILE, QueryMetadata::parse)
+    }
+
+    /// Writes `offsets/<batch_id>` (the write-ahead entry of batch N).
+    pub fn write_offsets(&mut self, batch_id: u64, seq: &OffsetSeq) -> Result<(), CheckpointError> {
+        let path = offsets_path(batch_id);
+        check_batch_id(&path, batch_id)?;
+        if !(1..=OFFSET_LOG_MAX_VERSION).contains(&seq.version) {
+            return Err(CheckpointError::Invalid {
+                path,
+                reason: format!("offset log version must be 1 or 2, not {}", seq.version),
+            });
+        }
+        if seq.version == 2 && seq.metadata.is_none() {
+            // Spark takes the version from the metadata, so v2 never goes without it.
+            return Err(CheckpointError::Invalid {
+                path,
+                reason: "offset log v2 entries carry metadata".to_owned(),
+            });
+        }
+        self.create_atomic(&path, seq.to_bytes())
+    }
+
+    /// Writes `commits/<batch_id>` (batch N is done).
+    pub fn write_commit(
+        &mut self,
+        batch_id: u64,
+        commit: &CommitMetadata,
+    ) -> Result<(), CheckpointError> {
+        let path = commits_path(batch_id);
+        check_batch_id(&path, batch_id)?;
+        if !(1..=COMMIT_LOG_MAX_VERSION).contains(&commit.version) {
+            return Err(CheckpointError::Invalid {
+                path,
+                reason: format!("commit log version must be 1 or 2, not {}", commit.version),
+            });
+        }
+        if commit.version == 1 && commit.state_unique_ids.is_some() {
+            return Err(CheckpointError::Invalid {
+                path,
+                reason: "stateUniqueIds exist only in commit log v2".to_owned(),
+            });
+        }
+        self.create_atomic(&path, commit.to_bytes())
+    }
+
+    /// Reads `offsets/<batch_id>`; `None` if absent.
+    pub fn offsets(&self, batch_id: u64) -> Result<Option<OffsetSeq>, CheckpointError> {
+        self.parse_file(&offsets_path(batch_id), OffsetSeq::parse)
+    }
+
+    /// Reads `commits/<batch_id>`; `None` if absent.
+    pub fn commit(&self, batch_id: u64) -> Result<Option<CommitMetadata>, CheckpointError> {
+        self.parse_file(&commits_path(batch_id), CommitMetadata::parse)
+    }
+
+    /// Batch ids present in the offset log, sorted. Only names that are a batch id in
+    /// decimal count (`HDFSMetadataLog.isBatchFile`); `.crc`, `.tmp` and other names
+    /// are ignored. Non-canonical numbers such as `007` are ignored too: Spark would
+    /// list them but then open `7`.
+    pub fn offset_log_ids(&self) -> Vec<u64> {
+        self.log_ids(OFFSET_LOG_DIR)
+    }
+
+    /// Batch ids present in the commit log, sorted (same naming rule as the offset log).
+    pub fn commit_log_ids(&self) -> Vec<u64> {
+        self.log_ids(COMMIT_LOG_DIR)
+    }
+
+    /// The latest offset-log batch id, `L` of SEMANTICS.md §1.5.
+    pub fn latest_offset_id(&self) -> Option<u64> {
+        self.offset_log_ids().last().copied()
+    }
+
+    /// The latest commit-log batch id, `C` of SEMANTICS.md §1.5.
+    pub fn latest_commit_id(&self) -> Option<u64> {
+        self.commit_log_ids().last().copied()
+    }
+
+    /// `HDFSMetadataLog.purge` on both logs: deletes offsets and commits with ids below
+    /// `threshold`; returns the deleted paths, sorted.
+    pub fn purge(&mut self, threshold: u64) -> Vec<String> {
+        let mut deleted = Vec::new();
+        for dir in [COMMIT_LOG_DIR, OFFSET_LOG_DIR] {
+            for id in self.log_ids(dir) {
+                if id < threshold {
+                    let path = format!("{dir}/{id}");
+                    self.files.remove(&path);
+                    deleted.push(path);
+                }
+            }
+        }
+        deleted.sort();
+        deleted
+    }
+
+    fn log_ids(&self, dir: &str) -> Vec<u64> {
+        let prefix = format!("{dir}/");
+        let mut ids: Vec<u64> = self
+            .files
+            .keys()
+            .filter_map(|path| path.strip_prefix(&prefix))
+            .filter_map(batch_id_of_name)
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    fn parse_file<T>(
+        &self,
+        path: &str,
+        parse: impl FnOnce(&str) -> Result<T, FormatError>,
+    ) -> Result<Option<T>, CheckpointError> {
+        let Some(bytes) = self.files.get(path) else {
+            return Ok(None);
+        };
+        let format_error = |error| CheckpointError::Format {
+            path: path.to_owned(),
+            error,
+        };
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| format_error(FormatError::whole("not valid UTF-8 text")))?;
+        parse(text).map(Some).map_err(format_error)
+    }
+}
+
+/// Path of the offset-log entry of a batch.
+pub fn offsets_path(batch_id: u64) -> String {
+    format!("{OFFSET_LOG_DIR}/{batch_id}")
+}
+
+/// Path of the commit-log entry of a batch.
+pub fn commits_path(batch_id: u64) -> String {
+    format!("{COMMIT_LOG_DIR}/{batch_id}")
+}
+
+/// A file name that is a batch id: decimal digits, canonical, within a Java long.
+fn batch_id_of_name(name: &str) -> Option<u64> {
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if name.len() > 1 && name.starts_with('0') {
+        return None;
+    }
+    name.parse::<u64>()
+        .ok()
+        .filter(|id| i64::try_from(*id).is_ok())
+}
+
+fn check_batch_id(path: &str, batch_id: u64) -> Result<(), CheckpointError> {
+    if i64::try_from(batch_id).is_err() {
+        return Err(CheckpointError::Invalid {
+            path: path.to_owned(),
+            reason: "batch ids are Java longs; this one is too large".to_owned(),
+        });
+    }
+    Ok(())
+}
+
+fn check_path(path: &str) -> Result<(), CheckpointError> {
+    let bad = path.is_empty()
+        || path
+            .split('/')
+            .any(|part| part.is_empty() || part == "." || part == "..")
+        || path.contains('\\');
+    if bad {
+        return Err(CheckpointError::Invalid {
+            path: path.to_owned(),
+            reason: "not a relative path of the form `dir/name` inside the checkpoint".to_owned(),
+        });
+    }
+    Ok(())
+}

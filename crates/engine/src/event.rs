@@ -1,0 +1,414 @@
+//! The closed `Event` enum: the engine's only output. One event is one arrow in the sequence diagram.
+
+use crate::scenario::CrashPoint;
+use serde::{Deserialize, Serialize};
+
+/// The lanes of the sequence diagram: who sends and who receives an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Actor {
+    /// `MicroBatchExecution` on the driver.
+    Driver,
+    /// The streaming `Source` (driver side).
+    Source,
+    /// `SourceRDD` partitions running as tasks on executors.
+    Tasks,
+    /// The Tablestore Tunnel server (or the Kafka-like broker).
+    Tunnel,
+    /// The Meta table (UUID → channel checkpoints).
+    MetaTable,
+    /// The Spark checkpoint folder.
+    Checkpoint,
+    /// The sink.
+    Sink,
+}
+
+impl Actor {
+    /// Every lane, left to right.
+    pub const ALL: [Actor; 7] = [
+        Actor::Driver,
+        Actor::Source,
+        Actor::Tasks,
+        Actor::Tunnel,
+        Actor::MetaTable,
+        Actor::Checkpoint,
+        Actor::Sink,
+    ];
+
+    /// Label of the lane.
+    pub fn label(self) -> &'static str {
+        match self {
+            Actor::Driver => "MicroBatchExecution",
+            Actor::Source => "Source",
+            Actor::Tasks => "SourceRDD tasks",
+            Actor::Tunnel => "Tunnel server",
+            Actor::MetaTable => "Meta table",
+            Actor::Checkpoint => "Checkpoint folder",
+            Actor::Sink => "Sink",
+        }
+    }
+}
+
+/// What the driver does on restart (SEMANTICS §1.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+pub enum Recovery {
+    /// No offsets: a fresh query, batch 0.
+    Fresh,
+    /// `commits/L` missing: re-run batch L with the offsets in `offsets/L`.
+    Rerun {
+        /// The batch re-run.
+        batch_id: u64,
+    },
+    /// `commits/L` present: plan batch L+1.
+    Next {
+        /// The batch planned next.
+        batch_id: u64,
+    },
+}
+
+/// A channel position as the Tunnel server and Meta table hold it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ChannelToken {
+    /// Channel id (`ch0`, `ch2`…).
+    pub channel: String,
+    /// `t:17` (next record 17) or `finished`.
+    pub token: String,
+}
+
+/// One observable action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    /// Position in the trace, from 0.
+    pub seq: u64,
+    /// Simulated time when it happened.
+    pub at_ms: u64,
+    /// Which run of the driver (1 for the first start, +1 per restart).
+    pub run: u32,
+    /// What happened.
+    pub kind: EventKind,
+}
+
+/// What happened, with the arguments the real call carries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum EventKind {
+    /// The driver started (or restarted) the query and read `metadata`.
+    QueryStarted {
+        /// The query id from `metadata` (new on a fresh start).
+        query_id: String,
+        /// Whether `metadata` was created now.
+        created: bool,
+    },
+    /// The driver listed `offsets/` and `commits/` and chose what to do.
+    Recovered {
+        /// Latest offset-log id.
+        latest_offset: Option<u64>,
+        /// Latest commit-log id.
+        latest_commit: Option<u64>,
+        /// The decision.
+        recovery: Recovery,
+    },
+    /// On restart after a committed batch, Spark calls `getBatch(start_L, end_L)` on V1 sources once more without running it.
+    RecoveryGetBatch {
+        /// Batch L.
+        batch_id: u64,
+    },
+    /// The source initialised its private state (`sources/0/0`; Tablestore also UUID₀'s Meta rows).
+    SourceInitialized {
+        /// File written.
+        path: String,
+        /// Its contents as text (after the leading 0x00 byte).
+        contents: String,
+        /// Meta rows written under the initial UUID (Tablestore).
+        meta_rows: Vec<ChannelToken>,
+    },
+    /// The trigger fired for a new batch.
+    TriggerFired {
+        /// The batch to construct.
+        batch_id: u64,
+    },
+    /// `getOffset` / `latestOffset` returned the end offset of batch N.
+    GetOffset {
+        /// Batch N.
+        batch_id: u64,
+        /// The end offset as it goes into `offsets/N`.
+        end: String,
+        /// Rows the source read to answer (pull-ahead only).
+        rows_read: u64,
+    },
+    /// No source has new data: no batch is constructed this trigger.
+    NoNewData {
+        /// The batch that was not constructed.
+        batch_id: u64,
+    },
+    /// `offsets/N` was written (the WAL) before anything of batch N ran.
+    OffsetLogWritten {
+        /// Batch N.
+        batch_id: u64,
+        /// Exact file contents.
+        contents: String,
+    },
+    /// `source.commit(end_{N-1})` during construction of batch N.
+    SourceCommit {
+        /// Batch N-1 whose end is committed.
+        batch_id: u64,
+        /// The end offset committed.
+        end: String,
+        /// Checkpoints pushed to the Tunnel server (Tablestore, pull-ahead).
+        checkpoints: Vec<ChannelToken>,
+        /// Meta rows deleted because the channel finished.
+        deleted_rows: Vec<String>,
+    },
+    /// The Tunnel server changed a channel's state (a child opens when its parent's final checkpoint arrives).
+    ChannelState {
+        /// Channel id.
+        channel: String,
+        /// New state.
+        state: String,
+    },
+    /// `getBatch(start, end)`: the plan of the batch's tasks.
+    GetBatch {
+        /// Batch N.
+        batch_id: u64,
+        /// Start offset (`None` on the first batch).
+        start: Option<String>,
+        /// End offset.
+        end: String,
+        /// One task per channel/partition with its start position.
+        partitions: Vec<ChannelToken>,
+    },
+    /// The sink was asked to add batch N (`Sink.addBatch`); a file sink may skip it.
+    AddBatch {
+        /// Batch N.
+        batch_id: u64,
+        /// Whether the sink skipped the batch because it already holds it.
+        skipped: bool,
+    },
+    /// A task read its channel.
+    TaskRead {
+        /// Batch N.
+        batch_id: u64,
+        /// Partition (task) index.
+        partition: u32,
+        /// Channel read.
+        channel: String,
+        /// Position before.
+        from: String,
+        /// Position after.
+        to: String,
+        /// Rows read.
+        rows: u64,
+        /// Tunnel checkpoints committed while reading (auto-commit only).
+        committed: bool,
+    },
+    /// A task wrote the end checkpoint of its channel into the Meta table under the end UUID.
+    MetaRowWritten {
+        /// Batch N.
+        batch_id: u64,
+        /// The end UUID.
+        uuid: String,
+        /// The row.
+        row: ChannelToken,
+        /// Whether a row for this (uuid, channel) was overwritten (a re-run).
+        overwritten: bool,
+    },
+    /// A task finished and handed its rows to the sink.
+    TaskFinished {
+        /// Batch N.
+        batch_id: u64,
+        /// Partition index.
+        partition: u32,
+        /// Rows handed to the sink.
+        rows: u64,
+        /// What the sink did with them: `appended`, `upserted`, `staged`.
+        effect: String,
+    },
+    /// A sink write failed (the store is down): the batch fails.
+    SinkWriteFailed {
+        /// Batch N.
+        batch_id: u64,
+        /// Why.
+        reason: String,
+    },
+    /// The sink finished batch N (manifest `_spark_metadata/N`, foreachBatch returned, epoch committed).
+    SinkCommitted {
+        /// Batch N.
+        batch_id: u64,
+        /// Rows made visible by this commit.
+        rows: u64,
+        /// Where (file name, store name, `epoch N`).
+        target: String,
+        /// Whether the commit was skipped as a duplicate of an earlier one.
+        skipped: bool,
+    },
+    /// `commits/N` was written: batch N is done.
+    CommitLogWritten {
+        /// Batch N.
+        batch_id: u64,
+        /// Exact file contents.
+        contents: String,
+    },
+    /// A second write of an immutable checkpoint file was refused ("concurrent update").
+    CheckpointWriteRejected {
+        /// The file.
+        path: String,
+    },
+    /// The query waits for the next trigger.
+    Idle {
+        /// Until when.
+        until_ms: u64,
+    },
+    /// The driver was killed: volatile state is gone.
+    Crashed {
+        /// The named crash point, or `None` for a crash after an arbitrary event (`crash_after_events`).
+        point: Option<CrashPoint>,
+        /// The event after which the driver died.
+        after_seq: u64,
+        /// What was lost (in-memory positions, caches, task output).
+        lost: Vec<String>,
+    },
+    /// The query failed with an error (e.g. the sink is down) and stopped.
+    QueryFailed {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl EventKind {
+    /// From which lane to which lane the arrow goes.
+    pub fn lanes(&self) -> (Actor, Actor) {
+        use Actor::*;
+        match self {
+            EventKind::QueryStarted { .. } => (Driver, Checkpoint),
+            EventKind::Recovered { .. } => (Checkpoint, Driver),
+            EventKind::RecoveryGetBatch { .. } => (Driver, Source),
+            EventKind::SourceInitialized { meta_rows, .. } => {
+                if meta_rows.is_empty() {
+                    (Source, Checkpoint)
+                } else {
+                    (Source, MetaTable)
+                }
+            }
+            EventKind::TriggerFired { .. } => (Driver, Driver),
+            EventKind::GetOffset { .. } => (Driver, Source),
+            EventKind::NoNewData { .. } => (Source, Driver),
+            EventKind::OffsetLogWritten { .. } => (Driver, Checkpoint),
+            EventKind::SourceCommit { .. } => (Source, Tunnel),
+            EventKind::ChannelState { .. } => (Tunnel, Tunnel),
+            EventKind::GetBatch { .. } => (Driver, Source),
+            EventKind::AddBatch { .. } => (Driver, Sink),
+            EventKind::TaskRead { .. } => (Tasks, Tunnel),
+            EventKind::MetaRowWritten { .. } => (Tasks, MetaTable),
+            EventKind::TaskFinished { .. } => (Tasks, Sink),
+            EventKind::SinkWriteFailed { .. } => (Sink, Driver),
+            EventKind::SinkCommitted { .. } => (Driver, Sink),
+            EventKind::CommitLogWritten { .. } => (Driver, Checkpoint),
+            EventKind::CheckpointWriteRejected { .. } => (Checkpoint, Driver),
+            EventKind::Idle { .. } => (Driver, Driver),
+            EventKind::Crashed { .. } => (Driver, Driver),
+            EventKind::QueryFailed { .. } => (Sink, Driver),
+        }
+    }
+
+    /// The batch the event belongs to, if any.
+    pub fn batch_id(&self) -> Option<u64> {
+        match self {
+            EventKind::RecoveryGetBatch { batch_id }
+            | EventKind::TriggerFired { batch_id }
+            | EventKind::GetOffset { batch_id, .. }
+            | EventKind::NoNewData { batch_id }
+            | EventKind::OffsetLogWritten { batch_id, .. }
+            | EventKind::GetBatch { batch_id, .. }
+            | EventKind::AddBatch { batch_id, .. }
+            | EventKind::TaskRead { batch_id, .. }
+            | EventKind::MetaRowWritten { batch_id, .. }
+            | EventKind::TaskFinished { batch_id, .. }
+            | EventKind::SinkWriteFailed { batch_id, .. }
+            | EventKind::SinkCommitted { batch_id, .. }
+            | EventKind::CommitLogWritten { batch_id, .. } => Some(*batch_id),
+            EventKind::SourceCommit { batch_id, .. } => Some(batch_id + 1),
+            EventKind::Crashed { point, .. } => point.map(|p| p.batch_id),
+            _ => None,
+        }
+    }
+
+    /// A short label for the arrow (`GetOffset`, `offsets/3`, `Commit(uuid-7f3a)`).
+    pub fn label(&self) -> String {
+        match self {
+            EventKind::QueryStarted { created, .. } => {
+                if *created {
+                    "start: write metadata".into()
+                } else {
+                    "restart: read metadata".into()
+                }
+            }
+            EventKind::Recovered { recovery, .. } => match recovery {
+                Recovery::Fresh => "no offsets: fresh query".into(),
+                Recovery::Rerun { batch_id } => {
+                    format!("commits/{batch_id} missing: re-run {batch_id}")
+                }
+                Recovery::Next { batch_id } => format!("committed: next batch {batch_id}"),
+            },
+            EventKind::RecoveryGetBatch { batch_id } => format!("GetBatch({batch_id}) not run"),
+            EventKind::SourceInitialized { path, .. } => format!("init {path}"),
+            EventKind::TriggerFired { batch_id } => format!("trigger batch {batch_id}"),
+            EventKind::GetOffset { end, .. } => format!("GetOffset → {}", short(end)),
+            EventKind::NoNewData { .. } => "no new data".into(),
+            EventKind::OffsetLogWritten { batch_id, .. } => format!("write offsets/{batch_id}"),
+            EventKind::SourceCommit { end, .. } => format!("Commit({})", short(end)),
+            EventKind::ChannelState { channel, state } => format!("{channel} → {state}"),
+            EventKind::GetBatch { start, end, .. } => format!(
+                "GetBatch({}, {})",
+                start.as_deref().map(short).unwrap_or_else(|| "None".into()),
+                short(end)
+            ),
+            EventKind::AddBatch { batch_id, skipped } => {
+                if *skipped {
+                    format!("addBatch({batch_id}): skip")
+                } else {
+                    format!("addBatch({batch_id})")
+                }
+            }
+            EventKind::TaskRead { channel, rows, .. } => {
+                format!("ReadRecords {channel}: {rows} rows")
+            }
+            EventKind::MetaRowWritten { uuid, row, .. } => {
+                format!("putRow {} {} = {}", short(uuid), row.channel, row.token)
+            }
+            EventKind::TaskFinished {
+                partition,
+                rows,
+                effect,
+                ..
+            } => format!("task {partition}: {rows} rows {effect}"),
+            EventKind::SinkWriteFailed { .. } => "write failed".into(),
+            EventKind::SinkCommitted {
+                batch_id, skipped, ..
+            } => {
+                if *skipped {
+                    format!("commit {batch_id}: duplicate, skipped")
+                } else {
+                    format!("commit batch {batch_id}")
+                }
+            }
+            EventKind::CommitLogWritten { batch_id, .. } => format!("write commits/{batch_id}"),
+            EventKind::CheckpointWriteRejected { path } => format!("{path} exists: rejected"),
+            EventKind::Idle { until_ms } => format!("wait until {until_ms} ms"),
+            EventKind::Crashed {
+                point: Some(point), ..
+            } => format!("CRASH at {point}"),
+            EventKind::Crashed { after_seq, .. } => format!("CRASH after #{after_seq}"),
+            EventKind::QueryFailed { .. } => "query failed".into(),
+        }
+    }
+}
+
+/// Shortens a UUID (`7f3a1c2e-…` → `7f3a1c2e`) for labels; other offsets stay as they are.
+pub fn short(offset: &str) -> String {
+    if offset.len() == 36 && offset.as_bytes().get(8) == Some(&b'-') {
+        offset[..8].to_string()
+    } else {
+        offset.to_string()
+    }
+}

@@ -1,0 +1,599 @@
+//! Scenarios: what is simulated (upstream, source, sink, trigger, faults), as validated JSON, and the presets.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Everything that defines a run, together with the seed: the same scenario and seed give the same events.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short name (a preset's name, or the file's).
+    #[serde(default)]
+    pub name: String,
+    /// One line saying what the scenario shows.
+    #[serde(default)]
+    pub description: String,
+    /// Seed of the world's PRNG (record jitter, UUIDs, store choices).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Number of trigger intervals over which upstream records arrive.
+    pub batches: u64,
+    /// The simulated CDC table.
+    pub upstream: UpstreamSpec,
+    /// The streaming source reading it.
+    pub source: SourceSpec,
+    /// The sink the query writes to.
+    pub sink: SinkSpec,
+    /// Processing-time trigger interval (Spark `Trigger.ProcessingTime`).
+    #[serde(default = "default_trigger_interval_ms")]
+    pub trigger_interval_ms: u64,
+    /// How long a crashed or failed driver stays down before it is restarted.
+    #[serde(default = "default_restart_delay_ms")]
+    pub restart_delay_ms: u64,
+    /// Driver crashes to inject, as recorded inputs.
+    #[serde(default)]
+    pub crashes: Vec<CrashPoint>,
+    /// Crashes "now": the driver dies right after the event with this sequence number (the
+    /// dashboard's Crash button), recorded so that a replay gives the same trace.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crash_after_events: Vec<u64>,
+}
+
+fn default_seed() -> u64 {
+    7
+}
+fn default_trigger_interval_ms() -> u64 {
+    1000
+}
+fn default_restart_delay_ms() -> u64 {
+    1500
+}
+
+/// The simulated CDC table: channels (partitions), the arrival schedule and partition splits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamSpec {
+    /// Number of channels (partitions) at the start.
+    pub channels: u32,
+    /// Records arriving on each channel per trigger interval.
+    pub records_per_batch: u32,
+    /// Stretches of time (ms) in which no record arrives.
+    #[serde(default)]
+    pub idle: Vec<Window>,
+    /// Extra records arriving all at once.
+    #[serde(default)]
+    pub bursts: Vec<Burst>,
+    /// Partition splits: the parent finishes and two children open.
+    #[serde(default)]
+    pub splits: Vec<SplitSpec>,
+}
+
+/// A half-open time window `[from_ms, to_ms)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Window {
+    /// Start (inclusive).
+    pub from_ms: u64,
+    /// End (exclusive).
+    pub to_ms: u64,
+}
+
+impl Window {
+    /// Whether `t` lies in the window.
+    pub fn contains(&self, t: u64) -> bool {
+        self.from_ms <= t && t < self.to_ms
+    }
+}
+
+/// A burst of records on one channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Burst {
+    /// Channel index.
+    pub channel: u32,
+    /// When the burst arrives.
+    pub at_ms: u64,
+    /// How many records.
+    pub records: u32,
+}
+
+/// A partition split: records of `channel` arriving at or after `at_ms` go to two new child channels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SplitSpec {
+    /// The parent channel index.
+    pub channel: u32,
+    /// When the split happens.
+    pub at_ms: u64,
+}
+
+/// Which source implementation reads the upstream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceKind {
+    /// Kafka-like: next-offset-to-read per partition; the same range gives the same rows.
+    ReplayableLog,
+    /// Tablestore: a random UUID placeholder per batch, channel checkpoints in the Meta table.
+    Tablestore,
+    /// Reads the data in get_offset to learn the real end, and caches it (the design seed 000 rejects).
+    PullAhead,
+    /// Commits to the Tunnel server as it reads and restarts from the server's checkpoints.
+    AutoCommit,
+}
+
+impl SourceKind {
+    /// Whether the source reads through the Tunnel server (and so supports partition splits).
+    pub fn uses_tunnel(self) -> bool {
+        !matches!(self, SourceKind::ReplayableLog)
+    }
+}
+
+/// The source and its options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpec {
+    /// Implementation.
+    pub kind: SourceKind,
+    /// Tablestore `maxOffsetsPerChannel` (rows one task may read from one channel per batch).
+    #[serde(default = "default_max_offsets_per_channel")]
+    pub max_offsets_per_channel: u32,
+    /// Records per ReadRecords response of the Tunnel server.
+    #[serde(default = "default_page_size")]
+    pub page_size: u32,
+    /// Kafka `maxOffsetsPerTrigger` (0 = unlimited).
+    #[serde(default)]
+    pub max_offsets_per_trigger: u64,
+}
+
+fn default_max_offsets_per_channel() -> u32 {
+    10_000
+}
+fn default_page_size() -> u32 {
+    4
+}
+
+/// Which sink the query writes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SinkKind {
+    /// FileStreamSink: skips a batch id already in its `_spark_metadata` manifest, before any task runs.
+    File,
+    /// Writes each row by primary key as tasks finish (Cassandra, HBase, Tablestore tables).
+    Upsert,
+    /// Tasks append rows as they go; a replayed batch appends them again.
+    Append,
+    /// foreachBatch writing the whole batch to one of several stores, chosen at random per call (seed 004).
+    ForeachBatch,
+    /// DSv2 StreamingWrite: tasks stage rows, the driver's commit(epoch) publishes them and skips an epoch already committed.
+    TwoPhase,
+}
+
+/// The sink and its faults.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SinkSpec {
+    /// Implementation.
+    pub kind: SinkKind,
+    /// Number of stores a foreachBatch function chooses from.
+    #[serde(default = "default_stores")]
+    pub stores: u32,
+    /// Windows in which every sink write fails (the store is down).
+    #[serde(default)]
+    pub outages: Vec<Window>,
+}
+
+fn default_stores() -> u32 {
+    3
+}
+
+/// A named protocol step at which the driver can be killed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CrashKind {
+    /// After the source returned the end offset of batch N.
+    GetOffset,
+    /// After `offsets/N` was written.
+    OffsetLog,
+    /// After `source.commit(end of N-1)` (only for N > 0, only on the construct path).
+    SourceCommit,
+    /// After `getBatch(start, end)` of batch N.
+    GetBatch,
+    /// After the first task of batch N finished (the others have read but not finished).
+    Task,
+    /// After the sink finished batch N (manifest written / function returned / epoch committed).
+    SinkCommit,
+    /// After `commits/N` was written.
+    CommitLog,
+}
+
+impl CrashKind {
+    /// Every crash kind in protocol order.
+    pub const ALL: [CrashKind; 7] = [
+        CrashKind::GetOffset,
+        CrashKind::OffsetLog,
+        CrashKind::SourceCommit,
+        CrashKind::GetBatch,
+        CrashKind::Task,
+        CrashKind::SinkCommit,
+        CrashKind::CommitLog,
+    ];
+
+    /// The stable name used in the CLI, URLs and tests.
+    pub fn name(self) -> &'static str {
+        match self {
+            CrashKind::GetOffset => "get-offset",
+            CrashKind::OffsetLog => "offset-log",
+            CrashKind::SourceCommit => "source-commit",
+            CrashKind::GetBatch => "get-batch",
+            CrashKind::Task => "task",
+            CrashKind::SinkCommit => "sink-commit",
+            CrashKind::CommitLog => "commit-log",
+        }
+    }
+
+    /// Parses a stable name.
+    pub fn from_name(name: &str) -> Option<CrashKind> {
+        CrashKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// A crash of the driver at a named point of batch `batch_id` (`sink-commit@3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CrashPoint {
+    /// Where in the batch.
+    pub kind: CrashKind,
+    /// Which batch.
+    pub batch_id: u64,
+}
+
+impl fmt::Display for CrashPoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}@{}", self.kind.name(), self.batch_id)
+    }
+}
+
+/// Why a crash point could not be parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrashPointError(pub String);
+
+impl fmt::Display for CrashPointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CrashPointError {}
+
+impl std::str::FromStr for CrashPoint {
+    type Err = CrashPointError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let names = CrashKind::ALL.map(|k| k.name()).join(", ");
+        let (name, batch) = s.split_once('@').ok_or_else(|| {
+            CrashPointError(format!(
+                "crash point `{s}` must look like NAME@BATCH, e.g. sink-commit@3 (names: {names})"
+            ))
+        })?;
+        let kind = CrashKind::from_name(name).ok_or_else(|| {
+            CrashPointError(format!(
+                "unknown crash point `{name}` in `{s}` (known: {names})"
+            ))
+        })?;
+        let batch_id = batch.parse().map_err(|_| {
+            CrashPointError(format!(
+                "crash point `{s}`: batch `{batch}` is not a batch id (a whole number ≥ 0)"
+            ))
+        })?;
+        Ok(CrashPoint { kind, batch_id })
+    }
+}
+
+impl Serialize for CrashPoint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for CrashPoint {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A scenario that is not valid, naming the field and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// Dotted path of the offending field (`upstream.channels`), or `scenario` for the whole file.
+    pub field: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.reason)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn invalid(field: &str, reason: impl Into<String>) -> ScenarioError {
+    ScenarioError {
+        field: field.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// Upper bounds that keep a run within memory and time.
+pub const MAX_CHANNELS: u32 = 4096;
+/// Upper bound on `batches`.
+pub const MAX_BATCHES: u64 = 100_000;
+
+impl Scenario {
+    /// Parses and validates a scenario from JSON text.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
+            // serde_json names the line and column; the message names the field or the type.
+            invalid("scenario", format!("{e}"))
+        })?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Serializes the scenario as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("scenario serializes")
+    }
+
+    /// Checks the values that serde cannot: ranges and combinations.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let u = &self.upstream;
+        if u.channels == 0 || u.channels > MAX_CHANNELS {
+            return Err(invalid(
+                "upstream.channels",
+                format!("must be between 1 and {MAX_CHANNELS}, got {}", u.channels),
+            ));
+        }
+        if self.batches == 0 || self.batches > MAX_BATCHES {
+            return Err(invalid(
+                "batches",
+                format!("must be between 1 and {MAX_BATCHES}, got {}", self.batches),
+            ));
+        }
+        if self.trigger_interval_ms == 0 {
+            return Err(invalid("trigger_interval_ms", "must be greater than 0"));
+        }
+        if self.source.page_size == 0 {
+            return Err(invalid("source.page_size", "must be greater than 0"));
+        }
+        if self.source.max_offsets_per_channel == 0 {
+            return Err(invalid(
+                "source.max_offsets_per_channel",
+                "must be greater than 0",
+            ));
+        }
+        for (i, w) in u.idle.iter().chain(self.sink.outages.iter()).enumerate() {
+            if w.from_ms >= w.to_ms {
+                let field = if i < u.idle.len() {
+                    format!("upstream.idle[{i}]")
+                } else {
+                    format!("sink.outages[{}]", i - u.idle.len())
+                };
+                return Err(invalid(
+                    &field,
+                    format!("from_ms {} must be before to_ms {}", w.from_ms, w.to_ms),
+                ));
+            }
+        }
+        for (i, b) in u.bursts.iter().enumerate() {
+            if b.channel >= u.channels {
+                return Err(invalid(
+                    &format!("upstream.bursts[{i}].channel"),
+                    format!(
+                        "channel {} does not exist (channels: {})",
+                        b.channel, u.channels
+                    ),
+                ));
+            }
+        }
+        let mut split_parents = std::collections::BTreeSet::new();
+        for (i, s) in u.splits.iter().enumerate() {
+            let field = format!("upstream.splits[{i}]");
+            if !self.source.kind.uses_tunnel() {
+                return Err(invalid(
+                    &field,
+                    "partition splits need a Tunnel-based source (tablestore, pull-ahead, auto-commit); a Kafka-like log does not split partitions",
+                ));
+            }
+            if s.channel >= u.channels {
+                return Err(invalid(
+                    &format!("{field}.channel"),
+                    format!(
+                        "channel {} does not exist (channels: {})",
+                        s.channel, u.channels
+                    ),
+                ));
+            }
+            if !split_parents.insert(s.channel) {
+                return Err(invalid(
+                    &format!("{field}.channel"),
+                    format!("channel {} is split twice", s.channel),
+                ));
+            }
+        }
+        if self.sink.kind == SinkKind::ForeachBatch && self.sink.stores == 0 {
+            return Err(invalid(
+                "sink.stores",
+                "a foreachBatch sink needs at least one store",
+            ));
+        }
+        Ok(())
+    }
+
+    /// When the last record arrives (an upper bound): the end of the data.
+    pub fn data_end_ms(&self) -> u64 {
+        let bursts = self
+            .upstream
+            .bursts
+            .iter()
+            .map(|b| b.at_ms + 1)
+            .max()
+            .unwrap_or(0);
+        (self.batches * self.trigger_interval_ms).max(bursts)
+    }
+}
+
+/// A built-in scenario: name, one-line description, and the scenario itself.
+#[derive(Clone, Debug)]
+pub struct Preset {
+    /// Stable name (`kafka-append`).
+    pub name: &'static str,
+    /// One line saying what it shows.
+    pub description: &'static str,
+    /// The scenario.
+    pub scenario: Scenario,
+}
+
+fn base(
+    name: &'static str,
+    description: &'static str,
+    source: SourceKind,
+    sink: SinkKind,
+) -> Preset {
+    Preset {
+        name,
+        description,
+        scenario: Scenario {
+            name: name.to_string(),
+            description: description.to_string(),
+            seed: default_seed(),
+            batches: 6,
+            upstream: UpstreamSpec {
+                channels: 2,
+                records_per_batch: 3,
+                idle: vec![],
+                bursts: vec![],
+                splits: vec![],
+            },
+            source: SourceSpec {
+                kind: source,
+                max_offsets_per_channel: default_max_offsets_per_channel(),
+                page_size: default_page_size(),
+                max_offsets_per_trigger: 0,
+            },
+            sink: SinkSpec {
+                kind: sink,
+                stores: default_stores(),
+                outages: vec![],
+            },
+            trigger_interval_ms: default_trigger_interval_ms(),
+            restart_delay_ms: default_restart_delay_ms(),
+            crashes: vec![],
+            crash_after_events: vec![],
+        },
+    }
+}
+
+/// Every built-in preset, in the order `batchscope presets` lists them.
+pub fn presets() -> Vec<Preset> {
+    let mut out = vec![
+        base(
+            "kafka-idempotent",
+            "Kafka-like replayable log into a file sink that skips committed batch ids: exactly-once under any single crash",
+            SourceKind::ReplayableLog,
+            SinkKind::File,
+        ),
+        base(
+            "kafka-append",
+            "Kafka-like replayable log into a plain append sink: a re-run batch is appended twice",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
+            "tablestore",
+            "Tablestore CDC source (UUID placeholder offsets, Meta table, Tunnel checkpoints one batch late) into an upsert sink",
+            SourceKind::Tablestore,
+            SinkKind::Upsert,
+        ),
+        base(
+            "tablestore-append",
+            "Tablestore CDC source into an append sink: a re-run reads again (and more) and appends twice",
+            SourceKind::Tablestore,
+            SinkKind::Append,
+        ),
+        base(
+            "tablestore-split",
+            "Tablestore CDC source while a channel splits: the children open only after the parent's final checkpoint reaches the Tunnel server",
+            SourceKind::Tablestore,
+            SinkKind::Upsert,
+        ),
+        base(
+            "tablestore-two-phase",
+            "Tablestore CDC source into a sink that de-duplicates only at the driver's commit: a re-run reads more rows, then skips them",
+            SourceKind::Tablestore,
+            SinkKind::TwoPhase,
+        ),
+        base(
+            "pull-ahead",
+            "The rejected design: get_offset reads the data ahead and caches it to learn the real end offset (count the extra reads)",
+            SourceKind::PullAhead,
+            SinkKind::Upsert,
+        ),
+        base(
+            "auto-commit",
+            "A consumer that commits to the Tunnel server as it reads: a crash mid-batch loses the rows it read",
+            SourceKind::AutoCommit,
+            SinkKind::Upsert,
+        ),
+        base(
+            "foreach-batch-multi",
+            "foreachBatch writing each batch to one of three blob stores chosen at random (seed 004): a retry can duplicate into another store",
+            SourceKind::ReplayableLog,
+            SinkKind::ForeachBatch,
+        ),
+        base(
+            "sink-outage",
+            "Kafka-like log into an upsert store that goes down for a while (seed 002): no commits/N while writes fail, nothing lost",
+            SourceKind::ReplayableLog,
+            SinkKind::Upsert,
+        ),
+    ];
+    for p in &mut out {
+        match p.name {
+            "tablestore-split" => {
+                p.scenario.batches = 8;
+                p.scenario.upstream.splits = vec![SplitSpec {
+                    channel: 0,
+                    at_ms: 2500,
+                }];
+            }
+            "tablestore" | "tablestore-append" | "tablestore-two-phase" | "auto-commit" => {
+                // A small per-channel cap so batches are decided by the cap, not only by "caught up".
+                p.scenario.source.max_offsets_per_channel = 8;
+            }
+            "sink-outage" => {
+                p.scenario.sink.outages = vec![Window {
+                    from_ms: 2040,
+                    to_ms: 4200,
+                }];
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Looks a preset up by name; the error lists the known names.
+pub fn preset(name: &str) -> Result<Scenario, ScenarioError> {
+    presets()
+        .into_iter()
+        .find(|p| p.name == name)
+        .map(|p| p.scenario)
+        .ok_or_else(|| {
+            let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
+            invalid(
+                "preset",
+                format!("unknown preset `{name}` (known: {})", names.join(", ")),
+            )
+        })
+}

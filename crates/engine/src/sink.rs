@@ -1,0 +1,230 @@
+//! Sinks: file sink with a batch-id manifest, upsert by key, plain append, foreachBatch to several stores, two-phase.
+
+use crate::scenario::{SinkKind, SinkSpec};
+use crate::upstream::Record;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A data file written by a file-sink task (`part-00000-<uuid>.json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SinkFile {
+    /// File name.
+    pub name: String,
+    /// The batch whose attempt wrote it.
+    pub batch_id: u64,
+    /// Its rows (keys).
+    pub keys: Vec<String>,
+    /// Whether a manifest entry lists it; an unlisted file is an orphan of a failed attempt, invisible to readers.
+    pub committed: bool,
+}
+
+/// One named store of a foreachBatch sink (`store-0` …), or the single store of other sinks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Store {
+    /// Store name.
+    pub name: String,
+    /// Visible rows, in write order, with the batch that wrote them.
+    pub rows: Vec<(u64, Record)>,
+}
+
+/// What a task's rows did to the sink.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TaskEffect {
+    /// Written as they came (append / upsert); visible now.
+    Written,
+    /// Staged (a file, a DSv2 commit message, a foreachBatch write job); visible only on commit.
+    Staged,
+}
+
+/// The sink's durable state plus the staged output of the current attempt (volatile).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sink {
+    /// Implementation and faults.
+    pub spec: SinkSpec,
+    /// Visible contents: one store, or several for foreachBatch.
+    pub stores: Vec<Store>,
+    /// Upsert: key → number of writes (more than 1 = rewritten by a replay, absorbed by the upsert).
+    pub writes_by_key: BTreeMap<String, u32>,
+    /// File sink: data files, committed or orphaned.
+    pub files: Vec<SinkFile>,
+    /// File sink: `_spark_metadata/<batchId>` entries (batch → file names).
+    pub manifest: BTreeMap<u64, Vec<String>>,
+    /// Two-phase: the last epoch committed (durable in the sink).
+    pub last_committed_epoch: Option<u64>,
+    /// Staged rows of the current attempt (task → rows); lost on a crash.
+    pub staged: Vec<(u32, Vec<Record>)>,
+    /// foreachBatch: the store the current call writes to.
+    pub current_store: u32,
+}
+
+impl Sink {
+    /// An empty sink.
+    pub fn new(spec: &SinkSpec) -> Sink {
+        let n = if spec.kind == SinkKind::ForeachBatch {
+            spec.stores
+        } else {
+            1
+        };
+        let stores = (0..n)
+            .map(|i| Store {
+                name: if spec.kind == SinkKind::ForeachBatch {
+                    format!("store-{i}")
+                } else {
+                    "table".into()
+                },
+                rows: vec![],
+            })
+            .collect();
+        Sink {
+            spec: spec.clone(),
+            stores,
+            writes_by_key: BTreeMap::new(),
+            files: vec![],
+            manifest: BTreeMap::new(),
+            last_committed_epoch: None,
+            staged: vec![],
+            current_store: 0,
+        }
+    }
+
+    /// The sink kind.
+    pub fn kind(&self) -> SinkKind {
+        self.spec.kind
+    }
+
+    /// Whether the store is down at `now_ms`.
+    pub fn is_down(&self, now_ms: u64) -> bool {
+        self.spec.outages.iter().any(|w| w.contains(now_ms))
+    }
+
+    /// `addBatch(batchId)` entry check: the file sink skips a batch id already in its manifest
+    /// (FileStreamSink: `batchId <= latest` → "Skipping already committed batch"), before any task runs.
+    pub fn skips_batch(&self, batch_id: u64) -> bool {
+        self.kind() == SinkKind::File
+            && self
+                .manifest
+                .keys()
+                .next_back()
+                .is_some_and(|&last| batch_id <= last)
+    }
+
+    /// A task hands over its rows. `file_name` names the data file for a file sink.
+    pub fn task_output(
+        &mut self,
+        batch_id: u64,
+        partition: u32,
+        rows: Vec<Record>,
+        file_name: String,
+    ) -> TaskEffect {
+        match self.kind() {
+            SinkKind::Append => {
+                self.stores[0]
+                    .rows
+                    .extend(rows.into_iter().map(|r| (batch_id, r)));
+                TaskEffect::Written
+            }
+            SinkKind::Upsert => {
+                for r in rows {
+                    *self.writes_by_key.entry(r.key.clone()).or_insert(0) += 1;
+                    let store = &mut self.stores[0].rows;
+                    match store.iter_mut().find(|(_, old)| old.key == r.key) {
+                        Some(slot) => *slot = (batch_id, r),
+                        None => store.push((batch_id, r)),
+                    }
+                }
+                TaskEffect::Written
+            }
+            SinkKind::File => {
+                let keys = rows.iter().map(|r| r.key.clone()).collect();
+                self.files.push(SinkFile {
+                    name: file_name,
+                    batch_id,
+                    keys,
+                    committed: false,
+                });
+                self.staged.push((partition, rows));
+                TaskEffect::Staged
+            }
+            SinkKind::ForeachBatch | SinkKind::TwoPhase => {
+                self.staged.push((partition, rows));
+                TaskEffect::Staged
+            }
+        }
+    }
+
+    /// The driver finishes batch N. Returns (rows made visible, target description, skipped as duplicate).
+    pub fn commit(&mut self, batch_id: u64) -> (u64, String, bool) {
+        let staged: Vec<Record> = std::mem::take(&mut self.staged)
+            .into_iter()
+            .flat_map(|(_, r)| r)
+            .collect();
+        match self.kind() {
+            SinkKind::Append | SinkKind::Upsert => {
+                (0, "rows already written by tasks".into(), false)
+            }
+            SinkKind::File => {
+                let names: Vec<String> = self
+                    .files
+                    .iter_mut()
+                    .filter(|f| f.batch_id == batch_id && !f.committed)
+                    .map(|f| {
+                        f.committed = true;
+                        f.name.clone()
+                    })
+                    .collect();
+                self.manifest.insert(batch_id, names);
+                let n = staged.len() as u64;
+                self.stores[0]
+                    .rows
+                    .extend(staged.into_iter().map(|r| (batch_id, r)));
+                (n, format!("_spark_metadata/{batch_id}"), false)
+            }
+            SinkKind::ForeachBatch => {
+                let i = self.current_store as usize;
+                let n = staged.len() as u64;
+                self.stores[i]
+                    .rows
+                    .extend(staged.into_iter().map(|r| (batch_id, r)));
+                (n, self.stores[i].name.clone(), false)
+            }
+            SinkKind::TwoPhase => {
+                if self.last_committed_epoch.is_some_and(|e| batch_id <= e) {
+                    return (0, format!("epoch {batch_id}"), true);
+                }
+                self.last_committed_epoch = Some(batch_id);
+                let n = staged.len() as u64;
+                self.stores[0]
+                    .rows
+                    .extend(staged.into_iter().map(|r| (batch_id, r)));
+                (n, format!("epoch {batch_id}"), false)
+            }
+        }
+    }
+
+    /// A crash or a failed batch: staged output of the attempt is gone (orphan files stay on disk).
+    pub fn abort_attempt(&mut self) -> u64 {
+        let n = self.staged.iter().map(|(_, r)| r.len() as u64).sum();
+        self.staged.clear();
+        n
+    }
+
+    /// Every visible row with its multiplicity, across stores: what a reader of the sink sees.
+    pub fn visible(&self) -> impl Iterator<Item = &Record> {
+        self.stores
+            .iter()
+            .flat_map(|s| s.rows.iter().map(|(_, r)| r))
+    }
+
+    /// Number of visible rows.
+    pub fn visible_len(&self) -> u64 {
+        self.stores.iter().map(|s| s.rows.len() as u64).sum()
+    }
+
+    /// Upsert: rows written more than once (replays absorbed by the key).
+    pub fn rewrites(&self) -> u64 {
+        self.writes_by_key
+            .values()
+            .map(|&n| u64::from(n.saturating_sub(1)))
+            .sum()
+    }
+}

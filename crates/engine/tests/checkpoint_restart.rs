@@ -1,0 +1,173 @@
+//! Every row of SEMANTICS.md §1.5: what Spark does on restart for a given set of
+//! offset and commit entries (checked against `MicroBatchExecution.populateStartOffsets`).
+
+use batchscope_engine::checkpoint::{
+    restart_plan, CheckpointError, CheckpointFolder, CommitMetadata, OffsetSeq, OffsetSeqMetadata,
+    RestartAction,
+};
+
+fn folder(offset_ids: &[u64], commit_ids: &[u64]) -> CheckpointFolder {
+    let mut folder = CheckpointFolder::new();
+    for &id in offset_ids {
+        let metadata = OffsetSeqMetadata {
+            batch_watermark_ms: 0,
+            batch_timestamp_ms: 1_000 + id as i64,
+            conf: None,
+        };
+        folder
+            .write_offsets(
+                id,
+                &OffsetSeq::v1(Some(metadata), vec![Some(id.to_string())]),
+            )
+            .unwrap();
+    }
+    for &id in commit_ids {
+        folder.write_commit(id, &CommitMetadata::v1(0)).unwrap();
+    }
+    folder
+}
+
+fn action(offset_ids: &[u64], commit_ids: &[u64]) -> RestartAction {
+    restart_plan(&folder(offset_ids, commit_ids))
+        .unwrap()
+        .action
+}
+
+#[test]
+fn no_offsets_is_a_fresh_query() {
+    let plan = restart_plan(&CheckpointFolder::new()).unwrap();
+    assert_eq!(plan.action, RestartAction::Fresh);
+    assert!(plan.warnings.is_empty());
+}
+
+#[test]
+fn committed_latest_batch_moves_on() {
+    assert_eq!(action(&[0], &[0]), RestartAction::Next { batch_id: 1 });
+    assert_eq!(
+        action(&[0, 1, 2], &[0, 1, 2]),
+        RestartAction::Next { batch_id: 3 }
+    );
+}
+
+#[test]
+fn uncommitted_latest_batch_runs_again() {
+    let plan = restart_plan(&folder(&[0, 1], &[0])).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 1 });
+    assert_eq!(plan.reason, "offsets/1 has no commits/1");
+    assert!(plan.warnings.is_empty());
+}
+
+#[test]
+fn commit_log_two_behind_warns_and_reruns() {
+    let plan = restart_plan(&folder(&[0, 1, 2, 3], &[0, 1])).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 3 });
+    assert_eq!(
+        plan.warnings,
+        vec!["commit log latest batch id is 1, which is not trailing batch id 3 by one"]
+    );
+}
+
+#[test]
+fn no_commit_log_reruns_latest() {
+    assert_eq!(action(&[0, 1], &[]), RestartAction::Rerun { batch_id: 1 });
+    assert_eq!(action(&[0], &[]), RestartAction::Rerun { batch_id: 0 });
+}
+
+#[test]
+fn missing_previous_offsets_fails_even_when_committed() {
+    // validateOffsetLogAndGetPrevOffset runs before the commit log is consulted.
+    for commits in [&[][..], &[2][..], &[3][..]] {
+        match action(&[0, 1, 3], commits) {
+            RestartAction::Fail { reason } => {
+                assert!(reason.contains("offsets/2 is missing"), "{reason}");
+                assert!(reason.contains("batch 2 doesn't exist"), "{reason}");
+            }
+            other => panic!("commits {commits:?}: expected a failure, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn purged_log_restarts_when_previous_entry_is_kept() {
+    let mut purged = folder(&[0, 1, 2, 3, 4, 5], &[0, 1, 2, 3, 4]);
+    purged.purge(4);
+    assert_eq!(purged.offset_log_ids(), vec![4, 5]);
+    let plan = restart_plan(&purged).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 5 });
+    assert!(plan.warnings.is_empty(), "{:?}", plan.warnings);
+    let mut committed = folder(&[0, 1, 2, 3], &[0, 1, 2, 3]);
+    committed.purge(2);
+    assert_eq!(
+        restart_plan(&committed).unwrap().action,
+        RestartAction::Next { batch_id: 4 }
+    );
+    // A purge that removed L-1 (not possible with minBatchesToRetain > 0) fails.
+    let mut too_far = folder(&[0, 1, 2], &[0, 1, 2]);
+    too_far.purge(2);
+    assert!(matches!(
+        restart_plan(&too_far).unwrap().action,
+        RestartAction::Fail { .. }
+    ));
+}
+
+#[test]
+fn commits_without_offsets_fail_like_spark_assert() {
+    match action(&[], &[0]) {
+        RestartAction::Fail { reason } => assert!(reason.contains("commits/0"), "{reason}"),
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}
+
+#[test]
+fn commit_ahead_of_offsets_reruns_latest_with_a_warning() {
+    // No branch of populateStartOffsets matches C > L: batch L stays constructed.
+    let plan = restart_plan(&folder(&[0, 1], &[0, 2])).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 1 });
+    assert_eq!(plan.warnings.len(), 2, "{:?}", plan.warnings);
+    assert!(plan.warnings[0].contains("commits/ has gaps (missing 1)"));
+    assert!(plan.warnings[1].contains("batch 2 will stop the query"));
+    // commits/L itself exists: Spark still re-runs L (C != L), and that re-run is the
+    // batch that stops, after its sink writes, when it cannot write commits/L.
+    let plan = restart_plan(&folder(&[0, 1], &[0, 1, 2])).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 1 });
+    assert!(plan.warnings[0].contains("batch 1 will stop the query when it finds commits/1"));
+    let plan = restart_plan(&folder(&[0], &[0, 1])).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 0 });
+    assert!(plan.warnings[0].contains("batch 0 will stop the query"));
+}
+
+#[test]
+fn source_count_change_between_entries_fails() {
+    let mut f = folder(&[0], &[]);
+    f.write_offsets(1, &OffsetSeq::v1(None, vec![Some("1".to_owned()), None]))
+        .unwrap();
+    match restart_plan(&f).unwrap().action {
+        RestartAction::Fail { reason } => assert!(reason.contains("lists 1 sources"), "{reason}"),
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}
+
+#[test]
+fn broken_files_spark_reads_are_errors() {
+    let mut f = folder(&[0, 1], &[0]);
+    f.delete("offsets/0");
+    f.create_atomic("offsets/0", b"x1".to_vec()).unwrap();
+    let error = restart_plan(&f).unwrap_err();
+    assert!(matches!(&error, CheckpointError::Format { path, .. } if path == "offsets/0"));
+    let mut f = folder(&[0, 1], &[]);
+    f.create_atomic("commits/0", b"v7\n{}".to_vec()).unwrap();
+    assert_eq!(
+        restart_plan(&f).unwrap_err().to_string(),
+        "commits/0: log version v7 is newer than the supported v2"
+    );
+}
+
+#[test]
+fn gaps_in_the_offset_log_are_reported() {
+    let plan = restart_plan(&folder(&[0, 2, 3], &[2])).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 3 });
+    assert_eq!(
+        plan.warnings,
+        vec!["offsets/ has gaps (missing 1); Spark assumes batch ids are contiguous"]
+    );
+}

@@ -1,0 +1,1 @@
+//! The pure view-model the dashboard draws: lane geometry, arrow interpolation, colours, labels.

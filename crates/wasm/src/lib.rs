@@ -1,0 +1,1 @@
+//! wasm-bindgen API of the batchscope engine for JavaScript users.

@@ -1,0 +1,1 @@
+//! The batchscope dashboard (Yew, client-side rendered).
