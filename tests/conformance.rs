@@ -10,7 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SETUP_HINT: &str = "run `bash scripts/setup-spark.sh` first (installs Java 17 and pyspark into .venv)";
+const SETUP_HINT: &str =
+    "run `bash scripts/setup-spark.sh` first (installs Java 17 and pyspark into .venv)";
 
 /// The workspace root (this test belongs to the root package).
 fn root() -> PathBuf {
@@ -51,7 +52,10 @@ fn spark_conformance() {
         .args(["-c", "import pyspark"])
         .status()
         .expect("run .venv/bin/python");
-    assert!(pyspark.success(), "pyspark is not importable from .venv: {SETUP_HINT}");
+    assert!(
+        pyspark.success(),
+        "pyspark is not importable from .venv: {SETUP_HINT}"
+    );
     let bin = batchscope_bin(&root);
     assert!(
         bin.exists(),

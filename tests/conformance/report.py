@@ -34,8 +34,8 @@ expected/delivered/duplicates/lost and the verdict, counted in the sink after re
 
 SIMPLIFICATIONS = """## Where batchscope simplifies on purpose
 
-- **Source.** batchscope's replayable source is Kafka-like (offset line `{"topic":{"0":n}}`,
-  initial offsets in `sources/0/0`); the suite uses Spark's file source (offset line
+- **Source.** batchscope's replayable source is Kafka-like (offset line
+  `{"<topic>":{"<partition>":n,…}}`, initial offsets in `sources/0/0`); the suite uses Spark's file source (offset line
   `{"logOffset":n}`, one `sources/0/<logOffset>` entry per planned file set). Both are
   replayable: the same offset range gives the same rows, which is all the verdicts depend on.
 - **Batch composition after a crash before `offsets/N`.** Spark's file source has already
@@ -62,10 +62,13 @@ SIMPLIFICATIONS = """## Where batchscope simplifies on purpose
 """
 
 
+def action_text(action, batch):
+    """`rerun 2`, `next 3`, `fresh 0`; the action alone when there is no batch (`fail`)."""
+    return str(action) if batch is None else f"{action} {batch}"
+
+
 def _action(observed):
-    if observed["action"] == "fail":
-        return "fail"
-    return f"{observed['action']} {observed['batch']}"
+    return action_text(observed["action"], observed["batch"])
 
 
 def _prediction(record):
@@ -75,9 +78,7 @@ def _prediction(record):
     if "error" in inspect:
         return "error"
     restart = inspect["restart"]
-    if restart.get("action") == "fail":
-        return "fail"
-    return f"{restart.get('action')} {restart.get('batch')}"
+    return action_text(restart.get("action"), restart.get("batch"))
 
 
 def _verdict(record, scenario):

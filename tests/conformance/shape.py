@@ -32,7 +32,7 @@ COMPARED = [
     ("commits.trailing_newline", "`commits/N` ends with a newline"),
 ]
 SHOWN = [
-    ("sources", "files under `sources/`"),
+    ("sources", "files under `sources/` (`.crc` files left out)"),
     ("offsets.source_lines", "`offsets/N` source lines (latest batch)"),
     ("offsets.conf_key_count", "`offsets/N` conf entries"),
 ]
@@ -53,6 +53,10 @@ def _kind(rel):
     return "/".join("N" if p.isdigit() else p for p in parts)
 
 
+def _sort_key(rel):
+    return [int(p) if p.isdigit() else p for p in rel.split("/")]
+
+
 def folder_shape(root):
     """The comparable shape of a checkpoint folder (see the module doc)."""
     files, sources = set(), set()
@@ -63,11 +67,11 @@ def folder_shape(root):
                 continue  # Hadoop checksum and temporary files
             rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
             if rel.startswith("sources/"):
-                parts = rel.split("/")
-                sources.add("sources/" + parts[1] + "/" + _kind("/".join(parts[2:])))
+                # Kept verbatim: how many entries a source keeps is what differs by design.
+                sources.add(rel)
             else:
                 files.add(_kind(rel))
-    result = {"files": sorted(files), "sources": sorted(sources)}
+    result = {"files": sorted(files), "sources": sorted(sources, key=_sort_key)}
 
     metadata_path = os.path.join(root, "metadata")
     if os.path.exists(metadata_path):
