@@ -1,7 +1,7 @@
 //! The oracle: runs a scenario to convergence and compares the sink with what a failure-free run delivers.
 
 use batchscope_engine::source::SourceCounters;
-use batchscope_engine::{Event, Scenario, World};
+use batchscope_engine::{Event, EventKind, Scenario, World};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -101,36 +101,39 @@ pub struct Report {
     pub events: Option<Vec<Event>>,
 }
 
-/// The time by which a run must have converged, or it is stuck: the end of the data, plus
-/// for every crash a restart and a few triggers, plus the outages, plus 30 trigger intervals.
-pub fn liveness_bound_ms(s: &Scenario) -> u64 {
-    let per_fault = s.restart_delay_ms + 4 * s.trigger_interval_ms;
+/// How long a run may go without progress (a committed batch, a finished task, or a trigger
+/// that found no new data) before it is stuck: 30 trigger intervals, plus a restart for every crash and failure,
+/// plus the outages.
+pub fn stall_bound_ms(s: &Scenario) -> u64 {
+    let restarts = (s.crashes.len() + s.crash_after_events.len() + 2) as u64
+        * (s.restart_delay_ms + s.trigger_interval_ms);
     let outages: u64 = s
         .sink
         .outages
         .iter()
-        .map(|w| w.to_ms - w.from_ms + per_fault)
+        .map(|w| w.to_ms - w.from_ms + s.restart_delay_ms)
         .sum();
-    let last_outage = s.sink.outages.iter().map(|w| w.to_ms).max().unwrap_or(0);
-    s.data_end_ms().max(last_outage)
-        + (s.crashes.len() as u64 + 1) * per_fault
-        + outages
-        + 30 * s.trigger_interval_ms
+    30 * s.trigger_interval_ms + restarts + outages
 }
 
-/// Steps until the world converges or passes the bound; returns whether it converged.
+/// Steps until the world converges; returns `false` (stuck) when it makes no progress for
+/// [`stall_bound_ms`], or when a generous step cap is reached.
 pub fn run_to_end(world: &mut World) -> bool {
-    let bound = liveness_bound_ms(world.scenario());
-    // A step cap as a second guard: every step either advances time or is one of finitely many follow-ups.
+    let stall = stall_bound_ms(world.scenario());
+    let mut last_progress_ms = world.now_ms();
     let max_steps = 50_000_000u64;
     for _ in 0..max_steps {
         if world.is_converged() {
             return true;
         }
-        if world.now_ms() > bound {
-            return false;
+        let event = world.step();
+        match event.kind {
+            EventKind::CommitLogWritten { .. }
+            | EventKind::NoNewData { .. }
+            | EventKind::TaskFinished { .. } => last_progress_ms = event.at_ms,
+            _ if event.at_ms.saturating_sub(last_progress_ms) > stall => return false,
+            _ => {}
         }
-        world.step();
     }
     false
 }

@@ -1,6 +1,6 @@
 //! The `batchscope` binary: parses arguments and hands over to the library's commands.
 
-use batchscope_cli::{inspect, run};
+use batchscope_cli::{inspect, run, topology};
 use clap::{Parser, Subcommand};
 
 /// Deterministic simulator of streaming fault tolerance: run protocols, crash them, judge the sink.
@@ -19,6 +19,8 @@ enum Command {
     Run(run::RunArgs),
     /// Read a real Spark checkpoint folder: batches, offsets, commits, and what a restart would do.
     Inspect(inspect::InspectArgs),
+    /// Timestamp barriers across an ETL topology (FLIP-276): consistency levels, delay, failover, revision.
+    Topology(topology::TopologyArgs),
 }
 
 fn main() {
@@ -39,6 +41,7 @@ fn main() {
         }
         Command::Run(args) => run::run(args),
         Command::Inspect(args) => inspect::run(args),
+        Command::Topology(args) => topology::run(args),
     };
     std::process::exit(code);
 }

@@ -51,7 +51,12 @@ impl MetaTable {
 
     /// getRange over (uuid, INF_MIN..INF_MAX): the rows of one UUID, by channel id.
     pub fn rows_of(&self, uuid: &str) -> Vec<&MetaRow> {
-        self.rows.values().filter(|r| r.uuid == uuid).collect()
+        let from = (uuid.to_string(), String::new());
+        self.rows
+            .range(from..)
+            .take_while(|(k, _)| k.0 == uuid)
+            .map(|(_, r)| r)
+            .collect()
     }
 
     /// deleteRow.

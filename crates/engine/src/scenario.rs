@@ -573,7 +573,7 @@ pub fn presets() -> Vec<Preset> {
             }
             "sink-outage" => {
                 p.scenario.sink.outages = vec![Window {
-                    from_ms: 2040,
+                    from_ms: 2135,
                     to_ms: 4200,
                 }];
             }

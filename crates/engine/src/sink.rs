@@ -55,6 +55,8 @@ pub struct Sink {
     pub staged: Vec<(u32, Vec<Record>)>,
     /// foreachBatch: the store the current call writes to.
     pub current_store: u32,
+    /// Upsert: key → position of its row in the store.
+    upsert_index: BTreeMap<String, usize>,
 }
 
 impl Sink {
@@ -84,6 +86,7 @@ impl Sink {
             last_committed_epoch: None,
             staged: vec![],
             current_store: 0,
+            upsert_index: BTreeMap::new(),
         }
     }
 
@@ -127,9 +130,12 @@ impl Sink {
                 for r in rows {
                     *self.writes_by_key.entry(r.key.clone()).or_insert(0) += 1;
                     let store = &mut self.stores[0].rows;
-                    match store.iter_mut().find(|(_, old)| old.key == r.key) {
-                        Some(slot) => *slot = (batch_id, r),
-                        None => store.push((batch_id, r)),
+                    match self.upsert_index.get(&r.key) {
+                        Some(&i) => store[i] = (batch_id, r),
+                        None => {
+                            self.upsert_index.insert(r.key.clone(), store.len());
+                            store.push((batch_id, r));
+                        }
                     }
                 }
                 TaskEffect::Written

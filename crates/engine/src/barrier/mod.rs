@@ -1,1 +1,81 @@
-//! FLIP-276 timestamp barriers across an ETL topology of jobs and tables.
+//! FLIP-276 timestamp barriers across an ETL topology of jobs and tables (SEMANTICS §5.1, the
+//! seed `seeds/003_4776cf6f17e5e041.txt`): MetaService, global barriers, PROCESSED / WRITTEN /
+//! PRECOMMIT / COMMIT, queries at Read Uncommitted / Read Committed / Repeatable Read with
+//! Strong or Weak consistency, end-to-end delay, failover, revision, and the contrast without
+//! barriers.
+//!
+//! Start with [`TopologyWorld::new`] on a [`preset`] and call [`TopologyWorld::step`]; every
+//! call performs one observable action and returns a [`BarrierEvent`].
+
+mod meta;
+mod operator;
+mod query;
+mod snapshot;
+mod spec;
+mod table;
+mod world;
+
+pub use meta::{
+    BarrierRecord, JobProgress, JobRegistration, MetaService, SnapshotRef, TableRegistration,
+};
+pub use operator::{OperatorState, Record};
+pub use query::{
+    Consistency, ConsistencyTally, Query, QueryResult, QueryRow, ReadLevel, TableRead,
+};
+pub use snapshot::{PaimonSnapshot, SNAPSHOT_VERSION};
+pub use spec::{
+    CdcRecordSpec, CdcSpec, JobSpec, OperatorSpec, QuerySpec, RatioSpec, TableSpec, TopologyError,
+    TopologySpec, CDC_COLUMNS, CDC_SOURCE,
+};
+pub use table::{Table, TableBarrier, TableRecord, TableSnapshot};
+pub use world::{
+    BarrierEvent, BarrierEventKind, BarrierView, CdcRecord, DelayReport, DelaySample, DelaySeries,
+    Fault, Job, JobCheckpoint, JobInput, ReplayRange, TableBarrierRef, TableTxnState, TopologyRun,
+    TopologyWorld, TransactionState,
+};
+
+/// Where the model simplifies FLIP-276 (a design proposal under discussion, never released),
+/// for the dashboard's lesson panel.
+pub const SIMPLIFICATIONS: &str = "\
+FLIP-276 is a design proposal, not a release; batchscope models its intent, simplified:
+- One subtask per operator; alignment is shown between the two inputs of a join (and between a \
+source's records and its barrier), not between parallel channels.
+- At most one stateful operator per job (group-by sum or a join whose right side has one row per \
+join key); stateless filter/project/forward run before or after it.
+- A job reads barrier N of an upstream table only once that table has WRITTEN N (the seed: \
+downstream sources \"produce data after the upstream sink committed\").
+- Every barrier gives every table a snapshot, even an empty one, so barrier <-> snapshot is dense.
+- PRECOMMIT/COMMIT are computed over all tables of the topology; Strong consistency takes the \
+minimum barrier over the queried tables and the tables they are computed from.
+- Read Uncommitted reads the latest written data whatever the consistency: uncommitted data is \
+not addressable by barrier, so Strong cannot pin it.
+- A barrier is a number issued every barrier_interval_ms; its <barrier, offset> range is stored \
+by the MetaService rather than by each source.
+- Revision replays the same CDC data (it shows that nothing is lost or repeated); correcting \
+rows is out of scope, and revision needs barriers.
+- Without barriers, each job cuts its own checkpoints and reads every snapshot upstream has \
+WRITTEN so far; checkpoint ids of different jobs are then not comparable.";
+
+/// Built-in topologies: name and one-line description.
+pub fn presets() -> Vec<(&'static str, &'static str)> {
+    vec![
+        (
+            "shopping",
+            "the seed's avgPrice example: shopping -> user_item_amount / user_item_price",
+        ),
+        (
+            "chain",
+            "the seed's Table1 -> Table2 -> Table3: a sum, then a join aligning both inputs",
+        ),
+    ]
+}
+
+/// A built-in topology by name.
+pub fn preset(name: &str) -> Option<TopologySpec> {
+    let text = match name {
+        "shopping" => include_str!("presets/shopping.json"),
+        "chain" => include_str!("presets/chain.json"),
+        _ => return None,
+    };
+    Some(TopologySpec::from_json(text).expect("built-in presets are valid"))
+}

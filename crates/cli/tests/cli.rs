@@ -1,0 +1,295 @@
+//! The `batchscope` binary as a user runs it: presets, run, exit codes, bad input.
+
+use std::process::{Command, Output};
+
+fn batchscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_batchscope"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn presets_lists_every_preset_name_first() {
+    let out = batchscope(&["presets"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let names: Vec<&str> = text
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    for want in [
+        "kafka-idempotent",
+        "kafka-append",
+        "tablestore",
+        "tablestore-append",
+        "tablestore-split",
+        "pull-ahead",
+        "auto-commit",
+        "foreach-batch-multi",
+        "sink-outage",
+    ] {
+        assert!(names.contains(&want), "{want} missing from:\n{text}");
+    }
+    assert!(
+        text.lines().all(|l| l.split_whitespace().count() > 3),
+        "each line has a description"
+    );
+}
+
+#[test]
+fn kafka_idempotent_survives_a_crash_after_the_sink_commit() {
+    let out = batchscope(&[
+        "run",
+        "--preset",
+        "kafka-idempotent",
+        "--crash",
+        "sink-commit@3",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let r = json(&out);
+    assert_eq!(r["verdict"], "exactly-once");
+    for key in [
+        "preset",
+        "seed",
+        "batches_committed",
+        "expected",
+        "delivered",
+        "duplicates",
+        "lost",
+        "duplicate_keys",
+        "lost_keys",
+        "verdict",
+        "crashes",
+    ] {
+        assert!(r.get(key).is_some(), "report lacks {key}");
+    }
+    assert_eq!(r["crashes"], serde_json::json!(["sink-commit@3"]));
+}
+
+#[test]
+fn kafka_append_duplicates_after_a_crash_between_sink_commit_and_commit_log() {
+    let r = json(&batchscope(&[
+        "run",
+        "--preset",
+        "kafka-append",
+        "--crash",
+        "sink-commit@3",
+        "--json",
+    ]));
+    assert_eq!(r["verdict"], "duplicates");
+    assert!(r["duplicates"].as_u64().unwrap() > 0);
+    assert_eq!(r["lost"], 0);
+}
+
+#[test]
+fn text_mode_prints_a_legend_one_line_per_event_and_the_reproducer() {
+    let out = batchscope(&["run", "--preset", "tablestore", "--crash", "task@2"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("lanes:"), "legend");
+    assert!(text.contains("CRASH at task@2"));
+    assert!(text.contains("write offsets/0"));
+    assert!(text.contains(
+        "reproduce: batchscope run --preset tablestore --seed 7 --batches 6 --crash task@2"
+    ));
+}
+
+#[test]
+fn trace_includes_every_event_in_json() {
+    let r = json(&batchscope(&[
+        "run",
+        "--preset",
+        "kafka-append",
+        "--json",
+        "--trace",
+    ]));
+    let events = r["events"].as_array().unwrap();
+    assert_eq!(events.len() as u64, r["steps"].as_u64().unwrap());
+    assert_eq!(events[0]["kind"]["type"], "query-started");
+}
+
+#[test]
+fn expect_sets_the_exit_code() {
+    assert_eq!(
+        batchscope(&[
+            "run",
+            "--preset",
+            "kafka-append",
+            "--crash",
+            "sink-commit@3",
+            "--expect",
+            "duplicates"
+        ])
+        .status
+        .code(),
+        Some(0)
+    );
+    let out = batchscope(&[
+        "run",
+        "--preset",
+        "kafka-append",
+        "--crash",
+        "sink-commit@3",
+        "--expect",
+        "exactly-once",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected exactly-once, got duplicates"));
+}
+
+fn assert_bad_input(args: &[&str], needle: &str) {
+    let out = batchscope(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(needle),
+        "{args:?}: stderr `{err}` lacks `{needle}`"
+    );
+    assert!(out.stdout.is_empty(), "nothing on stdout for bad input");
+}
+
+#[test]
+fn unknown_crash_points_and_presets_exit_2_naming_the_problem() {
+    assert_bad_input(
+        &["run", "--preset", "kafka-append", "--crash", "explode@3"],
+        "unknown crash point `explode`",
+    );
+    assert_bad_input(
+        &["run", "--preset", "kafka-append", "--crash", "task@x"],
+        "batch `x` is not a batch id",
+    );
+    assert_bad_input(
+        &["run", "--preset", "kafka-append", "--crash", "task"],
+        "must look like NAME@BATCH",
+    );
+    assert_bad_input(&["run", "--preset", "nope"], "unknown preset `nope`");
+    assert_bad_input(
+        &["run", "--preset", "kafka-append", "--expect", "fine"],
+        "unknown verdict `fine`",
+    );
+    assert_bad_input(&["run"], "--preset NAME or a FILE");
+}
+
+fn scenario_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("batchscope-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn malformed_scenario_files_exit_2_naming_the_field() {
+    let cases = [
+        ("syntax", "{ not json", "key must be a string"),
+        (
+            "missing",
+            r#"{"batches": 3, "source": {"kind": "tablestore"}, "sink": {"kind": "upsert"}}"#,
+            "missing field `upstream`",
+        ),
+        (
+            "kind",
+            r#"{"batches": 3, "upstream": {"channels": 2, "records_per_batch": 1}, "source": {"kind": "kinesis"}, "sink": {"kind": "upsert"}}"#,
+            "unknown variant `kinesis`",
+        ),
+        (
+            "zero",
+            r#"{"batches": 3, "upstream": {"channels": 0, "records_per_batch": 1}, "source": {"kind": "tablestore"}, "sink": {"kind": "upsert"}}"#,
+            "upstream.channels: must be between 1",
+        ),
+        (
+            "typo",
+            r#"{"batches": 3, "upstream": {"channels": 2, "records_per_batch": 1, "chanels": 3}, "source": {"kind": "tablestore"}, "sink": {"kind": "upsert"}}"#,
+            "unknown field `chanels`",
+        ),
+        (
+            "split",
+            r#"{"batches": 3, "upstream": {"channels": 2, "records_per_batch": 1, "splits": [{"channel": 0, "at_ms": 10}]}, "source": {"kind": "replayable-log"}, "sink": {"kind": "upsert"}}"#,
+            "upstream.splits[0]: partition splits need a Tunnel-based source",
+        ),
+        (
+            "crash",
+            r#"{"batches": 3, "upstream": {"channels": 2, "records_per_batch": 1}, "source": {"kind": "tablestore"}, "sink": {"kind": "upsert"}, "crashes": ["boom@1"]}"#,
+            "unknown crash point `boom`",
+        ),
+    ];
+    for (name, text, needle) in cases {
+        let path = scenario_file(name, text);
+        assert_bad_input(&["run", path.to_str().unwrap()], needle);
+    }
+    assert_bad_input(
+        &["run", "/nonexistent/scenario.json"],
+        "cannot read scenario file",
+    );
+}
+
+#[test]
+fn a_scenario_file_runs_like_a_preset() {
+    let out = batchscope(&["run", "--preset", "tablestore", "--json"]);
+    let preset = json(&out);
+    let text = batchscope_engine::preset("tablestore").unwrap().to_json();
+    let path = scenario_file("tablestore", &text);
+    let from_file = json(&batchscope(&["run", path.to_str().unwrap(), "--json"]));
+    assert_eq!(preset, from_file);
+}
+
+#[test]
+fn checkpoint_out_writes_spark_files_that_inspect_reads_back() {
+    let dir = std::env::temp_dir().join(format!("batchscope-cli-{}-ckpt", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = batchscope(&[
+        "run",
+        "--preset",
+        "tablestore",
+        "--crash",
+        "offset-log@5",
+        "--checkpoint-out",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let offsets0 = std::fs::read_to_string(dir.join("offsets/0")).unwrap();
+    assert!(offsets0.starts_with("v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":"));
+    assert!(!offsets0.ends_with('\n'));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("commits/0")).unwrap(),
+        "v1\n{\"nextBatchWatermarkMs\":0}"
+    );
+    let source0 = std::fs::read(dir.join("sources/0/0")).unwrap();
+    assert_eq!(&source0[..4], b"\0v2\n");
+    let inspect = json(&batchscope(&["inspect", dir.to_str().unwrap(), "--json"]));
+    assert_eq!(inspect["restart"]["action"], "next");
+}
+
+#[test]
+fn topology_shopping_reads_are_consistent_under_repeatable_read_only() {
+    let r = json(&batchscope(&["topology", "--preset", "shopping", "--json"]));
+    assert_eq!(r["consistency"]["rr"]["inconsistent"], 0);
+    assert!(r["consistency"]["ru"]["inconsistent"].as_u64().unwrap() > 0);
+    let failed = json(&batchscope(&["topology", "--preset", "shopping", "--fail", "price_job@2", "--json"]));
+    assert!(failed["consistency"]["rc"]["rolled_back"].as_u64().unwrap() > 0);
+    assert_eq!(failed["consistency"]["rr"]["rolled_back"], 0);
+    let loose = json(&batchscope(&["topology", "--preset", "shopping", "--no-barriers", "--json"]));
+    for level in ["ru", "rc", "rr"] {
+        assert!(loose["consistency"][level]["inconsistent"].as_u64().unwrap() > 0, "{level}");
+    }
+}
+
+#[test]
+fn topology_files_with_a_cycle_or_two_writers_exit_2_naming_them() {
+    let mut spec: serde_json::Value =
+        serde_json::from_str(include_str!("../../engine/src/barrier/presets/chain.json")).unwrap();
+    let jobs = spec["jobs"].as_array_mut().unwrap();
+    let mut second = jobs[0].clone();
+    second["name"] = serde_json::json!("second_writer");
+    jobs.push(second);
+    let path = scenario_file("two-writers", &spec.to_string());
+    assert_bad_input(&["topology", path.to_str().unwrap()], "has two writers");
+}

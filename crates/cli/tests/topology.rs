@@ -1,0 +1,184 @@
+//! `batchscope topology`: the JSON report's must-show numbers, bad topology files exiting 2
+//! with the problem named, and the flags as clap parses them.
+
+use batchscope_cli::topology::{report, run, topology_presets, topology_run, TopologyArgs};
+use clap::{CommandFactory, Parser};
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: TopologyArgs,
+}
+
+fn args(line: &[&str]) -> TopologyArgs {
+    let mut all = vec!["topology"];
+    all.extend_from_slice(line);
+    Cli::try_parse_from(all).expect("valid flags").args
+}
+
+fn json(line: &[&str]) -> serde_json::Value {
+    let r = report(&args(line)).expect("report");
+    serde_json::to_value(&r).unwrap()
+}
+
+#[test]
+fn shopping_repeatable_read_never_mixes_but_read_uncommitted_does() {
+    let v = json(&["--preset", "shopping", "--json"]);
+    let c = &v["consistency"];
+    assert_eq!(c["rr"]["inconsistent"], 0);
+    assert!(c["ru"]["inconsistent"].as_u64().unwrap() > 0);
+    assert_eq!(c["rc"]["inconsistent"], 0);
+    assert_eq!(c["rr"]["queries"], v["events"]);
+    assert_eq!(v["consistency_mode"], "strong");
+}
+
+#[test]
+fn a_failure_after_precommit_rolls_back_read_committed_only() {
+    let v = json(&["--preset", "shopping", "--json", "--fail", "price_job@2"]);
+    assert!(v["consistency"]["rc"]["rolled_back"].as_u64().unwrap() > 0);
+    assert_eq!(v["consistency"]["rr"]["rolled_back"], 0);
+    assert_eq!(v["faults"][0]["fault"], "fail_before_written");
+}
+
+#[test]
+fn without_barriers_every_level_sees_inconsistent_results() {
+    for preset in ["shopping", "chain"] {
+        let v = json(&["--preset", preset, "--json", "--no-barriers"]);
+        for level in ["ru", "rc", "rr"] {
+            assert!(
+                v["consistency"][level]["inconsistent"].as_u64().unwrap() > 0,
+                "{preset} {level}"
+            );
+        }
+    }
+}
+
+#[test]
+fn weak_consistency_lets_repeatable_read_mix_barriers() {
+    let v = json(&["--preset", "shopping", "--consistency", "weak"]);
+    assert!(v["consistency"]["rr"]["inconsistent"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn the_report_has_delays_and_snapshots_per_table() {
+    let v = json(&["--preset", "shopping", "--barriers", "3"]);
+    for t in ["shopping", "user_item_amount", "user_item_price"] {
+        let snaps = v["snapshots"][t].as_array().unwrap();
+        assert_eq!(snaps.len(), 3, "{t}");
+        assert_eq!(snaps[0]["id"], 1);
+        assert_eq!(snaps[2]["barrier"], 3);
+        assert_eq!(snaps[2]["state"], "COMMIT");
+        assert!(v["delay_ms"]["tables"][t]["max"].as_u64().unwrap() > 0);
+    }
+    let amount = &v["delay_ms"]["jobs"]["amount_job"];
+    assert!(amount["max"].as_u64().unwrap() >= amount["last"].as_u64().unwrap());
+    assert_eq!(v["job_to_optimise"], "amount_job");
+    let row = &v["final_query"]["rows"][0];
+    assert_eq!(row["on"], serde_json::json!([1, 1]));
+    assert!((row["ratio"].as_f64().unwrap() - 2500.0 / 300.0).abs() < 1e-9);
+}
+
+#[test]
+fn revision_is_reported_and_replays() {
+    let r = report(&args(&["--preset", "chain", "--revise", "table1@1"])).unwrap();
+    assert!(r
+        .trace
+        .iter()
+        .any(|e| format!("{:?}", e.kind).starts_with("Revised")));
+    assert!(r.consistency["rr"].rolled_back > 0);
+    assert_eq!(r.snapshots["table3"].len(), 5);
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("batchscope-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn chain_with(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v = serde_json::to_value(batchscope_engine::barrier::preset("chain").unwrap()).unwrap();
+    edit(&mut v);
+    v.to_string()
+}
+
+#[test]
+fn topology_files_with_a_cycle_or_two_writers_exit_2_naming_the_problem() {
+    let two = temp_file(
+        "two-writers.json",
+        &chain_with(|v| v["jobs"][2]["sink"] = "table2".into()),
+    );
+    let a = args(&[two.to_str().unwrap()]);
+    assert_eq!(run(&a), 2);
+    let e = report(&a).unwrap_err();
+    assert!(
+        e.ends_with("table `table2` has two writers: `sum_job` and `join_job`"),
+        "{e}"
+    );
+    assert!(e.starts_with(two.to_str().unwrap()), "names the file: {e}");
+
+    let cycle = temp_file(
+        "cycle.json",
+        &chain_with(|v| {
+            v["jobs"][0]["sources"] = serde_json::json!(["table2"]);
+            v["jobs"][0]["name"] = "back_job".into();
+        }),
+    );
+    let a = args(&[cycle.to_str().unwrap()]);
+    assert_eq!(run(&a), 2);
+    let e = report(&a).unwrap_err();
+    assert!(
+        e.contains("cycle: table1 → sum_job → table2 → back_job → table1"),
+        "{e}"
+    );
+    std::fs::remove_file(two).unwrap();
+    std::fs::remove_file(cycle).unwrap();
+}
+
+#[test]
+fn bad_flags_name_the_flag() {
+    let e = report(&args(&["--fail", "price_job"])).unwrap_err();
+    assert!(
+        e.starts_with("--fail price_job: expected NAME@BARRIER"),
+        "{e}"
+    );
+    let e = report(&args(&["--fail", "nobody@2"])).unwrap_err();
+    assert_eq!(e, "fail: unknown job `nobody`");
+    let e = report(&args(&["--fail", "price_job@9"])).unwrap_err();
+    assert!(e.contains("between 1 and --barriers 5"), "{e}");
+    let e = report(&args(&["--revise", "shopping@1", "--no-barriers"])).unwrap_err();
+    assert!(e.contains("needs timestamp barriers"), "{e}");
+    let e = report(&args(&["--preset", "nope"])).unwrap_err();
+    assert!(
+        e.contains("unknown preset `nope` (known: shopping, chain)"),
+        "{e}"
+    );
+    let e = report(&args(&["/no/such/topology.json"])).unwrap_err();
+    assert!(e.starts_with("/no/such/topology.json: cannot read"), "{e}");
+    assert_eq!(run(&args(&["--preset", "nope"])), 2);
+    assert!(Cli::try_parse_from(["topology", "--preset", "chain", "f.json"]).is_err());
+}
+
+#[test]
+fn help_says_when_the_fault_strikes_and_presets_are_listed() {
+    let help = Cli::command().render_long_help().to_string();
+    assert!(help.contains("PRECOMMIT"), "{help}");
+    assert!(help.contains("JOB@BARRIER"));
+    let names: Vec<&str> = topology_presets().iter().map(|p| p.0).collect();
+    assert_eq!(names, vec!["shopping", "chain"]);
+}
+
+#[test]
+fn the_same_flags_give_the_same_run() {
+    let a = args(&["--preset", "chain", "--seed", "9", "--fail", "join_job@3"]);
+    assert_eq!(topology_run(&a).unwrap(), topology_run(&a).unwrap());
+    let one = report(&a).unwrap().trace;
+    let two = report(&a).unwrap().trace;
+    assert_eq!(one, two);
+    assert_eq!(run(&a), 0);
+    let d = TopologyArgs::default();
+    assert_eq!(
+        d.barriers,
+        args(&[]).barriers,
+        "Default matches the command line"
+    );
+}

@@ -1,0 +1,250 @@
+//! The MetaService of FLIP-276 (SEMANTICS §5.1): registers jobs and tables, refuses cycles and
+//! second writers, issues global timestamp barriers with their `<barrier, offset>` mapping,
+//! tracks barrier progress per job and snapshots per table, and answers lineage queries.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::spec::{TopologyError, TopologySpec, CDC_SOURCE};
+
+/// A registered ETL job.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JobRegistration {
+    /// Job name.
+    pub name: String,
+    /// Tables it reads (or `cdc`).
+    pub sources: Vec<String>,
+    /// The table it writes.
+    pub sink: String,
+}
+
+/// A registered table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableRegistration {
+    /// Table name.
+    pub name: String,
+    /// The one job writing it.
+    pub writer: String,
+    /// Jobs reading it.
+    pub readers: Vec<String>,
+    /// Root table: written from the external CDC source.
+    pub root: bool,
+}
+
+/// A global timestamp barrier issued by the MetaService.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BarrierRecord {
+    /// Barrier number, from 1.
+    pub barrier: u64,
+    /// When it was issued.
+    pub issued_at_ms: u64,
+    /// First CDC offset of the barrier (`<barrier, offset>`: replays read the same records).
+    pub cdc_offset_start: u64,
+    /// One past the last CDC offset of the barrier.
+    pub cdc_offset_end: u64,
+    /// When it was last announced PRECOMMIT (processed in all tables).
+    pub precommit_at_ms: Option<u64>,
+    /// When it was announced COMMIT (written in all tables).
+    pub commit_at_ms: Option<u64>,
+}
+
+/// Barrier progress of one job as the MetaService sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct JobProgress {
+    /// Latest barrier (or own checkpoint) processed by its sink.
+    pub processed: u64,
+    /// Completed barriers: those with a snapshot in its sink table, in order.
+    pub completed: Vec<u64>,
+}
+
+/// A snapshot of a table and the barrier it holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SnapshotRef {
+    /// Paimon snapshot id.
+    pub snapshot_id: u64,
+    /// Barrier (commitIdentifier) of the snapshot.
+    pub barrier: u64,
+}
+
+/// The MetaService: coordinator of the ETL topology.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MetaService {
+    /// Registered jobs, in file order.
+    pub jobs: Vec<JobRegistration>,
+    /// Registered tables, in file order.
+    pub tables: Vec<TableRegistration>,
+    /// Issued barriers, in order.
+    pub barriers: Vec<BarrierRecord>,
+    /// Barrier progress per job.
+    pub job_progress: BTreeMap<String, JobProgress>,
+    /// Snapshots per table.
+    pub table_snapshots: BTreeMap<String, Vec<SnapshotRef>>,
+    /// Latest barrier announced PRECOMMIT (all earlier ones are too).
+    pub precommitted: u64,
+    /// Latest barrier announced COMMIT.
+    pub committed: u64,
+}
+
+impl MetaService {
+    /// Registers every job and table of a topology; refuses invalid ones, cycles, second writers.
+    pub fn register(spec: &TopologySpec) -> Result<Self, TopologyError> {
+        spec.validate()?;
+        let jobs = spec
+            .jobs
+            .iter()
+            .map(|j| JobRegistration {
+                name: j.name.clone(),
+                sources: j.sources.clone(),
+                sink: j.sink.clone(),
+            })
+            .collect::<Vec<_>>();
+        let tables = spec
+            .tables
+            .iter()
+            .map(|t| {
+                let writer = spec
+                    .jobs
+                    .iter()
+                    .find(|j| j.sink == t.name)
+                    .expect("validated");
+                TableRegistration {
+                    name: t.name.clone(),
+                    writer: writer.name.clone(),
+                    readers: spec
+                        .jobs
+                        .iter()
+                        .filter(|j| j.sources.contains(&t.name))
+                        .map(|j| j.name.clone())
+                        .collect(),
+                    root: writer.sources.iter().any(|s| s == CDC_SOURCE),
+                }
+            })
+            .collect();
+        Ok(MetaService {
+            job_progress: jobs
+                .iter()
+                .map(|j| (j.name.clone(), JobProgress::default()))
+                .collect(),
+            table_snapshots: spec
+                .tables
+                .iter()
+                .map(|t| (t.name.clone(), Vec::new()))
+                .collect(),
+            jobs,
+            tables,
+            barriers: Vec::new(),
+            precommitted: 0,
+            committed: 0,
+        })
+    }
+
+    /// The job writing a table.
+    pub fn writer_of(&self, table: &str) -> Option<&str> {
+        self.tables
+            .iter()
+            .find(|t| t.name == table)
+            .map(|t| t.writer.as_str())
+    }
+
+    /// The jobs reading a table.
+    pub fn readers_of(&self, table: &str) -> Vec<&str> {
+        self.tables
+            .iter()
+            .find(|t| t.name == table)
+            .map(|t| t.readers.iter().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// Every table the given one is computed from, transitively (not itself), sorted.
+    pub fn upstream_tables(&self, table: &str) -> Vec<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![table.to_string()];
+        while let Some(t) = todo.pop() {
+            let Some(job) = self.writer_of(&t).and_then(|w| self.job(w)) else {
+                continue;
+            };
+            for s in &job.sources {
+                if s != CDC_SOURCE && seen.insert(s.clone()) {
+                    todo.push(s.clone());
+                }
+            }
+        }
+        seen.into_iter().collect()
+    }
+
+    /// Every table computed from the given one, transitively (not itself), sorted.
+    pub fn downstream_tables(&self, table: &str) -> Vec<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![table.to_string()];
+        while let Some(t) = todo.pop() {
+            for r in self.readers_of(&t) {
+                let sink = &self.job(r).expect("registered").sink;
+                if seen.insert(sink.clone()) {
+                    todo.push(sink.clone());
+                }
+            }
+        }
+        seen.into_iter().collect()
+    }
+
+    /// A registered job.
+    pub fn job(&self, name: &str) -> Option<&JobRegistration> {
+        self.jobs.iter().find(|j| j.name == name)
+    }
+
+    /// Issues the next global barrier; it covers the CDC records from the previous barrier's end
+    /// up to `cdc_offset_end`. Returns its number.
+    pub fn issue_barrier(&mut self, at_ms: u64, cdc_offset_end: u64) -> u64 {
+        let start = self.barriers.last().map_or(0, |b| b.cdc_offset_end);
+        let barrier = self.barriers.len() as u64 + 1;
+        self.barriers.push(BarrierRecord {
+            barrier,
+            issued_at_ms: at_ms,
+            cdc_offset_start: start,
+            cdc_offset_end,
+            precommit_at_ms: None,
+            commit_at_ms: None,
+        });
+        barrier
+    }
+
+    /// The issued barrier `n`.
+    pub fn barrier(&self, n: u64) -> Option<&BarrierRecord> {
+        n.checked_sub(1).and_then(|i| self.barriers.get(i as usize))
+    }
+
+    /// Latest issued barrier (0 before the first).
+    pub fn last_issued(&self) -> u64 {
+        self.barriers.len() as u64
+    }
+
+    pub(crate) fn on_processed(&mut self, job: &str, barrier: u64) {
+        if let Some(p) = self.job_progress.get_mut(job) {
+            p.processed = barrier;
+        }
+    }
+
+    pub(crate) fn on_written(&mut self, job: &str, table: &str, snapshot_id: u64, barrier: u64) {
+        if let Some(p) = self.job_progress.get_mut(job) {
+            p.completed.push(barrier);
+        }
+        if let Some(s) = self.table_snapshots.get_mut(table) {
+            s.push(SnapshotRef {
+                snapshot_id,
+                barrier,
+            });
+        }
+    }
+
+    /// A job restarts from `barrier`: forget its progress beyond, and the table's snapshots beyond.
+    pub(crate) fn on_rollback(&mut self, job: &str, table: &str, barrier: u64) {
+        if let Some(p) = self.job_progress.get_mut(job) {
+            p.processed = p.processed.min(barrier);
+            p.completed.retain(|b| *b <= barrier);
+        }
+        if let Some(s) = self.table_snapshots.get_mut(table) {
+            s.retain(|r| r.barrier <= barrier);
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! OLAP queries against the tables at the seed's consistency levels (Read Uncommitted, Read
+//! Committed, Repeatable Read) with Strong or Weak consistency, and the tally that counts
+//! inconsistent and rolled-back results over a run.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::meta::MetaService;
+use super::spec::QuerySpec;
+use super::table::Table;
+
+/// The reader's level (seed 003, "Data Consistency Type").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ReadLevel {
+    /// Latest data written, including barriers not PROCESSED everywhere (or only partly).
+    #[serde(rename = "ru")]
+    ReadUncommitted,
+    /// Data of PROCESSED barriers (PRECOMMIT across the queried tables under Strong);
+    /// rolls back when a job fails before WRITTEN.
+    #[serde(rename = "rc")]
+    ReadCommitted,
+    /// Data of WRITTEN snapshots only; never rolls back on a failure.
+    #[serde(rename = "rr")]
+    RepeatableRead,
+}
+
+impl ReadLevel {
+    /// All levels, in the order reports list them.
+    pub const ALL: [ReadLevel; 3] = [
+        ReadLevel::ReadUncommitted,
+        ReadLevel::ReadCommitted,
+        ReadLevel::RepeatableRead,
+    ];
+
+    /// Short name: `ru`, `rc`, `rr`.
+    pub fn short(self) -> &'static str {
+        match self {
+            ReadLevel::ReadUncommitted => "ru",
+            ReadLevel::ReadCommitted => "rc",
+            ReadLevel::RepeatableRead => "rr",
+        }
+    }
+}
+
+/// How the barrier of each table is chosen (seed 003, "Strong/Weak Consistency").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Consistency {
+    /// Every queried table is read at the minimum barrier visible at the level across the
+    /// queried tables and the tables they are computed from.
+    Strong,
+    /// Every table is read at its own latest barrier visible at the level (fresher, may mix).
+    Weak,
+}
+
+/// A query: the declared join, a level and a consistency.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Query {
+    /// Tables, join columns, ratio.
+    pub spec: QuerySpec,
+    /// Reader level.
+    pub level: ReadLevel,
+    /// Strong or Weak.
+    pub consistency: Consistency,
+}
+
+/// Where one table was read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableRead {
+    /// Table.
+    pub table: String,
+    /// Barrier read (for Read Uncommitted: latest PROCESSED, plus `partial_records` beyond).
+    pub barrier: u64,
+    /// CDC records reflected by the data read (the barrier's `<barrier, offset>` end).
+    pub cdc_offset: u64,
+    /// Records of unfinished barriers included (Read Uncommitted only).
+    pub partial_records: u32,
+}
+
+/// One joined row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueryRow {
+    /// Values of the join columns.
+    pub on: Vec<i64>,
+    /// Other columns as `table.column`, in query-table order.
+    pub columns: Vec<(String, i64)>,
+    /// The ratio column (e.g. avgPrice), if declared and the denominator is not 0.
+    pub ratio: Option<f64>,
+}
+
+impl QueryRow {
+    /// A column by `table.column` name.
+    pub fn column(&self, name: &str) -> Option<i64> {
+        self.columns
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// A query's answer and where each table was read.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueryResult {
+    /// Level used.
+    pub level: ReadLevel,
+    /// Consistency used.
+    pub consistency: Consistency,
+    /// Where each queried table was read.
+    pub reads: Vec<TableRead>,
+    /// Joined rows, sorted by the join columns.
+    pub rows: Vec<QueryRow>,
+    /// `false` when the tables reflect different CDC prefixes (different barriers) or data of
+    /// partly processed barriers: the result may mix versions, like the seed's (2500, 100, 25).
+    pub consistent: bool,
+}
+
+impl QueryResult {
+    /// The row whose join columns equal `on`.
+    pub fn row(&self, on: &[i64]) -> Option<&QueryRow> {
+        self.rows.iter().find(|r| r.on == on)
+    }
+}
+
+fn visible(t: &Table, level: ReadLevel) -> u64 {
+    match level {
+        ReadLevel::ReadUncommitted | ReadLevel::ReadCommitted => t.processed(),
+        ReadLevel::RepeatableRead => t.written(),
+    }
+}
+
+/// Evaluates a query over the tables (see [`ReadLevel`] and [`Consistency`]).
+pub(crate) fn evaluate(tables: &[Table], meta: &MetaService, q: &Query) -> QueryResult {
+    let table = |n: &str| tables.iter().find(|t| t.name == n);
+    let queried: Vec<&Table> = q.spec.tables.iter().filter_map(|n| table(n)).collect();
+    let strong_barrier = {
+        let mut related: Vec<String> = q.spec.tables.clone();
+        for t in &q.spec.tables {
+            related.extend(meta.upstream_tables(t));
+        }
+        related
+            .iter()
+            .filter_map(|n| table(n))
+            .map(|t| visible(t, q.level))
+            .min()
+            .unwrap_or(0)
+    };
+    let mut reads = Vec::new();
+    let mut data = Vec::new();
+    for t in &queried {
+        let (barrier, rows, partial) = match (q.level, q.consistency) {
+            // Uncommitted data is not addressable by barrier, so Strong cannot pin it.
+            (ReadLevel::ReadUncommitted, _) => {
+                (t.processed(), t.rows_latest(), t.partial_records())
+            }
+            (_, Consistency::Strong) => (strong_barrier, t.rows_at(strong_barrier), 0),
+            (level, Consistency::Weak) => {
+                let b = visible(t, level);
+                (b, t.rows_at(b), 0)
+            }
+        };
+        reads.push(TableRead {
+            table: t.name.clone(),
+            barrier,
+            cdc_offset: t.cdc_offset_at(barrier),
+            partial_records: partial,
+        });
+        data.push((*t, rows));
+    }
+    let consistent = reads.iter().all(|r| r.partial_records == 0)
+        && reads.windows(2).all(|w| w[0].cdc_offset == w[1].cdc_offset);
+    QueryResult {
+        level: q.level,
+        consistency: q.consistency,
+        rows: join_rows(&q.spec, &data),
+        reads,
+        consistent,
+    }
+}
+
+type Partial = (Vec<i64>, Vec<(String, i64)>);
+type Rows = BTreeMap<Vec<i64>, Vec<i64>>;
+
+fn join_rows(spec: &QuerySpec, data: &[(&Table, Rows)]) -> Vec<QueryRow> {
+    let mut acc: Option<Vec<Partial>> = None;
+    for (t, rows) in data {
+        let on_idx: Vec<usize> = spec
+            .on
+            .iter()
+            .filter_map(|c| t.columns.iter().position(|x| x == c))
+            .collect();
+        let mut side: Vec<Partial> = rows
+            .values()
+            .map(|v| {
+                let on = on_idx.iter().map(|i| v[*i]).collect();
+                let cols = t
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !on_idx.contains(i))
+                    .map(|(i, c)| (format!("{}.{}", t.name, c), v[i]))
+                    .collect();
+                (on, cols)
+            })
+            .collect();
+        side.sort();
+        acc = Some(match acc {
+            None => side,
+            Some(prev) => prev
+                .iter()
+                .flat_map(|(on, cols)| {
+                    side.iter()
+                        .filter(move |(o, _)| o == on)
+                        .map(move |(_, c)| {
+                            let mut all = cols.clone();
+                            all.extend(c.iter().cloned());
+                            (on.clone(), all)
+                        })
+                })
+                .collect(),
+        });
+    }
+    acc.unwrap_or_default()
+        .into_iter()
+        .map(|(on, columns)| {
+            let ratio = spec.ratio.as_ref().and_then(|r| {
+                let get = |n: &str| columns.iter().find(|(c, _)| c == n).map(|(_, v)| *v);
+                match (get(&r.numerator), get(&r.denominator)) {
+                    (Some(n), Some(d)) if d != 0 => Some(n as f64 / d as f64),
+                    _ => None,
+                }
+            });
+            QueryRow { on, columns, ratio }
+        })
+        .collect()
+}
+
+/// Counts, over repeated evaluations of one query at one level, how many results were
+/// inconsistent and how many went back to an earlier version than the previous evaluation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ConsistencyTally {
+    /// Evaluations.
+    pub queries: u64,
+    /// Results that mix barriers or include partly processed barriers.
+    pub inconsistent: u64,
+    /// Results where some table was read at an earlier (barrier, partial records) position
+    /// than in the previous evaluation: the reader saw data disappear.
+    pub rolled_back: u64,
+    #[serde(skip)]
+    last: Vec<(u64, u32)>,
+}
+
+impl ConsistencyTally {
+    /// Records one evaluation.
+    pub fn observe(&mut self, r: &QueryResult) {
+        self.queries += 1;
+        if !r.consistent {
+            self.inconsistent += 1;
+        }
+        let now: Vec<(u64, u32)> = r
+            .reads
+            .iter()
+            .map(|t| (t.barrier, t.partial_records))
+            .collect();
+        if self.last.len() == now.len() && self.last.iter().zip(&now).any(|(a, b)| b < a) {
+            self.rolled_back += 1;
+        }
+        self.last = now;
+    }
+}

@@ -1,0 +1,232 @@
+//! Every preset crashed at every named point of batch 3, judged by the oracle against SEMANTICS §8.
+
+use batchscope_check::{check, Verdict};
+use batchscope_engine::{preset, presets, CrashKind, CrashPoint};
+
+use Verdict::{DataLoss as L, Duplicates as D, ExactlyOnce as E};
+
+/// Expected verdict per crash point, in `CrashKind::ALL` order:
+/// get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log.
+const TABLE: &[(&str, [Verdict; 7])] = &[
+    // Replayable source + file sink that skips committed batch ids: exactly-once everywhere.
+    ("kafka-idempotent", [E, E, E, E, E, E, E]),
+    // Append: rows of finished tasks (task) or of the whole batch (sink-commit) are appended again.
+    ("kafka-append", [E, E, E, E, D, D, E]),
+    // Tablestore + upsert by key: a re-run may read more rows, the key absorbs the repeat.
+    ("tablestore", [E, E, E, E, E, E, E]),
+    ("tablestore-append", [E, E, E, E, D, D, E]),
+    ("tablestore-split", [E, E, E, E, E, E, E]),
+    // §8: a two-phase sink de-duplicating only at the driver's commit loses the extra rows a re-run read.
+    ("tablestore-two-phase", [E, E, E, E, E, L, E]),
+    // Pull-ahead: real offsets in offsets/N, replay reads the same range: as the replayable source.
+    ("pull-ahead", [E, E, E, E, E, E, E]),
+    // Auto-commit: the tasks still in flight at `task` had read (and committed) rows they never wrote.
+    // At sink-commit every row read was already upserted, so nothing is lost (§8 overstates this case).
+    ("auto-commit", [E, E, E, E, L, E, E]),
+    // foreachBatch to a random store: not yet written at `task`; written once and again elsewhere at sink-commit.
+    ("foreach-batch-multi", [E, E, E, E, E, D, E]),
+    ("sink-outage", [E, E, E, E, E, E, E]),
+];
+
+#[test]
+fn the_table_covers_every_preset() {
+    let mut names: Vec<&str> = TABLE.iter().map(|(n, _)| *n).collect();
+    names.sort_unstable();
+    let mut all: Vec<&str> = presets().iter().map(|p| p.name).collect();
+    all.sort_unstable();
+    assert_eq!(names, all);
+}
+
+#[test]
+fn every_preset_without_crash_is_exactly_once() {
+    for p in presets() {
+        let r = check(&p.scenario);
+        assert_eq!(r.verdict, Verdict::ExactlyOnce, "{}: {r:?}", p.name);
+        assert!(r.expected > 0, "{} delivers nothing", p.name);
+        assert_eq!(r.delivered, r.expected, "{}", p.name);
+    }
+}
+
+#[test]
+fn every_crash_point_of_batch_3_reaches_the_predicted_verdict() {
+    let mut failures = vec![];
+    for (name, verdicts) in TABLE {
+        for (kind, want) in CrashKind::ALL.into_iter().zip(verdicts) {
+            let mut s = preset(name).unwrap();
+            let point = CrashPoint { kind, batch_id: 3 };
+            s.crashes.push(point);
+            let r = check(&s);
+            if r.crashes_fired != vec![point.to_string()] {
+                failures.push(format!(
+                    "{name} {point}: crash did not fire ({:?})",
+                    r.crashes_unreached
+                ));
+            }
+            if r.verdict != *want {
+                failures.push(format!(
+                    "{name} {point}: expected {want}, got {} (dup {}, lost {}) — batchscope run --preset {name} --crash {point}",
+                    r.verdict, r.duplicates, r.lost
+                ));
+            }
+            match r.verdict {
+                Verdict::Duplicates => {
+                    assert!(r.duplicates > 0 && r.lost == 0 && !r.duplicate_keys.is_empty())
+                }
+                Verdict::DataLoss => {
+                    assert!(r.lost > 0 && r.duplicates == 0 && !r.lost_keys.is_empty())
+                }
+                Verdict::ExactlyOnce => assert_eq!((r.duplicates, r.lost), (0, 0)),
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "verdicts differ from SEMANTICS §8:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn a_crash_restarts_the_driver_and_reruns_or_moves_on_as_spark_does() {
+    use batchscope_engine::{EventKind, Recovery, World};
+    // offset-log@3: offsets/3 exists, commits/3 does not → re-run 3; commit-log@3 → next batch 4.
+    for (kind, want) in [
+        (CrashKind::OffsetLog, Recovery::Rerun { batch_id: 3 }),
+        (CrashKind::CommitLog, Recovery::Next { batch_id: 4 }),
+    ] {
+        let mut s = preset("kafka-append").unwrap();
+        s.crashes.push(CrashPoint { kind, batch_id: 3 });
+        let mut w = World::new(s);
+        let mut seen = None;
+        for _ in 0..400 {
+            if let EventKind::Recovered { recovery, .. } = w.step().kind {
+                if w.run() == 2 {
+                    seen = Some(recovery);
+                    break;
+                }
+            }
+        }
+        assert_eq!(seen, Some(want), "{kind:?}");
+    }
+}
+
+#[test]
+fn source_commit_of_the_previous_batch_is_not_repeated_on_the_rerun_path() {
+    use batchscope_engine::{EventKind, World};
+    // SEMANTICS §1.5/§1.6: after a crash between offsets/3 and source.commit(end_2), the re-run of 3
+    // does not call commit(end_2); the next commit call is commit(end_3) while constructing batch 4.
+    let mut s = preset("tablestore").unwrap();
+    s.crashes.push(CrashPoint {
+        kind: CrashKind::OffsetLog,
+        batch_id: 3,
+    });
+    let mut w = World::new(s);
+    batchscope_check::oracle::run_to_end(&mut w);
+    let commits: Vec<u64> = w
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::SourceCommit { batch_id, .. } => Some(*batch_id),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !commits.contains(&2),
+        "commit(end_2) must be lost to the crash: {commits:?}"
+    );
+    assert!(commits.contains(&1) && commits.contains(&3), "{commits:?}");
+}
+
+#[test]
+fn tablestore_checkpoints_reach_the_tunnel_one_batch_late() {
+    use batchscope_engine::{EventKind, World};
+    let mut w = World::new(preset("tablestore").unwrap());
+    batchscope_check::oracle::run_to_end(&mut w);
+    // Every SourceCommit pushes the end of the previous batch, read back from offsets/N-1.
+    for e in w.events() {
+        if let EventKind::SourceCommit {
+            batch_id,
+            end,
+            checkpoints,
+            ..
+        } = &e.kind
+        {
+            let seq = w.checkpoint.offsets(*batch_id).unwrap().unwrap();
+            assert_eq!(seq.offsets[0].as_deref(), Some(end.as_str()));
+            assert!(!checkpoints.is_empty());
+        }
+    }
+}
+
+#[test]
+fn a_child_channel_opens_only_after_its_parent_finished_checkpoint_reaches_the_server() {
+    use batchscope_engine::{EventKind, World};
+    let mut w = World::new(preset("tablestore-split").unwrap());
+    batchscope_check::oracle::run_to_end(&mut w);
+    let ev = w.events();
+    let opened = ev
+        .iter()
+        .position(|e| matches!(&e.kind, EventKind::ChannelState { channel, state } if channel == "ch2" && state == "OPEN"))
+        .expect("child opens");
+    let finished_pushed = ev
+        .iter()
+        .position(|e| matches!(&e.kind, EventKind::SourceCommit { checkpoints, .. } if checkpoints.iter().any(|c| c.channel == "ch0" && c.token == "finished")))
+        .expect("parent's finished checkpoint is committed");
+    assert!(finished_pushed < opened);
+    let child_read = ev
+        .iter()
+        .position(|e| matches!(&e.kind, EventKind::TaskRead { channel, .. } if channel == "ch2"))
+        .expect("child is read");
+    assert!(opened < child_read);
+}
+
+#[test]
+fn the_pull_ahead_design_reads_every_row_in_get_offset_and_caches_it() {
+    let r = check(&preset("pull-ahead").unwrap());
+    assert_eq!(
+        r.source.rows_read_ahead, r.expected,
+        "every row is read ahead once"
+    );
+    assert!(r.source.rows_cached_peak > 0);
+    let t = check(&preset("tablestore").unwrap());
+    assert_eq!(
+        t.source.rows_read_ahead, 0,
+        "the UUID design reads nothing in get_offset"
+    );
+}
+
+#[test]
+fn a_sink_outage_fails_the_batch_without_committing_it_and_loses_nothing() {
+    use batchscope_engine::{EventKind, World};
+    let mut w = World::new(preset("sink-outage").unwrap());
+    batchscope_check::oracle::run_to_end(&mut w);
+    let failed: Vec<u64> = w
+        .events()
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::SinkWriteFailed { batch_id, .. } => Some(batch_id),
+            _ => None,
+        })
+        .collect();
+    assert!(!failed.is_empty());
+    // While writes failed, commits/N was never written for the failing batch before it succeeded.
+    let first_fail = w
+        .events()
+        .iter()
+        .position(|e| matches!(e.kind, EventKind::SinkWriteFailed { .. }))
+        .unwrap();
+    let commit = w
+        .events()
+        .iter()
+        .position(|e| matches!(e.kind, EventKind::CommitLogWritten { batch_id, .. } if batch_id == failed[0]))
+        .unwrap();
+    assert!(commit > first_fail);
+    let r = check(&preset("sink-outage").unwrap());
+    assert_eq!(r.verdict, Verdict::ExactlyOnce);
+    assert!(
+        r.rewrites > 0,
+        "rows written before the failure are written again, absorbed by the upsert key"
+    );
+    assert!(r.runs > 1);
+}
