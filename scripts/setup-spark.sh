@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+#! Installs what the Spark conformance suite needs: Java 17 and a project-local venv `.venv` with
+#! the pinned pyspark. Idempotent: a second run only checks versions and returns at once.
+set -euo pipefail
+
+# The version the conformance table (docs/CONFORMANCE.md) was generated with; changing it
+# changes the table, so regenerate the doc in the same commit.
+PYSPARK_VERSION="4.3.0"
+
+log() { printf '[setup-spark] %s\n' "$*" >&2; }
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/.venv"
+
+if ! command -v java >/dev/null 2>&1; then
+  log "java not found: installing openjdk-17-jre-headless"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+fi
+
+if [ ! -x "$venv/bin/python" ]; then
+  log "creating $venv"
+  python3 -m venv "$venv"
+fi
+
+installed="$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("pyspark"))' 2>/dev/null || true)"
+if [ "$installed" != "$PYSPARK_VERSION" ]; then
+  log "installing pyspark $PYSPARK_VERSION into $venv (about 520 MB)"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "pyspark==$PYSPARK_VERSION"
+fi
+
+log "spark ready: pyspark $PYSPARK_VERSION, $(java -version 2>&1 | head -n 1)"

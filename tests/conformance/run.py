@@ -1,0 +1,487 @@
+"""Spark conformance suite: kills a real Spark driver at protocol points and holds batchscope to it.
+
+For every scenario in scenarios.py:
+1. a child driver (spark_child.py, own process group) runs the query on fresh input and is
+   SIGKILLed at the scenario's kill point; the folder as left is checked against the
+   scenario's expectation (a late kill is retried) and copied aside;
+2. ``batchscope inspect COPY --json`` predicts what the restart will do;
+3. one restart driver restarts every scenario's query on its checkpoint (Trigger.AvailableNow),
+   recording which batch ran first and which rows the sink holds afterwards;
+4. ``batchscope run --preset P --crash NAME@N --json`` gives batchscope's verdict for the
+   equivalent crash, compared with the rows Spark delivered.
+Finally the checkpoint layout Spark wrote is compared with ``batchscope run --checkpoint-out``.
+
+Results go to ``OUT/results.json`` (everything, including racy details), the table to
+``OUT/CONFORMANCE.md`` and to ``docs/CONFORMANCE.md`` (deterministic content only, so a
+re-run does not churn). Exit status 0 when every comparison agrees, 1 otherwise (each
+mismatch is printed naming the scenario, Spark's action and batchscope's prediction), 2 when
+the suite itself could not run.
+
+Usage: .venv/bin/python tests/conformance/run.py --out target/conformance
+       [--only NAME ...] [--batchscope PATH] [--spark-only] [--doc PATH | --no-doc]
+"""
+
+import argparse
+import importlib.metadata
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+# No __pycache__ in the source tree (the suite runs from a checkout).
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import report  # noqa: E402
+import shape  # noqa: E402
+from scenarios import ROWS_PER_FILE, SCENARIOS  # noqa: E402
+
+KILL_TRIES = 3
+KILL_TIMEOUT_S = 240
+RESTART_TIMEOUT_S = 900
+# Input files get modification times 10 s apart: the file source orders new files by mtime.
+MTIME_BASE_S = 1_600_000_000
+
+
+class SuiteError(Exception):
+    """The suite itself could not run (not a conformance mismatch)."""
+
+
+def log(message):
+    """Progress line on stderr (stdout carries the table)."""
+    print(f"[conformance] {message}", file=sys.stderr, flush=True)
+
+
+def stage_input(try_dir, scenario):
+    """Writes the scenario's input files; returns every key a failure-free run delivers."""
+    keys = []
+    for source in scenario["sources"]:
+        folder = os.path.join(try_dir, "input", source)
+        os.makedirs(folder)
+        for index in range(scenario["files"]):
+            path = os.path.join(folder, f"f{index:02d}.json")
+            with open(path, "w", encoding="utf-8") as out:
+                for row in range(ROWS_PER_FILE):
+                    key = f"{source}{index:02d}-{row}"
+                    keys.append(key)
+                    out.write(json.dumps({"key": key, "src": source, "file": index}) + "\n")
+            mtime = MTIME_BASE_S + 10 * index
+            os.utime(path, (mtime, mtime))
+    return sorted(keys)
+
+
+def job_spec(scenario, try_dir):
+    """The job a child driver runs (kill or restart) for one scenario attempt."""
+    kill = dict(scenario["kill"])
+    if "path" in kill:
+        kill["path"] = os.path.join(try_dir, kill["path"])
+    return {
+        "name": scenario["name"],
+        "sources": [os.path.join(try_dir, "input", s) for s in scenario["sources"]],
+        "checkpoint": os.path.join(try_dir, "ckpt"),
+        "sink": scenario["sink"],
+        "sink_path": os.path.join(try_dir, "sink"),
+        "foreach_batch_log": os.path.join(try_dir, "foreach_batch.jsonl"),
+        "confs": scenario.get("confs", {}),
+        "task_marker": scenario.get("task_marker", False),
+        "kill": kill,
+        "result": os.path.join(try_dir, "restart.json"),
+    }
+
+
+def run_child(spec, spec_path, log_path, timeout_s):
+    """Runs spark_child.py in its own process group; returns its exit status (-9 = SIGKILL)."""
+    with open(spec_path, "w", encoding="utf-8") as out:
+        json.dump(spec, out, indent=1)
+    # SPARK_LOCAL_IP: the driver binds to loopback only (no lookup of the host's addresses).
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
+               PYTHONDONTWRITEBYTECODE="1", SPARK_LOCAL_IP="127.0.0.1")
+    with open(log_path, "w", encoding="utf-8") as log_file:
+        child = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "spark_child.py"), spec_path],
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            env=env,
+        )
+        try:
+            status = child.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            status = None
+        finally:
+            # The child's group holds the driver JVM; make sure nothing of it outlives the attempt.
+            try:
+                os.killpg(child.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            child.wait()
+    if status is None:
+        raise SuiteError(f"{spec_path}: child driver did not finish within {timeout_s} s")
+    return status
+
+
+def check_left(try_dir, expect):
+    """Which expectations on the folder as left by the kill do not hold (empty = all hold)."""
+    problems = []
+    for rel in expect.get("present", []):
+        if not os.path.exists(os.path.join(try_dir, rel)):
+            problems.append(f"{rel} missing")
+    for rel in expect.get("absent", []):
+        if os.path.exists(os.path.join(try_dir, rel)):
+            problems.append(f"{rel} present")
+    return problems
+
+
+def remove_entry(path):
+    """Deletes a log entry and Hadoop's checksum file beside it (`.<name>.crc`)."""
+    os.remove(path)
+    folder, name = os.path.split(path)
+    crc = os.path.join(folder, f".{name}.crc")
+    if os.path.exists(crc):
+        os.remove(crc)
+
+
+def kill_phase(scenario, work_dir):
+    """Runs kill attempts until one leaves the expected folder; returns the attempt record."""
+    tries = []
+    for attempt in range(1, KILL_TRIES + 1):
+        try_dir = os.path.join(work_dir, scenario["name"], f"try{attempt}")
+        shutil.rmtree(try_dir, ignore_errors=True)
+        os.makedirs(try_dir)
+        expected = stage_input(try_dir, scenario)
+        spec = {"mode": "kill", "jobs": [job_spec(scenario, try_dir)]}
+        started = time.monotonic()
+        status = run_child(
+            spec,
+            os.path.join(try_dir, "kill-spec.json"),
+            os.path.join(try_dir, "kill.log"),
+            KILL_TIMEOUT_S,
+        )
+        elapsed = round(time.monotonic() - started, 1)
+        problems = []
+        if status != -signal.SIGKILL:
+            problems.append(f"driver exited with status {status}, not killed (see kill.log)")
+        problems += check_left(try_dir, scenario["expect_at_kill"])
+        tries.append({"try": attempt, "status": status, "problems": problems, "seconds": elapsed})
+        log(f"{scenario['name']}: kill try {attempt}: {problems or 'folder as expected'}")
+        if not problems:
+            for rel in scenario.get("tamper", []):
+                remove_entry(os.path.join(try_dir, rel))
+            # The folder exactly as the restart will find it, for batchscope inspect.
+            shutil.copytree(os.path.join(try_dir, "ckpt"), os.path.join(try_dir, "ckpt-at-kill"))
+            return {"try_dir": try_dir, "tries": tries, "expected": expected}
+    return {"try_dir": None, "tries": tries, "expected": []}
+
+
+def log_ids(folder):
+    """Sorted batch ids of an offset/commit log folder (names that parse as integers)."""
+    if not os.path.isdir(folder):
+        return []
+    return sorted(int(name) for name in os.listdir(folder) if name.isdigit())
+
+
+def read_bytes(path):
+    """File content, or None when the file does not exist."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+
+
+def spark_action(try_dir, restart):
+    """What Spark did on restart, from the folder as left and the batches the restart ran."""
+    at_kill = os.path.join(try_dir, "ckpt-at-kill")
+    offsets = log_ids(os.path.join(at_kill, "offsets"))
+    commits = log_ids(os.path.join(at_kill, "commits"))
+    latest_offset = offsets[-1] if offsets else None
+    latest_commit = commits[-1] if commits else None
+    observed = {
+        "latest_offset": latest_offset,
+        "latest_commit": latest_commit,
+        "batch_ids_after_restart": restart.get("batch_ids", []),
+        "error": restart.get("error"),
+    }
+    if restart.get("error"):
+        observed.update(action="fail", batch=None)
+        return observed
+    ran = restart.get("batch_ids") or []
+    first = ran[0] if ran else None
+    if latest_offset is None and first == 0:
+        action = "fresh"
+    elif latest_offset is not None and first == latest_offset:
+        action = "rerun"
+        # A re-run must use the logged offsets: offsets/L is not rewritten.
+        before = read_bytes(os.path.join(at_kill, "offsets", str(latest_offset)))
+        after = read_bytes(os.path.join(try_dir, "ckpt", "offsets", str(latest_offset)))
+        observed["offsets_unchanged"] = before == after
+    elif latest_offset is not None and first == latest_offset + 1:
+        action = "next"
+    else:
+        action = "unexpected"
+    observed.update(action=action, batch=first)
+    return observed
+
+
+def row_verdict(expected, delivered):
+    """Counts and verdict, named as batchscope names them."""
+    seen = set(delivered)
+    duplicates = len(delivered) - len(seen)
+    lost = len(set(expected) - seen)
+    if duplicates and lost:
+        verdict = "duplicates-and-loss"
+    elif duplicates:
+        verdict = "duplicates"
+    elif lost:
+        verdict = "data-loss"
+    else:
+        verdict = "exactly-once"
+    return {
+        "expected": len(expected),
+        "delivered": len(delivered),
+        "duplicates": duplicates,
+        "lost": lost,
+        "verdict": verdict,
+    }
+
+
+def orphan_files(try_dir):
+    """Part files in the file sink that no manifest lists (left by a killed attempt)."""
+    sink = os.path.join(try_dir, "sink")
+    manifest_dir = os.path.join(sink, "_spark_metadata")
+    if not os.path.isdir(manifest_dir):
+        return None
+    listed = set()
+    for name in os.listdir(manifest_dir):
+        if name.isdigit():
+            with open(os.path.join(manifest_dir, name), encoding="utf-8") as entry:
+                for line in entry.read().splitlines()[1:]:
+                    listed.add(os.path.basename(json.loads(line)["path"]))
+    parts = [n for n in os.listdir(sink) if n.startswith("part-")]
+    return sorted(n for n in parts if n not in listed)
+
+
+class Batchscope:
+    """The batchscope CLI, called as a user would call it."""
+
+    def __init__(self, binary):
+        self.binary = binary
+
+    def _json(self, args):
+        proc = subprocess.run(
+            [self.binary] + args, capture_output=True, text=True, timeout=120, check=False
+        )
+        try:
+            parsed = json.loads(proc.stdout)
+        except json.JSONDecodeError:
+            parsed = None
+        return proc.returncode, parsed, proc.stderr.strip()
+
+    def inspect(self, folder):
+        """`batchscope inspect DIR --json`: the predicted restart, or an error record."""
+        code, parsed, stderr = self._json(["inspect", folder, "--json"])
+        if code != 0 or not isinstance(parsed, dict) or "restart" not in parsed:
+            return {"error": f"exit {code}: {stderr or 'no JSON on stdout'}"}
+        return parsed
+
+    def run(self, preset, crash):
+        """`batchscope run --preset P --crash NAME@N --json`: the verdict, or an error record."""
+        code, parsed, stderr = self._json(["run", "--preset", preset, "--crash", crash, "--json"])
+        if not isinstance(parsed, dict) or "verdict" not in parsed:
+            return {"error": f"exit {code}: {stderr or 'no JSON on stdout'}"}
+        return parsed
+
+    def checkpoint_out(self, preset, batches, folder):
+        """`batchscope run --preset P --batches K --checkpoint-out DIR`; returns an error or None."""
+        shutil.rmtree(folder, ignore_errors=True)
+        proc = subprocess.run(
+            [self.binary, "run", "--preset", preset, "--batches", str(batches),
+             "--checkpoint-out", folder],
+            capture_output=True, text=True, timeout=120, check=False,
+        )
+        if not os.path.isdir(folder):
+            return f"exit {proc.returncode}: {proc.stderr.strip() or 'no folder written'}"
+        return None
+
+
+def compare(record, scenario, batchscope):
+    """Fills in batchscope's prediction and verdict for one scenario, and whether they agree."""
+    mismatches = []
+    observed = record["spark"]
+    prediction = batchscope.inspect(os.path.join(record["try_dir"], "ckpt-at-kill"))
+    record["inspect"] = prediction
+    if "error" in prediction:
+        mismatches.append(f"batchscope inspect failed: {prediction['error']}")
+    else:
+        restart = prediction["restart"]
+        predicted = (restart.get("action"), restart.get("batch"))
+        if predicted == ("fresh", None):
+            # The contract allows `batch: null` with `fresh`; a fresh query always starts at 0.
+            predicted = ("fresh", 0)
+        if predicted != (observed["action"], observed["batch"]):
+            mismatches.append(
+                f"Spark did {report.action_text(observed['action'], observed['batch'])}, "
+                "batchscope inspect predicted "
+                f"{report.action_text(restart.get('action'), restart.get('batch'))} "
+                f"({restart.get('reason')})"
+            )
+        version = 2 if scenario.get("confs", {}).get(
+            "spark.sql.streaming.offsetLog.formatVersion") == "2" else 1
+        if observed["latest_offset"] is not None and prediction.get("offset_log_version") != version:
+            mismatches.append(
+                f"offset log version: Spark wrote v{version}, batchscope inspect read "
+                f"{prediction.get('offset_log_version')}"
+            )
+    mapping = scenario.get("batchscope")
+    if mapping:
+        verdict = batchscope.run(mapping["preset"], mapping["crash"])
+        record["run"] = verdict
+        if "error" in verdict:
+            mismatches.append(f"batchscope run failed: {verdict['error']}")
+        elif verdict.get("crashes_unreached"):
+            mismatches.append(
+                f"batchscope run --preset {mapping['preset']} never reached crash "
+                f"{verdict['crashes_unreached']}, so its verdict says nothing about this kill"
+            )
+        elif verdict["verdict"] != record["rows"]["verdict"]:
+            mismatches.append(
+                f"rows: Spark delivered {record['rows']['verdict']}, batchscope run "
+                f"--preset {mapping['preset']} --crash {mapping['crash']} says {verdict['verdict']}"
+            )
+    record["mismatches"] = mismatches
+    record["agree"] = not mismatches
+
+
+def render_only(args):
+    """Writes the doc from a results.json (the rendering is a pure function of the results)."""
+    with open(args.render, encoding="utf-8") as results_file:
+        results = json.load(results_file)
+    names = [r["name"] for r in results["scenarios"]]
+    scenarios = [s for s in SCENARIOS if s["name"] in names]
+    compared = any("inspect" in r for r in results["scenarios"])
+    document = report.render(results["spark_version"], scenarios, results["scenarios"],
+                             results["structure"], compared)
+    with open(args.doc, "w", encoding="utf-8") as doc:
+        doc.write(document)
+    print(document)
+    return 0
+
+
+def main():
+    """Runs the suite; see the module doc for arguments and exit status."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="folder for work files and results")
+    parser.add_argument("--only", action="append", help="run only this scenario (repeatable)")
+    parser.add_argument("--batchscope", default=os.environ.get("BATCHSCOPE_BIN")
+                        or os.path.join(ROOT, "target", "debug", "batchscope"))
+    parser.add_argument("--spark-only", action="store_true",
+                        help="record Spark's behaviour without comparing (no batchscope needed)")
+    parser.add_argument("--doc", default=os.path.join(ROOT, "docs", "CONFORMANCE.md"))
+    parser.add_argument("--no-doc", action="store_true", help="do not write --doc")
+    parser.add_argument("--render", metavar="RESULTS_JSON",
+                        help="only re-render the doc from an earlier run's results.json")
+    args = parser.parse_args()
+    if args.render:
+        return render_only(args)
+
+    started = time.monotonic()
+    scenarios = [s for s in SCENARIOS if not args.only or s["name"] in args.only]
+    if args.only and len(scenarios) != len(args.only):
+        known = ", ".join(s["name"] for s in SCENARIOS)
+        raise SuiteError(f"--only names an unknown scenario; known: {known}")
+    batchscope = None
+    if not args.spark_only:
+        if not os.access(args.batchscope, os.X_OK):
+            raise SuiteError(
+                f"batchscope binary not found at {args.batchscope}: build it with "
+                "`cargo build -p batchscope-cli` or set BATCHSCOPE_BIN"
+            )
+        batchscope = Batchscope(args.batchscope)
+
+    out = os.path.abspath(args.out)
+    work_dir = os.path.join(out, "work")
+    shutil.rmtree(work_dir, ignore_errors=True)
+    os.makedirs(work_dir)
+
+    records = []
+    for scenario in scenarios:
+        kill = kill_phase(scenario, work_dir)
+        records.append({"name": scenario["name"], **kill})
+
+    ready = [r for r in records if r["try_dir"]]
+    if ready:
+        jobs = [job_spec(next(s for s in scenarios if s["name"] == r["name"]), r["try_dir"])
+                for r in ready]
+        for job in jobs:
+            job["kill"] = None
+        log(f"restarting {len(jobs)} queries in one driver")
+        status = run_child(
+            {"mode": "restart", "jobs": jobs},
+            os.path.join(work_dir, "restart-spec.json"),
+            os.path.join(work_dir, "restart.log"),
+            RESTART_TIMEOUT_S,
+        )
+        if status != 0:
+            raise SuiteError(f"restart driver exited with {status}; see {work_dir}/restart.log")
+
+    ok = True
+    for record in records:
+        scenario = next(s for s in scenarios if s["name"] == record["name"])
+        if not record["try_dir"]:
+            record["agree"] = False
+            record["mismatches"] = [f"kill point never hit in {KILL_TRIES} tries: "
+                                    f"{record['tries'][-1]['problems']}"]
+            ok = False
+            continue
+        with open(os.path.join(record["try_dir"], "restart.json"), encoding="utf-8") as result:
+            restart = json.load(result)
+        if "crash" in restart:
+            raise SuiteError(f"{record['name']}: restart driver crashed:\n{restart['crash']}")
+        record["restart"] = restart
+        record["spark"] = spark_action(record["try_dir"], restart)
+        record["rows"] = row_verdict(record["expected"], restart["delivered"])
+        record["orphan_files"] = orphan_files(record["try_dir"])
+        if batchscope:
+            compare(record, scenario, batchscope)
+            ok = ok and record["agree"]
+
+    structure = shape.compare_structure(records, batchscope, out)
+    if structure.get("mismatches"):
+        ok = False
+
+    spark_version = importlib.metadata.version("pyspark")
+    document = report.render(spark_version, scenarios, records, structure, bool(batchscope))
+    with open(os.path.join(out, "CONFORMANCE.md"), "w", encoding="utf-8") as doc:
+        doc.write(document)
+    if not args.no_doc and not args.only:
+        os.makedirs(os.path.dirname(args.doc), exist_ok=True)
+        with open(args.doc, "w", encoding="utf-8") as doc:
+            doc.write(document)
+
+    seconds = round(time.monotonic() - started, 1)
+    with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as results:
+        json.dump({"spark_version": spark_version, "seconds": seconds, "scenarios": records,
+                   "structure": structure}, results, indent=1, sort_keys=True)
+
+    print(document)
+    for record in records:
+        for mismatch in record.get("mismatches", []):
+            print(f"MISMATCH {record['name']}: {mismatch}")
+    for mismatch in structure.get("mismatches", []):
+        print(f"MISMATCH checkpoint layout: {mismatch}")
+    log(f"{len(records)} scenarios in {seconds} s; results in {out}/results.json")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except SuiteError as error:
+        print(f"conformance suite could not run: {error}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,215 @@
+"""The kill scenarios of the Spark conformance suite: where the driver dies and what to compare.
+
+Each scenario is plain data:
+
+* ``sources``: one input folder per file source ("a", "b"; keys are prefixed with the name);
+  ``files``: how many input files each source gets, one file = one batch
+  (``maxFilesPerTrigger=1``), ``ROWS_PER_FILE`` rows each, every key unique.
+* ``sink``: ``foreach_batch`` (appends each batch's rows with its batch id to a JSONL file,
+  fsynced) or ``file`` (JSON file sink with its ``_spark_metadata`` manifest).
+* ``kill``: where the driver dies (SIGKILL of the driver's process group):
+  ``foreach_batch_after_write`` / ``foreach_batch_before_write`` (inside the foreachBatch
+  function of batch ``batch``), ``task_marker`` (a UDF in the write task meets key ``marker``),
+  ``file_appears`` (the moment ``path`` appears, watched with inotify).
+* ``expect_at_kill``: the folder as the kill must leave it (paths relative to the scenario's
+  work folder: ``ckpt/…`` checkpoint, ``sink/…`` file sink output). A kill on a file watch can
+  land late; then the attempt is retried, so the table never records a misplaced kill.
+* ``tamper``: files deleted after the kill, before the restart (to see Spark refuse to start).
+* ``batchscope``: the equivalent ``batchscope run`` (preset and crash point), or None where
+  batchscope has no equivalent (the row comparison is then skipped and said so).
+* ``why``: one line on what the scenario shows (goes into the doc).
+"""
+
+ROWS_PER_FILE = 2
+
+# The batch most scenarios kill in: batches 0 and 1 are committed before it.
+N = 2
+
+
+def _fb(kill_at, batch=N):
+    return {"at": "foreach_batch_" + kill_at, "batch": batch}
+
+
+def _watch(path, batch=N):
+    return {"at": "file_appears", "batch": batch, "path": path}
+
+
+SCENARIOS = [
+    {
+        "name": "foreach-batch-after-write",
+        "kill_point": f"inside foreachBatch of batch {N}, after its rows were written",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("after_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "batchscope": {"preset": "kafka-append", "crash": f"sink-commit@{N}"},
+        "why": "foreachBatch is at-least-once: the re-run passes the same batch id and rows again",
+    },
+    {
+        "name": "foreach-batch-before-write",
+        "kill_point": f"inside foreachBatch of batch {N}, before anything was written",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("before_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "batchscope": {"preset": "kafka-append", "crash": f"get-batch@{N}"},
+        "why": "a re-run of a batch whose sink had not written yet duplicates nothing",
+    },
+    {
+        "name": "file-sink-manifest-before-commit-log",
+        "kill_point": f"after `_spark_metadata/{N}`, before `commits/{N}`",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "file",
+        "kill": _watch(f"sink/_spark_metadata/{N}"),
+        "expect_at_kill": {
+            "present": [f"ckpt/offsets/{N}", f"sink/_spark_metadata/{N}"],
+            "absent": [f"ckpt/commits/{N}"],
+        },
+        "batchscope": {"preset": "kafka-idempotent", "crash": f"sink-commit@{N}"},
+        "why": "the file sink skips a batch id already in its manifest, so the re-run writes nothing",
+    },
+    {
+        "name": "file-sink-during-tasks",
+        "kill_point": f"in a write task of batch {N} (UDF meets a marker row), before the sink's commit",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "file",
+        "task_marker": True,
+        "kill": {"at": "task_marker", "batch": N, "marker": f"a{N:02d}-0"},
+        "expect_at_kill": {
+            "present": [f"ckpt/offsets/{N}"],
+            "absent": [f"sink/_spark_metadata/{N}", f"ckpt/commits/{N}"],
+        },
+        "batchscope": {"preset": "kafka-idempotent", "crash": f"task@{N}"},
+        "why": "files of a killed attempt are not in the manifest, so readers never see them",
+    },
+    {
+        "name": "file-sink-after-offset-log",
+        "kill_point": f"right after `offsets/{N}` was written",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "file",
+        "kill": _watch(f"ckpt/offsets/{N}"),
+        "expect_at_kill": {
+            "present": [f"ckpt/offsets/{N}"],
+            "absent": [f"sink/_spark_metadata/{N}", f"ckpt/commits/{N}"],
+        },
+        "batchscope": {"preset": "kafka-idempotent", "crash": f"offset-log@{N}"},
+        "why": "the offset log is the write-ahead log: the batch is re-run with the logged offsets",
+    },
+    {
+        "name": "after-commit-log",
+        "kill_point": f"right after `commits/{N}` was written",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _watch(f"ckpt/commits/{N}"),
+        "expect_at_kill": {
+            "present": [f"ckpt/commits/{N}"],
+            "absent": [f"ckpt/offsets/{N + 1}", f"ckpt/sources/0/{N + 1}"],
+        },
+        "batchscope": {"preset": "kafka-append", "crash": f"commit-log@{N}"},
+        "why": "a committed batch is never run again: the restart goes on with the next batch",
+    },
+    {
+        "name": "source-log-before-offset-log",
+        "kill_point": f"after the file source logged `sources/0/{N}`, before `offsets/{N}`",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _watch(f"ckpt/sources/0/{N}"),
+        "expect_at_kill": {
+            "present": [f"ckpt/sources/0/{N}", f"ckpt/commits/{N - 1}"],
+            "absent": [f"ckpt/offsets/{N}"],
+        },
+        "batchscope": {"preset": "kafka-append", "crash": f"get-offset@{N}"},
+        "why": "without `offsets/N` the batch is planned afresh; the file source keeps its own log",
+    },
+    {
+        "name": "two-sources-union",
+        "kill_point": f"union of two file sources; inside foreachBatch of batch {N}, after writing",
+        "sources": ["a", "b"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("after_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "batchscope": {"preset": "kafka-append", "crash": f"sink-commit@{N}"},
+        "why": "one offset line per source; the whole batch (both sources) is re-run",
+    },
+    {
+        "name": "purged-logs",
+        "kill_point": "minBatchesToRetain=2; inside foreachBatch of batch 4, after writing",
+        "sources": ["a"],
+        "files": 6,
+        "sink": "foreach_batch",
+        "confs": {"spark.sql.streaming.minBatchesToRetain": "2"},
+        "kill": _fb("after_write", 4),
+        "expect_at_kill": {
+            "present": ["ckpt/offsets/4", "ckpt/commits/3"],
+            "absent": ["ckpt/commits/4", "ckpt/offsets/0", "ckpt/commits/0"],
+        },
+        "batchscope": {"preset": "kafka-append", "crash": "sink-commit@4"},
+        "why": "old offsets/commits are purged; the restart needs only the last two entries",
+    },
+    {
+        "name": "offset-log-v2",
+        "kill_point": f"offset log v2; inside foreachBatch of batch {N}, after writing",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "confs": {"spark.sql.streaming.offsetLog.formatVersion": "2"},
+        "kill": _fb("after_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "batchscope": {"preset": "kafka-append", "crash": f"sink-commit@{N}"},
+        "why": "the v2 offset log (`0:{…}` lines) recovers the same way as v1",
+    },
+    {
+        "name": "first-batch",
+        "kill_point": "inside foreachBatch of batch 0, after writing (no commit yet at all)",
+        "sources": ["a"],
+        "files": 3,
+        "sink": "foreach_batch",
+        "kill": _fb("after_write", 0),
+        "expect_at_kill": {"present": ["ckpt/offsets/0"], "absent": ["ckpt/commits/0"]},
+        "batchscope": {"preset": "kafka-append", "crash": "sink-commit@0"},
+        "why": "with offsets/0 and no commit log entry, batch 0 is re-run, not started fresh",
+    },
+    {
+        "name": "before-first-offset",
+        "kill_point": "right after the query's `metadata` file was written (no offsets yet)",
+        "sources": ["a"],
+        "files": 3,
+        "sink": "foreach_batch",
+        "kill": _watch("ckpt/metadata", 0),
+        "expect_at_kill": {"present": ["ckpt/metadata"], "absent": ["ckpt/offsets/0"]},
+        "batchscope": {"preset": "kafka-append", "crash": "get-offset@0"},
+        "why": "no offset entry: the restart starts batch 0 fresh, keeping the query id",
+    },
+    {
+        "name": "metadata-deleted",
+        "kill_point": f"as foreach-batch-after-write, then `metadata` deleted",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("after_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "tamper": ["ckpt/metadata"],
+        "batchscope": None,
+        "why": "offsets and commits without `metadata`: Spark 4.2+ refuses to invent a new query id",
+    },
+    {
+        "name": "offset-gap",
+        "kill_point": f"as foreach-batch-after-write, then `offsets/{N - 1}` deleted",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("after_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "tamper": [f"ckpt/offsets/{N - 1}"],
+        "batchscope": None,
+        "why": "the batch before the last must exist to re-run the last one",
+    },
+]

@@ -1,0 +1,231 @@
+"""One Spark driver attempt of the conformance suite: runs streaming queries and, on request, dies.
+
+Started by run.py as a child process in its own process group (``start_new_session``); the
+py4j JVM that pyspark launches is a child of this process and so is in the same group. A kill
+is ``os.killpg(<this group>, SIGKILL)``: the driver JVM and this Python process die at once,
+with no shutdown hook, no ``query.stop()`` and no flush, exactly like a crashed driver.
+
+Usage: ``python spark_child.py SPEC.json`` where SPEC holds ``{"mode": "kill"|"restart",
+"jobs": [...]}``; see ``run.py`` (``_job_spec``) for the job fields. In ``kill`` mode there is
+exactly one job and the process is expected to die; in ``restart`` mode every job is restarted
+on its checkpoint in turn and a result JSON is written per job.
+"""
+
+import ctypes
+import json
+import os
+import signal
+import struct
+import sys
+import threading
+import time
+import traceback
+
+SCHEMA = "key STRING, src STRING, file INT"
+
+# inotify(7) constants; the event structure is `int wd; uint32 mask, cookie, len; char name[]`.
+IN_CREATE = 0x00000100
+IN_MOVED_TO = 0x00000080
+_EVENT_HEADER = struct.Struct("iIII")
+
+
+def die():
+    """SIGKILL the whole driver process group (this process and the Spark JVM)."""
+    os.killpg(os.getpgrp(), signal.SIGKILL)
+
+
+def _wait_for_dir(path):
+    """Polls (1 ms) until `path` exists; the Spark query creates its log folders when it starts."""
+    while not os.path.isdir(path):
+        time.sleep(0.001)
+
+
+def watch_and_kill(target):
+    """Kills the driver the moment file `target` appears (created or renamed into place).
+
+    Spark writes every log entry as a temporary file renamed to its final name
+    (CheckpointFileManager.createAtomic), so the final name appearing is the moment the entry
+    became durable. inotify wakes this thread within microseconds, well before the driver's
+    next protocol step; run.py still checks the folder as left, so a late kill is caught.
+    """
+    folder, name = os.path.split(target)
+    _wait_for_dir(folder)
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    fd = libc.inotify_init1(os.O_CLOEXEC)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "inotify_init1 failed")
+    if libc.inotify_add_watch(fd, folder.encode(), IN_CREATE | IN_MOVED_TO) < 0:
+        raise OSError(ctypes.get_errno(), "inotify_add_watch failed for " + folder)
+    if os.path.exists(target):
+        die()
+    while True:
+        data = os.read(fd, 65536)
+        pos = 0
+        while pos < len(data):
+            _wd, _mask, _cookie, length = _EVENT_HEADER.unpack_from(data, pos)
+            raw = data[pos + _EVENT_HEADER.size : pos + _EVENT_HEADER.size + length]
+            pos += _EVENT_HEADER.size + length
+            if raw.rstrip(b"\0").decode() == name:
+                die()
+
+
+def build_session(confs):
+    """A local[1] session, small and quiet; `confs` are the scenario's SQL confs."""
+    from pyspark.sql import SparkSession
+
+    builder = (
+        SparkSession.builder.master("local[1]")
+        .appName("batchscope-conformance")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+        .config("spark.sql.streaming.pollingDelay", "10ms")
+    )
+    for key, value in sorted(confs.items()):
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def append_rows(log_path, batch_id, keys):
+    """Appends one JSON line per row to the foreachBatch log, durably (flush + fsync)."""
+    with open(log_path, "a", encoding="utf-8") as log:
+        for key in keys:
+            log.write(json.dumps({"batch_id": batch_id, "key": key}, sort_keys=True) + "\n")
+        log.flush()
+        os.fsync(log.fileno())
+
+
+def start_query(spark, job, kill):
+    """Starts the scenario's query (Trigger.AvailableNow) with the kill hooks of `kill`."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StringType
+
+    frames = []
+    for source_dir in job["sources"]:
+        frames.append(
+            spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(source_dir)
+        )
+    df = frames[0]
+    for other in frames[1:]:
+        df = df.unionByName(other)
+
+    if job.get("task_marker"):
+        # The marker row's key kills the driver from inside a task (a Python UDF worker),
+        # i.e. while the batch's write tasks run, before the sink can commit.
+        marker = kill.get("marker") if kill and kill["at"] == "task_marker" else None
+        driver_group = os.getpgrp()
+
+        def pass_through(key):
+            if marker is not None and key == marker:
+                os.killpg(driver_group, signal.SIGKILL)
+                os.killpg(os.getpgrp(), signal.SIGKILL)
+            return key
+
+        df = df.withColumn("key", F.udf(pass_through, StringType())(F.col("key")))
+
+    writer = df.writeStream.option("checkpointLocation", job["checkpoint"]).trigger(
+        availableNow=True
+    )
+    if job["sink"] == "file":
+        writer = writer.format("json").option("path", job["sink_path"])
+    else:
+        log_path = job["foreach_batch_log"]
+        kill_at = kill["at"] if kill else None
+        kill_batch = kill["batch"] if kill else None
+
+        def foreach_batch(batch_df, batch_id):
+            keys = [row["key"] for row in batch_df.select("key").collect()]
+            if kill_at == "foreach_batch_before_write" and batch_id == kill_batch:
+                die()
+            append_rows(log_path, batch_id, keys)
+            if kill_at == "foreach_batch_after_write" and batch_id == kill_batch:
+                die()
+
+        writer = writer.foreachBatch(foreach_batch)
+    return writer.start()
+
+
+def run_kill(job):
+    """Runs the query until the kill fires; returning normally means the kill point was missed."""
+    kill = job["kill"]
+    spark = build_session(job["confs"])
+    if kill["at"] == "file_appears":
+        threading.Thread(target=watch_and_kill, args=(kill["path"],), daemon=True).start()
+    query = start_query(spark, job, kill)
+    query.awaitTermination()
+    # Reaching this line means the query finished without hitting the kill point.
+    print("kill point not reached: query finished", file=sys.stderr)
+    sys.exit(3)
+
+
+def delivered_keys(spark, job):
+    """Rows the sink holds now: the foreachBatch log, or the file sink read via its manifest."""
+    if job["sink"] == "file":
+        if not os.path.isdir(job["sink_path"]):
+            return [], []
+        rows = spark.read.schema(SCHEMA).json(job["sink_path"]).select("key").collect()
+        return sorted(row["key"] for row in rows), []
+    keys, batch_ids = [], []
+    if os.path.exists(job["foreach_batch_log"]):
+        with open(job["foreach_batch_log"], encoding="utf-8") as log:
+            for line in log:
+                entry = json.loads(line)
+                keys.append(entry["key"])
+                batch_ids.append(entry["batch_id"])
+    return sorted(keys), batch_ids
+
+
+def run_restart(spark, job):
+    """Restarts one query on its checkpoint, lets it drain the input, and records what ran."""
+    for key, value in sorted(job["confs"].items()):
+        spark.conf.set(key, value)
+    try:
+        _restart_one(spark, job)
+    finally:
+        # The restart session is shared by all jobs: leave no conf behind for the next one.
+        for key in job["confs"]:
+            spark.conf.unset(key)
+
+
+def _restart_one(spark, job):
+    """run_restart without the conf handling."""
+    result = {"name": job["name"], "error": None, "batch_ids": [], "progress_rows": []}
+    try:
+        query = start_query(spark, job, None)
+        query.awaitTermination()
+        for progress in query.recentProgress:
+            result["batch_ids"].append(progress["batchId"])
+            result["progress_rows"].append(progress["numInputRows"])
+    except Exception as error:  # noqa: BLE001 - the error IS the observation (action "fail")
+        text = str(error).strip()
+        result["error"] = text.splitlines()[0] if text else type(error).__name__
+        result["error_full"] = text[:4000]
+    keys, log_batch_ids = delivered_keys(spark, job)
+    result["delivered"] = keys
+    result["foreach_batch_log_batch_ids"] = log_batch_ids
+    with open(job["result"], "w", encoding="utf-8") as out:
+        json.dump(result, out, indent=1, sort_keys=True)
+
+
+def main():
+    """Entry point: reads the spec file named on the command line."""
+    with open(sys.argv[1], encoding="utf-8") as spec_file:
+        spec = json.load(spec_file)
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    if spec["mode"] == "kill":
+        run_kill(spec["jobs"][0])
+        return
+    spark = build_session({})
+    for job in spec["jobs"]:
+        try:
+            run_restart(spark, job)
+        except Exception:  # noqa: BLE001 - report and go on with the next job
+            with open(job["result"], "w", encoding="utf-8") as out:
+                json.dump({"name": job["name"], "crash": traceback.format_exc()}, out)
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
