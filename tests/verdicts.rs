@@ -26,7 +26,13 @@ const TABLE: &[(&str, [Verdict; 7])] = &[
     // foreachBatch to a random store: not yet written at `task`; written once and again elsewhere at sink-commit.
     ("foreach-batch-multi", [E, E, E, E, E, D, E]),
     ("sink-outage", [E, E, E, E, E, E, E]),
+    // Continuous processing (§2): writers commit an epoch before commits/e; a restart replays it.
+    // get-offset and get-batch do not exist there (see CONTINUOUS_ABSENT below).
+    ("continuous-epochs", [E, E, E, E, D, D, E]),
 ];
+
+/// Crash points that continuous processing never reaches (no getOffset / getBatch calls).
+const CONTINUOUS_ABSENT: [CrashKind; 2] = [CrashKind::GetOffset, CrashKind::GetBatch];
 
 #[test]
 fn the_table_covers_every_preset() {
@@ -56,6 +62,15 @@ fn every_crash_point_of_batch_3_reaches_the_predicted_verdict() {
             let point = CrashPoint { kind, batch_id: 3 };
             s.crashes.push(point);
             let r = check(&s);
+            if *name == "continuous-epochs" && CONTINUOUS_ABSENT.contains(&kind) {
+                assert_eq!(
+                    r.crashes_unreached,
+                    vec![point.to_string()],
+                    "{name} {point} must not exist"
+                );
+                assert_eq!(r.verdict, Verdict::ExactlyOnce);
+                continue;
+            }
             if r.crashes_fired != vec![point.to_string()] {
                 failures.push(format!(
                     "{name} {point}: crash did not fire ({:?})",
@@ -229,4 +244,37 @@ fn a_sink_outage_fails_the_batch_without_committing_it_and_loses_nothing() {
         "rows written before the failure are written again, absorbed by the upsert key"
     );
     assert!(r.runs > 1);
+}
+
+#[test]
+fn continuous_offsets_have_an_empty_metadata_line_and_restart_from_the_last_committed_epoch() {
+    use batchscope_engine::{EventKind, Recovery, World};
+    let mut s = preset("continuous-epochs").unwrap();
+    s.crashes.push(CrashPoint {
+        kind: CrashKind::SinkCommit,
+        batch_id: 3,
+    });
+    let mut w = World::new(s);
+    batchscope_check::oracle::run_to_end(&mut w);
+    let offsets = String::from_utf8(w.checkpoint.read("offsets/2").unwrap().to_vec()).unwrap();
+    let lines: Vec<&str> = offsets.split('\n').collect();
+    assert_eq!(lines[0], "v1");
+    assert_eq!(lines[1], "", "OffsetSeq.fill writes no metadata");
+    let recovered: Vec<Recovery> = w
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Recovered { recovery, .. } => Some(recovery.clone()),
+            _ => None,
+        })
+        .collect();
+    // Epoch 3 was written to the sink but commits/3 is missing: restart at epoch 3 from offsets/2.
+    assert_eq!(
+        recovered,
+        vec![Recovery::Fresh, Recovery::Next { batch_id: 3 }]
+    );
+    // The replayed epoch finds offsets/3 already there; `add` returns false and Spark ignores it.
+    assert!(w.events().iter().any(
+        |e| matches!(&e.kind, EventKind::CheckpointWriteRejected { path } if path == "offsets/3")
+    ));
 }

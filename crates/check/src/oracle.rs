@@ -101,8 +101,8 @@ pub struct Report {
     pub events: Option<Vec<Event>>,
 }
 
-/// How long a run may go without progress (a committed batch, a finished task, or a trigger
-/// that found no new data) before it is stuck: 30 trigger intervals, plus a restart for every crash and failure,
+/// How long a run may go without progress (a committed batch or a finished task), counted
+/// from the end of the data at the earliest, before it is stuck: 30 trigger intervals, plus a restart for every crash and failure,
 /// plus the outages.
 pub fn stall_bound_ms(s: &Scenario) -> u64 {
     let restarts = (s.crashes.len() + s.crash_after_events.len() + 2) as u64
@@ -120,9 +120,7 @@ pub fn stall_bound_ms(s: &Scenario) -> u64 {
 fn is_progress(kind: &EventKind) -> bool {
     matches!(
         kind,
-        EventKind::CommitLogWritten { .. }
-            | EventKind::NoNewData { .. }
-            | EventKind::TaskFinished { .. }
+        EventKind::CommitLogWritten { .. } | EventKind::TaskFinished { .. }
     )
 }
 
@@ -136,9 +134,11 @@ pub fn last_progress_ms(world: &World) -> u64 {
         .map_or(0, |e| e.at_ms)
 }
 
-/// The simulated time by which the run must make progress again, or it is stuck.
+/// The simulated time by which the run must make progress again, or it is stuck. Before the
+/// data has ended, a quiet query may simply be waiting for records, so the clock starts then.
 pub fn liveness_bound_ms(world: &World) -> u64 {
-    last_progress_ms(world) + stall_bound_ms(world.scenario())
+    let s = world.scenario();
+    last_progress_ms(world).max(s.data_end_ms()) + stall_bound_ms(s)
 }
 
 /// Whether a stepping run is stuck: not converged and past its liveness bound.
@@ -150,19 +150,17 @@ pub fn is_stuck(world: &World) -> bool {
 /// [`stall_bound_ms`], or when a generous step cap is reached.
 pub fn run_to_end(world: &mut World) -> bool {
     let stall = stall_bound_ms(world.scenario());
-    let mut last_progress_ms = last_progress_ms(world);
-    let max_steps = 50_000_000u64;
+    let mut last_progress_ms = last_progress_ms(world).max(world.scenario().data_end_ms());
+    let max_steps = 10_000_000u64;
     for _ in 0..max_steps {
         if world.is_converged() {
             return true;
         }
         let event = world.step();
-        match event.kind {
-            EventKind::CommitLogWritten { .. }
-            | EventKind::NoNewData { .. }
-            | EventKind::TaskFinished { .. } => last_progress_ms = event.at_ms,
-            _ if event.at_ms.saturating_sub(last_progress_ms) > stall => return false,
-            _ => {}
+        if is_progress(&event.kind) {
+            last_progress_ms = last_progress_ms.max(event.at_ms);
+        } else if event.at_ms.saturating_sub(last_progress_ms) > stall {
+            return false;
         }
     }
     false

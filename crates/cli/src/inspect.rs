@@ -240,7 +240,7 @@ pub fn inspect(folder: &CheckpointFolder) -> Result<Inspection, CheckpointError>
     }
     let plan = restart_plan(folder)?;
     let (action, batch) = match &plan.action {
-        RestartAction::Fresh => ("fresh", None),
+        RestartAction::Fresh => ("fresh", Some(0)),
         RestartAction::Rerun { batch_id } => ("rerun", Some(*batch_id)),
         RestartAction::Next { batch_id } => ("next", Some(*batch_id)),
         RestartAction::Fail { .. } => ("fail", None),

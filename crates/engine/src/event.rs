@@ -123,6 +123,12 @@ pub enum EventKind {
         /// Meta rows written under the initial UUID (Tablestore).
         meta_rows: Vec<ChannelToken>,
     },
+    /// Continuous processing: the driver's epoch thread advanced the epoch (`IncrementAndGetEpoch`);
+    /// every reader task enqueues an epoch marker.
+    EpochAdvanced {
+        /// The epoch that ends now.
+        epoch: u64,
+    },
     /// The trigger fired for a new batch.
     TriggerFired {
         /// The batch to construct.
@@ -291,6 +297,7 @@ impl EventKind {
                 }
             }
             EventKind::TriggerFired { .. } => (Driver, Driver),
+            EventKind::EpochAdvanced { .. } => (Driver, Tasks),
             EventKind::GetOffset { .. } => (Driver, Source),
             EventKind::NoNewData { .. } => (Source, Driver),
             EventKind::OffsetLogWritten { .. } => (Driver, Checkpoint),
@@ -314,7 +321,8 @@ impl EventKind {
     /// The batch the event belongs to, if any.
     pub fn batch_id(&self) -> Option<u64> {
         match self {
-            EventKind::RecoveryGetBatch { batch_id }
+            EventKind::EpochAdvanced { epoch: batch_id }
+            | EventKind::RecoveryGetBatch { batch_id }
             | EventKind::TriggerFired { batch_id }
             | EventKind::GetOffset { batch_id, .. }
             | EventKind::NoNewData { batch_id }
@@ -353,6 +361,7 @@ impl EventKind {
             EventKind::RecoveryGetBatch { batch_id } => format!("GetBatch({batch_id}) not run"),
             EventKind::SourceInitialized { path, .. } => format!("init {path}"),
             EventKind::TriggerFired { batch_id } => format!("trigger batch {batch_id}"),
+            EventKind::EpochAdvanced { epoch } => format!("epoch {epoch} marker"),
             EventKind::GetOffset { end, .. } => format!("GetOffset → {}", short(end)),
             EventKind::NoNewData { .. } => "no new data".into(),
             EventKind::OffsetLogWritten { batch_id, .. } => format!("write offsets/{batch_id}"),

@@ -37,6 +37,27 @@ pub struct Scenario {
     /// dashboard's Crash button), recorded so that a replay gives the same trace.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub crash_after_events: Vec<u64>,
+    /// Micro-batch (`MicroBatchExecution`, the default) or continuous processing (`Trigger.Continuous`).
+    #[serde(default, skip_serializing_if = "Execution::is_micro_batch")]
+    pub execution: Execution,
+}
+
+/// How the query executes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Execution {
+    /// Micro-batches (SEMANTICS §1).
+    #[default]
+    MicroBatch,
+    /// Continuous processing with epochs (SEMANTICS §2): `trigger_interval_ms` is the epoch length.
+    Continuous,
+}
+
+impl Execution {
+    /// Whether this is the default micro-batch mode.
+    pub fn is_micro_batch(&self) -> bool {
+        *self == Execution::MicroBatch
+    }
 }
 
 fn default_seed() -> u64 {
@@ -421,6 +442,20 @@ impl Scenario {
                 ));
             }
         }
+        if self.execution == Execution::Continuous {
+            if self.source.kind != SourceKind::ReplayableLog {
+                return Err(invalid(
+                    "source.kind",
+                    "continuous processing supports only a Kafka-like replayable-log source (Spark: Kafka and rate sources)",
+                ));
+            }
+            if !matches!(self.sink.kind, SinkKind::Append | SinkKind::Upsert) {
+                return Err(invalid(
+                    "sink.kind",
+                    "continuous processing writes through DataWriters committed per epoch: use an append (Kafka-like) or upsert sink; file and foreachBatch sinks are micro-batch only",
+                ));
+            }
+        }
         if self.sink.kind == SinkKind::ForeachBatch && self.sink.stores == 0 {
             return Err(invalid(
                 "sink.stores",
@@ -490,6 +525,7 @@ fn base(
             restart_delay_ms: default_restart_delay_ms(),
             crashes: vec![],
             crash_after_events: vec![],
+            execution: Execution::MicroBatch,
         },
     }
 }
@@ -552,6 +588,12 @@ pub fn presets() -> Vec<Preset> {
             SinkKind::ForeachBatch,
         ),
         base(
+            "continuous-epochs",
+            "Continuous processing (Trigger.Continuous): writers commit each epoch before commits/e, so a restart replays the epoch — at-least-once",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
             "sink-outage",
             "Kafka-like log into an upsert store that goes down for a while (seed 002): no commits/N while writes fail, nothing lost",
             SourceKind::ReplayableLog,
@@ -570,6 +612,9 @@ pub fn presets() -> Vec<Preset> {
             "tablestore" | "tablestore-append" | "tablestore-two-phase" | "auto-commit" => {
                 // A small per-channel cap so batches are decided by the cap, not only by "caught up".
                 p.scenario.source.max_offsets_per_channel = 8;
+            }
+            "continuous-epochs" => {
+                p.scenario.execution = Execution::Continuous;
             }
             "sink-outage" => {
                 p.scenario.sink.outages = vec![Window {

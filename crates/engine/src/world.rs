@@ -18,7 +18,7 @@ use crate::checkpoint::{
 use crate::event::{ChannelToken, Event, EventKind, Recovery};
 use crate::meta_table::MetaTable;
 use crate::rng::Prng;
-use crate::scenario::{CrashKind, CrashPoint, Scenario, SinkKind, SourceKind};
+use crate::scenario::{CrashKind, CrashPoint, Execution, Scenario, SinkKind, SourceKind};
 use crate::sink::{Sink, TaskEffect};
 use crate::source::{
     self, PartitionPlan, SourceCounters, SourceOffset, SourceState, TaskRead, CHANNEL_CACHE_MS,
@@ -135,6 +135,50 @@ pub enum Phase {
     CommitLog {
         /// The batch.
         batch_id: u64,
+    },
+    /// Continuous: waiting for the end of an epoch.
+    EpochWait {
+        /// The running epoch.
+        epoch: u64,
+    },
+    /// Continuous: the driver advances the epoch.
+    EpochAdvance {
+        /// The epoch that ends.
+        epoch: u64,
+    },
+    /// Continuous: reader task `task` reaches its epoch marker and reports its offset.
+    EpochRead {
+        /// The epoch.
+        epoch: u64,
+        /// Task index.
+        task: u32,
+    },
+    /// Continuous: the coordinator writes `offsets/e` from the reported offsets.
+    EpochOffsets {
+        /// The epoch.
+        epoch: u64,
+    },
+    /// Continuous: writer `task` commits its epoch (`DataWriter.commit`).
+    EpochWriterCommit {
+        /// The epoch.
+        epoch: u64,
+        /// Task index.
+        task: u32,
+    },
+    /// Continuous: `StreamingWrite.commit(e)`, then `commits/e`, then `source.commit`.
+    EpochSinkCommit {
+        /// The epoch.
+        epoch: u64,
+    },
+    /// Continuous: writing `commits/e`.
+    EpochCommitLog {
+        /// The epoch.
+        epoch: u64,
+    },
+    /// Continuous: `source.commit(offset_e)`.
+    EpochSourceCommit {
+        /// The epoch.
+        epoch: u64,
     },
     /// A sink write failed; the query fails next.
     Failing {
@@ -335,7 +379,11 @@ impl World {
     pub fn is_converged(&self) -> bool {
         let idle = matches!(
             self.phase,
-            Phase::Wait { .. } | Phase::Trigger { .. } | Phase::NoNewData { .. }
+            Phase::Wait { .. }
+                | Phase::Trigger { .. }
+                | Phase::NoNewData { .. }
+                | Phase::EpochWait { .. }
+                | Phase::EpochAdvance { .. }
         );
         let data_over = self.now_ms >= self.scenario.data_end_ms();
         let healed = self
@@ -540,6 +588,58 @@ impl World {
             Phase::TaskMeta { batch_id, task } => Some(self.task_meta(batch_id, task)),
             Phase::SinkCommit { batch_id } => Some(self.sink_commit(batch_id)),
             Phase::CommitLog { batch_id } => Some(self.commit_log(batch_id)),
+            Phase::EpochWait { epoch } => {
+                let next = self
+                    .driver
+                    .last_trigger_ms
+                    .map_or(self.now_ms, |t| t + self.scenario.trigger_interval_ms);
+                self.phase = Phase::EpochAdvance { epoch };
+                if next > self.now_ms {
+                    self.now_ms = next;
+                    Some(EventKind::Idle { until_ms: next })
+                } else {
+                    None
+                }
+            }
+            Phase::EpochAdvance { epoch } => Some(self.epoch_advance(epoch)),
+            Phase::EpochRead { epoch, task } => Some(self.epoch_read(epoch, task)),
+            Phase::EpochOffsets { epoch } => Some(self.epoch_offsets(epoch)),
+            Phase::EpochWriterCommit { epoch, task } => Some(self.epoch_writer_commit(epoch, task)),
+            Phase::EpochSinkCommit { epoch } => {
+                self.now_ms += cost::CALL;
+                self.phase = Phase::EpochCommitLog { epoch };
+                let (rows, target, skipped) = self.sink.commit(epoch);
+                Some(EventKind::SinkCommitted {
+                    batch_id: epoch,
+                    rows,
+                    target: format!("StreamingWrite.commit({epoch}): {target}"),
+                    skipped,
+                })
+            }
+            Phase::EpochCommitLog { epoch } => {
+                let event = self.commit_log(epoch);
+                if matches!(event, EventKind::CommitLogWritten { .. }) {
+                    self.phase = Phase::EpochSourceCommit { epoch };
+                }
+                Some(event)
+            }
+            Phase::EpochSourceCommit { epoch } => {
+                self.now_ms += cost::CALL;
+                self.phase = Phase::EpochWait { epoch: epoch + 1 };
+                let end = self
+                    .driver
+                    .committed
+                    .as_ref()
+                    .map(|o| o.to_line(&self.upstream))
+                    .unwrap_or_default();
+                // Kafka never receives commits from Spark (SEMANTICS §6): the call is a no-op.
+                Some(EventKind::SourceCommit {
+                    batch_id: epoch,
+                    end,
+                    checkpoints: vec![],
+                    deleted_rows: vec![],
+                })
+            }
             Phase::Failing { reason } => {
                 self.sink.abort_attempt();
                 self.drop_volatile();
@@ -590,6 +690,9 @@ impl World {
 
     fn recover(&mut self) -> EventKind {
         self.now_ms += cost::RECOVER;
+        if self.scenario.execution == Execution::Continuous {
+            return self.recover_continuous();
+        }
         let latest_offset = self.checkpoint.latest_offset_id();
         let latest_commit = self.checkpoint.latest_commit_id();
         let plan = checkpoint::restart_plan(&self.checkpoint);
@@ -643,6 +746,192 @@ impl World {
             latest_offset,
             latest_commit,
             recovery,
+        }
+    }
+
+    /// Continuous `getStartOffsets` (SEMANTICS §2): only the commit log counts. With a latest
+    /// committed epoch E the start offsets are `offsets/E` and the next epoch is E+1; offsets
+    /// reported for later epochs are ignored ("risk duplicates").
+    fn recover_continuous(&mut self) -> EventKind {
+        let latest_offset = self.checkpoint.latest_offset_id();
+        let latest_commit = self.checkpoint.latest_commit_id();
+        let recovery = match latest_commit {
+            Some(e) => {
+                self.driver.committed = self.offset_line(e).map(|(o, _)| o);
+                self.phase = Phase::EpochWait { epoch: e + 1 };
+                Recovery::Next { batch_id: e + 1 }
+            }
+            None => {
+                self.phase = Phase::EpochWait { epoch: 0 };
+                Recovery::Fresh
+            }
+        };
+        EventKind::Recovered {
+            latest_offset,
+            latest_commit,
+            recovery,
+        }
+    }
+
+    fn epoch_advance(&mut self, epoch: u64) -> EventKind {
+        self.driver.last_trigger_ms = Some(self.now_ms);
+        self.now_ms += cost::CALL;
+        let start = self.driver.committed.clone();
+        let from = |p: u32| match &start {
+            Some(SourceOffset::Log(m)) => m.get(&p).copied().unwrap_or(0),
+            _ => 0,
+        };
+        let plan: Vec<PartitionPlan> = self
+            .upstream
+            .channels
+            .iter()
+            .map(|c| PartitionPlan {
+                channel: c.index,
+                start: Token::At(from(c.index)),
+                end: None,
+            })
+            .collect();
+        self.driver.batch = Some(BatchRun {
+            batch_id: epoch,
+            end: start.clone().unwrap_or(SourceOffset::Log(BTreeMap::new())),
+            start,
+            timestamp_ms: self.now_ms,
+            rerun: false,
+            plan,
+            reads: vec![],
+            tasks_done: 0,
+            tasks_started_ms: self.now_ms,
+            task_durations_ms: vec![],
+        });
+        self.phase = Phase::EpochRead { epoch, task: 0 };
+        EventKind::EpochAdvanced { epoch }
+    }
+
+    fn epoch_read(&mut self, epoch: u64, task: u32) -> EventKind {
+        self.now_ms += 1;
+        let plan = self.driver.batch.as_ref().expect("epoch").plan[task as usize].clone();
+        let ch = self.upstream.channel(plan.channel);
+        let end = Token::At(ch.arrived(self.now_ms).max(match plan.start {
+            Token::At(p) => p,
+            Token::Finished => 0,
+        }));
+        let rows = source::read_range(&self.upstream, plan.channel, plan.start, end);
+        self.counters.rows_read_by_tasks += rows.len() as u64;
+        let event = EventKind::TaskRead {
+            batch_id: epoch,
+            partition: task,
+            channel: ch.id.clone(),
+            from: plan.start.to_string(),
+            to: end.to_string(),
+            rows: rows.len() as u64,
+            committed: false,
+        };
+        let b = self.driver.batch.as_mut().expect("epoch");
+        b.reads.push(TaskRead {
+            rows,
+            end,
+            committed: false,
+            from_cache: false,
+        });
+        b.task_durations_ms.push(cost::TASK);
+        let n = b.plan.len() as u32;
+        self.phase = if task + 1 < n {
+            Phase::EpochRead {
+                epoch,
+                task: task + 1,
+            }
+        } else {
+            Phase::EpochOffsets { epoch }
+        };
+        event
+    }
+
+    /// The coordinator merges the partition offsets into `offsets/e`. Continuous mode writes
+    /// only the source offset (`OffsetSeq.fill`): the metadata line is empty. `add` returns
+    /// false when the entry exists (a replayed epoch) and the result is ignored.
+    fn epoch_offsets(&mut self, epoch: u64) -> EventKind {
+        self.now_ms += cost::FILE_WRITE;
+        let b = self.driver.batch.as_mut().expect("epoch");
+        let end = SourceOffset::Log(
+            b.plan
+                .iter()
+                .zip(&b.reads)
+                .map(|(p, r)| {
+                    (
+                        p.channel,
+                        match r.end {
+                            Token::At(o) => o,
+                            Token::Finished => 0,
+                        },
+                    )
+                })
+                .collect(),
+        );
+        b.end = end.clone();
+        self.phase = Phase::EpochWriterCommit { epoch, task: 0 };
+        let seq = OffsetSeq {
+            version: 1,
+            metadata: None,
+            offsets: vec![Some(end.to_line(&self.upstream))],
+        };
+        if self.checkpoint.write_offsets(epoch, &seq).is_err() {
+            return EventKind::CheckpointWriteRejected {
+                path: format!("offsets/{epoch}"),
+            };
+        }
+        EventKind::OffsetLogWritten {
+            batch_id: epoch,
+            contents: String::from_utf8_lossy(&seq.to_bytes()).into(),
+        }
+    }
+
+    fn epoch_writer_commit(&mut self, epoch: u64, task: u32) -> EventKind {
+        self.now_ms += cost::TASK;
+        if self.sink.is_down(self.now_ms) {
+            // No task retries in continuous mode: any task failure stops the query (SEMANTICS §2).
+            let reason = format!(
+                "sink store unavailable at {} ms: writer {task} of epoch {epoch} failed",
+                self.now_ms
+            );
+            self.phase = Phase::Failing {
+                reason: reason.clone(),
+            };
+            return EventKind::SinkWriteFailed {
+                batch_id: epoch,
+                reason,
+            };
+        }
+        let rows = self.driver.batch.as_ref().expect("epoch").reads[task as usize]
+            .rows
+            .clone();
+        let n = rows.len() as u64;
+        let effect = match self.sink.task_output(epoch, task, rows, String::new()) {
+            TaskEffect::Written => {
+                if self.sink.kind() == SinkKind::Upsert {
+                    "upserted"
+                } else {
+                    "appended"
+                }
+            }
+            TaskEffect::Staged => "staged",
+        };
+        let b = self.driver.batch.as_mut().expect("epoch");
+        b.tasks_done += 1;
+        self.last_task_done = true;
+        let count = b.plan.len() as u32;
+        self.phase = if task + 1 < count {
+            Phase::EpochWriterCommit {
+                epoch,
+                task: task + 1,
+            }
+        } else {
+            Phase::EpochSinkCommit { epoch }
+        };
+        EventKind::TaskFinished {
+            batch_id: epoch,
+            partition: task,
+            rows: n,
+            effect: effect.into(),
         }
     }
 

@@ -3,11 +3,16 @@
 
 use batchscope_engine::checkpoint::{
     restart_plan, CheckpointError, CheckpointFolder, CommitMetadata, OffsetSeq, OffsetSeqMetadata,
-    RestartAction,
+    QueryMetadata, RestartAction,
 };
 
 fn folder(offset_ids: &[u64], commit_ids: &[u64]) -> CheckpointFolder {
     let mut folder = CheckpointFolder::new();
+    folder
+        .write_metadata(&QueryMetadata {
+            id: "d4358946-170c-49a7-823b-d8e4e9126616".to_owned(),
+        })
+        .unwrap();
     for &id in offset_ids {
         let metadata = OffsetSeqMetadata {
             batch_watermark_ms: 0,
@@ -170,4 +175,25 @@ fn gaps_in_the_offset_log_are_reported() {
         plan.warnings,
         vec!["offsets/ has gaps (missing 1); Spark assumes batch ids are contiguous"]
     );
+}
+
+#[test]
+fn batches_without_metadata_fail_like_spark_4_2() {
+    // Observed with Spark 4.3.0 (docs/CONFORMANCE.md): STREAMING_CHECKPOINT_MISSING_METADATA_FILE.
+    let mut f = folder(&[0, 1], &[0]);
+    assert!(f.delete("metadata"));
+    match restart_plan(&f).unwrap().action {
+        RestartAction::Fail { reason } => {
+            assert!(reason.contains("metadata is missing"), "{reason}")
+        }
+        other => panic!("expected a failure, got {other:?}"),
+    }
+    let mut empty = CheckpointFolder::new();
+    assert_eq!(restart_plan(&empty).unwrap().action, RestartAction::Fresh);
+    empty
+        .write_metadata(&QueryMetadata {
+            id: "d4358946-170c-49a7-823b-d8e4e9126616".to_owned(),
+        })
+        .unwrap();
+    assert_eq!(restart_plan(&empty).unwrap().action, RestartAction::Fresh);
 }

@@ -75,6 +75,19 @@ pub fn restart_plan(folder: &CheckpointFolder) -> Result<RestartPlan, Checkpoint
     if let Some(c) = latest_commit {
         folder.commit(c)?;
     }
+    // Spark 4.2+ refuses to start a query whose checkpoint has batches but no `metadata`
+    // (STREAMING_CHECKPOINT_MISSING_METADATA_FILE, conf
+    // `spark.sql.streaming.checkpoint.verifyMetadataExists.enabled`, default true); older
+    // versions wrote a new query id and carried on. Observed with Spark 4.3.0 in the
+    // conformance suite (docs/CONFORMANCE.md).
+    if !folder.contains(super::METADATA_FILE) && (!offset_ids.is_empty() || latest_commit.is_some())
+    {
+        return Ok(fail(
+            "metadata is missing while the offset or commit log has entries: Spark 4.2+ refuses              to start (STREAMING_CHECKPOINT_MISSING_METADATA_FILE); Spark before 4.2 would              write a new query id and go on"
+                .to_owned(),
+            warnings,
+        ));
+    }
     let Some(l) = offset_ids.last().copied() else {
         let plan = match latest_commit {
             Some(c) => fail(
