@@ -289,8 +289,8 @@ impl Player {
 
     /// Replaces the scenario; the cursor moves back to where the new trace departs from the old.
     fn replace_scenario(&mut self, scenario: Scenario) {
-        let same_data = scenario.seed == self.run.scenario.seed
-            && scenario.name == self.run.scenario.name;
+        let same_data =
+            scenario.seed == self.run.scenario.seed && scenario.name == self.run.scenario.name;
         let expected = same_data.then(|| self.run.expected.clone());
         let run = Rc::new(Run::compute(scenario, expected));
         let keep = self.run.divergence(&run).min(self.cursor);
@@ -312,7 +312,11 @@ impl Player {
             ));
             return;
         }
-        let fired = run.last.fired_crashes().iter().any(|c| c.point == Some(point));
+        let fired = run
+            .last
+            .fired_crashes()
+            .iter()
+            .any(|c| c.point == Some(point));
         self.run = Rc::new(run);
         self.rebuild(self.cursor);
         if !fired {

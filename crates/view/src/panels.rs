@@ -497,7 +497,7 @@ pub fn badge(verdict: Option<&str>, expected: u64, delivered: u64, duplicates: u
         None => Badge {
             class: "running".into(),
             title: "running".into(),
-            detail: format!("so far: {delivered} of {expected} delivered, {dup}"),
+            detail: format!("so far {delivered}/{expected} delivered · {dup}"),
         },
         Some(v) => {
             let lost = expected.saturating_sub(delivered);

@@ -15,7 +15,7 @@ use batchscope_view::{explain, lesson, timeline, url};
 use yew::prelude::*;
 
 /// Rows of the sequence diagram.
-const WINDOW: usize = 14;
+const WINDOW: usize = 16;
 
 /// Which tab the event changes.
 fn tab_changed(kind: &EventKind) -> Option<Tab> {
@@ -48,12 +48,8 @@ pub struct AppProps {
 pub fn App(props: &AppProps) -> Html {
     let initial = props.hash.clone();
     let player = use_reducer(move || {
-        let hash = initial.unwrap_or_else(|| {
-            gloo::utils::window()
-                .location()
-                .hash()
-                .unwrap_or_default()
-        });
+        let hash =
+            initial.unwrap_or_else(|| gloo::utils::window().location().hash().unwrap_or_default());
         Player::from_hash(&hash)
     });
     let on_action = {

@@ -32,6 +32,31 @@ pub struct ControlsProps {
     pub on_action: Callback<Action>,
 }
 
+/// Transport icons, drawn inline so they look the same with every font.
+#[derive(Clone, Copy)]
+enum Icon {
+    Reset,
+    Back,
+    Play,
+    Pause,
+    Step,
+    Next,
+}
+
+fn icon(which: Icon) -> Html {
+    let d = match which {
+        Icon::Reset => "M3 2h2v12H3z M14 2v12L6 8z",
+        Icon::Back => "M11 2v12L3 8z M12 2h2v12h-2z",
+        Icon::Play => "M4 2v12l10-6z",
+        Icon::Pause => "M4 2h3v12H4z M9 2h3v12H9z",
+        Icon::Step => "M2 2v12l8-6z M11 2h2v12h-2z",
+        Icon::Next => "M1 2v12l6-6z M7 2v12l6-6z M13 2h2v12h-2z",
+    };
+    html! {
+        <svg class="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d={d} fill="currentColor" /></svg>
+    }
+}
+
 fn select_value(e: &Event) -> Option<String> {
     e.target()
         .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
@@ -93,9 +118,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
         .map(|(_, d)| d.clone())
         .unwrap_or_default();
     let theme_label = match props.theme {
-        Theme::System => "◐ auto",
-        Theme::Dark => "☾ dark",
-        Theme::Light => "☀ light",
+        Theme::System => "◐",
+        Theme::Dark => "☾",
+        Theme::Light => "☀",
     };
     let help = html! {
         <span class="help" tabindex="0" data-testid="help" aria-label="Keyboard shortcuts">
@@ -124,22 +149,23 @@ pub fn Controls(props: &ControlsProps) -> Html {
                        value={props.seed.to_string()} onchange={on_seed} />
             </label>
             <div class="transport" role="group" aria-label="Playback">
-                <button id="reset" data-testid="reset" title="Reset to the start (r)"
-                        disabled={at_start} onclick={act(Action::Reset)}>{ "⏮" }</button>
-                <button id="back" data-testid="back" title="Step back (←)"
-                        disabled={at_start} onclick={act(Action::Back)}>{ "◀" }</button>
+                <button id="reset" data-testid="reset" title="Reset to the start (r)" aria-label="Reset"
+                        disabled={at_start} onclick={act(Action::Reset)}>{ icon(Icon::Reset) }</button>
+                <button id="back" data-testid="back" title="Step back (←)" aria-label="Step back"
+                        disabled={at_start} onclick={act(Action::Back)}>{ icon(Icon::Back) }</button>
                 <button id="play" data-testid="play" class="play"
                         title={if props.playing { "Pause (space)" } else { "Play (space)" }}
+                        aria-label={if props.playing { "Pause" } else { "Play" }}
                         disabled={at_end} onclick={act(Action::TogglePlay)}>
-                    { if props.playing { "❚❚" } else { "▶" } }
+                    { icon(if props.playing { Icon::Pause } else { Icon::Play }) }
                 </button>
-                <button id="step" data-testid="step" title="Step one event (→)"
-                        disabled={at_end} onclick={act(Action::Step)}>{ "▶|" }</button>
-                <button id="next-batch" data-testid="next-batch" title="Run to the end of the next batch: the next commits/N (n)"
-                        disabled={at_end} onclick={act(Action::NextBatch)}>{ "⏭ batch" }</button>
+                <button id="step" data-testid="step" title="Step one event (→)" aria-label="Step"
+                        disabled={at_end} onclick={act(Action::Step)}>{ icon(Icon::Step) }</button>
+                <button id="next-batch" data-testid="next-batch" class="wide"
+                        title="Run to the end of the next batch: the next commits/N (n)"
+                        disabled={at_end} onclick={act(Action::NextBatch)}>{ icon(Icon::Next) }{ "batch" }</button>
             </div>
             <label class="field" title="Playback speed">
-                <span class="field-label">{ "speed" }</span>
                 <select id="speed" data-testid="speed" onchange={on_speed}>
                     { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
                         <option value={i.to_string()} selected={i == props.speed}>{ format!("{s}×") }</option>
@@ -151,8 +177,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
             </span>
             <button id="crash-now" data-testid="crash-now" class="danger"
                     title="Kill the driver right after the event on screen (c). Recorded, so step back and replay stay exact."
-                    disabled={!props.can_crash} onclick={act(Action::CrashNow)}>{ "✕ Crash driver now" }</button>
-            <button class="ghost" data-testid="theme" title="Theme: auto / dark / light"
+                    disabled={!props.can_crash} onclick={act(Action::CrashNow)}>{ "✕ Crash now" }</button>
+            <button class="ghost icon-btn" data-testid="theme"
+                    title={format!("Theme: {} (click: auto → dark → light)", props.theme.name())}
                     onclick={act(Action::SetTheme(props.theme.next()))}>{ theme_label }</button>
             { help }
         </div>

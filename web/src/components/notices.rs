@@ -15,9 +15,7 @@ pub struct NoticesProps {
 /// A stack of messages, each with a close button.
 #[component]
 pub fn Notices(props: &NoticesProps) -> Html {
-    if props.notices.is_empty() {
-        return html! {};
-    }
+    // Always rendered (possibly empty) so the page grid keeps its rows.
     html! {
         <div class="notices" role="status">
             { for props.notices.iter().map(|n| {

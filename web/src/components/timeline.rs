@@ -61,10 +61,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                   title={format!("#{i}: {title}")}>{ glyph }</span>
         })
     });
-    let labels = props.starts.iter().map(|s| html! {
-        <span class={classes!("tl-label", s.label.ends_with('′').then_some("tl-label-rerun"))}
-              style={format!("left:{}", pct(s.index as f64, n))}
-              title={format!("batch {} starts at #{}", s.batch, s.index)}>{ &s.label }</span>
+    let labels = props.starts.iter().map(|s| {
+        html! {
+            <span class={classes!("tl-label", s.label.ends_with('′').then_some("tl-label-rerun"))}
+                  style={format!("left:{}", pct(s.index as f64, n))}
+                  title={format!("batch {} starts at #{}", s.batch, s.index)}>{ &s.label }</span>
+        }
     });
     html! {
         <div class="timeline" data-testid="timeline">

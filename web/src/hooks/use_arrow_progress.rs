@@ -8,9 +8,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 fn now_ms() -> f64 {
-    gloo::utils::window()
-        .performance()
-        .map_or(0.0, |p| p.now())
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
 
 /// Progress of the arrow animation for `key`; 1.0 when `duration_ms` is 0.
