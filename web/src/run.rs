@@ -57,7 +57,7 @@ impl Run {
                 break false;
             }
             world.step();
-            if world.events().len() % SNAPSHOT_EVERY == 0 {
+            if world.events().len().is_multiple_of(SNAPSHOT_EVERY) {
                 snapshots.push(world.clone());
             }
         };

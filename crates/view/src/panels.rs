@@ -665,9 +665,10 @@ mod tests {
         assert_eq!(v.delivered + v.missing_keys.len() as u64, v.expected);
         let running = badge(None, v.expected, v.delivered, 6);
         assert_eq!(running.class, "running");
-        assert!(running
-            .detail
-            .contains(&format!("{} of 36 delivered, 6 duplicates", v.delivered)));
+        assert_eq!(
+            running.detail,
+            format!("so far {}/36 delivered · 6 duplicates", v.delivered)
+        );
         let done = badge(Some("duplicates"), 36, 36, 6);
         assert_eq!(done.title, "duplicates");
         assert_eq!(done.detail, "6 duplicates · nothing lost");

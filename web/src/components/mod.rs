@@ -15,11 +15,11 @@ mod sink_panel;
 mod timeline;
 mod verdict_badge;
 
-pub use app::App;
+pub use app::{App, AppProps};
 pub use channels_panel::ChannelsPanel;
 pub use checkpoint_panel::CheckpointPanel;
 pub use controls::Controls;
-pub use crash_controls::CrashControls;
+pub use crash_controls::{ArmedCrash, CrashControls};
 pub use lesson_box::LessonBox;
 pub use meta_panel::MetaPanel;
 pub use notices::Notices;

@@ -7,6 +7,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+/// The frame callback, kept alive (and able to re-request itself) until cleanup.
+type FrameSlot = Rc<RefCell<Option<Closure<dyn FnMut()>>>>;
+
 fn now_ms() -> f64 {
     gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
@@ -25,7 +28,7 @@ pub fn use_arrow_progress(key: usize, duration_ms: f64) -> f64 {
             } else {
                 progress.set(0.0);
                 let start = now_ms();
-                let frame: Rc<RefCell<Option<Closure<dyn FnMut()>>>> = Rc::new(RefCell::new(None));
+                let frame: FrameSlot = Rc::new(RefCell::new(None));
                 let again = frame.clone();
                 let (stop, pend) = (stopped.clone(), pending.clone());
                 *frame.borrow_mut() = Some(Closure::new(move || {
