@@ -255,6 +255,20 @@ const PAINT_PROBE: &str = r#"
     }, { capture: true });
     return true;"#;
 
+/// Saves a screenshot of the page under `target/e2e/`.
+async fn save_screenshot(client: &Client, name: &str) -> TestResult {
+    let png = client
+        .screenshot()
+        .await
+        .map_err(|e| format!("screenshot: {e}"))?;
+    let out = target_dir().join("e2e");
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let file = out.join(name);
+    std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
+    println!("screenshot: {}", file.display());
+    Ok(())
+}
+
 async fn drive(client: &Client, port: u16) -> TestResult {
     let base = format!("http://127.0.0.1:{port}/");
     client
@@ -353,12 +367,24 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "the re-run of batch 3 to commit",
     )
     .await?;
+    // Pause on the re-run: the diagram shows the crash, the restart and the re-run.
+    click(client, "#play").await?;
     let badge = text(client, "[data-testid=verdict]").await?;
     if !badge.contains("6 duplicates") {
         return Err(format!(
             "after the re-run of batch 3 the badge should count 6 duplicates, shows: {badge}"
         ));
     }
+    click(client, "[data-testid=tab-sink]").await?;
+    wait_for(
+        client,
+        "document.querySelectorAll('[data-testid=duplicate-keys] .key-chip.dup').length === 6",
+        10,
+        "six duplicated keys in the Sink tab",
+    )
+    .await?;
+    save_screenshot(client, "rerun.png").await?;
+    click(client, "#play").await?;
     wait_for(
         client,
         "document.querySelector('[data-testid=verdict]').dataset.verdict === 'duplicates'",
@@ -371,8 +397,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         return Err(format!("final badge: {badge}"));
     }
 
-    // The sink tab names the six duplicated keys.
-    click(client, "[data-testid=tab-sink]").await?;
+    // The sink tab still names the six duplicated keys.
     wait_for(
         client,
         "document.querySelectorAll('[data-testid=duplicate-keys] .key-chip.dup').length === 6",
@@ -396,15 +421,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         return Err(format!("browser console errors: {errors}"));
     }
 
-    let png = client
-        .screenshot()
-        .await
-        .map_err(|e| format!("screenshot: {e}"))?;
-    let out = target_dir().join("e2e");
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let file = out.join("dashboard.png");
-    std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
-    println!("screenshot: {}", file.display());
+    save_screenshot(client, "dashboard.png").await?;
 
     // A broken link names what is wrong and loads the default scenario.
     client

@@ -35,7 +35,7 @@ impl Default for Layout {
             margin_x: 6.0,
             header_h: 46.0,
             row_h: 34.0,
-            rows: 16,
+            rows: 17,
         }
     }
 }

@@ -78,9 +78,9 @@ pub fn lesson(name: &str) -> Lesson {
             question: "Seed 000: why must the Commit step push checkpoints to the Tunnel server at all?",
             paragraphs: vec![
                 "At 2.5 s channel ch0 splits: new records go to two children, ch2 and ch3, which the Tunnel server creates in state WAIT.",
-                "A child opens only when the parent's final checkpoint (\"finished\") reaches the server. That happens in source.commit — one batch after the task that read the parent to its end.",
-                "Watch the Channels tab: ch0 turns TERMINATED and ch2/ch3 OPEN in the same step as a Commit arrow; the next getBatch picks the children up. Ordering per key is kept because no child row is read before the parent is done.",
-                "The finished parent's Meta row is deleted on that commit, so a later batch never starts a task on a finished channel.",
+                "A child opens only when the parent's final checkpoint (\"finished\") reaches the server. That happens in source.commit — one batch after the task that read the parent to its end. Watch the Channels tab: ch0 turns TERMINATED and ch2/ch3 OPEN right after a Commit arrow.",
+                "The commit also deletes ch0's finished Meta row. But the offset reader caches the channel list for 5 s (SEMANTICS §3.1): until it refreshes, its stale entry still lists ch0 as OPEN at its old server checkpoint, so the next getBatch plans ch0 from t:0 again and the children wait.",
+                "Those re-read rows are absorbed by the upsert sink (count the rewrites in the Sink tab); an append sink would duplicate them. (The engine follows the connector's cache; that the real connector re-reads this way is inferred, not observed.)",
             ],
             try_crash: Some("source-commit@3"),
             try_outcome: "a lost commit only delays the children; the re-run is absorbed: exactly-once",

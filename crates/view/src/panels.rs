@@ -120,19 +120,33 @@ fn position_in(world: &World, offset: &Option<SourceOffset>, index: u32, id: &st
 }
 
 fn in_memory(world: &World, index: u32) -> String {
+    // Kafka-like positions are plain offsets; tokens print as `t:9`.
+    let kafka = world.scenario().source.kind == SourceKind::ReplayableLog;
+    let pos = |t: batchscope_engine::tunnel::Token| {
+        let s = t.to_string();
+        if kafka {
+            s.trim_start_matches("t:").to_string()
+        } else {
+            s
+        }
+    };
     let mut parts = vec![];
     if let Some(b) = &world.driver.batch {
         if let Some(i) = b.plan.iter().position(|p| p.channel == index) {
-            let start = b.plan[i].start;
+            let start = pos(b.plan[i].start);
             match b.reads.get(i) {
-                Some(r) => parts.push(format!("read {start} → {} ({} rows)", r.end, r.rows.len())),
-                None => parts.push(format!("task {i} starts at {start}")),
+                Some(r) => parts.push(format!(
+                    "read {start} → {} · {} rows",
+                    pos(r.end),
+                    r.rows.len()
+                )),
+                None => parts.push(format!("planned from {start}")),
             }
         }
     }
     for ((ch, start), (end, rows)) in &world.source.cache {
         if *ch == index {
-            parts.push(format!("cached {start} → {end} ({} rows)", rows.len()));
+            parts.push(format!("cached {start} → {end} · {} rows", rows.len()));
         }
     }
     if parts.is_empty() {
@@ -612,6 +626,18 @@ mod tests {
         assert_eq!(ch[0].start, "9");
         assert_eq!(ch[0].end, "12");
         assert_eq!(ch[0].in_memory, "—");
+        // While the re-run reads, the in-memory position is a plain offset.
+        let w = world_at("kafka-append", Some("sink-commit@3"), |k| {
+            matches!(
+                k,
+                EventKind::TaskRead {
+                    batch_id: 4,
+                    partition: 0,
+                    ..
+                }
+            )
+        });
+        assert_eq!(channel_rows(&w)[0].in_memory, "read 12 → 18 · 6 rows");
     }
 
     #[test]

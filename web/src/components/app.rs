@@ -15,7 +15,7 @@ use batchscope_view::{explain, lesson, timeline, url};
 use yew::prelude::*;
 
 /// Rows of the sequence diagram.
-const WINDOW: usize = 16;
+const WINDOW: usize = 17;
 
 /// Which tab the event changes.
 fn tab_changed(kind: &EventKind) -> Option<Tab> {

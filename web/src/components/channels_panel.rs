@@ -58,7 +58,7 @@ pub fn ChannelsPanel(props: &ChannelsPanelProps) -> Html {
                             <tr key={r.id.clone()} data-testid={format!("channel-{}", r.id)}>
                                 <td class="mono">
                                     { &r.id }
-                                    if let Some(p) = &r.parent { <span class="muted">{ format!(" ← {p}") }</span> }
+                                    if let Some(p) = &r.parent { <span class="muted small" title={format!("split from {p}")}>{ format!(" ←{p}") }</span> }
                                 </td>
                                 if !props.kafka {
                                     <td><span class={classes!("status", format!("status-{}", status.to_lowercase()))}>{ &status }</span></td>
