@@ -414,6 +414,17 @@ pub fn sink_kind_text(kind: batchscope_engine::SinkKind) -> &'static str {
     }
 }
 
+/// Orders record keys naturally (`ch0-9` before `ch0-10`): by channel, then sequence number.
+pub fn key_order(key: &str) -> (String, u64, String) {
+    match key.rsplit_once('-') {
+        Some((prefix, n)) => match n.parse::<u64>() {
+            Ok(n) => (prefix.to_string(), n, String::new()),
+            Err(_) => (key.to_string(), 0, String::new()),
+        },
+        None => (key.to_string(), 0, key.to_string()),
+    }
+}
+
 /// See [`SinkView`]. `expected` holds the keys of a failure-free run.
 pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
     let sink = &world.sink;
@@ -451,11 +462,18 @@ pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
             }
         })
         .collect();
-    let missing_keys: Vec<String> = expected
+    let mut missing_keys: Vec<String> = expected
         .keys()
         .filter(|k| !counts.contains_key(k.as_str()))
         .cloned()
         .collect();
+    missing_keys.sort_by_key(|k| key_order(k));
+    let mut duplicate_keys: Vec<String> = counts
+        .iter()
+        .filter(|(_, &n)| n > 1)
+        .map(|(k, _)| k.to_string())
+        .collect();
+    duplicate_keys.sort_by_key(|k| key_order(k));
     SinkView {
         kind: sink_kind_text(sink.kind()),
         stores,
@@ -472,11 +490,7 @@ pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
         manifest: sink.manifest.keys().copied().collect(),
         last_committed_epoch: sink.last_committed_epoch,
         staged_rows: sink.staged.iter().map(|(_, r)| r.len() as u64).sum(),
-        duplicate_keys: counts
-            .iter()
-            .filter(|(_, &n)| n > 1)
-            .map(|(k, _)| k.to_string())
-            .collect(),
+        duplicate_keys,
         delivered: expected
             .keys()
             .filter(|k| counts.contains_key(k.as_str()))
@@ -679,7 +693,11 @@ mod tests {
             matches!(k, EventKind::CommitLogWritten { batch_id: 3, .. })
         });
         let v = sink_view(&w, &expected);
-        assert_eq!(v.duplicate_keys.len(), 6);
+        assert_eq!(
+            v.duplicate_keys,
+            ["ch0-9", "ch0-10", "ch0-11", "ch1-9", "ch1-10", "ch1-11"],
+            "in natural order"
+        );
         let groups: Vec<u64> = v.stores[0].groups.iter().map(|g| g.batch_id).collect();
         assert_eq!(groups, [0, 1, 2, 3, 3], "the re-run appends batch 3 again");
         assert!(v.stores[0].groups[4].keys.iter().all(|k| k.duplicate));
