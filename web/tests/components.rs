@@ -185,7 +185,7 @@ fn BadgeHarness(props: &BadgeHarnessProps) -> Html {
 #[wasm_bindgen_test]
 async fn the_badge_carries_its_verdict() {
     let r = root();
-    let badge = batchscope_view::panels::badge(Some("data-loss"), 36, 25, 0);
+    let badge = batchscope_view::panels::badge(Some("data-loss"), 36, 25, 0, 11);
     let app =
         yew::Renderer::<BadgeHarness>::with_root_and_props(r.clone(), BadgeHarnessProps { badge })
             .render();

@@ -390,8 +390,13 @@ pub struct SinkView {
     pub staged_rows: u64,
     /// Keys visible more than once.
     pub duplicate_keys: Vec<String>,
-    /// Expected keys not visible (yet).
+    /// Expected keys not visible and not lost (yet): a later batch will deliver them.
     pub missing_keys: Vec<String>,
+    /// Expected keys that can no longer arrive: not visible, and behind where the last
+    /// committed batch ended (the next batch starts after them). See [`lost_keys`].
+    pub lost_keys: Vec<String>,
+    /// The `commits/N` behind which the lost keys lie.
+    pub lost_behind: Option<u64>,
     /// Upsert: rows written again and absorbed by the key.
     pub rewrites: u64,
     /// Visible rows (with repeats).
@@ -423,6 +428,74 @@ pub fn key_order(key: &str) -> (String, u64, String) {
         },
         None => (key.to_string(), 0, key.to_string()),
     }
+}
+
+/// Where each channel stands at the end of the last committed batch (`commits/C`): the next
+/// batch starts here. `None` for a channel whose position cannot be told (then nothing in it
+/// counts as lost before the run settles).
+fn committed_positions(world: &World) -> Option<(u64, BTreeMap<u32, u64>)> {
+    use batchscope_engine::tunnel::Token;
+    let c = world.checkpoint.latest_commit_id()?;
+    let end = offset_line(world, c)?;
+    let len = |i: u32| world.upstream.channel(i).len();
+    let token_pos = |i: u32, t: Token| match t {
+        Token::At(p) => p,
+        Token::Finished => len(i),
+    };
+    let mut pos = BTreeMap::new();
+    match end {
+        SourceOffset::Log(map) => pos.extend(map),
+        SourceOffset::Positions(map) => {
+            pos.extend(map.into_iter().map(|(i, t)| (i, token_pos(i, t))))
+        }
+        SourceOffset::Uuid(u) => {
+            if world.scenario().source.kind != SourceKind::Tablestore {
+                return None; // auto-commit restarts from the Tunnel, not from these rows
+            }
+            for ch in &world.upstream.channels {
+                let row = world
+                    .meta_table
+                    .rows_of(&u)
+                    .into_iter()
+                    .find(|r| r.channel == ch.id);
+                match row {
+                    Some(r) => {
+                        pos.insert(ch.index, token_pos(ch.index, r.token));
+                    }
+                    // A finished channel's row is deleted on commit; the server then says `finished`.
+                    None if world
+                        .tunnel
+                        .get(ch.index)
+                        .is_some_and(|t| t.checkpoint == Token::Finished) =>
+                    {
+                        pos.insert(ch.index, len(ch.index));
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    Some((c, pos))
+}
+
+/// Expected keys that can no longer be delivered, and the `commits/C` they lie behind: not
+/// visible in the sink, yet before the position where batch C ended. Sound because `commits/C`
+/// is written only after the sink finished batch C, and batch C+1 starts at C's end.
+pub fn lost_keys(world: &World, expected: &BTreeMap<String, u64>) -> (Option<u64>, Vec<String>) {
+    let Some((c, pos)) = committed_positions(world) else {
+        return (None, vec![]);
+    };
+    let visible: std::collections::BTreeSet<&str> =
+        world.sink.visible().map(|r| r.key.as_str()).collect();
+    let mut lost: Vec<String> = world
+        .upstream
+        .records()
+        .filter(|r| expected.contains_key(&r.key) && !visible.contains(r.key.as_str()))
+        .filter(|r| pos.get(&r.channel).is_some_and(|&p| r.seq < p))
+        .map(|r| r.key.clone())
+        .collect();
+    lost.sort_by_key(|k| key_order(k));
+    (Some(c).filter(|_| !lost.is_empty()), lost)
 }
 
 /// See [`SinkView`]. `expected` holds the keys of a failure-free run.
@@ -468,6 +541,8 @@ pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
         .cloned()
         .collect();
     missing_keys.sort_by_key(|k| key_order(k));
+    let (lost_behind, lost) = lost_keys(world, expected);
+    missing_keys.retain(|k| !lost.contains(k));
     let mut duplicate_keys: Vec<String> = counts
         .iter()
         .filter(|(_, &n)| n > 1)
@@ -496,6 +571,8 @@ pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
             .filter(|k| counts.contains_key(k.as_str()))
             .count() as u64,
         missing_keys,
+        lost_keys: lost,
+        lost_behind,
         rewrites: sink.rewrites(),
         visible: sink.visible_len(),
         expected: expected.len() as u64,
@@ -515,13 +592,25 @@ pub struct Badge {
 }
 
 /// The badge: `verdict` is `None` while the run has not settled, else the oracle's verdict name.
-pub fn badge(verdict: Option<&str>, expected: u64, delivered: u64, duplicates: u64) -> Badge {
+/// `lost_now` counts keys already behind a committed batch (shown while running).
+pub fn badge(
+    verdict: Option<&str>,
+    expected: u64,
+    delivered: u64,
+    duplicates: u64,
+    lost_now: u64,
+) -> Badge {
     let dup = if duplicates == 1 {
         "1 duplicate".to_string()
     } else {
         format!("{duplicates} duplicates")
     };
     match verdict {
+        None if lost_now > 0 => Badge {
+            class: "running-loss".into(),
+            title: "running".into(),
+            detail: format!("{delivered}/{expected} delivered · {lost_now} already lost"),
+        },
         None => Badge {
             class: "running".into(),
             title: "running".into(),
@@ -707,19 +796,87 @@ mod tests {
             "batch 4 and 5 are not delivered yet"
         );
         assert_eq!(v.delivered + v.missing_keys.len() as u64, v.expected);
-        let running = badge(None, v.expected, v.delivered, 6);
+        let running = badge(None, v.expected, v.delivered, 6, 0);
         assert_eq!(running.class, "running");
         assert_eq!(
             running.detail,
             format!("so far {}/36 delivered · 6 duplicates", v.delivered)
         );
-        let done = badge(Some("duplicates"), 36, 36, 6);
+        let done = badge(Some("duplicates"), 36, 36, 6, 0);
         assert_eq!(done.title, "duplicates");
         assert_eq!(done.detail, "6 duplicates · nothing lost");
         assert_eq!(
-            badge(Some("data-loss"), 36, 30, 0).detail,
+            badge(Some("data-loss"), 36, 30, 0, 6).detail,
             "6 of 36 lost · no duplicates"
         );
+    }
+
+    #[test]
+    fn keys_skipped_by_a_rerun_are_lost_as_soon_as_the_rerun_commits() {
+        let expected = expected_of("tablestore-two-phase");
+        // Just before the re-run writes commits/2: nothing is lost yet.
+        let before = world_at("tablestore-two-phase", Some("sink-commit@2"), |k| {
+            matches!(
+                k,
+                EventKind::SinkCommitted {
+                    batch_id: 2,
+                    skipped: true,
+                    ..
+                }
+            )
+        });
+        assert!(lost_keys(&before, &expected).1.is_empty());
+        // commits/2 is written: the rows the re-run read beyond the first attempt are behind it.
+        let after = world_at("tablestore-two-phase", Some("sink-commit@2"), |k| {
+            matches!(k, EventKind::CommitLogWritten { batch_id: 2, .. })
+        });
+        let (behind, lost) = lost_keys(&after, &expected);
+        assert_eq!(behind, Some(2));
+        assert_eq!(lost.first().map(String::as_str), Some("ch0-6"));
+        let v = sink_view(&after, &expected);
+        assert_eq!(v.lost_keys, lost);
+        assert!(v.missing_keys.iter().all(|k| !lost.contains(k)));
+        assert_eq!(
+            badge(None, 36, v.delivered, 0, lost.len() as u64).class,
+            "running-loss"
+        );
+        // A run without loss never reports lost keys on the way.
+        let mut w = World::new(preset("kafka-append").unwrap());
+        for _ in 0..80 {
+            w.step();
+            assert!(lost_keys(&w, &expected_of("kafka-append")).1.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_key_called_lost_during_a_run_is_really_missing_at_the_end() {
+        use batchscope_engine::{presets, CrashKind, CrashPoint};
+        for p in presets() {
+            let expected = expected_of(p.name);
+            for kind in CrashKind::ALL {
+                for batch_id in 1..=3 {
+                    let mut s = p.scenario.clone();
+                    s.crashes.push(CrashPoint { kind, batch_id });
+                    let mut w = World::new(s);
+                    let mut called = std::collections::BTreeSet::new();
+                    for _ in 0..3000 {
+                        if w.is_converged() {
+                            break;
+                        }
+                        w.step();
+                        called.extend(lost_keys(&w, &expected).1);
+                    }
+                    let visible: Vec<&str> = w.sink.visible().map(|r| r.key.as_str()).collect();
+                    for k in &called {
+                        assert!(
+                            !visible.contains(&k.as_str()),
+                            "{} with {kind:?}@{batch_id}: {k} was called lost but is delivered",
+                            p.name
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

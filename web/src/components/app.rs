@@ -85,17 +85,19 @@ pub fn App(props: &AppProps) -> Html {
 
     // Verdict.
     let (settled, report) = player.run.verdict_at(world, cursor);
+    let sink = panels::sink_view(world, &player.run.expected);
     let badge = panels::badge(
         settled.as_ref().map(|r| r.verdict.name()),
         report.expected,
         report.expected - report.lost,
         report.duplicates,
+        sink.lost_keys.len() as u64,
     );
 
     // Lesson and the note on the current step.
     let lesson_data = lesson(&player.preset);
     let current = world.events().last();
-    let (step_head, note, alarm) = match current {
+    let (step_head, mut note, alarm) = match current {
         Some(e) => (
             format!(
                 "#{} · run {} · {} ms · {}",
@@ -125,6 +127,15 @@ pub fn App(props: &AppProps) -> Html {
         ),
     };
 
+    if let Some(EventKind::CommitLogWritten { batch_id, .. }) = current.map(|e| &e.kind) {
+        if !sink.lost_keys.is_empty() {
+            note.push_str(&format!(
+                " {} expected records are now behind commits/{batch_id} but not in the sink: the next batch starts after them, so they are lost.",
+                sink.lost_keys.len()
+            ));
+        }
+    }
+
     // Faults.
     let fired = player.run.last.fired_crashes();
     let armed: Vec<ArmedCrash> = scenario
@@ -143,7 +154,6 @@ pub fn App(props: &AppProps) -> Html {
     let channel_rows = panels::channel_rows(world);
     let meta_rows = panels::meta_rows(world);
     let files = panels::checkpoint_files(world);
-    let sink = panels::sink_view(world, &player.run.expected);
     let counts = vec![
         channel_rows.len().to_string(),
         meta_rows.len().to_string(),

@@ -53,6 +53,15 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                     <span class="line-label">{ "duplicated" }</span>{ key_list(&v.duplicate_keys, "dup", 24) }
                 </div>
             }
+            if !v.lost_keys.is_empty() {
+                <div class="sink-line bad" data-testid="lost-keys"
+                     title="Not in the sink, and behind where the last committed batch ended: the next batch starts after them">
+                    <span class="line-label">
+                        { v.lost_behind.map_or("lost".to_string(), |c| format!("lost (behind commits/{c})")) }
+                    </span>
+                    { key_list(&v.lost_keys, "lost", 40) }
+                </div>
+            }
             if !v.missing_keys.is_empty() {
                 <div class={classes!("sink-line", props.settled.then_some("bad"))} data-testid="missing-keys">
                     <span class="line-label">{ if props.settled { "lost" } else { "not yet delivered" } }</span>
