@@ -5,18 +5,30 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
-step "toolchain"
+step "toolchain (rust wasm32 target, chromium + chromedriver, trunk, wasm-bindgen, wasm-opt)"
 bash scripts/setup.sh
+
+step "real Spark for the conformance suite (project-local .venv with pinned pyspark)"
+bash scripts/setup-spark.sh
 
 step "format"
 cargo fmt --all -- --check
 
-step "lint"
-cargo clippy --all-targets --locked -- -D warnings
+step "lint (native, and the browser crates for wasm32)"
+cargo clippy --locked --all-targets -- -D warnings
+cargo clippy --locked --target wasm32-unknown-unknown -p batchscope-web -p batchscope-wasm --all-targets -- -D warnings
 
-step "native tests (engine, checkers, CLI, acceptance)"
+step "dashboard release build (dist/, used by the end-to-end test)"
+trunk build --release --offline
+
+step "native tests: engine, checkers, CLI, view, acceptance, browser end-to-end, real-Spark conformance"
 cargo build --locked -p batchscope-cli
 cargo test --locked
 
-step "engine builds for wasm32"
-cargo build --locked -p batchscope-engine --target wasm32-unknown-unknown
+step "wasm32: trace hashes equal the native ones, JS API (node), dashboard components (headless Chromium)"
+bash scripts/test-wasm.sh
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner CHROMEDRIVER=/usr/bin/chromedriver \
+  cargo test --locked --target wasm32-unknown-unknown -p batchscope-web
+cargo build --locked -p batchscope-check --target wasm32-unknown-unknown --no-default-features
+
+step "all suites passed"

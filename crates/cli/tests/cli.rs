@@ -315,8 +315,17 @@ fn topology_files_with_a_cycle_or_two_writers_exit_2_naming_them() {
 
 #[test]
 fn continuous_epochs_explore_finds_duplicates_and_never_loss() {
-    let r = json(&batchscope(&["explore", "--preset", "continuous-epochs", "--json"]));
-    assert!(r["outcomes"]["duplicates"].as_u64().unwrap() > 0, "{}", r["outcomes"]);
+    let r = json(&batchscope(&[
+        "explore",
+        "--preset",
+        "continuous-epochs",
+        "--json",
+    ]));
+    assert!(
+        r["outcomes"]["duplicates"].as_u64().unwrap() > 0,
+        "{}",
+        r["outcomes"]
+    );
     assert_eq!(r["outcomes"]["data-loss"], 0);
     assert_eq!(r["outcomes"]["duplicates-and-loss"], 0);
 }

@@ -1,1 +1,18 @@
-//! The pure view-model the dashboard draws: lane geometry, arrow interpolation, colours, labels.
+//! The pure view-model the dashboard draws: lane geometry, arrow interpolation, colours, labels,
+//! the live panels, the timeline, the URL state, step notes and lessons.
+//!
+//! Everything here is a pure function of engine data, tested natively; the `web` crate only
+//! renders what these functions return.
+
+pub mod explain;
+pub mod geometry;
+pub mod labels;
+pub mod lessons;
+pub mod palette;
+pub mod panels;
+pub mod timeline;
+pub mod url;
+
+pub use explain::explain;
+pub use geometry::{Arrow, Layout};
+pub use lessons::{lesson, Lesson};

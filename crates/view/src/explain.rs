@@ -1,0 +1,230 @@
+//! "What just happened": one or two sentences for the event on screen, in the terms of the
+//! source and sink of the scenario. Recovery steps say which rule of SEMANTICS §1.5 applied.
+
+use crate::labels::{compact_offset, shorten_uuids};
+use batchscope_engine::event::Recovery;
+use batchscope_engine::{Event, EventKind, Scenario, SinkKind, SourceKind};
+
+/// The note for one event.
+pub fn explain(event: &Event, scenario: &Scenario) -> String {
+    let source = scenario.source.kind;
+    let sink = scenario.sink.kind;
+    let text = match &event.kind {
+        EventKind::QueryStarted { created: true, .. } => "The driver starts the query for the first time and writes `metadata` with a new query id. Only the checkpoint folder, the Meta table, the Tunnel server and the sink survive a crash of the driver.".to_string(),
+        EventKind::QueryStarted { created: false, .. } => format!(
+            "The driver was restarted ({} ms after it went down) and reads `metadata`: same query id. Everything it held in memory — offsets, caches, the batch in flight — is gone.",
+            scenario.restart_delay_ms
+        ),
+        EventKind::Recovered { recovery, latest_offset, latest_commit } => match recovery {
+            Recovery::Fresh => "No offsets/ entries: a fresh query, starting at batch 0 from the source's initial offsets.".to_string(),
+            Recovery::Rerun { batch_id } => format!(
+                "The driver lists the logs: latest offsets/{} but latest commits/{}. commits/{batch_id} is missing, so batch {batch_id} is re-run with exactly the offsets in offsets/{batch_id} (SEMANTICS §1.5). source.commit of the batch before it is not called again. What the killed attempt already wrote to the sink decides the verdict.",
+                latest_offset.map_or("—".into(), |v| v.to_string()),
+                latest_commit.map_or("none".into(), |v| v.to_string()),
+            ),
+            Recovery::Next { batch_id } => format!(
+                "commits/{} exists: that batch is done, so the driver plans batch {batch_id} next. Nothing is re-run.",
+                batch_id.saturating_sub(1)
+            ),
+        },
+        EventKind::RecoveryGetBatch { batch_id } => format!(
+            "On restart after a committed batch Spark calls getBatch({batch_id}) on V1 sources once more without running it (some sources expect it before the next getOffset)."
+        ),
+        EventKind::SourceInitialized { meta_rows, .. } => {
+            if meta_rows.is_empty() {
+                "First use of the source: it writes its initial offsets to sources/0/0 (a 0x00 byte, `v1`, the offsets), reused on every later run.".to_string()
+            } else {
+                format!(
+                    "First use of the source: it asks the Tunnel server for its {} channels and their checkpoints, writes them to the Meta table under a new UUID₀, and writes UUID₀ to sources/0/0 (a 0x00 byte, `v2`, the UUID).",
+                    meta_rows.len()
+                )
+            }
+        }
+        EventKind::EpochAdvanced { epoch } => format!(
+            "Continuous processing: the driver's epoch thread ends epoch {epoch} ({} ms epochs). Every reader task puts an epoch marker in its queue; when a task reaches it, it reports its offset, and its writer commits the epoch's rows — before the driver writes commits/{epoch}. That order is why continuous mode is at-least-once (SEMANTICS §2).",
+            scenario.trigger_interval_ms
+        ),
+        EventKind::TriggerFired { batch_id } => format!(
+            "The processing-time trigger fires ({} ms interval): the driver constructs batch {batch_id}.",
+            scenario.trigger_interval_ms
+        ),
+        EventKind::GetOffset { batch_id, end, rows_read } => match source {
+            SourceKind::Tablestore | SourceKind::AutoCommit => format!(
+                "getOffset reads no data: it returns a fresh random UUID ({}) as the end offset of batch {batch_id} — a placeholder. Where the batch really ends is decided later, by its tasks (seed 000).",
+                compact_offset(end)
+            ),
+            SourceKind::PullAhead => format!(
+                "getOffset reads ahead: {rows_read} rows read and cached now just to learn that batch {batch_id} ends at {}. This is the extra RDD computation seed 000 rejects.",
+                compact_offset(end)
+            ),
+            SourceKind::ReplayableLog => format!(
+                "getOffset returns the latest offset of every partition, {}: batch {batch_id} will read exactly up to there, on every attempt.",
+                compact_offset(end)
+            ),
+        },
+        EventKind::NoNewData { batch_id } => format!(
+            "No new data: batch {batch_id} is not constructed this trigger; the driver waits for the next one."
+        ),
+        EventKind::OffsetLogWritten { batch_id, .. } => format!(
+            "The write-ahead log: offsets/{batch_id} is written before anything of batch {batch_id} runs. From now on a restart re-runs batch {batch_id} with these offsets until commits/{batch_id} exists."
+        ),
+        EventKind::SourceCommit { batch_id, end, checkpoints, deleted_rows } => match source {
+            SourceKind::Tablestore => {
+                let mut s = format!(
+                    "source.commit(end of batch {batch_id}): the source reads the Meta rows of {} and sends them to the Tunnel server as checkpoints ({}). The server is now one batch behind the Meta table.",
+                    compact_offset(end),
+                    checkpoints.iter().map(|c| format!("{} {}", c.channel, c.token)).collect::<Vec<_>>().join(", ")
+                );
+                if !deleted_rows.is_empty() {
+                    s.push_str(&format!(" Finished channels' rows are deleted: {}.", deleted_rows.join(", ")));
+                }
+                s
+            }
+            SourceKind::PullAhead => format!(
+                "source.commit(end of batch {batch_id}): real positions go to the Tunnel server and the cache is dropped up to them."
+            ),
+            SourceKind::AutoCommit => format!(
+                "source.commit(end of batch {batch_id}): nothing to do — this source already committed every page to the Tunnel server while reading."
+            ),
+            SourceKind::ReplayableLog => format!(
+                "source.commit(end of batch {batch_id}): a Kafka source does nothing here — Spark keeps the offsets in its own checkpoint folder, not in Kafka (seed 002)."
+            ),
+        },
+        EventKind::ChannelState { channel, state } => format!(
+            "The Tunnel server sets {channel} to {state}. A child channel opens only after its parent's final `finished` checkpoint arrived: parent before child."
+        ),
+        EventKind::GetBatch { batch_id, partitions, .. } => {
+            let tasks = partitions.iter().map(|p| format!("{} from {}", p.channel, p.token)).collect::<Vec<_>>().join(", ");
+            match source {
+                SourceKind::Tablestore => format!(
+                    "getBatch plans batch {batch_id}: one task per channel, starting at the start UUID's Meta rows (merged over the server's channel list): {tasks}. How far each reads is not fixed yet."
+                ),
+                SourceKind::AutoCommit => format!(
+                    "getBatch plans batch {batch_id} from the Tunnel server's checkpoints: {tasks}."
+                ),
+                _ => format!(
+                    "getBatch plans batch {batch_id} with fixed ranges: {tasks}. Same offsets, same rows — on every attempt."
+                ),
+            }
+        }
+        EventKind::AddBatch { batch_id, skipped: true } => format!(
+            "The file sink finds batch {batch_id} in its _spark_metadata manifest and skips it before any task runs: the re-run writes nothing."
+        ),
+        EventKind::AddBatch { batch_id, .. } => format!(
+            "Sink.addBatch({batch_id}): the batch's tasks run now."
+        ),
+        EventKind::TaskRead { partition, channel, from, to, rows, committed, .. } => {
+            let mut s = match source {
+                SourceKind::Tablestore | SourceKind::AutoCommit => format!(
+                    "Task {partition} reads {channel} from {from} to {to} ({rows} rows). It stops at maxOffsetsPerChannel or when caught up, so the batch's size is decided now, not in offsets/N."
+                ),
+                _ => format!("Task {partition} reads {channel} from {from} to {to} ({rows} rows)."),
+            };
+            if *committed {
+                s.push_str(" It also commits every page to the Tunnel server as it reads: the server now counts these rows as consumed.");
+            }
+            s
+        }
+        EventKind::MetaRowWritten { uuid, row, overwritten, .. } => {
+            let mut s = format!(
+                "The task writes where it stopped ({}) into the Meta table under the end UUID {}: the start of the next batch.",
+                row.token,
+                shorten_uuids(uuid)
+            );
+            if *overwritten {
+                s.push_str(" It overwrites the row of the killed attempt: the re-run moved the end.");
+            }
+            s
+        }
+        EventKind::TaskFinished { partition, rows, effect, .. } => match effect.as_str() {
+            "appended" => format!(
+                "Task {partition} appends {rows} rows to the sink — visible now, before commits/N. A re-run will append them again."
+            ),
+            "upserted" => format!(
+                "Task {partition} writes {rows} rows by key: a row written again by a re-run overwrites itself."
+            ),
+            _ => format!(
+                "Task {partition} stages {rows} rows; they become visible only when the {} commits the batch.",
+                if sink == SinkKind::File { "manifest" } else { "driver" }
+            ),
+        },
+        EventKind::SinkWriteFailed { reason, .. } => format!(
+            "The sink store is down ({reason}). The batch fails: commits/N is not written, so its offsets are not recorded as processed (seed 002)."
+        ),
+        EventKind::SinkCommitted { batch_id, skipped: true, .. } => format!(
+            "The sink already committed epoch {batch_id}, so this commit is skipped as a duplicate — and the rows this attempt staged are dropped. If the re-run read more than the first attempt, those rows are never written."
+        ),
+        EventKind::SinkCommitted { batch_id, rows, target, .. } => match sink {
+            SinkKind::Append | SinkKind::Upsert => format!(
+                "The sink finished batch {batch_id} (its rows were already written by the tasks). commits/{batch_id} is not written yet — a crash now re-runs the batch."
+            ),
+            _ => format!(
+                "The sink commits batch {batch_id}: {rows} rows become visible in {target}. commits/{batch_id} is not written yet — a crash now re-runs the batch."
+            ),
+        },
+        EventKind::CommitLogWritten { batch_id, .. } => format!(
+            "commits/{batch_id}: batch {batch_id} is done. A crash from now on plans batch {} instead of re-running {batch_id}.",
+            batch_id + 1
+        ),
+        EventKind::CheckpointWriteRejected { path } => format!(
+            "{path} already exists: checkpoint files are immutable, a second write is a concurrent-update error."
+        ),
+        EventKind::Idle { until_ms } => format!("Nothing to do until the next trigger at {until_ms} ms."),
+        EventKind::Crashed { point, lost, .. } => format!(
+            "The driver is killed{}. Lost: {}. The checkpoint folder, Meta table, Tunnel checkpoints and the sink stay. It restarts after {} ms.",
+            point.map_or(String::new(), |p| format!(" at {p}")),
+            if lost.is_empty() { "nothing in flight".into() } else { lost.join("; ") },
+            scenario.restart_delay_ms
+        ),
+        EventKind::QueryFailed { reason } => format!(
+            "The query fails ({reason}) and stops; a supervisor restarts it after {} ms.",
+            scenario.restart_delay_ms
+        ),
+    };
+    shorten_uuids(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchscope_engine::{preset, World};
+
+    #[test]
+    fn every_event_of_a_crashing_run_is_explained() {
+        for name in [
+            "kafka-append",
+            "tablestore-two-phase",
+            "pull-ahead",
+            "sink-outage",
+        ] {
+            let mut s = preset(name).unwrap();
+            s.crashes.push("sink-commit@2".parse().unwrap());
+            let mut w = World::new(s.clone());
+            for _ in 0..300 {
+                let e = w.step();
+                let text = explain(&e, &s);
+                assert!(text.len() > 20, "{name}: {:?}", e.kind);
+                assert!(!text.contains("-4"), "UUIDs are shortened: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_rerun_decision_names_the_missing_commit() {
+        let mut s = preset("kafka-append").unwrap();
+        s.crashes.push("sink-commit@3".parse().unwrap());
+        let mut w = World::new(s.clone());
+        let e = loop {
+            let e = w.step();
+            if matches!(e.kind, EventKind::Recovered { .. }) && e.run == 2 {
+                break e;
+            }
+        };
+        let text = explain(&e, &s);
+        assert!(text.contains("commits/3 is missing"), "{text}");
+        assert!(
+            text.contains("latest offsets/3 but latest commits/2"),
+            "{text}"
+        );
+    }
+}

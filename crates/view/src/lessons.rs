@@ -1,0 +1,204 @@
+//! The guided lesson of each preset: what to watch, why, which seed question it answers, and
+//! where the simulation simplifies. Keyed by preset name, with a fallback for new presets.
+
+/// A preset's lesson.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lesson {
+    /// Heading.
+    pub title: &'static str,
+    /// The question from the seeds or SEMANTICS.md this preset answers.
+    pub question: &'static str,
+    /// Short paragraphs: what to watch and why.
+    pub paragraphs: Vec<&'static str>,
+    /// A crash point to arm to see the point of the lesson (`sink-commit@3`).
+    pub try_crash: Option<&'static str>,
+    /// What that crash should lead to, in words.
+    pub try_outcome: &'static str,
+}
+
+/// Where every preset's simulation simplifies (the module doc of the engine's `world.rs`).
+pub const SIMPLIFICATIONS: &str = "Simplified: one source and one sink per query; a batch's \
+tasks all read, then finish one by one; no task retries (a failed write fails the query, and a \
+supervisor restarts the driver after the scenario's restart delay); the watermark stays 0; logs \
+keep Spark's default of 100 batches; time is simulated (each call costs a fixed number of ms).";
+
+/// The lesson of a preset; an unknown name gets a general lesson that still says what to watch.
+pub fn lesson(name: &str) -> Lesson {
+    match name {
+        "kafka-idempotent" => Lesson {
+            title: "Replayable source + idempotent file sink",
+            question: "How does Structured Streaming make a Kafka → file pipeline exactly-once? (seeds 002, 004; SEMANTICS §1.7–1.8)",
+            paragraphs: vec![
+                "Watch the order of files in the Checkpoint folder: offsets/N is written before the batch runs (the write-ahead log), commits/N only after the sink finished.",
+                "Kafka offsets are real positions: the same (start, end) pair always gives the same rows, so a re-run reads exactly what the killed attempt read.",
+                "The file sink keeps its own manifest (_spark_metadata/N). On a re-run of a batch it already holds, addBatch skips it before any task runs.",
+                "Crash at sink-commit: on restart commits/3 is missing, batch 3 is re-run, and the sink says \"skip\". Files of a killed attempt that never reached the manifest stay on disk as orphans, invisible to readers (greyed in the Sink tab).",
+            ],
+            try_crash: Some("sink-commit@3"),
+            try_outcome: "batch 3 re-runs, the file sink skips it: exactly-once",
+        },
+        "kafka-append" => Lesson {
+            title: "Replayable source + plain append sink",
+            question: "Why does a re-run after the sink wrote its rows duplicate them? (SEMANTICS §1.8, §8; paimon#9666)",
+            paragraphs: vec![
+                "Offsets and replay are as good as in kafka-idempotent: the re-run reads exactly the same rows. The difference is the sink.",
+                "Tasks append their rows as they finish, so rows are visible before commits/N is written. A crash between the sink's commit and commits/N leaves offsets/3 without commits/3.",
+                "On restart Spark re-runs batch 3 with the same offsets — and the append sink writes the same 6 rows a second time. Watch the Sink tab: a second \"batch 3\" group appears, its keys in red.",
+                "Spark only promises exactly-once with an idempotent sink; a plain append gives at-least-once for the last, uncommitted batch.",
+            ],
+            try_crash: Some("sink-commit@3"),
+            try_outcome: "batch 3 is appended twice: duplicates",
+        },
+        "tablestore" => Lesson {
+            title: "Tablestore CDC source: UUID placeholder offsets",
+            question: "Seed 000: how can a CDC stream without seek drive micro-batches?",
+            paragraphs: vec![
+                "A CDC stream cannot say where a batch ends without reading it. Instead of reading ahead, getOffset returns a random UUID as a placeholder: offsets/N holds only that UUID.",
+                "The real positions live in the Meta table: one row per (UUID, channel). The start UUID's rows say where each task begins; each task writes where it stopped under the end UUID (highlighted rows).",
+                "source.commit(end of N−1) runs while batch N is constructed, so the Tunnel server's checkpoints lag one batch behind the Meta table (Channels tab: server vs end row).",
+                "How much a batch reads is decided when its tasks run (maxOffsetsPerChannel, or caught up). A re-run starts from the same start rows but may read more and overwrites the end rows — getBatch is not deterministic. The upsert sink absorbs it: rewrites are counted, nothing duplicates.",
+            ],
+            try_crash: Some("sink-commit@2"),
+            try_outcome: "the re-run reads more rows; the upsert sink absorbs the rewrites: exactly-once",
+        },
+        "tablestore-append" => Lesson {
+            title: "Tablestore source + append sink",
+            question: "Is the UUID design exactly-once on its own? (SEMANTICS §3.4)",
+            paragraphs: vec![
+                "Same source as the tablestore preset, but rows are appended as tasks finish.",
+                "After a crash at sink-commit, batch 2 re-runs from the same start UUID. Its tasks read again — and, because more data has arrived meanwhile, read more than the killed attempt.",
+                "The rows the first attempt appended are appended again: duplicates. The Meta table's end rows of batch 2 are overwritten (marked) with the new, later positions.",
+                "The Tablestore source is at-least-once; only a sink idempotent by primary key makes it exactly-once.",
+            ],
+            try_crash: Some("sink-commit@2"),
+            try_outcome: "the re-run appends the rows again (and more): duplicates",
+        },
+        "tablestore-split" => Lesson {
+            title: "Partition split: parent before child",
+            question: "Seed 000: why must the Commit step push checkpoints to the Tunnel server at all?",
+            paragraphs: vec![
+                "At 2.5 s channel ch0 splits: new records go to two children, ch2 and ch3, which the Tunnel server creates in state WAIT.",
+                "A child opens only when the parent's final checkpoint (\"finished\") reaches the server. That happens in source.commit — one batch after the task that read the parent to its end. Watch the Channels tab: ch0 turns TERMINATED and ch2/ch3 OPEN right after a Commit arrow.",
+                "The commit also deletes ch0's finished Meta row. But the offset reader caches the channel list for 5 s (SEMANTICS §3.1): until it refreshes, its stale entry still lists ch0 as OPEN at its old server checkpoint, so the next getBatch plans ch0 from t:0 again and the children wait.",
+                "Those re-read rows are absorbed by the upsert sink (count the rewrites in the Sink tab); an append sink would duplicate them. (The engine follows the connector's cache; that the real connector re-reads this way is inferred, not observed.)",
+            ],
+            try_crash: Some("source-commit@3"),
+            try_outcome: "a lost commit only delays the children; the re-run is absorbed: exactly-once",
+        },
+        "tablestore-two-phase" => Lesson {
+            title: "Tablestore + a sink that de-duplicates only at commit",
+            question: "SEMANTICS §8: when does a non-replayable source lose data?",
+            paragraphs: vec![
+                "This sink stages rows in tasks and publishes them in the driver's commit(epoch N); it skips an epoch it already committed. With a replayable source that is exactly-once.",
+                "Crash right after the sink committed batch 2 but before commits/2: on restart batch 2 re-runs. Its tasks read MORE rows than the first attempt (more data has arrived) and move the end UUID's Meta rows past them.",
+                "Then the sink skips epoch 2 as a duplicate — the extra rows are never written. Batch 3 starts from the moved end rows, after them. They are lost: the badge turns red and the Sink tab lists the missing keys.",
+                "This is why the V1 Source contract demands that getBatch return the same rows for the same offsets.",
+            ],
+            try_crash: Some("sink-commit@2"),
+            try_outcome: "the re-run reads more, the commit is skipped: data loss",
+        },
+        "pull-ahead" => Lesson {
+            title: "The rejected design: read ahead in getOffset",
+            question: "Seed 000: why not pull the data in GetOffset to learn the real end offset?",
+            paragraphs: vec![
+                "getOffset reads every new row to find where the batch ends and caches them; offsets/N then holds real channel positions, like Kafka.",
+                "Replay is deterministic (same positions, same rows), so recovery is as good as with Kafka: crashes give exactly-once with the upsert sink.",
+                "The price is the extra work: every row is read once more before the batch runs, and the cache holds the rows in memory. The Channels tab shows the cache and the counters (rows read ahead, cache peak).",
+                "After a crash the cache is gone and the tasks read the same range again from the Tunnel server.",
+            ],
+            try_crash: Some("sink-commit@2"),
+            try_outcome: "deterministic replay: exactly-once, at the cost of reading everything twice",
+        },
+        "auto-commit" => Lesson {
+            title: "A consumer that commits as it reads",
+            question: "SEMANTICS §8: why must a source commit only after the batch is done?",
+            paragraphs: vec![
+                "This source pushes each page's checkpoint to the Tunnel server as soon as a task reads it, and plans batches from the server's checkpoints.",
+                "Crash after the first task of batch 2 finished: the second task had read its rows (and committed them to the server) but had not handed them to the sink.",
+                "On restart the re-run starts from the server's checkpoints — already past those rows. Nobody will read them again: data loss.",
+                "Compare with the tablestore preset, whose commit of batch N−1 happens only after offsets/N is durable.",
+            ],
+            try_crash: Some("task@2"),
+            try_outcome: "rows read but not written are skipped by the re-run: data loss",
+        },
+        "foreach-batch-multi" => Lesson {
+            title: "foreachBatch to one of several stores",
+            question: "Seed 004: is writing each batch to a random blob store exactly-once?",
+            paragraphs: vec![
+                "The user function picks one of three stores at random on every call (storagePaths(r.nextInt(3))) and writes the whole batch there.",
+                "foreachBatch gets the same batch id and the same data on a re-run, but does nothing with the id here: it is at-least-once.",
+                "Crash after the function returned but before commits/N: the re-run writes batch N again, possibly into another store. Watch the Sink tab: the same keys appear in two stores.",
+                "To be exactly-once the function must de-duplicate by batch id itself, or use a sink with a transactional commit.",
+            ],
+            try_crash: Some("sink-commit@2"),
+            try_outcome: "the batch is written twice, possibly in two stores: duplicates",
+        },
+        "sink-outage" => Lesson {
+            title: "The sink goes down",
+            question: "Seed 002: if Cassandra is down, are the Kafka offsets recorded as processed?",
+            paragraphs: vec![
+                "The store is unavailable from 2.135 s to 4.2 s. A task's write fails, the batch fails and the query stops; a supervisor restarts it.",
+                "offsets/N was written before the batch ran, but commits/N never is: Spark keeps Kafka offsets in its own checkpoint and only marks a batch done after the sink finished.",
+                "Each restart re-runs the same batch from offsets/N until the store is back. Nothing is lost; rows written before a failure are written again, and the upsert sink absorbs them.",
+                "No crash needed: press play and watch the red failures on the timeline.",
+            ],
+            try_crash: None,
+            try_outcome: "failed batches are re-run until the store is back: exactly-once",
+        },
+        "continuous-epochs" => Lesson {
+            title: "Continuous processing: epochs, at-least-once",
+            question: "Why does Trigger.Continuous only promise at-least-once? (SEMANTICS §2)",
+            paragraphs: vec![
+                "There are no batches here: long-running tasks read all the time, and every trigger interval the driver ends an epoch. Each reader reaches its epoch marker and reports its offset; the coordinator writes offsets/e with an empty metadata line (continuous mode writes only the source offset).",
+                "Then each writer commits the epoch's rows to the sink (a Kafka-like append), and only after all of them does the driver call StreamingWrite.commit(e) and write commits/e.",
+                "On restart Spark looks only at the commit log: it starts from offsets/E of the last committed epoch E and replays everything after it. Rows a writer had already committed for epoch E+1 are written again.",
+                "Simplified: a writer's rows become visible when it commits its epoch (a real Kafka producer sends them even earlier, which only widens the window), and offsets/e of a replayed epoch is kept as it was (`add` returns false and Spark ignores it).",
+            ],
+            try_crash: Some("sink-commit@3"),
+            try_outcome: "epoch 3 is replayed from offsets/2: duplicates, never loss",
+        },
+        _ => Lesson {
+            title: "Watch a micro-batch recover",
+            question: "Does the sink end up with every record exactly once after a crash?",
+            paragraphs: vec![
+                "Each batch: getOffset → offsets/N → source.commit(N−1) → getBatch → tasks → sink → commits/N.",
+                "Arm a crash point (or press Crash now) and step through the restart: commits/N missing means batch N is re-run with the offsets in offsets/N.",
+                "The badge compares the sink with a failure-free run of the same scenario.",
+            ],
+            try_crash: Some("sink-commit@2"),
+            try_outcome: "see the badge",
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchscope_engine::{presets, CrashPoint};
+
+    #[test]
+    fn every_preset_has_its_own_lesson_with_a_valid_crash() {
+        let fallback = lesson("no-such-preset");
+        for p in presets() {
+            let l = lesson(p.name);
+            assert_ne!(l.title, fallback.title, "{} has no lesson", p.name);
+            assert!(
+                (3..=6).contains(&l.paragraphs.len()),
+                "{}: 3–6 paragraphs",
+                p.name
+            );
+            if let Some(c) = l.try_crash {
+                c.parse::<CrashPoint>()
+                    .expect("a crash point the engine parses");
+            }
+        }
+    }
+
+    #[test]
+    fn lessons_cite_their_seed_question() {
+        assert!(lesson("tablestore").question.contains("000"));
+        assert!(lesson("sink-outage").question.contains("002"));
+        assert!(lesson("foreach-batch-multi").question.contains("004"));
+        assert!(lesson("tablestore-two-phase").question.contains("§8"));
+    }
+}

@@ -1,0 +1,262 @@
+//! The shareable state in the URL hash: `#preset=kafka-append&seed=7&crash=sink-commit@3&after=57&at=60`.
+//!
+//! Preset, seed and the recorded crash inputs define the run; `at` is the cursor (events shown).
+//! A link therefore reproduces the exact moment. Parsing never panics: every problem is named.
+
+use batchscope_engine::CrashPoint;
+use std::fmt;
+
+/// The preset loaded when the URL names none (or a broken one).
+pub const DEFAULT_PRESET: &str = "tablestore";
+/// The seed used when the URL names none.
+pub const DEFAULT_SEED: u64 = 7;
+
+/// What the URL hash holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UrlState {
+    /// Preset name.
+    pub preset: String,
+    /// Seed of the world's PRNG.
+    pub seed: u64,
+    /// Armed crash points (`crash=sink-commit@3,task@4`).
+    pub crashes: Vec<CrashPoint>,
+    /// "Crash now" inputs: the driver dies after the event with this sequence number (`after=57`).
+    pub crash_after_events: Vec<u64>,
+    /// Number of events shown (the cursor).
+    pub at: u64,
+}
+
+impl UrlState {
+    /// The state of a fresh page: the default preset at the start.
+    pub fn default_for(preset: &str) -> UrlState {
+        UrlState {
+            preset: preset.to_string(),
+            seed: DEFAULT_SEED,
+            crashes: vec![],
+            crash_after_events: vec![],
+            at: 0,
+        }
+    }
+}
+
+/// One thing wrong with a URL, naming the parameter and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UrlError {
+    /// The parameter (`seed`, `crash`…).
+    pub param: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl fmt::Display for UrlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.param, self.reason)
+    }
+}
+
+fn err(param: &str, reason: String) -> UrlError {
+    UrlError {
+        param: param.to_string(),
+        reason,
+    }
+}
+
+/// Decodes `%XX` escapes and `+` (some apps re-encode `@` and `,` when a link is shared).
+pub fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+                match u8::from_str_radix(hex, 16) {
+                    Ok(b) => {
+                        out.push(b);
+                        i += 3;
+                    }
+                    Err(_) => {
+                        out.push(b'%');
+                        i += 1;
+                    }
+                }
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn parse_u64(param: &str, value: &str, what: &str) -> Result<u64, UrlError> {
+    value.trim().parse::<u64>().map_err(|_| {
+        err(
+            param,
+            format!("`{value}` is not {what} (a whole number ≥ 0)"),
+        )
+    })
+}
+
+/// Parses a URL hash (with or without the leading `#`). `known_presets` are the valid names.
+/// An empty hash gives the default state. Unknown parameters are ignored; every bad value of a
+/// known one is reported (all of them, not only the first).
+pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlError>> {
+    let default = if known_presets.contains(&DEFAULT_PRESET) || known_presets.is_empty() {
+        DEFAULT_PRESET
+    } else {
+        known_presets[0]
+    };
+    let mut state = UrlState::default_for(default);
+    let mut errors = vec![];
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    for pair in hash.split('&').filter(|p| !p.is_empty()) {
+        let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = percent_decode(key);
+        let value = percent_decode(raw);
+        match key.as_str() {
+            "preset" => {
+                if known_presets.contains(&value.as_str()) {
+                    state.preset = value;
+                } else {
+                    errors.push(err(
+                        "preset",
+                        format!(
+                            "unknown preset `{value}` (known: {})",
+                            known_presets.join(", ")
+                        ),
+                    ));
+                }
+            }
+            "seed" => match parse_u64("seed", &value, "a seed") {
+                Ok(s) => state.seed = s,
+                Err(e) => errors.push(e),
+            },
+            "at" => match parse_u64("at", &value, "an event count") {
+                Ok(a) => state.at = a,
+                Err(e) => errors.push(e),
+            },
+            "crash" => {
+                for item in value.split(',').filter(|s| !s.trim().is_empty()) {
+                    match item.trim().parse::<CrashPoint>() {
+                        Ok(p) => state.crashes.push(p),
+                        Err(e) => errors.push(err("crash", e.to_string())),
+                    }
+                }
+            }
+            "after" => {
+                for item in value.split(',').filter(|s| !s.trim().is_empty()) {
+                    match parse_u64("after", item, "an event number") {
+                        Ok(n) => state.crash_after_events.push(n),
+                        Err(e) => errors.push(e),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if errors.is_empty() {
+        Ok(state)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Formats the state as a hash (with the leading `#`); `parse(format(s)) == s`.
+pub fn format(state: &UrlState) -> String {
+    let mut s = format!("#preset={}&seed={}", state.preset, state.seed);
+    if !state.crashes.is_empty() {
+        let list: Vec<String> = state.crashes.iter().map(|c| c.to_string()).collect();
+        s.push_str(&format!("&crash={}", list.join(",")));
+    }
+    if !state.crash_after_events.is_empty() {
+        let list: Vec<String> = state
+            .crash_after_events
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        s.push_str(&format!("&after={}", list.join(",")));
+    }
+    s.push_str(&format!("&at={}", state.at));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KNOWN: &[&str] = &["kafka-append", "tablestore", "sink-outage"];
+
+    #[test]
+    fn a_full_hash_round_trips() {
+        let s = UrlState {
+            preset: "kafka-append".into(),
+            seed: 42,
+            crashes: vec!["sink-commit@3".parse().unwrap(), "task@4".parse().unwrap()],
+            crash_after_events: vec![57, 90],
+            at: 61,
+        };
+        let text = format(&s);
+        assert_eq!(
+            text,
+            "#preset=kafka-append&seed=42&crash=sink-commit@3,task@4&after=57,90&at=61"
+        );
+        assert_eq!(parse(&text, KNOWN), Ok(s.clone()));
+        // Without the `#`, and with `@` and `,` percent-encoded by a chat app.
+        let encoded = text[1..].replace('@', "%40").replace(',', "%2C");
+        assert_eq!(parse(&encoded, KNOWN), Ok(s));
+    }
+
+    #[test]
+    fn an_empty_hash_is_the_default_scenario() {
+        let s = parse("", KNOWN).unwrap();
+        assert_eq!(s, UrlState::default_for("tablestore"));
+        assert_eq!(parse("#", KNOWN).unwrap(), s);
+        assert_eq!(format(&s), "#preset=tablestore&seed=7&at=0");
+        // Without the default preset among the known ones, the first known is the default.
+        assert_eq!(parse("", &["kafka-append"]).unwrap().preset, "kafka-append");
+    }
+
+    #[test]
+    fn every_bad_value_is_named() {
+        let errors = parse("#preset=nope&seed=abc&crash=explode@3&at=-1", KNOWN).unwrap_err();
+        let params: Vec<&str> = errors.iter().map(|e| e.param.as_str()).collect();
+        assert_eq!(params, ["preset", "seed", "crash", "at"]);
+        assert!(errors[0].reason.contains("unknown preset `nope`"));
+        assert!(errors[0].reason.contains("kafka-append"));
+        assert!(errors[1].reason.contains("`abc` is not a seed"));
+        assert!(errors[2].reason.contains("explode"));
+        assert!(errors[3].to_string().starts_with("at: `-1`"));
+    }
+
+    #[test]
+    fn a_crash_point_without_batch_or_with_a_bad_batch_is_an_error() {
+        let e = parse("#crash=sink-commit", KNOWN).unwrap_err();
+        assert!(e[0].reason.contains("NAME@BATCH"));
+        let e = parse("#crash=sink-commit@x", KNOWN).unwrap_err();
+        assert!(e[0].reason.contains("batch `x`"));
+        let e = parse("#after=5,z", KNOWN).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].param, "after");
+    }
+
+    #[test]
+    fn unknown_parameters_are_ignored() {
+        let s = parse("#preset=sink-outage&utm=x&seed=3", KNOWN).unwrap();
+        assert_eq!(s.preset, "sink-outage");
+        assert_eq!(s.seed, 3);
+    }
+
+    #[test]
+    fn percent_decoding_leaves_broken_escapes_alone() {
+        assert_eq!(percent_decode("a%40b"), "a@b");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz"), "%zz");
+        assert_eq!(percent_decode("a+b"), "a b");
+    }
+}

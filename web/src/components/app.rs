@@ -1,0 +1,235 @@
+//! The root component: owns the player reducer and the hooks, lays out header, diagram,
+//! lesson and panels, and timeline. Every view is a pure function of the world at the cursor.
+
+use super::{
+    ChannelsPanel, CheckpointPanel, Controls, CrashControls, LessonBox, MetaPanel, Notices,
+    SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
+};
+use crate::components::crash_controls::ArmedCrash;
+use crate::hooks::{use_keyboard, use_play_timer, use_url_sync, SHORTCUTS};
+use crate::state::{Action, Player, Tab};
+use batchscope_engine::source::uses_meta_table;
+use batchscope_engine::{presets, EventKind, SourceKind};
+use batchscope_view::panels::{self, batch_offsets, offset_text};
+use batchscope_view::{explain, lesson, timeline, url};
+use yew::prelude::*;
+
+/// Rows of the sequence diagram.
+const WINDOW: usize = 17;
+
+/// Which tab the event changes.
+fn tab_changed(kind: &EventKind) -> Option<Tab> {
+    match kind {
+        EventKind::MetaRowWritten { .. } => Some(Tab::Meta),
+        EventKind::SourceInitialized { meta_rows, .. } if !meta_rows.is_empty() => Some(Tab::Meta),
+        EventKind::QueryStarted { created: true, .. }
+        | EventKind::SourceInitialized { .. }
+        | EventKind::OffsetLogWritten { .. }
+        | EventKind::CommitLogWritten { .. } => Some(Tab::Checkpoint),
+        EventKind::TaskFinished { .. } | EventKind::SinkCommitted { .. } => Some(Tab::Sink),
+        EventKind::SourceCommit { .. }
+        | EventKind::ChannelState { .. }
+        | EventKind::TaskRead { .. }
+        | EventKind::GetOffset { .. } => Some(Tab::Channels),
+        _ => None,
+    }
+}
+
+/// Props of [`App`].
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// The URL hash to start from (`None`: read `location.hash`).
+    #[prop_or_default]
+    pub hash: Option<String>,
+}
+
+/// The dashboard.
+#[component]
+pub fn App(props: &AppProps) -> Html {
+    let initial = props.hash.clone();
+    let player = use_reducer(move || {
+        let hash =
+            initial.unwrap_or_else(|| gloo::utils::window().location().hash().unwrap_or_default());
+        Player::from_hash(&hash)
+    });
+    let on_action = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |a: Action| dispatcher.dispatch(a))
+    };
+    use_keyboard(on_action.clone());
+    use_play_timer(
+        player.playing,
+        player.step_ms().round() as u32,
+        on_action.reform(|_| Action::Tick),
+    );
+    use_url_sync(
+        url::format(&player.url_state()),
+        !player.playing,
+        on_action.clone(),
+    );
+    {
+        let theme = player.theme.name();
+        use_effect_with(theme, |theme| {
+            if let Some(root) = gloo::utils::document().document_element() {
+                let _ = root.set_attribute("data-theme", theme);
+            }
+        });
+    }
+
+    let run = Shared(player.run.clone());
+    let cells = use_memo(run.clone(), |r| timeline::cells(&r.events));
+    let starts = use_memo(run.clone(), |r| timeline::batch_starts(&r.events));
+    let world = &player.world;
+    let scenario = player.scenario();
+    let cursor = player.cursor;
+
+    // Verdict.
+    let (settled, report) = player.run.verdict_at(world, cursor);
+    let sink = panels::sink_view(world, &player.run.expected);
+    let badge = panels::badge(
+        settled.as_ref().map(|r| r.verdict.name()),
+        report.expected,
+        report.expected - report.lost,
+        report.duplicates,
+        sink.lost_keys.len() as u64,
+    );
+
+    // Lesson and the note on the current step.
+    let lesson_data = lesson(&player.preset);
+    let current = world.events().last();
+    let (step_head, mut note, alarm) = match current {
+        Some(e) => (
+            format!(
+                "#{} · run {} · {} ms · {}",
+                e.seq,
+                e.run,
+                e.at_ms,
+                batchscope_view::labels::arrow_label(&e.kind)
+            ),
+            explain(e, scenario),
+            matches!(
+                e.kind,
+                EventKind::Crashed { .. }
+                    | EventKind::QueryFailed { .. }
+                    | EventKind::SinkWriteFailed { .. }
+            ),
+        ),
+        None => (
+            "before the first step".to_string(),
+            format!(
+                "{} Step through it, arm a crash below, and watch the badge.",
+                presets()
+                    .iter()
+                    .find(|p| p.name == player.preset)
+                    .map_or("", |p| p.description)
+            ),
+            false,
+        ),
+    };
+
+    if let Some(EventKind::CommitLogWritten { batch_id, .. }) = current.map(|e| &e.kind) {
+        if !sink.lost_keys.is_empty() {
+            note.push_str(&format!(
+                " {} expected records are now behind commits/{batch_id} but not in the sink: the next batch starts after them, so they are lost.",
+                sink.lost_keys.len()
+            ));
+        }
+    }
+
+    // Faults.
+    let fired = player.run.last.fired_crashes();
+    let armed: Vec<ArmedCrash> = scenario
+        .crashes
+        .iter()
+        .map(|p| ArmedCrash {
+            point: *p,
+            fires_at: fired.iter().find(|f| f.point == Some(*p)).map(|f| f.seq),
+        })
+        .collect();
+    let offsets = batch_offsets(world);
+    let can_crash = !player.at_end() || world.is_converged();
+
+    // Panels.
+    let kind = scenario.source.kind;
+    let channel_rows = panels::channel_rows(world);
+    let meta_rows = panels::meta_rows(world);
+    let files = panels::checkpoint_files(world);
+    let counts = vec![
+        channel_rows.len().to_string(),
+        meta_rows.len().to_string(),
+        files.len().to_string(),
+        sink.visible.to_string(),
+    ];
+    let batch_label = match (offsets.batch_id, offsets.in_flight) {
+        (Some(b), true) => format!("batch {b} in flight"),
+        (Some(b), false) if offsets.end.is_some() => format!("batch {b} to re-run"),
+        (Some(b), false) => format!("batch {b} next"),
+        (None, _) => "no batch".to_string(),
+    };
+    let panel = match player.tab {
+        Tab::Channels => html! {
+            <ChannelsPanel rows={channel_rows} meta_rows={uses_meta_table(&scenario.source)}
+                kafka={kind == SourceKind::ReplayableLog} batch={batch_label}
+                start={offset_text(&offsets.start, world)} end={offset_text(&offsets.end, world)}
+                counters={world.counters.clone()} pull_ahead={kind == SourceKind::PullAhead} />
+        },
+        Tab::Meta => html! {
+            <MetaPanel rows={meta_rows} used={uses_meta_table(&scenario.source)} />
+        },
+        Tab::Checkpoint => html! {
+            <CheckpointPanel files={files} selected={player.selected_file.clone()} on_action={on_action.clone()} />
+        },
+        Tab::Sink => html! { <SinkPanel view={sink} settled={settled.is_some()} /> },
+    };
+
+    let window_start = cursor.saturating_sub(WINDOW);
+    let window = world.events()[window_start..].to_vec();
+    let animate_ms = if player.playing {
+        (player.step_ms() * 0.7).min(650.0)
+    } else {
+        320.0
+    };
+    let preset_list: Vec<(String, String)> = presets()
+        .into_iter()
+        .map(|p| (p.name.to_string(), p.description.to_string()))
+        .collect();
+
+    html! {
+        <div class="app">
+            <header class="topbar">
+                <div class="brand" title="Deterministic simulator of streaming fault tolerance">
+                    <span class="logo">{ "◧" }</span>{ "batchscope" }
+                </div>
+                <Controls preset={player.preset.clone()} presets={preset_list} seed={scenario.seed}
+                    cursor={cursor} total={player.run.len()} playing={player.playing} speed={player.speed}
+                    theme={player.theme} can_crash={can_crash} on_action={on_action.clone()} />
+                <VerdictBadge badge={badge} />
+            </header>
+            <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(Action::Dismiss)} />
+            <main class="main">
+                <section class="diagram-pane" aria-label="Sequence diagram">
+                    <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} />
+                </section>
+                <aside class="side">
+                    <LessonBox lesson={lesson_data.clone()} step_head={step_head} note={note} alarm={alarm} />
+                    <CrashControls armed={armed} crash_after_events={scenario.crash_after_events.clone()}
+                        cursor={cursor} batch_hint={offsets.batch_id.unwrap_or(0)}
+                        suggestion={lesson_data.try_crash.map(str::to_string)}
+                        suggestion_outcome={lesson_data.try_outcome.to_string()}
+                        on_action={on_action.clone()} />
+                    <section class="card panels">
+                        <SideTabs tab={player.tab} counts={counts}
+                            changed={current.and_then(|e| tab_changed(&e.kind))} on_action={on_action.clone()} />
+                        { panel }
+                    </section>
+                </aside>
+            </main>
+            <footer class="bottom">
+                <Timeline cells={(*cells).clone()} starts={(*starts).clone()} cursor={cursor} on_action={on_action.clone()} />
+                <div class="shortcuts" aria-label="Keyboard shortcuts">
+                    { for SHORTCUTS.iter().map(|(k, what)| html! { <span><kbd>{ *k }</kbd>{ *what }</span> }) }
+                </div>
+            </footer>
+        </div>
+    }
+}

@@ -1,0 +1,158 @@
+//! The sequence diagram: seven lanes, the last events as arrows (current one highlighted and
+//! animated), batch and restart separators, crashes in red.
+
+use crate::hooks::use_arrow_progress;
+use batchscope_engine::{Actor, Event, EventKind};
+use batchscope_view::geometry::{clamp_label_x, ease_in_out, fmt, lane_index, Layout};
+use batchscope_view::labels::arrow_label;
+use batchscope_view::palette::{actor_color, actor_title, CRASH};
+use yew::prelude::*;
+
+/// Props of [`SequenceDiagram`].
+#[derive(Properties, PartialEq)]
+pub struct SequenceDiagramProps {
+    /// The events in the window, oldest first; the last one is the current event.
+    pub events: Vec<Event>,
+    /// Events shown in all (the cursor), which keys the animation.
+    pub cursor: usize,
+    /// How long the current arrow's dot takes to travel (0 = no animation).
+    pub animate_ms: f64,
+}
+
+fn separator(e: &Event) -> Option<(String, bool)> {
+    match &e.kind {
+        EventKind::TriggerFired { batch_id } => Some((format!("batch {batch_id}"), false)),
+        EventKind::QueryStarted { created, .. } => Some(if *created {
+            (format!("driver starts · run {}", e.run), false)
+        } else {
+            (format!("driver restarts · run {}", e.run), true)
+        }),
+        _ => None,
+    }
+}
+
+fn is_alarm(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::Crashed { .. }
+            | EventKind::QueryFailed { .. }
+            | EventKind::SinkWriteFailed { .. }
+            | EventKind::CheckpointWriteRejected { .. }
+    )
+}
+
+fn marker_id(from: Actor, alarm: bool) -> String {
+    if alarm {
+        "ah-crash".into()
+    } else {
+        format!("ah-{}", lane_index(from))
+    }
+}
+
+/// The diagram.
+#[component]
+pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
+    let layout = Layout::default();
+    let progress = use_arrow_progress(props.cursor, props.animate_ms);
+    let w = layout.width;
+    let h = layout.height();
+    let n = props.events.len();
+    let markers = Actor::ALL
+        .iter()
+        .map(|a| (marker_id(*a, false), actor_color(*a)))
+        .chain(std::iter::once(("ah-crash".to_string(), CRASH)));
+    let lanes = Actor::ALL.iter().map(|a| {
+        let x = layout.lane_x(*a);
+        let (t1, t2) = actor_title(*a);
+        let color = actor_color(*a);
+        let bw = layout.lane_w() - 8.0;
+        html! {
+            <g class="lane" data-lane={a.label()}>
+                <line class="lifeline" x1={fmt(x)} y1={fmt(layout.header_h - 4.0)} x2={fmt(x)} y2={fmt(h)} stroke={color} />
+                <rect class="lane-head" x={fmt(x - bw / 2.0)} y="4" width={fmt(bw)} height={fmt(layout.header_h - 10.0)} rx="7"
+                      stroke={color} />
+                <rect x={fmt(x - bw / 2.0)} y="4" width="4" height={fmt(layout.header_h - 10.0)} rx="2" fill={color} />
+                <text class="lane-title" x={fmt(x + 2.0)} y={if t2.is_empty() { "27" } else { "21" }} text-anchor="middle">{ t1 }</text>
+                if !t2.is_empty() {
+                    <text class="lane-title lane-sub" x={fmt(x + 2.0)} y="35" text-anchor="middle">{ t2 }</text>
+                }
+                <title>{ a.label() }</title>
+            </g>
+        }
+    });
+    let rows = props.events.iter().enumerate().map(|(i, e)| {
+        let row = i as u32;
+        let current = i + 1 == n;
+        let (from, to) = e.kind.lanes();
+        let alarm = is_alarm(&e.kind);
+        let color = if alarm { CRASH } else { actor_color(from) };
+        let y_top = layout.row_top(row);
+        let sep = separator(e).map(|(label, restart)| html! {
+            <g class={classes!("sep", restart.then_some("sep-restart"))}>
+                <line x1="0" y1={fmt(y_top)} x2={fmt(w)} y2={fmt(y_top)} />
+                <text x={fmt(w - 4.0)} y={fmt(y_top + 11.0)} text-anchor="end">{ label }</text>
+            </g>
+        });
+        let label = arrow_label(&e.kind);
+        let body = if let EventKind::Crashed { .. } = e.kind {
+            let y = layout.row_y(row);
+            html! {
+                <g class="crash">
+                    <rect x="0" y={fmt(y_top + 2.0)} width={fmt(w)} height={fmt(layout.row_h - 4.0)} rx="4" class="crash-band" />
+                    <line x1={fmt(layout.lane_x(Actor::Driver))} y1={fmt(y)} x2={fmt(layout.lane_x(Actor::Sink))} y2={fmt(y)} class="crash-line" />
+                    <text class="crash-x" x={fmt(layout.lane_x(Actor::Driver))} y={fmt(y + 6.0)} text-anchor="middle">{ "✕" }</text>
+                    <text class="arrow-label crash-label" x={fmt(w / 2.0)} y={fmt(y - 5.0)} text-anchor="middle">
+                        { format!("{label} — the driver dies; durable state stays") }
+                    </text>
+                </g>
+            }
+        } else {
+            let arrow = layout.arrow(from, to, row);
+            let (lx, ly, anchor) = arrow.label_anchor();
+            let lx = clamp_label_x(lx, anchor, &label, w);
+            let dot = current.then(|| {
+                let (dx, dy) = arrow.point_at(ease_in_out(progress));
+                html! { <circle class="dot" cx={fmt(dx)} cy={fmt(dy)} r="5" fill={color} /> }
+            });
+            html! {
+                <g class={classes!("arrow", alarm.then_some("arrow-alarm"))}>
+                    <path d={arrow.path_d()} stroke={color} fill="none"
+                          class={classes!("arrow-line", arrow.self_loop.then_some("arrow-self"))}
+                          marker-end={format!("url(#{})", marker_id(from, alarm))} />
+                    <text class="arrow-label" x={fmt(lx)} y={fmt(ly)} text-anchor={anchor}>{ label }</text>
+                    { for dot }
+                </g>
+            }
+        };
+        html! {
+            <g class={classes!("row", current.then_some("row-current"))} key={e.seq.to_string()}
+               data-testid={if current { "current-event" } else { "event" }} data-seq={e.seq.to_string()}>
+                if current {
+                    <rect class="current-band" x="0" y={fmt(y_top + 1.0)} width={fmt(w)} height={fmt(layout.row_h - 2.0)} rx="5" />
+                }
+                { for sep }
+                <text class="seq" x="3" y={fmt(layout.row_y(row) + 4.0)}>{ format!("#{}", e.seq) }</text>
+                { body }
+            </g>
+        }
+    });
+    html! {
+        <svg class="seq-diagram" id="sequence" data-testid="sequence" viewBox={format!("0 0 {} {}", fmt(w), fmt(h))}
+             preserveAspectRatio="xMidYMin meet" role="img" aria-label="Sequence diagram of the last events">
+            <defs>
+                { for markers.map(|(id, color)| html! {
+                    <marker id={id} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M0,0 L10,5 L0,10 z" fill={color} />
+                    </marker>
+                }) }
+            </defs>
+            { for lanes }
+            { for rows }
+            if n == 0 {
+                <text class="empty-hint" x={fmt(w / 2.0)} y={fmt(layout.row_y(3))} text-anchor="middle">
+                    { "Press ▶| (or →) to perform the first step, ▶ (or space) to play." }
+                </text>
+            }
+        </svg>
+    }
+}

@@ -1,0 +1,41 @@
+//! The tab strip of the side panel; a dot marks the tab whose contents the step just changed.
+
+use crate::state::{Action, Tab};
+use yew::prelude::*;
+
+/// Props of [`SideTabs`].
+#[derive(Properties, PartialEq)]
+pub struct SideTabsProps {
+    /// The open tab.
+    pub tab: Tab,
+    /// A count shown on each tab, in `Tab::ALL` order.
+    pub counts: Vec<String>,
+    /// The tab the step on screen changed.
+    pub changed: Option<Tab>,
+    /// Every intent.
+    pub on_action: Callback<Action>,
+}
+
+/// Tabs: Channels, Meta table, Checkpoint folder, Sink.
+#[component]
+pub fn SideTabs(props: &SideTabsProps) -> Html {
+    html! {
+        <div class="tabs" role="tablist">
+            { for Tab::ALL.iter().enumerate().map(|(i, t)| {
+                let cb = props.on_action.clone();
+                let t = *t;
+                let selected = t == props.tab;
+                html! {
+                    <button role="tab" aria-selected={selected.to_string()}
+                            id={format!("tab-{}", t.name())} data-testid={format!("tab-{}", t.name())}
+                            class={classes!("tab", selected.then_some("tab-on"))}
+                            onclick={Callback::from(move |_| cb.emit(Action::SetTab(t)))}>
+                        { t.title() }
+                        <span class="tab-count">{ props.counts.get(i).cloned().unwrap_or_default() }</span>
+                        if props.changed == Some(t) { <span class="tab-dot" title="changed by this step"></span> }
+                    </button>
+                }
+            }) }
+        </div>
+    }
+}

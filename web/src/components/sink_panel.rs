@@ -1,0 +1,103 @@
+//! The sink: stores and their rows by writing batch, duplicates and missing keys marked, file
+//! sink manifests with orphan files greyed, upsert rewrites counted.
+
+use batchscope_view::labels::ellipsize;
+use batchscope_view::panels::SinkView;
+use yew::prelude::*;
+
+/// Props of [`SinkPanel`].
+#[derive(Properties, PartialEq)]
+pub struct SinkPanelProps {
+    /// What to show.
+    pub view: SinkView,
+    /// Whether the run has settled (missing keys are then lost, not just not yet delivered).
+    pub settled: bool,
+}
+
+fn key_list(keys: &[String], class: &'static str, max: usize) -> Html {
+    html! {
+        <span class="keys">
+            { for keys.iter().take(max).map(|k| html! { <span class={classes!("key-chip", class)}>{ k }</span> }) }
+            if keys.len() > max { <span class="muted">{ format!(" +{} more", keys.len() - max) }</span> }
+        </span>
+    }
+}
+
+/// The Sink tab.
+#[component]
+pub fn SinkPanel(props: &SinkPanelProps) -> Html {
+    let v = &props.view;
+    html! {
+        <div class="panel sink" data-testid="panel-sink">
+            <div class="panel-sub">
+                <span class="pill">{ v.kind }</span>
+            </div>
+            <div class="sink-stats">
+                <span>{ "visible rows " }<b>{ v.visible }</b></span>
+                <span>{ "delivered " }<b>{ format!("{} / {}", v.delivered, v.expected) }</b></span>
+                <span class={classes!((!v.duplicate_keys.is_empty()).then_some("bad"))} data-testid="dup-count">
+                    { "duplicate keys " }<b>{ v.duplicate_keys.len() }</b>
+                </span>
+                if v.rewrites > 0 {
+                    <span title="Rows written again by a re-run and absorbed by the upsert key">{ "upsert rewrites " }<b>{ v.rewrites }</b></span>
+                }
+                if v.staged_rows > 0 {
+                    <span title="Staged by the attempt in flight; visible only after its commit">{ "staged " }<b>{ v.staged_rows }</b></span>
+                }
+                if let Some(e) = v.last_committed_epoch {
+                    <span>{ "last committed epoch " }<b>{ e }</b></span>
+                }
+            </div>
+            if !v.duplicate_keys.is_empty() {
+                <div class="sink-line bad" data-testid="duplicate-keys">
+                    <span class="line-label">{ "duplicated" }</span>{ key_list(&v.duplicate_keys, "dup", 24) }
+                </div>
+            }
+            if !v.lost_keys.is_empty() {
+                <div class="sink-line bad" data-testid="lost-keys"
+                     title="Not in the sink, and behind where the last committed batch ended: the next batch starts after them">
+                    <span class="line-label">
+                        { v.lost_behind.map_or("lost".to_string(), |c| format!("lost (behind commits/{c})")) }
+                    </span>
+                    { key_list(&v.lost_keys, "lost", 40) }
+                </div>
+            }
+            if !v.missing_keys.is_empty() {
+                <div class={classes!("sink-line", props.settled.then_some("bad"))} data-testid="missing-keys">
+                    <span class="line-label">{ if props.settled { "lost" } else { "not yet delivered" } }</span>
+                    { key_list(&v.missing_keys, if props.settled { "lost" } else { "pending" }, if props.settled { 40 } else { 12 }) }
+                </div>
+            }
+            { for v.stores.iter().map(|s| html! {
+                <div class="store">
+                    <div class="store-head"><code>{ &s.name }</code><span class="muted">{ format!("{} rows", s.rows) }</span></div>
+                    if s.groups.is_empty() { <div class="muted small">{ "empty" }</div> }
+                    { for s.groups.iter().map(|g| html! {
+                        <div class="group">
+                            <span class="group-label">{ format!("batch {}", g.batch_id) }</span>
+                            <span class="keys">
+                                { for g.keys.iter().map(|k| html! {
+                                    <span class={classes!("key-chip", k.duplicate.then_some("dup"))}>{ &k.key }</span>
+                                }) }
+                            </span>
+                        </div>
+                    }) }
+                </div>
+            }) }
+            if !v.files.is_empty() {
+                <div class="store">
+                    <div class="store-head"><code>{ "files" }</code>
+                        <span class="muted">{ format!("_spark_metadata: {}", v.manifest.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ")) }</span>
+                    </div>
+                    { for v.files.iter().map(|f| html! {
+                        <div class={classes!("sink-file", (!f.committed).then_some("orphan"))}>
+                            <code>{ ellipsize(&f.name, 30) }</code>
+                            <span>{ format!("batch {} · {} rows", f.batch_id, f.rows) }</span>
+                            if !f.committed { <span class="pill">{ "orphan: not in the manifest" }</span> }
+                        </div>
+                    }) }
+                </div>
+            }
+        </div>
+    }
+}

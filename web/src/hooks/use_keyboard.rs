@@ -1,0 +1,77 @@
+//! Keyboard shortcuts: → step, ← back, space play/pause, n next batch, r reset, c crash now.
+
+use crate::state::Action;
+use gloo::events::{EventListener, EventListenerOptions};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, KeyboardEvent};
+use yew::prelude::*;
+
+/// The shortcut list shown in the help footer: (key, what it does).
+pub const SHORTCUTS: [(&str, &str); 6] = [
+    ("→", "step"),
+    ("←", "back"),
+    ("space", "play / pause"),
+    ("n", "next batch"),
+    ("r", "reset"),
+    ("c", "crash now"),
+];
+
+/// The action of a key (`KeyboardEvent.key`), if it is a shortcut.
+pub fn key_action(key: &str) -> Option<Action> {
+    Some(match key {
+        "ArrowRight" => Action::Step,
+        "ArrowLeft" => Action::Back,
+        " " | "Spacebar" => Action::TogglePlay,
+        "n" | "N" => Action::NextBatch,
+        "r" | "R" => Action::Reset,
+        "c" | "C" => Action::CrashNow,
+        _ => return None,
+    })
+}
+
+fn typing_into_a_field(e: &KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"))
+}
+
+/// Listens on the document for shortcuts while mounted.
+#[hook]
+pub fn use_keyboard(on_action: Callback<Action>) {
+    use_effect_with((), move |_| {
+        let document = gloo::utils::document();
+        let listener = EventListener::new_with_options(
+            &document,
+            "keydown",
+            EventListenerOptions::enable_prevent_default(),
+            move |event| {
+                let Some(e) = event.dyn_ref::<KeyboardEvent>() else {
+                    return;
+                };
+                if e.ctrl_key() || e.meta_key() || e.alt_key() || typing_into_a_field(e) {
+                    return;
+                }
+                if let Some(action) = key_action(&e.key()) {
+                    e.prevent_default();
+                    on_action.emit(action);
+                }
+            },
+        );
+        move || drop(listener)
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_shortcut_has_an_action() {
+        let keys = ["ArrowRight", "ArrowLeft", " ", "n", "r", "c"];
+        for (k, (shown, _)) in keys.iter().zip(SHORTCUTS) {
+            assert!(key_action(k).is_some(), "{shown}");
+        }
+        assert_eq!(key_action("x"), None);
+        assert_eq!(key_action("C"), Some(Action::CrashNow));
+    }
+}

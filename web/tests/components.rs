@@ -1,0 +1,201 @@
+//! Component tests in a real browser (headless Chromium via wasm-bindgen-test-runner): what only
+//! a browser can show — the app mounts, buttons and keys drive the player, a broken link is
+//! reported, the diagram draws the events on screen.
+#![cfg(target_arch = "wasm32")]
+
+use batchscope_engine::{preset, World};
+use batchscope_view::panels::Badge;
+use batchscope_web::components::{SequenceDiagram, VerdictBadge};
+use batchscope_web::App;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, KeyboardEvent, KeyboardEventInit};
+use yew::prelude::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn root() -> Element {
+    let document = gloo::utils::document();
+    let div = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&div).unwrap();
+    div
+}
+
+async fn settle() {
+    yew::platform::time::sleep(Duration::from_millis(30)).await;
+}
+
+fn text(root: &Element, css: &str) -> String {
+    root.query_selector(css)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {css}"))
+        .text_content()
+        .unwrap_or_default()
+}
+
+fn click(root: &Element, css: &str) {
+    root.query_selector(css)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {css}"))
+        .dyn_into::<HtmlElement>()
+        .unwrap()
+        .click();
+}
+
+fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
+    let r = root();
+    let handle = yew::Renderer::<App>::with_root_and_props(
+        r.clone(),
+        batchscope_web::components::AppProps {
+            hash: Some(hash.to_string()),
+        },
+    )
+    .render();
+    (r, handle)
+}
+
+#[wasm_bindgen_test]
+async fn step_and_back_buttons_move_the_cursor() {
+    let (r, app) = mount("#preset=kafka-append&seed=7");
+    settle().await;
+    assert!(text(&r, "[data-testid=step-count]").starts_with("0 /"));
+    click(&r, "#step");
+    settle().await;
+    click(&r, "#step");
+    settle().await;
+    assert!(text(&r, "[data-testid=step-count]").starts_with("2 /"));
+    assert!(text(&r, "[data-testid=step-note]").contains("#1"));
+    click(&r, "#back");
+    settle().await;
+    assert!(text(&r, "[data-testid=step-count]").starts_with("1 /"));
+    assert_eq!(
+        r.query_selector_all("[data-testid=event], [data-testid=current-event]")
+            .unwrap()
+            .length(),
+        1
+    );
+    app.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn the_right_arrow_key_steps() {
+    let (r, app) = mount("#preset=tablestore&seed=7&at=3");
+    settle().await;
+    let init = KeyboardEventInit::new();
+    init.set_key("ArrowRight");
+    init.set_bubbles(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    gloo::utils::document().dispatch_event(&event).unwrap();
+    settle().await;
+    assert!(text(&r, "[data-testid=step-count]").starts_with("4 /"));
+    app.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn a_broken_link_is_named_and_can_be_dismissed() {
+    let (r, app) = mount("#preset=nope&seed=abc");
+    settle().await;
+    let notice = text(&r, "[data-testid=notice]");
+    assert!(notice.contains("unknown preset `nope`"), "{notice}");
+    assert!(notice.contains("`abc` is not a seed"), "{notice}");
+    assert!(text(&r, "[data-testid=lesson-title]").contains("Tablestore"));
+    click(&r, "[data-testid=notice-dismiss]");
+    settle().await;
+    assert!(r.query_selector("[data-testid=notice]").unwrap().is_none());
+    app.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn crash_now_draws_a_red_crash_row_and_records_it() {
+    let (r, app) = mount("#preset=kafka-append&seed=7&at=12");
+    settle().await;
+    click(&r, "#crash-now");
+    settle().await;
+    assert!(text(&r, "[data-testid=step-count]").starts_with("13 /"));
+    let current = r
+        .query_selector("[data-testid=current-event]")
+        .unwrap()
+        .unwrap();
+    assert!(
+        current.query_selector(".crash").unwrap().is_some(),
+        "the crash row is drawn as a crash"
+    );
+    assert!(text(&r, "[data-testid=armed]").contains("crash after #11"));
+    assert!(text(&r, "[data-testid=step-note]").contains("The driver is killed"));
+    app.destroy();
+}
+
+#[derive(Properties, PartialEq)]
+struct DiagramHarnessProps {
+    events: Vec<batchscope_engine::Event>,
+}
+
+#[component]
+fn DiagramHarness(props: &DiagramHarnessProps) -> Html {
+    html! { <SequenceDiagram events={props.events.clone()} cursor={props.events.len()} animate_ms={0.0} /> }
+}
+
+#[wasm_bindgen_test]
+async fn the_diagram_draws_one_arrow_per_event_and_highlights_the_last() {
+    let mut w = World::new(preset("tablestore").unwrap());
+    for _ in 0..8 {
+        w.step();
+    }
+    let r = root();
+    let app = yew::Renderer::<DiagramHarness>::with_root_and_props(
+        r.clone(),
+        DiagramHarnessProps {
+            events: w.events().to_vec(),
+        },
+    )
+    .render();
+    settle().await;
+    assert_eq!(r.query_selector_all(".lane").unwrap().length(), 7);
+    assert_eq!(
+        r.query_selector_all("[data-testid=event]")
+            .unwrap()
+            .length(),
+        7
+    );
+    let current = r
+        .query_selector("[data-testid=current-event]")
+        .unwrap()
+        .unwrap();
+    assert_eq!(current.get_attribute("data-seq").as_deref(), Some("7"));
+    assert!(current.query_selector(".current-band").unwrap().is_some());
+    assert!(
+        current.query_selector("circle.dot").unwrap().is_some(),
+        "the moving dot"
+    );
+    assert!(r.text_content().unwrap().contains("GetOffset"));
+    app.destroy();
+}
+
+#[derive(Properties, PartialEq)]
+struct BadgeHarnessProps {
+    badge: Badge,
+}
+
+#[component]
+fn BadgeHarness(props: &BadgeHarnessProps) -> Html {
+    html! { <VerdictBadge badge={props.badge.clone()} /> }
+}
+
+#[wasm_bindgen_test]
+async fn the_badge_carries_its_verdict() {
+    let r = root();
+    let badge = batchscope_view::panels::badge(Some("data-loss"), 36, 25, 0, 11);
+    let app =
+        yew::Renderer::<BadgeHarness>::with_root_and_props(r.clone(), BadgeHarnessProps { badge })
+            .render();
+    settle().await;
+    let el = r.query_selector("[data-testid=verdict]").unwrap().unwrap();
+    assert_eq!(
+        el.get_attribute("data-verdict").as_deref(),
+        Some("data-loss")
+    );
+    assert!(el.class_name().contains("badge-data-loss"));
+    assert!(el.text_content().unwrap().contains("11 of 36 lost"));
+    app.destroy();
+}
