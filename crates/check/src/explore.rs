@@ -5,7 +5,7 @@
 //!
 //! **Faults.** A run's depth is its number of faults:
 //! - *crash points*: `NAME@N` for every named point the run actually reaches (learned from the
-//!   trace with [`SiteTracker`], the same event → crash-site mapping the engine uses). With depth 2
+//!   trace as the engine records them, `World::crash_sites`). With depth 2
 //!   every ordered pair is explored, the second crash anywhere after the first: in its recovery
 //!   (`offset-log@3` then `get-batch@3` of the re-run) or in any later batch, and the same point
 //!   twice (`task@3, task@3`: the second in the re-run).
@@ -36,7 +36,7 @@
 
 use crate::oracle::{failure_free, judge, run_to_end, Verdict};
 use batchscope_engine::scenario::{SplitSpec, Window};
-use batchscope_engine::{CrashKind, CrashPoint, Event, EventKind, Scenario, SourceKind, World};
+use batchscope_engine::{CrashKind, CrashPoint, EventKind, Scenario, World};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
@@ -101,73 +101,10 @@ impl fmt::Display for Fault {
     }
 }
 
-/// The engine's crash-site mapping, replayed over a trace: which event is the site of which
-/// crash point (`World::arm_if_crash_site`). `task@N` is the first task of the current attempt
-/// of batch N to complete (Tablestore tasks complete when their Meta row is written).
-#[derive(Clone, Debug)]
-pub struct SiteTracker {
-    completes_on_meta_row: bool,
-    tasks_done: u32,
-}
-
-impl SiteTracker {
-    /// A tracker for a trace of a scenario with this source.
-    pub fn new(source: SourceKind) -> SiteTracker {
-        SiteTracker {
-            completes_on_meta_row: source == SourceKind::Tablestore,
-            tasks_done: 0,
-        }
-    }
-
-    /// Feeds the next event; returns the crash point whose site it is, if any.
-    pub fn observe(&mut self, kind: &EventKind) -> Option<CrashPoint> {
-        let at = |kind: CrashKind, batch_id: u64| Some(CrashPoint { kind, batch_id });
-        match kind {
-            EventKind::GetOffset { batch_id, .. } => at(CrashKind::GetOffset, *batch_id),
-            EventKind::OffsetLogWritten { batch_id, .. } => at(CrashKind::OffsetLog, *batch_id),
-            // The event names batch N-1 whose end is committed; the point is named by batch N.
-            EventKind::SourceCommit { batch_id, .. } => at(CrashKind::SourceCommit, batch_id + 1),
-            EventKind::GetBatch { batch_id, .. } => {
-                self.tasks_done = 0;
-                at(CrashKind::GetBatch, *batch_id)
-            }
-            EventKind::TaskFinished { batch_id, .. } if !self.completes_on_meta_row => {
-                self.task_completed(*batch_id)
-            }
-            EventKind::MetaRowWritten { batch_id, .. } if self.completes_on_meta_row => {
-                self.task_completed(*batch_id)
-            }
-            EventKind::SinkCommitted { batch_id, .. } => at(CrashKind::SinkCommit, *batch_id),
-            EventKind::AddBatch {
-                batch_id,
-                skipped: true,
-            } => at(CrashKind::SinkCommit, *batch_id),
-            EventKind::CommitLogWritten { batch_id, .. } => at(CrashKind::CommitLog, *batch_id),
-            EventKind::Crashed { .. } | EventKind::QueryFailed { .. } => {
-                // The driver's volatile batch progress is gone.
-                self.tasks_done = 0;
-                None
-            }
-            _ => None,
-        }
-    }
-
-    fn task_completed(&mut self, batch_id: u64) -> Option<CrashPoint> {
-        self.tasks_done += 1;
-        (self.tasks_done == 1).then_some(CrashPoint {
-            kind: CrashKind::Task,
-            batch_id,
-        })
-    }
-}
-
-/// Every crash site of a trace in order: (sequence number of the site event, point).
-pub fn crash_sites(events: &[Event], source: SourceKind) -> Vec<(u64, CrashPoint)> {
-    let mut tracker = SiteTracker::new(source);
-    events
-        .iter()
-        .filter_map(|e| tracker.observe(&e.kind).map(|p| (e.seq, p)))
-        .collect()
+/// Every crash site of a world's trace in order: (sequence number of the site event, point).
+/// The engine records them as it steps ([`World::crash_sites`]), so there is one mapping.
+pub fn crash_sites(world: &World) -> Vec<(u64, CrashPoint)> {
+    world.crash_sites().to_vec()
 }
 
 /// The judgement of one explored run.
@@ -834,7 +771,7 @@ fn child_sites(
 ) -> Vec<(u64, CrashPoint)> {
     let mut seen: BTreeMap<CrashPoint, usize> = BTreeMap::new();
     let mut children = vec![];
-    for (seq, point) in crash_sites(world.events(), world.scenario().source.kind) {
+    for (seq, point) in crash_sites(world) {
         let k = seen.entry(point).or_insert(0);
         *k += 1;
         let fires_at = crashes.iter().filter(|c| **c == point).count() + 1;

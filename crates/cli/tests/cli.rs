@@ -329,3 +329,31 @@ fn continuous_epochs_explore_finds_duplicates_and_never_loss() {
     assert_eq!(r["outcomes"]["data-loss"], 0);
     assert_eq!(r["outcomes"]["duplicates-and-loss"], 0);
 }
+
+#[test]
+fn a_reader_that_never_closes_is_stuck_and_the_idle_timeout_fix_commits() {
+    let stuck = json(&batchscope(&[
+        "run",
+        "--preset",
+        "reader-never-closes",
+        "--json",
+    ]));
+    assert_eq!(stuck["verdict"], "stuck");
+    assert_eq!(stuck["batches_committed"], 0);
+    let fixed = json(&batchscope(&[
+        "run",
+        "--preset",
+        "reader-idle-timeout",
+        "--json",
+    ]));
+    assert_eq!(fixed["verdict"], "exactly-once");
+    assert!(fixed["batches_committed"].as_u64().unwrap() >= 2);
+    let records = json(&batchscope(&[
+        "explore",
+        "--preset",
+        "seatunnel-checkpoint-records",
+        "--json",
+    ]));
+    assert!(records["outcomes"]["duplicates"].as_u64().unwrap() > 0);
+    assert_eq!(records["outcomes"]["data-loss"], 0);
+}

@@ -208,6 +208,30 @@ pub enum EventKind {
         /// Tunnel checkpoints committed while reading (auto-commit only).
         committed: bool,
     },
+    /// A SeaTunnel reader polled its handover queue (`next()`): rows read, and how long it has been idle.
+    ReaderPolled {
+        /// Batch N.
+        batch_id: u64,
+        /// Partition (subtask) index.
+        partition: u32,
+        /// Rows that arrived since the last poll.
+        rows: u64,
+        /// Time since the last row.
+        idle_ms: u64,
+        /// Whether `next()` now returns false (the reader closes).
+        closes: bool,
+    },
+    /// A SeaTunnel reader or sink wrote or renamed a state file under `sources/0/<batch>/<subtask>/`.
+    StateFile {
+        /// Batch N.
+        batch_id: u64,
+        /// The file now present (`sources/0/3/1/2.committed`).
+        path: String,
+        /// The file it was renamed from, if a rename (`….prepared` → `….committed`).
+        renamed_from: Option<String>,
+        /// Its contents (the reader's position).
+        contents: String,
+    },
     /// A task wrote the end checkpoint of its channel into the Meta table under the end UUID.
     MetaRowWritten {
         /// Batch N.
@@ -307,6 +331,11 @@ impl EventKind {
             EventKind::AddBatch { .. } => (Driver, Sink),
             EventKind::TaskRead { .. } => (Tasks, Tunnel),
             EventKind::MetaRowWritten { .. } => (Tasks, MetaTable),
+            EventKind::ReaderPolled { .. } => (Tasks, Tunnel),
+            EventKind::StateFile {
+                renamed_from: None, ..
+            } => (Tasks, Checkpoint),
+            EventKind::StateFile { .. } => (Sink, Checkpoint),
             EventKind::TaskFinished { .. } => (Tasks, Sink),
             EventKind::SinkWriteFailed { .. } => (Sink, Driver),
             EventKind::SinkCommitted { .. } => (Driver, Sink),
@@ -331,6 +360,8 @@ impl EventKind {
             | EventKind::AddBatch { batch_id, .. }
             | EventKind::TaskRead { batch_id, .. }
             | EventKind::MetaRowWritten { batch_id, .. }
+            | EventKind::ReaderPolled { batch_id, .. }
+            | EventKind::StateFile { batch_id, .. }
             | EventKind::TaskFinished { batch_id, .. }
             | EventKind::SinkWriteFailed { batch_id, .. }
             | EventKind::SinkCommitted { batch_id, .. }
@@ -382,6 +413,25 @@ impl EventKind {
             EventKind::TaskRead { channel, rows, .. } => {
                 format!("ReadRecords {channel}: {rows} rows")
             }
+            EventKind::ReaderPolled {
+                partition,
+                rows,
+                idle_ms,
+                closes,
+                ..
+            } => {
+                if *closes {
+                    format!("reader {partition}: idle {idle_ms} ms, next() = false")
+                } else {
+                    format!("reader {partition}: next() +{rows} rows (idle {idle_ms} ms)")
+                }
+            }
+            EventKind::StateFile {
+                path,
+                renamed_from: None,
+                ..
+            } => format!("write {path}"),
+            EventKind::StateFile { path, .. } => format!("rename → {path}"),
             EventKind::MetaRowWritten { uuid, row, .. } => {
                 format!("putRow {} {} = {}", short(uuid), row.channel, row.token)
             }

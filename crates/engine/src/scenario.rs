@@ -140,6 +140,10 @@ pub enum SourceKind {
     PullAhead,
     /// Commits to the Tunnel server as it reads and restarts from the server's checkpoints.
     AutoCommit,
+    /// SeaTunnel's source on Spark (SEMANTICS §4): `{"checkpointId":n}` offsets, one reader per
+    /// subtask whose end is set by `reader`.
+    #[serde(rename = "seatunnel")]
+    SeaTunnel,
 }
 
 impl SourceKind {
@@ -164,6 +168,36 @@ pub struct SourceSpec {
     /// Kafka `maxOffsetsPerTrigger` (0 = unlimited).
     #[serde(default)]
     pub max_offsets_per_trigger: u64,
+    /// SeaTunnel: when a micro-batch's reader ends.
+    #[serde(default)]
+    pub reader: ReaderEnd,
+    /// SeaTunnel: the reader ends after this long without new rows (`idle-timeout`, `checkpoint-records`).
+    #[serde(default = "default_idle_timeout_ms")]
+    pub idle_timeout_ms: u64,
+    /// SeaTunnel: interval of in-band checkpoint records (`checkpoint-records`).
+    #[serde(default = "default_checkpoint_interval_ms")]
+    pub checkpoint_interval_ms: u64,
+}
+
+/// When a SeaTunnel micro-batch reader's `next()` returns false.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReaderEnd {
+    /// Never in streaming mode: `while (running && handover.isEmpty()) sleep` (seed 001) — the batch never ends.
+    #[default]
+    Never,
+    /// After `idle_timeout_ms` without new rows (the fix discussed in seed 001 / PR #7476).
+    IdleTimeout,
+    /// As `IdleTimeout`, plus in-band checkpoint records every `checkpoint_interval_ms`: the reader
+    /// writes `<id>.prepared`, the sink commits the rows before the record and renames it `<id>.committed`.
+    CheckpointRecords,
+}
+
+fn default_idle_timeout_ms() -> u64 {
+    2_000
+}
+fn default_checkpoint_interval_ms() -> u64 {
+    1_000
 }
 
 fn default_max_offsets_per_channel() -> u32 {
@@ -387,6 +421,23 @@ impl Scenario {
         if self.source.page_size == 0 {
             return Err(invalid("source.page_size", "must be greater than 0"));
         }
+        if self.source.kind == SourceKind::SeaTunnel && self.source.reader != ReaderEnd::Never {
+            if self.source.idle_timeout_ms == 0 {
+                return Err(invalid("source.idle_timeout_ms", "must be greater than 0"));
+            }
+            if self.source.checkpoint_interval_ms == 0 {
+                return Err(invalid(
+                    "source.checkpoint_interval_ms",
+                    "must be greater than 0",
+                ));
+            }
+        }
+        if self.source.kind == SourceKind::SeaTunnel && self.sink.kind != SinkKind::Append {
+            return Err(invalid(
+                "sink.kind",
+                "the SeaTunnel presets write through SeaTunnel's sink writer, modelled as an append sink: use `append`",
+            ));
+        }
         if self.source.max_offsets_per_channel == 0 {
             return Err(invalid(
                 "source.max_offsets_per_channel",
@@ -515,6 +566,9 @@ fn base(
                 max_offsets_per_channel: default_max_offsets_per_channel(),
                 page_size: default_page_size(),
                 max_offsets_per_trigger: 0,
+                reader: ReaderEnd::Never,
+                idle_timeout_ms: default_idle_timeout_ms(),
+                checkpoint_interval_ms: default_checkpoint_interval_ms(),
             },
             sink: SinkSpec {
                 kind: sink,
@@ -594,6 +648,24 @@ pub fn presets() -> Vec<Preset> {
             SinkKind::Append,
         ),
         base(
+            "reader-never-closes",
+            "SeaTunnel's micro-batch reader in streaming mode (seed 001): next() never returns false, so the batch never ends and nothing commits",
+            SourceKind::SeaTunnel,
+            SinkKind::Append,
+        ),
+        base(
+            "reader-idle-timeout",
+            "The fix: a SeaTunnel reader ends its micro-batch after an idle timeout; its state goes to sources/0/<batch>/<subtask>/<id>.committed",
+            SourceKind::SeaTunnel,
+            SinkKind::Append,
+        ),
+        base(
+            "seatunnel-checkpoint-records",
+            "In-band checkpoint records (PR #7476): the sink commits rows before each record, then renames .prepared to .committed — at-least-once",
+            SourceKind::SeaTunnel,
+            SinkKind::Append,
+        ),
+        base(
             "sink-outage",
             "Kafka-like log into an upsert store that goes down for a while (seed 002): no commits/N while writes fail, nothing lost",
             SourceKind::ReplayableLog,
@@ -612,6 +684,36 @@ pub fn presets() -> Vec<Preset> {
             "tablestore" | "tablestore-append" | "tablestore-two-phase" | "auto-commit" => {
                 // A small per-channel cap so batches are decided by the cap, not only by "caught up".
                 p.scenario.source.max_offsets_per_channel = 8;
+            }
+            "reader-idle-timeout" => {
+                // Quiet stretches in the CDC stream let idle readers end their micro-batch.
+                p.scenario.source.reader = ReaderEnd::IdleTimeout;
+                p.scenario.source.idle_timeout_ms = 800;
+                p.scenario.upstream.idle = vec![
+                    Window {
+                        from_ms: 2000,
+                        to_ms: 3000,
+                    },
+                    Window {
+                        from_ms: 4000,
+                        to_ms: 5000,
+                    },
+                ];
+            }
+            "seatunnel-checkpoint-records" => {
+                p.scenario.source.reader = ReaderEnd::CheckpointRecords;
+                p.scenario.source.idle_timeout_ms = 800;
+                p.scenario.source.checkpoint_interval_ms = 600;
+                p.scenario.upstream.idle = vec![
+                    Window {
+                        from_ms: 2000,
+                        to_ms: 3000,
+                    },
+                    Window {
+                        from_ms: 4000,
+                        to_ms: 5000,
+                    },
+                ];
             }
             "continuous-epochs" => {
                 p.scenario.execution = Execution::Continuous;

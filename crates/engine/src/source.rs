@@ -22,6 +22,9 @@ pub enum SourceOffset {
     /// Pull-ahead: real channel positions (the connector's first version,
     /// `{"table#tunnel":{"channelId":{"logPoint":…,"offset":…}}}`).
     Positions(BTreeMap<u32, Token>),
+    /// SeaTunnel: `{"checkpointId":n}` (PR #7476: the next batch id; readers restore their
+    /// positions from state files, not from the offset).
+    Checkpoint(u64),
 }
 
 impl SourceOffset {
@@ -33,6 +36,7 @@ impl SourceOffset {
                 format!("{{\"{TOPIC}\":{{{}}}}}", parts.join(","))
             }
             SourceOffset::Uuid(u) => u.clone(),
+            SourceOffset::Checkpoint(n) => format!("{{\"checkpointId\":{n}}}"),
             SourceOffset::Positions(map) => {
                 let parts: Vec<String> = map
                     .iter()
@@ -65,6 +69,14 @@ impl SourceOffset {
         match kind {
             SourceKind::Tablestore | SourceKind::AutoCommit => {
                 Ok(SourceOffset::Uuid(line.to_string()))
+            }
+            SourceKind::SeaTunnel => {
+                let v: serde_json::Value = serde_json::from_str(line)
+                    .map_err(|e| format!("not a SeaTunnel offset: {e}"))?;
+                v["checkpointId"]
+                    .as_u64()
+                    .map(SourceOffset::Checkpoint)
+                    .ok_or_else(|| "no checkpointId".to_string())
             }
             SourceKind::ReplayableLog => {
                 let v: BTreeMap<String, BTreeMap<String, u64>> = serde_json::from_str(line)

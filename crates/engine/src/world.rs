@@ -18,7 +18,9 @@ use crate::checkpoint::{
 use crate::event::{ChannelToken, Event, EventKind, Recovery};
 use crate::meta_table::MetaTable;
 use crate::rng::Prng;
-use crate::scenario::{CrashKind, CrashPoint, Execution, Scenario, SinkKind, SourceKind};
+use crate::scenario::{
+    CrashKind, CrashPoint, Execution, ReaderEnd, Scenario, SinkKind, SourceKind,
+};
 use crate::sink::{Sink, TaskEffect};
 use crate::source::{
     self, PartitionPlan, SourceCounters, SourceOffset, SourceState, TaskRead, CHANNEL_CACHE_MS,
@@ -180,6 +182,13 @@ pub enum Phase {
         /// The epoch.
         epoch: u64,
     },
+    /// SeaTunnel: reader `task` takes its next step (round robin over open readers).
+    Reader {
+        /// The batch.
+        batch_id: u64,
+        /// Subtask index.
+        task: u32,
+    },
     /// A sink write failed; the query fails next.
     Failing {
         /// Why.
@@ -210,6 +219,45 @@ pub struct BatchRun {
     pub tasks_started_ms: u64,
     /// Each task's duration so far.
     pub task_durations_ms: Vec<u64>,
+    /// SeaTunnel: each subtask's reader.
+    #[serde(default)]
+    pub readers: Vec<SeaTunnelReader>,
+}
+
+/// A SeaTunnel micro-batch reader (volatile): its position, rows not yet handed to the sink,
+/// and when it last saw data.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeaTunnelReader {
+    /// Next record to read.
+    pub position: u64,
+    /// Rows read but not yet committed by the sink (before the next checkpoint record).
+    pub pending: Vec<crate::upstream::Record>,
+    /// When it last read a row (or started).
+    pub last_data_ms: u64,
+    /// When the next in-band checkpoint record is due.
+    pub next_checkpoint_ms: u64,
+    /// Checkpoint id of the next `.prepared` file.
+    pub checkpoint_id: u64,
+    /// Whether `next()` returned false.
+    pub closed: bool,
+    /// What the reader does next.
+    pub step: ReaderStep,
+}
+
+/// The next action of a SeaTunnel reader.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReaderStep {
+    /// Poll the handover queue.
+    #[default]
+    Poll,
+    /// Snapshot its position to `<id>.prepared` (checkpoint record or end of the batch).
+    Prepare,
+    /// The sink commits the rows before the record.
+    SinkCommit,
+    /// The sink renames `<id>.prepared` to `<id>.committed`.
+    Rename,
+    /// Finished.
+    Done,
 }
 
 /// The driver's volatile state.
@@ -264,6 +312,7 @@ pub struct World {
     follow_ups: VecDeque<EventKind>,
     events: Vec<Event>,
     last_task_done: bool,
+    sites: Vec<(u64, CrashPoint)>,
 }
 
 impl World {
@@ -294,6 +343,7 @@ impl World {
             follow_ups: VecDeque::new(),
             events: vec![],
             last_task_done: false,
+            sites: vec![],
         }
     }
 
@@ -317,6 +367,12 @@ impl World {
     pub fn events(&self) -> &[Event] {
         &self.events
     }
+    /// Every crash site reached so far: (sequence number of the event, the named point that a
+    /// crash armed for it fires after). The one mapping from events to crash points.
+    pub fn crash_sites(&self) -> &[(u64, CrashPoint)] {
+        &self.sites
+    }
+
     /// Crashes that fired.
     pub fn fired_crashes(&self) -> &[FiredCrash] {
         &self.fired
@@ -421,10 +477,22 @@ impl World {
                 .all(|c| covered(c.index, f(c.index)))
         };
         match (&self.driver.committed, self.scenario.source.kind) {
+            (_, SourceKind::SeaTunnel) => {
+                let n = self.upstream.channels.len() as u32;
+                let batch = self.checkpoint.latest_commit_id().map_or(0, |c| c + 1);
+                all(&|i| {
+                    if i < n {
+                        Some(Token::At(self.seatunnel_restore(batch, i)))
+                    } else {
+                        None
+                    }
+                })
+            }
             (_, SourceKind::AutoCommit) => all(&|i| self.tunnel.get(i).map(|c| c.checkpoint)),
             (None, _) => self.upstream.total() == 0,
             (Some(SourceOffset::Log(map)), _) => all(&|i| map.get(&i).map(|&o| Token::At(o))),
             (Some(SourceOffset::Positions(map)), _) => all(&|i| map.get(&i).copied()),
+            (Some(SourceOffset::Checkpoint(_)), _) => false,
             (Some(SourceOffset::Uuid(u)), _) => {
                 let rows = source::meta_positions(&self.meta_table, &self.upstream, u);
                 all(&|i| rows.get(&i).copied())
@@ -443,6 +511,7 @@ impl World {
             EventKind::GetBatch { batch_id, .. } => Some((CrashKind::GetBatch, *batch_id)),
             EventKind::TaskFinished { batch_id, .. }
             | EventKind::MetaRowWritten { batch_id, .. }
+            | EventKind::StateFile { batch_id, .. }
                 if tasks_done == 1 && self.task_just_done() =>
             {
                 Some((CrashKind::Task, *batch_id))
@@ -458,6 +527,7 @@ impl World {
         let seq = self.events.len() as u64;
         if let Some((kind, batch_id)) = site {
             let point = CrashPoint { kind, batch_id };
+            self.sites.push((seq, point));
             if let Some(i) = self.pending_crashes.iter().position(|p| *p == point) {
                 self.pending_crashes.remove(i);
                 self.crash_next = Some((Some(point), seq));
@@ -588,6 +658,7 @@ impl World {
             Phase::TaskMeta { batch_id, task } => Some(self.task_meta(batch_id, task)),
             Phase::SinkCommit { batch_id } => Some(self.sink_commit(batch_id)),
             Phase::CommitLog { batch_id } => Some(self.commit_log(batch_id)),
+            Phase::Reader { batch_id, task } => Some(self.reader_step(batch_id, task)),
             Phase::EpochWait { epoch } => {
                 let next = self
                     .driver
@@ -733,6 +804,7 @@ impl World {
                     tasks_done: 0,
                     tasks_started_ms: 0,
                     task_durations_ms: vec![],
+                    readers: vec![],
                 });
                 self.phase = Phase::GetBatch { batch_id };
                 Recovery::Rerun { batch_id }
@@ -802,6 +874,7 @@ impl World {
             tasks_done: 0,
             tasks_started_ms: self.now_ms,
             task_durations_ms: vec![],
+            readers: vec![],
         });
         self.phase = Phase::EpochRead { epoch, task: 0 };
         EventKind::EpochAdvanced { epoch }
@@ -948,7 +1021,13 @@ impl World {
             return None;
         }
         self.now_ms += cost::FILE_WRITE;
+        if kind == SourceKind::SeaTunnel {
+            // SeaTunnel keeps no initial offset file; its readers' state lives in
+            // sources/0/<batch>/<subtask>/<checkpointId>.{prepared,committed}.
+            return None;
+        }
         let (version, body, meta_rows) = match kind {
+            SourceKind::SeaTunnel => unreachable!("handled above"),
             SourceKind::ReplayableLog => {
                 let start = SourceOffset::Log(
                     self.upstream
@@ -995,6 +1074,8 @@ impl World {
         let start = self.driver.committed.clone();
         let mut rows_read = 0;
         let end = match self.scenario.source.kind {
+            // PR #7476: latestOffset = (largest committed batch id) + 1, so every trigger has "new data".
+            SourceKind::SeaTunnel => SourceOffset::Checkpoint(batch_id),
             SourceKind::ReplayableLog => {
                 let budget = self.scenario.source.max_offsets_per_trigger;
                 let per_partition = if budget == 0 {
@@ -1063,7 +1144,7 @@ impl World {
             (Some(s), e) => s != e,
             (None, SourceOffset::Log(m)) => m.values().any(|&o| o > 0),
             (None, SourceOffset::Positions(m)) => m.values().any(|&t| t != Token::At(0)),
-            (None, SourceOffset::Uuid(_)) => true,
+            (None, SourceOffset::Uuid(_)) | (None, SourceOffset::Checkpoint(_)) => true,
         };
         let line = end.to_line(&self.upstream);
         if has_new {
@@ -1078,6 +1159,7 @@ impl World {
                 tasks_done: 0,
                 tasks_started_ms: 0,
                 task_durations_ms: vec![],
+                readers: vec![],
             });
             self.phase = Phase::WriteOffsets { batch_id };
         } else {
@@ -1289,6 +1371,15 @@ impl World {
                     })
                     .collect()
             }
+            // One reader per subtask (channel); each restores its position from the newest
+            // `.committed` state file (SEMANTICS §4.2), not from the offset.
+            (SourceKind::SeaTunnel, _) => (0..self.upstream.channels.len() as u32)
+                .map(|c| PartitionPlan {
+                    channel: c,
+                    start: Token::At(self.seatunnel_restore(batch_id, c)),
+                    end: None,
+                })
+                .collect(),
             (SourceKind::AutoCommit, _) => self
                 .tunnel
                 .open_channels()
@@ -1335,9 +1426,220 @@ impl World {
         } else if tasks == 0 {
             Phase::SinkCommit { batch_id }
         } else {
-            Phase::TaskRead { batch_id, task: 0 }
+            self.start_tasks(batch_id)
         };
         EventKind::AddBatch { batch_id, skipped }
+    }
+
+    /// The first task phase of a batch: SeaTunnel readers, or the read-then-finish tasks.
+    fn start_tasks(&mut self, batch_id: u64) -> Phase {
+        if self.scenario.source.kind != SourceKind::SeaTunnel {
+            return Phase::TaskRead { batch_id, task: 0 };
+        }
+        let now = self.now_ms;
+        let interval = self.scenario.source.checkpoint_interval_ms;
+        let b = self.driver.batch.as_mut().expect("batch");
+        b.tasks_started_ms = now;
+        b.readers = b
+            .plan
+            .iter()
+            .map(|p| SeaTunnelReader {
+                position: match p.start {
+                    Token::At(x) => x,
+                    Token::Finished => 0,
+                },
+                last_data_ms: now,
+                next_checkpoint_ms: now + interval,
+                checkpoint_id: 1,
+                ..SeaTunnelReader::default()
+            })
+            .collect();
+        Phase::Reader { batch_id, task: 0 }
+    }
+
+    /// Where subtask `c`'s reader resumes in batch `batch_id`: the position in the newest
+    /// `sources/0/<b>/<c>/<id>.committed` with `b <= batch_id` (walking back over batches);
+    /// 0 if there is none. Simplified: PR #7476 would prefer a newer `.prepared` of this batch.
+    pub fn seatunnel_restore(&self, batch_id: u64, c: u32) -> u64 {
+        let mut best: Option<((u64, u64), u64)> = None;
+        for (path, bytes) in self.checkpoint.files() {
+            let Some(rest) = path.strip_prefix("sources/0/") else {
+                continue;
+            };
+            let parts: Vec<&str> = rest.split('/').collect();
+            let [b, sub, file] = parts[..] else { continue };
+            let (Ok(b), Ok(sub)) = (b.parse::<u64>(), sub.parse::<u32>()) else {
+                continue;
+            };
+            let Some(id) = file
+                .strip_suffix(".committed")
+                .and_then(|i| i.parse::<u64>().ok())
+            else {
+                continue;
+            };
+            if sub != c || b > batch_id {
+                continue;
+            }
+            let pos = String::from_utf8_lossy(bytes)
+                .trim()
+                .strip_prefix("t:")
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0);
+            if best.is_none_or(|(k, _)| (b, id) > k) {
+                best = Some(((b, id), pos));
+            }
+        }
+        best.map_or(0, |(_, pos)| pos)
+    }
+
+    /// One step of SeaTunnel reader `task` (SEMANTICS §4): poll, or snapshot, sink commit and
+    /// rename around an in-band checkpoint record or the end of the reader.
+    fn reader_step(&mut self, batch_id: u64, task: u32) -> EventKind {
+        let spec = self.scenario.source.clone();
+        let n = self.upstream.channels.len() as u32;
+        let poll_ms = (1000 / u64::from(n)).max(1);
+        let dir = format!("sources/0/{batch_id}/{task}");
+        let channel = self.driver.batch.as_ref().expect("batch").plan[task as usize].channel;
+        let now = self.now_ms;
+        let r = self.driver.batch.as_ref().expect("batch").readers[task as usize].clone();
+        let mut next = r.clone();
+        let event = match r.step {
+            ReaderStep::Poll => {
+                self.now_ms += poll_ms;
+                let ch = self.upstream.channel(channel);
+                let arrived = ch.arrived(self.now_ms).max(r.position);
+                let rows = source::read_range(
+                    &self.upstream,
+                    channel,
+                    Token::At(r.position),
+                    Token::At(arrived),
+                );
+                self.counters.rows_read_by_tasks += rows.len() as u64;
+                let count = rows.len() as u64;
+                next.position = arrived;
+                next.pending.extend(rows);
+                if count > 0 {
+                    next.last_data_ms = self.now_ms;
+                }
+                let idle_ms = self.now_ms - next.last_data_ms;
+                let closes = spec.reader != ReaderEnd::Never && idle_ms >= spec.idle_timeout_ms;
+                let record_due = spec.reader == ReaderEnd::CheckpointRecords
+                    && self.now_ms >= r.next_checkpoint_ms
+                    && !next.pending.is_empty();
+                if closes {
+                    next.closed = true;
+                }
+                if closes || record_due {
+                    next.step = ReaderStep::Prepare;
+                }
+                EventKind::ReaderPolled {
+                    batch_id,
+                    partition: task,
+                    rows: count,
+                    idle_ms,
+                    closes,
+                }
+            }
+            ReaderStep::Prepare => {
+                self.now_ms += cost::FILE_WRITE;
+                let path = format!("{dir}/{}.prepared", r.checkpoint_id);
+                let contents = Token::At(r.position).to_string();
+                // A re-run writes the same checkpoint id again: the state file is replaced.
+                self.checkpoint.delete(&path);
+                let _ = self
+                    .checkpoint
+                    .create_atomic(&path, contents.clone().into_bytes());
+                next.step = ReaderStep::SinkCommit;
+                EventKind::StateFile {
+                    batch_id,
+                    path,
+                    renamed_from: None,
+                    contents,
+                }
+            }
+            ReaderStep::SinkCommit => {
+                self.now_ms += cost::TASK;
+                if self.sink.is_down(self.now_ms) {
+                    let reason = format!("sink store unavailable at {} ms: subtask {task} of batch {batch_id} failed", self.now_ms);
+                    self.phase = Phase::Failing {
+                        reason: reason.clone(),
+                    };
+                    return EventKind::SinkWriteFailed { batch_id, reason };
+                }
+                let rows = std::mem::take(&mut next.pending);
+                let count = rows.len() as u64;
+                self.sink.task_output(batch_id, task, rows, String::new());
+                next.step = ReaderStep::Rename;
+                if r.closed {
+                    EventKind::TaskFinished {
+                        batch_id,
+                        partition: task,
+                        rows: count,
+                        effect: "appended".into(),
+                    }
+                } else {
+                    EventKind::SinkCommitted {
+                        batch_id,
+                        rows: count,
+                        target: format!("checkpoint record {} of subtask {task}", r.checkpoint_id),
+                        skipped: false,
+                    }
+                }
+            }
+            ReaderStep::Rename => {
+                self.now_ms += cost::CALL;
+                let from = format!("{dir}/{}.prepared", r.checkpoint_id);
+                let path = format!("{dir}/{}.committed", r.checkpoint_id);
+                let contents = self
+                    .checkpoint
+                    .read(&from)
+                    .map(|b| String::from_utf8_lossy(b).to_string())
+                    .unwrap_or_default();
+                self.checkpoint.delete(&from);
+                self.checkpoint.delete(&path);
+                let _ = self
+                    .checkpoint
+                    .create_atomic(&path, contents.clone().into_bytes());
+                next.checkpoint_id += 1;
+                next.next_checkpoint_ms = self.now_ms + spec.checkpoint_interval_ms;
+                next.step = if r.closed {
+                    ReaderStep::Done
+                } else {
+                    ReaderStep::Poll
+                };
+                EventKind::StateFile {
+                    batch_id,
+                    path,
+                    renamed_from: Some(from),
+                    contents,
+                }
+            }
+            ReaderStep::Done => unreachable!("done readers are skipped"),
+        };
+        let finished_now = next.step == ReaderStep::Done;
+        let b = self.driver.batch.as_mut().expect("batch");
+        b.readers[task as usize] = next;
+        if finished_now {
+            b.tasks_done += 1;
+            self.last_task_done = true;
+        }
+        // Round robin over readers that are not done; when all are, the batch's sink commit follows.
+        let open: Vec<u32> = (0..n)
+            .filter(|&t| b.readers[t as usize].step != ReaderStep::Done)
+            .collect();
+        let mid_sequence = !matches!(
+            b.readers[task as usize].step,
+            ReaderStep::Poll | ReaderStep::Done
+        );
+        self.phase = if mid_sequence {
+            Phase::Reader { batch_id, task }
+        } else if let Some(&t) = open.iter().find(|&&t| t > task).or(open.first()) {
+            Phase::Reader { batch_id, task: t }
+        } else {
+            Phase::SinkCommit { batch_id }
+        };
+        let _ = now;
+        event
     }
 
     fn task_read(&mut self, batch_id: u64, task: u32) -> EventKind {
@@ -1345,6 +1647,7 @@ impl World {
         let cap = u64::from(self.scenario.source.max_offsets_per_channel);
         let plan = self.driver.batch.as_ref().expect("batch").plan[task as usize].clone();
         let read = match kind {
+            SourceKind::SeaTunnel => unreachable!("SeaTunnel readers run in Phase::Reader"),
             SourceKind::ReplayableLog => {
                 let rows = source::read_range(
                     &self.upstream,

@@ -57,6 +57,10 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 "getOffset reads ahead: {rows_read} rows read and cached now just to learn that batch {batch_id} ends at {}. This is the extra RDD computation seed 000 rejects.",
                 compact_offset(end)
             ),
+            SourceKind::SeaTunnel => format!(
+                "latestOffset returns {} — the next batch id (PR #7476), so every trigger plans batch {batch_id}. It says nothing about where the readers are: they restore from their newest `.committed` state file.",
+                compact_offset(end)
+            ),
             SourceKind::ReplayableLog => format!(
                 "getOffset returns the latest offset of every partition, {}: batch {batch_id} will read exactly up to there, on every attempt.",
                 compact_offset(end)
@@ -85,6 +89,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             ),
             SourceKind::AutoCommit => format!(
                 "source.commit(end of batch {batch_id}): nothing to do — this source already committed every page to the Tunnel server while reading."
+            ),
+            SourceKind::SeaTunnel => format!(
+                "source.commit(end of batch {batch_id}): the SeaTunnel source keeps its readers' positions in state files under sources/0/<batch>/<subtask>/, so the offset {{\"checkpointId\":{batch_id}}} carries no position."
             ),
             SourceKind::ReplayableLog => format!(
                 "source.commit(end of batch {batch_id}): a Kafka source does nothing here — Spark keeps the offsets in its own checkpoint folder, not in Kafka (seed 002)."
@@ -125,6 +132,21 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             }
             s
         }
+        EventKind::ReaderPolled { partition, rows, idle_ms, closes, .. } => {
+            if *closes {
+                format!("Reader {partition} has seen no row for {idle_ms} ms: next() returns false and its part of the micro-batch ends. Without this idle timeout (reader-never-closes) next() would keep waiting and the batch would never end.")
+            } else if scenario.source.reader == batchscope_engine::scenario::ReaderEnd::Never {
+                format!("Reader {partition} polls its handover queue: {rows} new rows. In streaming mode next() only returns false when the reader stops, so this task — and the micro-batch — never ends; nothing is committed and the delay grows (seed 001).")
+            } else {
+                format!("Reader {partition} polls its handover queue: {rows} new rows, idle for {idle_ms} ms.")
+            }
+        }
+        EventKind::StateFile { path, renamed_from: None, contents, .. } => format!(
+            "The reader snapshots its position ({contents}) to {path} and, with checkpoint records, sends an in-band checkpoint row behind the rows it read. Nothing is committed yet."
+        ),
+        EventKind::StateFile { path, contents, .. } => format!(
+            "The sink has committed the rows before the checkpoint and renames the state file to {path} ({contents}). A restart resumes this reader from here. A crash between the sink's commit and this rename replays those rows: at-least-once."
+        ),
         EventKind::MetaRowWritten { uuid, row, overwritten, .. } => {
             let mut s = format!(
                 "The task writes where it stopped ({}) into the Meta table under the end UUID {}: the start of the next batch.",

@@ -145,6 +145,41 @@ pub fn lesson(name: &str) -> Lesson {
             try_crash: None,
             try_outcome: "failed batches are re-run until the store is back: exactly-once",
         },
+        "reader-never-closes" => Lesson {
+            title: "The reader that never closes",
+            question: "Seed 001: why does a SeaTunnel streaming job on Spark get stuck and never write anything?",
+            paragraphs: vec![
+                "A micro-batch ends when every task's reader says next() = false. SeaTunnel's reader waits while its handover queue is empty — `while (running && handover.isEmpty()) sleep` — and in streaming mode it is always running.",
+                "Watch the SourceRDD lane: the readers poll forever and keep reading new rows, but the task never finishes, so the sink never commits and commits/0 is never written. Nothing reaches the sink and the delay grows without bound.",
+                "The oracle calls this `stuck`: no batch commits and no task finishes long after the data has ended. The real report is apache/seatunnel#9477 (\"job gets stuck and never move forward … the files also doesn't get written\").",
+                "Simplified: readers poll in turn, one poll per step; the SeaTunnel sink writer is modelled as an append sink.",
+            ],
+            try_crash: None,
+            try_outcome: "no crash needed: the batch never ends — stuck",
+        },
+        "reader-idle-timeout" => Lesson {
+            title: "The fix: end the batch when the reader is idle",
+            question: "Seed 001: how can a reader that never finishes on its own fit Spark's micro-batches?",
+            paragraphs: vec![
+                "The reader now returns next() = false after it has seen no row for the idle timeout (800 ms here; the PR used 20 polls of 1 s). The CDC stream has two quiet stretches, so batches end there.",
+                "Where does the next batch start? Not from the offset: latestOffset is just {\"checkpointId\":N}, the next batch id. Each reader snapshots its position to sources/0/<batch>/<subtask>/<id>.prepared, the sink commits its rows on the task commit and renames the file to .committed, and the next batch's reader resumes from the newest .committed.",
+                "Crash anywhere and a re-run resumes every reader from its newest .committed file: rows already committed are not read again.",
+                "Simplified: PR #7476 would prefer a newer .prepared of the batch being re-run; this simulation resumes only from .committed files.",
+            ],
+            try_crash: Some("task@1"),
+            try_outcome: "batch 1 re-runs; finished readers resume past their committed rows: exactly-once",
+        },
+        "seatunnel-checkpoint-records" => Lesson {
+            title: "Checkpoint records in the rows: at-least-once",
+            question: "Seed 001: what does at-least-once mean with in-band checkpoint records?",
+            paragraphs: vec![
+                "Inside a long micro-batch, every checkpoint interval the reader writes <id>.prepared with its position and emits a checkpoint record behind the rows it read (PR #7476).",
+                "When the sink meets the record it commits the rows before it, then renames <id>.prepared to <id>.committed. Watch the Checkpoint folder: the state files appear under sources/0/<batch>/<subtask>/.",
+                "The window between the sink's commit and the rename is where duplicates come from: crash there and the reader resumes from the previous .committed file, reading rows the sink already committed. Nothing is lost — rows are committed before their checkpoint is.",
+            ],
+            try_crash: Some("sink-commit@0"),
+            try_outcome: "the first checkpoint record's rows are committed, the rename never happens: duplicates, never loss",
+        },
         "continuous-epochs" => Lesson {
             title: "Continuous processing: epochs, at-least-once",
             question: "Why does Trigger.Continuous only promise at-least-once? (SEMANTICS §2)",

@@ -110,6 +110,9 @@ fn position_in(world: &World, offset: &Option<SourceOffset>, index: u32, id: &st
         Some(SourceOffset::Positions(map)) => {
             map.get(&index).map_or("—".into(), |t| t.to_string())
         }
+        Some(SourceOffset::Checkpoint(batch)) => {
+            format!("state t:{}", world.seatunnel_restore(*batch, index))
+        }
         Some(SourceOffset::Uuid(u)) => world
             .meta_table
             .rows_of(u)
@@ -445,6 +448,11 @@ fn committed_positions(world: &World) -> Option<(u64, BTreeMap<u32, u64>)> {
     let mut pos = BTreeMap::new();
     match end {
         SourceOffset::Log(map) => pos.extend(map),
+        SourceOffset::Checkpoint(batch) => {
+            for ch in &world.upstream.channels {
+                pos.insert(ch.index, world.seatunnel_restore(batch, ch.index));
+            }
+        }
         SourceOffset::Positions(map) => {
             pos.extend(map.into_iter().map(|(i, t)| (i, token_pos(i, t))))
         }

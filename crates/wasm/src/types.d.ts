@@ -57,6 +57,7 @@ export type EventKind =
     | Recovered
     | RecoveryGetBatch
     | SourceInitialized
+    | EpochAdvanced
     | TriggerFired
     | GetOffset
     | NoNewData
@@ -66,6 +67,8 @@ export type EventKind =
     | GetBatch
     | AddBatch
     | TaskRead
+    | ReaderPolled
+    | StateFile
     | MetaRowWritten
     | TaskFinished
     | SinkWriteFailed
@@ -100,6 +103,29 @@ export interface SourceInitialized {
     path: string;
     contents: string;
     meta_rows: ChannelToken[];
+}
+/** Continuous processing: the driver ended an epoch; every reader enqueues an epoch marker. */
+export interface EpochAdvanced {
+    type: "epoch-advanced";
+    epoch: number;
+}
+/** A SeaTunnel reader polled its handover queue (`next()`). */
+export interface ReaderPolled {
+    type: "reader-polled";
+    batch_id: number;
+    partition: number;
+    rows: number;
+    idle_ms: number;
+    /** Whether `next()` now returns false. */
+    closes: boolean;
+}
+/** A SeaTunnel reader or sink wrote or renamed a state file under `sources/0/<batch>/<subtask>/`. */
+export interface StateFile {
+    type: "state-file";
+    batch_id: number;
+    path: string;
+    renamed_from: string | null;
+    contents: string;
 }
 /** The trigger fired for a new batch. */
 export interface TriggerFired {
@@ -243,6 +269,15 @@ export type Phase =
     | { phase: "task-meta"; batch_id: number; task: number }
     | { phase: "sink-commit"; batch_id: number }
     | { phase: "commit-log"; batch_id: number }
+    | { phase: "epoch-wait"; epoch: number }
+    | { phase: "epoch-advance"; epoch: number }
+    | { phase: "epoch-read"; epoch: number; task: number }
+    | { phase: "epoch-offsets"; epoch: number }
+    | { phase: "epoch-writer-commit"; epoch: number; task: number }
+    | { phase: "epoch-sink-commit"; epoch: number }
+    | { phase: "epoch-commit-log"; epoch: number }
+    | { phase: "epoch-source-commit"; epoch: number }
+    | { phase: "reader"; batch_id: number; task: number }
     | { phase: "failing"; reason: string };
 
 /** One moment of the run (`stateJson`). */
@@ -392,6 +427,8 @@ export interface Scenario {
     restart_delay_ms?: number;
     crashes?: CrashPointName[];
     crash_after_events?: number[];
+    /** Micro-batch (default) or continuous processing. */
+    execution?: "micro-batch" | "continuous";
 }
 
 /** The simulated CDC table. */
@@ -405,10 +442,14 @@ export interface UpstreamSpec {
 
 /** The source and its options. */
 export interface SourceSpec {
-    kind: "replayable-log" | "tablestore" | "pull-ahead" | "auto-commit";
+    kind: "replayable-log" | "tablestore" | "pull-ahead" | "auto-commit" | "seatunnel";
     max_offsets_per_channel?: number;
     page_size?: number;
     max_offsets_per_trigger?: number;
+    /** SeaTunnel: when a micro-batch reader's next() returns false. */
+    reader?: "never" | "idle-timeout" | "checkpoint-records";
+    idle_timeout_ms?: number;
+    checkpoint_interval_ms?: number;
 }
 
 /** The sink and its faults. */

@@ -137,6 +137,9 @@ fn runs() -> Vec<Simulation> {
         ("auto-commit", &["task@3"]),
         ("foreach-batch-multi", &["sink-commit@1"]),
         ("sink-outage", &["get-offset@1"]),
+        ("continuous-epochs", &["sink-commit@2"]),
+        ("reader-idle-timeout", &["task@1"]),
+        ("seatunnel-checkpoint-records", &["sink-commit@0"]),
     ];
     cases
         .iter()
@@ -198,6 +201,9 @@ fn event_state_and_report_json_match_the_typescript_interfaces() {
         "crashed",
         "sink-write-failed",
         "query-failed",
+        "epoch-advanced",
+        "reader-polled",
+        "state-file",
     ] {
         assert!(
             kinds_seen.contains(kind),
@@ -205,7 +211,7 @@ fn event_state_and_report_json_match_the_typescript_interfaces() {
         );
     }
     // Every kind the interfaces declare is one of the engine's.
-    assert_eq!(ts.kinds.len(), 22, "types.d.ts declares {:?}", ts.kinds);
+    assert_eq!(ts.kinds.len(), 25, "types.d.ts declares {:?}", ts.kinds);
 }
 
 #[test]
