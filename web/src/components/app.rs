@@ -2,8 +2,8 @@
 //! lesson and panels, and timeline. Every view is a pure function of the world at the cursor.
 
 use super::{
-    ChannelsPanel, ExplorePanel, CheckpointPanel, Controls, CrashControls, LessonBox, MetaPanel, Notices,
-    SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
+    ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, LessonBox, MetaPanel,
+    Notices, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
 };
 use crate::components::crash_controls::ArmedCrash;
 use crate::hooks::{use_keyboard, use_play_timer, use_url_sync, SHORTCUTS};
