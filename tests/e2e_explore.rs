@@ -103,7 +103,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     let commands = text(client, "[data-testid=explore-counterexamples]").await?;
     let command = js(
         client,
-        "return [...document.querySelectorAll('[data-testid=explore-counterexamples] input')].map(i => i.value);",
+        "return [...document.querySelectorAll('[data-testid=counterexample-command]')].map(c => c.textContent);",
     )
     .await?;
     if !command

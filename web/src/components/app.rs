@@ -208,7 +208,7 @@ pub fn App(props: &AppProps) -> Html {
                     theme={player.theme} can_crash={can_crash} on_action={on_action.clone()} />
                 <button class="xp-open" data-testid="explore-open"
                         title="Explore every crash point of this preset and seed: which ones lose or duplicate data?"
-                        onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "⌗ Explore" }</button>
+                        onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "▦ Explore" }</button>
                 <VerdictBadge badge={badge} />
             </header>
             <ExplorePanel preset={player.preset.clone()} scenario={Shared(base_scenario.clone())}

@@ -192,14 +192,18 @@ fn results(s: &Summary, preset: &str, load: &Callback<Vec<CrashPoint>>) -> Html 
                     </tbody>
                 </table>
                 <div class="xp-legend small">
-                    { for Verdict::ALL.iter().map(|v| verdict_chip(*v, None)) }
-                    <span class="xp-chip"><span class="xp-dot xp-dot-empty"></span>{ "not reached" }</span>
-                    <span class="muted">{ "+n duplicates · −n lost · click a cell to replay it" }</span>
+                    <p>{ "Each cell is one run: the driver is killed at that point of that batch, restarts from the checkpoint and recovers. The colour is the oracle's verdict against a failure-free run." }</p>
+                    <div class="xp-keys">
+                        { for Verdict::ALL.iter().map(|v| verdict_chip(*v, None)) }
+                        <span class="xp-chip"><span class="xp-dot xp-dot-empty"></span>{ "not reached" }</span>
+                    </div>
+                    <p class="muted">{ "✓ exactly once · +n duplicates · −n lost · ± both · ■ stuck." }</p>
+                    <p><b>{ "Click a cell" }</b>{ " to replay that run in the player, stopped at the crash." }</p>
                 </div>
             </div>
             <div class="xp-lists">
                 <section>
-                    <h3 class="xp-h">{ "Sink outages and splits (one per run)" }</h3>
+                    <h3 class="xp-h">{ format!("Sink outages and splits ({} runs, one fault each)", s.faults.len()) }</h3>
                     <ul class="xp-faults" data-testid="explore-faults">
                         { for fault_rows(s).into_iter().map(|f| html! {
                             <li title={view::run_tooltip(&f.label, f.verdict, f.duplicates, f.lost)}>
@@ -250,10 +254,7 @@ fn counterexample(c: &Counterexample, origin: &Origin, load: &Callback<Vec<Crash
                 { for show }
             </div>
             <div class="xp-cmd">
-                <input class="mono" type="text" readonly=true value={command.clone()} aria-label="Command that reproduces this run"
-                       onfocus={Callback::from(|e: FocusEvent| {
-                           e.target_unchecked_into::<web_sys::HtmlInputElement>().select();
-                       })} />
+                <code class="xp-cmd-text" data-testid="counterexample-command" title="Reproduces this run">{ command }</code>
                 <button class="xp-small" onclick={copy} title="Copy the command">{ "Copy" }</button>
             </div>
         </li>
