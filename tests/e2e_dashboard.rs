@@ -29,6 +29,7 @@ fn rerun_commit_seq() -> u64 {
     panic!("the engine never re-ran batch 3 of kafka-append with sink-commit@3");
 }
 
+/// Records, for each click on the step button, the time from the click to the first animation
 /// frame after the DOM changed (the frame that paints the new step).
 const PAINT_PROBE: &str = r#"
     window.__paint = [];

@@ -221,8 +221,6 @@ pub const ERROR_COLLECTOR: &str = r#"
     }
     return true;"#;
 
-/// Records, for each click on the step button, the time from the click to the first animation
-
 /// Saves a screenshot of the page under `target/e2e/`.
 pub async fn save_screenshot(client: &Client, name: &str) -> TestResult {
     let png = client
