@@ -194,6 +194,33 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         elapsed / 1000.0
     );
     save_screenshot(client, "explore-tablestore.png").await?;
+
+    // Depth 2 of tablestore (timing printed, not asserted); the total grows while it runs.
+    select(client, "[data-testid=explore-depth]", "2").await?;
+    click(client, "[data-testid=explore-run]").await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=explore-status]').dataset.status === 'done'",
+        900,
+        "the depth-2 exploration to finish",
+    )
+    .await?;
+    let (elapsed, runs) = (
+        js(
+            client,
+            "return Number(document.querySelector('[data-testid=explore-status]').dataset.elapsedMs);",
+        )
+        .await?,
+        js(
+            client,
+            "return document.querySelector('[data-testid=explore-progress]').dataset.done;",
+        )
+        .await?,
+    );
+    println!(
+        "tablestore depth 2 in the browser: {:.1} s for {runs} runs",
+        elapsed.as_f64().unwrap_or(0.0) / 1000.0
+    );
     no_overflow_no_errors(client).await
 }
 

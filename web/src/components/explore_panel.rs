@@ -12,6 +12,7 @@ use batchscope_engine::{CrashPoint, Scenario};
 use batchscope_view::explore::{
     self as view, crash_url, fault_rows, matrix_view, progress_text, verdict_color, verdict_title,
 };
+use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -79,6 +80,23 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
             on_close.emit(());
         })
     };
+
+    // Escape closes the dialog while it is open.
+    {
+        let on_close = props.on_close.clone();
+        use_effect_with(props.open, move |open| {
+            let listener = open.then(|| {
+                gloo::events::EventListener::new(&gloo::utils::document(), "keydown", move |e| {
+                    if let Some(k) = e.dyn_ref::<web_sys::KeyboardEvent>() {
+                        if k.key() == "Escape" {
+                            on_close.emit(());
+                        }
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
 
     let (progress_label, fraction) = progress_text(&st.progress);
     let status = match st.status {
