@@ -5,6 +5,7 @@
 //! renders what these functions return.
 
 pub mod explain;
+pub mod explore;
 pub mod geometry;
 pub mod labels;
 pub mod lessons;

@@ -2,8 +2,8 @@
 //! lesson and panels, and timeline. Every view is a pure function of the world at the cursor.
 
 use super::{
-    ChannelsPanel, CheckpointPanel, Controls, CrashControls, LessonBox, MetaPanel, Notices,
-    SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
+    ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, LessonBox, MetaPanel,
+    Notices, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
 };
 use crate::components::crash_controls::ArmedCrash;
 use crate::hooks::{use_keyboard, use_play_timer, use_url_sync, SHORTCUTS};
@@ -75,6 +75,9 @@ pub fn App(props: &AppProps) -> Html {
             }
         });
     }
+
+    let explore_open = use_state(|| false);
+    let base_scenario = use_memo(player.run.scenario.clone(), |s| s.clone());
 
     let run = Shared(player.run.clone());
     let cells = use_memo(run.clone(), |r| timeline::cells(&r.events));
@@ -203,8 +206,14 @@ pub fn App(props: &AppProps) -> Html {
                 <Controls preset={player.preset.clone()} presets={preset_list} seed={scenario.seed}
                     cursor={cursor} total={player.run.len()} playing={player.playing} speed={player.speed}
                     theme={player.theme} can_crash={can_crash} on_action={on_action.clone()} />
+                <button class="xp-open" data-testid="explore-open"
+                        title="Explore every crash point of this preset and seed: which ones lose or duplicate data?"
+                        onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "▦ Explore" }</button>
                 <VerdictBadge badge={badge} />
             </header>
+            <ExplorePanel preset={player.preset.clone()} scenario={Shared(base_scenario.clone())}
+                open={*explore_open} on_close={{ let o = explore_open.clone(); Callback::from(move |_| o.set(false)) }}
+                on_action={on_action.clone()} />
             <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(Action::Dismiss)} />
             <main class="main">
                 <section class="diagram-pane" aria-label="Sequence diagram">
