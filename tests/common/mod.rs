@@ -1,0 +1,264 @@
+//! Helpers shared by the end-to-end tests of the built dashboard: serve `dist/`, start
+//! chromedriver, open a headless Chromium session, poll the page, click, save screenshots.
+#![allow(dead_code)]
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Ok, or what went wrong on the page.
+pub type TestResult = Result<(), String>;
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `dist/` with an `index.html` and a `.wasm`, or a failure that says how to build it.
+pub fn dist_dir() -> PathBuf {
+    let dist = repo_root().join("dist");
+    let has_wasm = std::fs::read_dir(&dist)
+        .map(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.path().extension().is_some_and(|x| x == "wasm"))
+        })
+        .unwrap_or(false);
+    assert!(
+        dist.join("index.html").is_file() && has_wasm,
+        "{} has no built dashboard (index.html + .wasm): run `trunk build --release` at the repository root first",
+        dist.display()
+    );
+    dist
+}
+
+pub fn tool(env: &str, default: &str, install: &str) -> PathBuf {
+    let path = PathBuf::from(std::env::var(env).unwrap_or_else(|_| default.to_string()));
+    assert!(
+        path.is_file(),
+        "{} not found (set {env} to override): install it with `{install}`",
+        path.display()
+    );
+    path
+}
+
+pub fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript",
+        Some("css") => "text/css",
+        Some("wasm") => "application/wasm",
+        Some("png") => "image/png",
+        Some("svg") => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}
+
+pub fn handle(mut stream: TcpStream, dir: &Path) {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone the connection"));
+    let mut request_line = String::new();
+    if reader.read_line(&mut request_line).is_err() {
+        return;
+    }
+    // Drain the headers.
+    loop {
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) if line == "\r\n" || line == "\n" => break,
+            Ok(_) => {}
+        }
+    }
+    let target = request_line.split_whitespace().nth(1).unwrap_or("/");
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let rel = path.trim_start_matches('/');
+    let file = if rel.is_empty() {
+        dir.join("index.html")
+    } else {
+        dir.join(rel)
+    };
+    let response = match (rel.contains(".."), std::fs::read(&file)) {
+        (false, Ok(body)) => {
+            let mut head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                content_type(&file),
+                body.len()
+            )
+            .into_bytes();
+            head.extend_from_slice(&body);
+            head
+        }
+        _ => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+    };
+    let _ = stream.write_all(&response);
+}
+
+/// Serves `dir` on 127.0.0.1 from a background thread; returns the port.
+pub fn serve(dir: PathBuf) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a local port for dist/");
+    let port = listener.local_addr().expect("local address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let dir = dir.clone();
+            std::thread::spawn(move || handle(stream, &dir));
+        }
+    });
+    port
+}
+
+/// A child process killed when the test ends, however it ends.
+pub struct Killed(pub Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("find a free port")
+        .port()
+}
+
+pub fn start_chromedriver(path: &Path) -> (Killed, u16) {
+    let port = free_port();
+    let child = Command::new(path)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", path.display()));
+    let guard = Killed(child);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver did not listen on port {port} within 20 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (guard, port)
+}
+
+pub fn target_dir() -> PathBuf {
+    std::env::var("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| repo_root().join("target"))
+}
+
+pub async fn js(client: &Client, script: &str) -> Result<Value, String> {
+    client
+        .execute(script, vec![])
+        .await
+        .map_err(|e| format!("script failed: {e}\n{script}"))
+}
+
+/// Polls `condition` (a JS expression) until it is true, at most `secs` seconds.
+pub async fn wait_for(client: &Client, condition: &str, secs: u64, what: &str) -> TestResult {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if js(client, &format!("return !!({condition});")).await? == Value::Bool(true) {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            let state = js(
+                client,
+                "const q = s => (document.querySelector(s) || {}).textContent; \
+                 return [q('[data-testid=step-count]'), q('[data-testid=topo-step-count]'), q('[data-testid=verdict]'), q('[data-testid=step-note]'), q('[data-testid=topo-step-note]'), q('[data-testid=notice]')];",
+            )
+            .await?;
+            return Err(format!(
+                "timed out after {secs} s waiting for {what} ({condition}); page: {state}"
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+pub async fn text(client: &Client, css: &str) -> Result<String, String> {
+    let el = client
+        .find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("no element {css}: {e}"))?;
+    el.text().await.map_err(|e| format!("text of {css}: {e}"))
+}
+
+pub async fn click(client: &Client, css: &str) -> TestResult {
+    client
+        .find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("no element {css}: {e}"))?
+        .click()
+        .await
+        .map_err(|e| format!("click {css}: {e}"))
+}
+
+pub async fn select(client: &Client, css: &str, value: &str) -> TestResult {
+    client
+        .find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("no element {css}: {e}"))?
+        .select_by_value(value)
+        .await
+        .map_err(|e| format!("select {value} in {css}: {e}"))
+}
+
+pub const ERROR_COLLECTOR: &str = r#"
+    if (!window.__errors) {
+        window.__errors = [];
+        window.addEventListener('error', e => window.__errors.push('error: ' + e.message));
+        window.addEventListener('unhandledrejection', e => window.__errors.push('rejection: ' + e.reason));
+        const original = console.error;
+        console.error = function (...args) { window.__errors.push('console.error: ' + args.join(' ')); original.apply(console, args); };
+    }
+    return true;"#;
+
+/// Saves a screenshot of the page under `target/e2e/`.
+pub async fn save_screenshot(client: &Client, name: &str) -> TestResult {
+    let png = client
+        .screenshot()
+        .await
+        .map_err(|e| format!("screenshot: {e}"))?;
+    let out = target_dir().join("e2e");
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let file = out.join(name);
+    std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
+    println!("screenshot: {}", file.display());
+    Ok(())
+}
+
+/// A Chromium session (1366×768, headless) on a fresh profile; returns the client and the
+/// profile directory to remove afterwards.
+pub async fn open_session(chromium: &Path, driver_port: u16, tag: &str) -> (Client, PathBuf) {
+    let profile = std::env::temp_dir().join(format!("batchscope-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    std::fs::create_dir_all(&profile).expect("create the browser profile directory");
+    let capabilities = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": chromium.display().to_string(),
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--hide-scrollbars", "--window-size=1366,768",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    });
+    let Value::Object(capabilities) = capabilities else {
+        unreachable!("a JSON object")
+    };
+    let client = ClientBuilder::new(HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("open a Chromium session through chromedriver");
+    (client, profile)
+}
