@@ -49,7 +49,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "return document.querySelectorAll('[data-testid=topology-svg] [data-node]').length;",
     )
     .await?;
-    if nodes != Value::from(7) {
+    if nodes != 7 {
         return Err(format!(
             "shopping has CDC, 3 jobs and 3 tables: 7 nodes, got {nodes}"
         ));

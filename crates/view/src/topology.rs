@@ -500,6 +500,18 @@ const ARC_ROOM: f64 = 46.0;
 /// Room below for the legend.
 pub const LEGEND_H: f64 = 26.0;
 
+/// The viewBox width that gives every node room for its labels (at least 900).
+pub fn layout_width(spec: &TopologySpec) -> f64 {
+    let columns = layout(spec, 900.0)
+        .nodes
+        .iter()
+        .map(|n| n.column)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    (f64::from(columns) * 165.0).max(900.0)
+}
+
 /// Lays the topology out left to right: CDC, then each job one column right of its rightmost
 /// source, each table one column right of its writer. Rows within a column keep spec order and
 /// are centred. Edges that skip columns arc above the nodes between.
@@ -537,7 +549,7 @@ pub fn layout(spec: &TopologySpec, width: f64) -> TopoLayout {
     let top = MARGIN + if skips { ARC_ROOM } else { 0.0 };
     let body_h = rows as f64 * ROW_PITCH;
     let pitch = (width - 2.0 * MARGIN) / columns as f64;
-    let node_w = (pitch - 26.0).min(160.0);
+    let node_w = (pitch - 44.0).min(150.0);
     let mut nodes = vec![];
     let mut seen: BTreeMap<u32, usize> = BTreeMap::new();
     for (name, kind) in &order {
@@ -822,8 +834,31 @@ pub const SERIES_COLORS: [(u8, u8, u8); 8] = [
     (229, 72, 77),
 ];
 
+/// The chart's legend: (label, CSS colour, is a job) per drawn series, in drawing order (the
+/// legend is HTML next to the chart, so it never hides a line).
+pub fn delay_legend(report: &DelayReport) -> Vec<(String, String, bool)> {
+    report
+        .jobs
+        .iter()
+        .map(|s| (s, true))
+        .chain(report.tables.iter().map(|s| (s, false)))
+        .filter(|(s, _)| !s.samples.is_empty())
+        .enumerate()
+        .map(|(i, (s, job))| {
+            let (r, g, b) = SERIES_COLORS[i % SERIES_COLORS.len()];
+            let kind = if job { "job" } else { "table" };
+            (
+                format!("{kind} {}", s.name),
+                format!("#{r:02x}{g:02x}{b:02x}"),
+                job,
+            )
+        })
+        .collect()
+}
+
 /// The delay chart as an SVG string: one line per job (thick) and per table (thin), x = when
-/// the snapshot was written, y = its delay. Empty series are skipped.
+/// the snapshot was written, y = its delay. Empty series are skipped; colours follow
+/// [`delay_legend`].
 pub fn delay_chart_svg(report: &DelayReport, width: u32, height: u32, dark: bool) -> String {
     use plotters::prelude::*;
     let mut svg = String::new();
@@ -864,7 +899,7 @@ pub fn delay_chart_svg(report: &DelayReport, width: u32, height: u32, dark: bool
         };
         let _ = chart
             .configure_mesh()
-            .light_line_style(grid)
+            .light_line_style(TRANSPARENT)
             .bold_line_style(grid)
             .axis_style(fg)
             .x_desc("simulated time (ms)")
@@ -879,33 +914,13 @@ pub fn delay_chart_svg(report: &DelayReport, width: u32, height: u32, dark: bool
             let color = RGBColor(r, g, b);
             let style = color.stroke_width(if *is_job { 3 } else { 1 });
             let points: Vec<(u64, u64)> = s.samples.iter().map(|p| (p.at_ms, p.delay_ms)).collect();
-            let label = if *is_job {
-                format!("job {}", s.name)
-            } else {
-                format!("table {}", s.name)
-            };
-            if let Ok(series) = chart.draw_series(LineSeries::new(points.clone(), style)) {
-                series
-                    .label(label)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], style));
-            }
+            let _ = chart.draw_series(LineSeries::new(points.clone(), style));
             let _ = chart.draw_series(
                 points
                     .iter()
                     .map(|p| Circle::new(*p, if *is_job { 3 } else { 2 }, color.filled())),
             );
         }
-        let _ = chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(if dark {
-                RGBColor(22, 29, 39).mix(0.85)
-            } else {
-                WHITE.mix(0.85)
-            })
-            .border_style(grid)
-            .label_font(font(11))
-            .draw();
         let _ = root.present();
     }
     svg
@@ -1068,8 +1083,14 @@ mod tests {
         // shopping: CDC, ingest, shopping, the two jobs, the two tables.
         let l = layout(&barrier::preset("shopping").unwrap(), 900.0);
         assert_eq!(l.node("user_item_price").unwrap().column, 4);
-        // chain: table1 → join_job skips two columns and arcs above them.
-        let l = layout(&barrier::preset("chain").unwrap(), 900.0);
+        // chain: table1 → join_job skips two columns and arcs above them; its seven columns
+        // get a wider canvas so every node keeps room for its name.
+        let chain = barrier::preset("chain").unwrap();
+        let l = layout(&chain, layout_width(&chain));
+        assert!(l
+            .nodes
+            .iter()
+            .all(|n| n.kind == NodeKind::Cdc || n.w >= 115.0));
         let skip = l
             .edges
             .iter()
@@ -1134,18 +1155,23 @@ mod tests {
         let f = frames_of("#mode=topology&topology=shopping");
         let report = f.last().unwrap().delays();
         let svg = delay_chart_svg(&report, 480, 220, false);
-        assert!(svg.starts_with("<svg"));
-        for name in [
-            "job amount_job",
-            "job price_job",
-            "table user_item_amount",
-            "delay (ms)",
-        ] {
-            assert!(svg.contains(name), "{name} missing");
+        assert!(svg.starts_with("<svg") && svg.contains("delay (ms)"));
+        let legend = delay_legend(&report);
+        let names: Vec<&str> = legend.iter().map(|(n, _, _)| n.as_str()).collect();
+        for name in ["job amount_job", "job price_job", "table user_item_amount"] {
+            assert!(names.contains(&name), "{name} missing from {names:?}");
+        }
+        // Every legend colour is drawn.
+        for (_, color, _) in &legend {
+            assert!(
+                svg.to_lowercase().contains(&color.to_lowercase()),
+                "{color} not drawn"
+            );
         }
         assert_eq!(report.job_to_optimise.as_deref(), Some("amount_job"));
         // Before any snapshot there is nothing to draw but the axes.
-        assert!(!delay_chart_svg(&f[0].delays(), 480, 220, true).contains("job amount_job"));
+        assert!(delay_legend(&f[0].delays()).is_empty());
+        assert!(delay_chart_svg(&f[0].delays(), 480, 220, true).starts_with("<svg"));
     }
 
     #[test]

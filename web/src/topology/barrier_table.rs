@@ -50,7 +50,7 @@ pub fn BarrierTable(props: &BarrierTableProps) -> Html {
             <table class="grid txn-grid">
                 <thead><tr>
                     <th>{ "barrier" }</th>
-                    { for tables.iter().map(|t| html! { <th class="mono">{ *t }</th> }) }
+                    { for tables.iter().map(|t| html! { <th class="mono" title={t.to_string()}>{ t.replace('_', "_\u{200b}") }</th> }) }
                     <th>{ "global" }</th>
                 </tr></thead>
                 <tbody>

@@ -4,11 +4,10 @@
 
 use crate::components::Shared;
 use batchscope_engine::barrier::{OperatorSpec, TableTxnState, TopologyWorld, CDC_SOURCE};
-use batchscope_view::topology::{active, edge_label, layout, NodeKind, TopoNode, LEGEND_H};
+use batchscope_view::topology::{
+    active, edge_label, layout, layout_width, NodeKind, TopoNode, LEGEND_H,
+};
 use yew::prelude::*;
-
-/// viewBox width of the graph.
-const WIDTH: f64 = 900.0;
 
 /// Props of [`TopologyGraph`].
 #[derive(Properties, PartialEq)]
@@ -43,7 +42,7 @@ fn job_node(w: &TopologyWorld, n: &TopoNode, on: bool) -> Html {
         (format!("checkpoint {}", job.written), "")
     } else {
         (
-            format!("aligned b{} · wrote b{}", job.processed, job.written),
+            format!("aligned b{}·wrote b{}", job.processed, job.written),
             "",
         )
     };
@@ -52,13 +51,11 @@ fn job_node(w: &TopologyWorld, n: &TopoNode, on: bool) -> Html {
         .operators
         .iter()
         .find_map(|o| match o {
-            OperatorSpec::GroupSum { keys, sum, .. } => {
-                Some(format!("sum({sum}) by {}", keys.join(",")))
-            }
-            OperatorSpec::Join { on } => Some(format!("join on {}", on.join(","))),
+            OperatorSpec::GroupSum { sum, .. } => Some(format!("sum({sum})")),
+            OperatorSpec::Join { on } => Some(format!("join({})", on.join(","))),
             _ => None,
         })
-        .unwrap_or_else(|| "stateless: forward".into());
+        .unwrap_or_else(|| "stateless".into());
     html! {
         <g class={classes!("topo-node", "topo-job", class, on.then_some("node-on"))} data-node={n.name.clone()}>
             <title>{ format!("ETL job {} ({op}); reads {}; writes {}", n.name, job.spec.sources.join(", "), job.spec.sink) }</title>
@@ -106,9 +103,9 @@ fn table_node(w: &TopologyWorld, n: &TopoNode, on: bool, barriers: u64) -> Html 
         || "no snapshot yet".to_string(),
         |s| {
             if nb {
-                format!("snapshot {} = ckpt {}", s.snapshot.id, s.barrier)
+                format!("snapshot {} → ckpt {}", s.snapshot.id, s.barrier)
             } else {
-                format!("snapshot {} = barrier {}", s.snapshot.id, s.barrier)
+                format!("snapshot {} → b{}", s.snapshot.id, s.barrier)
             }
         },
     );
@@ -135,7 +132,7 @@ fn table_node(w: &TopologyWorld, n: &TopoNode, on: bool, barriers: u64) -> Html 
 #[component]
 pub fn TopologyGraph(props: &TopologyGraphProps) -> Html {
     let w = &props.frames[props.cursor.min(props.frames.len() - 1)];
-    let l = layout(w.spec(), WIDTH);
+    let l = layout(w.spec(), layout_width(w.spec()));
     let event = w.trace().last();
     let act = active(w, event);
     let barriers = w.run().barriers;
@@ -194,7 +191,7 @@ pub fn TopologyGraph(props: &TopologyGraphProps) -> Html {
         }
     };
     html! {
-        <svg class="topo-svg" data-testid="topology-svg" viewBox={format!("0 0 {WIDTH} {:.0}", l.height)}
+        <svg class="topo-svg" data-testid="topology-svg" viewBox={format!("0 0 {:.0} {:.0}", l.width, l.height)}
              role="img" aria-label={format!("Topology {}: jobs and tables", w.spec().name)}>
             <defs>
                 <marker id="topo-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
