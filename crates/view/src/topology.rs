@@ -819,6 +819,25 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
     }
 }
 
+/// The step note: [`event_text`], speaking of the jobs' own checkpoints where the run has no
+/// timestamp barriers (the engine then numbers snapshots by checkpoint).
+pub fn step_text(kind: &BarrierEventKind, no_barriers: bool) -> String {
+    let text = event_text(kind);
+    let per_checkpoint = matches!(
+        kind,
+        BarrierEventKind::Processed { .. }
+            | BarrierEventKind::SnapshotWritten { .. }
+            | BarrierEventKind::JobFailed { .. }
+            | BarrierEventKind::JobRecovered { .. }
+    );
+    if no_barriers && per_checkpoint {
+        text.replace("barriers ", "checkpoints ")
+            .replace("barrier ", "checkpoint ")
+    } else {
+        text
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Delay chart
 
@@ -1148,6 +1167,23 @@ mod tests {
         assert_eq!(edge_label(last, "shopping", "price_job"), "b5");
         assert_eq!(edge_label(last, "price_job", "user_item_price"), "b5");
         assert_eq!(edge_label(&f[0], "cdc", "ingest_shopping"), "b0");
+        // Without barriers the notes speak of each job's own checkpoints.
+        let nb = frames_of("#mode=topology&topology=shopping&nobarriers=1");
+        let last = nb.last().unwrap();
+        let processed = last
+            .trace()
+            .iter()
+            .find(|e| matches!(e.kind, BarrierEventKind::Processed { .. }))
+            .unwrap();
+        let note = step_text(&processed.kind, true);
+        assert!(
+            note.contains("finished checkpoint") && !note.contains("barrier "),
+            "{note}"
+        );
+        assert_eq!(
+            edge_label(last, "shopping", "price_job").split(' ').next(),
+            Some("ckpt")
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::hooks::{use_keyboard, use_play_timer};
 use crate::state::{Action, Theme};
 use batchscope_engine::barrier::{self, BarrierEventKind};
 use batchscope_view::topology::{
-    event_text, format_topology, is_topology_hash, parse_topology, topology_lesson,
+    format_topology, is_topology_hash, parse_topology, step_text, topology_lesson,
 };
 use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
@@ -132,7 +132,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
     let (step_head, note, alarm) = match world.trace().last() {
         Some(e) => (
             format!("#{} · {} ms", e.step + 1, e.at_ms),
-            event_text(&e.kind),
+            step_text(&e.kind, spec.no_barriers),
             matches!(
                 e.kind,
                 BarrierEventKind::JobFailed { .. } | BarrierEventKind::Revised { .. }

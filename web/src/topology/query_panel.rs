@@ -102,7 +102,7 @@ pub fn QueryPanel(props: &QueryPanelProps) -> Html {
             <div class="reads small">
                 { for r.reads.iter().map(|t| html! {
                     <span class="read" data-testid="query-read">
-                        <span class="mono">{ &t.table }</span>{ " @ " }<b>{ format!("barrier {}", t.barrier) }</b>
+                        <span class="mono">{ &t.table }</span>{ " @ " }<b>{ format!("{} {}", if w.spec().no_barriers { "checkpoint" } else { "barrier" }, t.barrier) }</b>
                         if t.partial_records > 0 { <span class="partial">{ format!(" + {} uncommitted", t.partial_records) }</span> }
                     </span>
                 }) }
