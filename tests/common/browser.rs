@@ -352,3 +352,32 @@ pub async fn no_overflow_no_errors(client: &Client) -> TestResult {
     }
     Ok(())
 }
+
+/// A Chromium session (1366×768, headless) on a fresh profile; returns the client and the
+/// profile directory to remove afterwards.
+pub async fn open_session(chromium: &Path, driver_port: u16, tag: &str) -> (Client, PathBuf) {
+    let profile = std::env::temp_dir().join(format!("batchscope-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    std::fs::create_dir_all(&profile).expect("create the browser profile directory");
+    let capabilities = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": chromium.display().to_string(),
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--hide-scrollbars", "--window-size=1366,768",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    });
+    let Value::Object(capabilities) = capabilities else {
+        unreachable!("a JSON object")
+    };
+    let client = ClientBuilder::new(HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("open a Chromium session through chromedriver");
+    (client, profile)
+}

@@ -1,5 +1,5 @@
-//! Entry point of the dashboard: mounts the app on `<body>`.
+//! Entry point of the dashboard: mounts the page root (micro-batch or Topology mode) on `<body>`.
 
 fn main() {
-    yew::Renderer::<batchscope_web::App>::new().render();
+    yew::Renderer::<batchscope_web::Root>::new().render();
 }

@@ -12,6 +12,7 @@ pub mod lessons;
 pub mod palette;
 pub mod panels;
 pub mod timeline;
+pub mod topology;
 pub mod url;
 
 pub use explain::explain;

@@ -860,6 +860,9 @@ mod tests {
     fn a_key_called_lost_during_a_run_is_really_missing_at_the_end() {
         use batchscope_engine::{presets, CrashKind, CrashPoint};
         for p in presets() {
+            if !batchscope_check::oracle::failure_free(&p.scenario).1 {
+                continue; // a run that never converges (reader-never-closes) calls nothing lost
+            }
             let expected = expected_of(p.name);
             for kind in CrashKind::ALL {
                 for batch_id in 1..=3 {

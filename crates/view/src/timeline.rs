@@ -167,13 +167,13 @@ mod tests {
         assert_eq!(cells[rerun].batch, Some(3));
         let starts = batch_starts(&events);
         let labels: Vec<&str> = starts.iter().map(|s| s.label.as_str()).collect();
-        assert_eq!(labels, ["0", "1", "2", "3", "3′", "4"]);
+        assert_eq!(labels, ["0", "1", "2", "3", "3′", "4", "5"]);
         // The "no new data" trigger at the start is not a batch start.
         assert!(starts[0].index > 2);
         assert_eq!(
             cells.iter().filter(|c| c.mark == Mark::Commit).count(),
-            5,
-            "commits/0..4"
+            6,
+            "commits/0..5"
         );
     }
 

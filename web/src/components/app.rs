@@ -203,6 +203,7 @@ pub fn App(props: &AppProps) -> Html {
                 <div class="brand" title="Deterministic simulator of streaming fault tolerance">
                     <span class="logo">{ "◧" }</span>{ "batchscope" }
                 </div>
+                <crate::topology::ModeTabs mode={crate::topology::Mode::Micro} />
                 <Controls preset={player.preset.clone()} presets={preset_list} seed={scenario.seed}
                     cursor={cursor} total={player.run.len()} playing={player.playing} speed={player.speed}
                     theme={player.theme} can_crash={can_crash} on_action={on_action.clone()} />

@@ -1,0 +1,225 @@
+//! The Topology mode's page: header (mode tabs, controls), the DAG with its barrier table and
+//! delay chart on the left, lesson, query panel and faults on the right, a scrubber below.
+//! Every view is a pure function of the world at the cursor.
+
+use super::state::{TopoAction, TopoPlayer};
+use super::{
+    BarrierTable, DelayChart, Mode, ModeTabs, QueryPanel, TopoControls, TopoFaults, TopoLessonBox,
+    TopologyGraph,
+};
+use crate::components::{Notices, Shared};
+use crate::hooks::{use_keyboard, use_play_timer};
+use crate::state::{Action, Theme};
+use batchscope_engine::barrier::{self, BarrierEventKind};
+use batchscope_view::topology::{
+    format_topology, is_topology_hash, parse_topology, step_text, topology_lesson,
+};
+use gloo::events::EventListener;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// Props of [`TopologyApp`].
+#[derive(Properties, PartialEq, Default)]
+pub struct TopologyAppProps {
+    /// The URL hash to start from (`None`: read `location.hash`).
+    #[prop_or_default]
+    pub hash: Option<String>,
+}
+
+fn prefers_dark() -> bool {
+    gloo::utils::window()
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
+}
+
+/// Writes the hash when paused; a pasted Topology link loads its moment.
+#[hook]
+fn use_topo_url_sync(hash: String, paused: bool, on_action: Callback<TopoAction>) {
+    use_effect_with((hash, paused), |(hash, paused)| {
+        if *paused {
+            let window = gloo::utils::window();
+            if window.location().hash().unwrap_or_default() != *hash {
+                if let Ok(history) = window.history() {
+                    let _ = history.replace_state_with_url(
+                        &wasm_bindgen::JsValue::NULL,
+                        "",
+                        Some(hash),
+                    );
+                }
+            }
+        }
+    });
+    use_effect_with((), move |_| {
+        let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+            let hash = gloo::utils::window().location().hash().unwrap_or_default();
+            if !is_topology_hash(&hash) {
+                return; // The root switches to the micro-batch mode.
+            }
+            match parse_topology(&hash) {
+                Ok(state) => on_action.emit(TopoAction::LoadUrl(state)),
+                Err(errors) => {
+                    let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                    on_action.emit(TopoAction::Notify(format!(
+                        "This link could not be read — {}. The topology on screen is kept.",
+                        list.join("; ")
+                    )));
+                }
+            }
+        });
+        move || drop(listener)
+    });
+}
+
+/// The Topology dashboard.
+#[component]
+pub fn TopologyApp(props: &TopologyAppProps) -> Html {
+    let initial = props.hash.clone();
+    let player = use_reducer(move || {
+        let hash =
+            initial.unwrap_or_else(|| gloo::utils::window().location().hash().unwrap_or_default());
+        TopoPlayer::from_hash(&hash)
+    });
+    let on_action = {
+        let dispatcher = player.dispatcher();
+        Callback::from(move |a: TopoAction| dispatcher.dispatch(a))
+    };
+    {
+        let cb = on_action.clone();
+        use_keyboard(Callback::from(move |a: Action| {
+            let mapped = match a {
+                Action::Step => TopoAction::Step,
+                Action::Back => TopoAction::Back,
+                Action::TogglePlay => TopoAction::TogglePlay,
+                Action::Reset => TopoAction::Reset,
+                _ => return,
+            };
+            cb.emit(mapped);
+        }));
+    }
+    use_play_timer(
+        player.playing,
+        player.step_ms().round() as u32,
+        on_action.reform(|_| TopoAction::Tick),
+    );
+    use_topo_url_sync(
+        format_topology(&player.url_state()),
+        !player.playing,
+        on_action.clone(),
+    );
+    {
+        let theme = player.theme.name();
+        use_effect_with(theme, |theme| {
+            if let Some(root) = gloo::utils::document().document_element() {
+                let _ = root.set_attribute("data-theme", theme);
+            }
+        });
+    }
+    let dark = match player.theme {
+        Theme::Dark => true,
+        Theme::Light => false,
+        Theme::System => prefers_dark(),
+    };
+
+    let frames = Shared(player.frames.clone());
+    let history = Shared(player.history.clone());
+    let cursor = player.cursor;
+    let world = player.world();
+    let spec = world.spec();
+    let lesson = topology_lesson(&player.url.topology);
+    let (step_head, note, alarm) = match world.trace().last() {
+        Some(e) => (
+            format!("#{} · {} ms", e.step + 1, e.at_ms),
+            step_text(&e.kind, spec.no_barriers),
+            matches!(
+                e.kind,
+                BarrierEventKind::JobFailed { .. } | BarrierEventKind::Revised { .. }
+            ),
+        ),
+        None => (
+            "before the first step".to_string(),
+            format!(
+                "{} Press play (space) or step (→): CDC records arrive, the MetaService issues a barrier every {} ms, and each job carries it from table to table.",
+                spec.description, spec.barrier_interval_ms
+            ),
+            false,
+        ),
+    };
+    let topologies: Vec<(String, String)> = barrier::presets()
+        .into_iter()
+        .map(|(n, d)| (n.to_string(), d.to_string()))
+        .collect();
+    let on_scrub = {
+        let cb = on_action.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(v) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+                .and_then(|i| i.value().parse::<usize>().ok())
+            {
+                cb.emit(TopoAction::Seek(v));
+            }
+        })
+    };
+    let total = player.len();
+    let marks = player.last().trace().iter().filter_map(|e| {
+        let (class, sym) = match e.kind {
+            BarrierEventKind::Commit { .. } => ("mark-commit", "●"),
+            BarrierEventKind::JobFailed { .. } | BarrierEventKind::Revised { .. } => {
+                ("mark-fail", "✕")
+            }
+            _ => return None,
+        };
+        let left = (e.step + 1) as f64 / total.max(1) as f64 * 100.0;
+        Some(html! { <span class={classes!("scrub-mark", class)} style={format!("left:{left:.2}%")}>{ sym }</span> })
+    });
+    html! {
+        <div class="app topo-app" data-testid="topology-app">
+            <header class="topbar">
+                <div class="brand" title="Deterministic simulator of streaming fault tolerance">
+                    <span class="logo">{ "◧" }</span>{ "batchscope" }
+                </div>
+                <ModeTabs mode={Mode::Topology} />
+                <TopoControls topology={player.url.topology.clone()} topologies={topologies}
+                    seed={player.url.seed} cursor={cursor} total={total} playing={player.playing}
+                    speed={player.speed} no_barriers={player.url.no_barriers} theme={player.theme}
+                    on_action={on_action.clone()} />
+            </header>
+            <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(TopoAction::Dismiss)} />
+            <main class="topo-main">
+                <section class="topo-left">
+                    <div class="card topo-graph-card">
+                        <TopologyGraph frames={frames.clone()} cursor={cursor} />
+                    </div>
+                    <div class="topo-lower">
+                        <BarrierTable frames={frames.clone()} cursor={cursor} />
+                        <DelayChart report={world.delays()} dark={dark} />
+                    </div>
+                </section>
+                <aside class="side topo-side">
+                    <TopoLessonBox lesson={lesson} step_head={step_head} note={note} alarm={alarm} />
+                    <QueryPanel frames={frames.clone()} history={history} cursor={cursor}
+                        level={player.url.level} consistency={player.url.consistency} on_action={on_action.clone()} />
+                    <TopoFaults jobs={spec.jobs.iter().map(|j| j.name.clone()).collect::<Vec<_>>()}
+                        tables={spec.tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>()}
+                        barriers={world.run().barriers} no_barriers={spec.no_barriers}
+                        faults={player.url.faults.clone()} on_action={on_action.clone()} />
+                </aside>
+            </main>
+            <footer class="bottom topo-bottom">
+                <div class="scrub">
+                    <input type="range" class="scrub-range" data-testid="topo-scrub" aria-label="Step"
+                           min="0" max={total.to_string()} value={cursor.to_string()} oninput={on_scrub} />
+                    <div class="scrub-marks" aria-hidden="true">{ for marks }</div>
+                </div>
+                <div class="shortcuts" aria-label="Keyboard shortcuts">
+                    <span><kbd>{ "→" }</kbd>{ "step" }</span><span><kbd>{ "←" }</kbd>{ "back" }</span>
+                    <span><kbd>{ "space" }</kbd>{ "play / pause" }</span><span><kbd>{ "r" }</kbd>{ "reset" }</span>
+                    <span class="muted">{ "● COMMIT   ✕ failure / revision" }</span>
+                </div>
+            </footer>
+        </div>
+    }
+}

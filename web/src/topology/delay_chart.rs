@@ -1,0 +1,41 @@
+//! End-to-end delay per job and per table over time, drawn by plotters into an SVG string and
+//! injected; names the job to optimise (seed 003, "HOW to define E2E delay").
+
+use batchscope_engine::barrier::DelayReport;
+use batchscope_view::topology::{delay_chart_svg, delay_legend};
+use yew::prelude::*;
+
+/// Props of [`DelayChart`].
+#[derive(Properties, PartialEq)]
+pub struct DelayChartProps {
+    /// Delays at the step on screen.
+    pub report: DelayReport,
+    /// Dark theme colours.
+    pub dark: bool,
+}
+
+/// The chart and its caption.
+#[component]
+pub fn DelayChart(props: &DelayChartProps) -> Html {
+    let svg = delay_chart_svg(&props.report, 440, 230, props.dark);
+    let legend = delay_legend(&props.report);
+    let job = props.report.job_to_optimise.clone();
+    html! {
+        <section class="card delay" data-testid="delay-chart">
+            <h2>{ "End-to-end delay" }
+                <span class="muted small">{ " · table: snapshot time − CDC time of its newest record; job: snapshot time − inputs ready" }</span></h2>
+            <div class="delay-legend">
+                { for legend.iter().map(|(name, color, job)| html! {
+                    <span class={classes!("dl", job.then_some("dl-job"))}><i style={format!("background:{color}")}></i>{ name }</span>
+                }) }
+            </div>
+            <div class="delay-svg">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+            <div class="optimise" data-testid="job-to-optimise">
+                { match job {
+                    Some(j) => html! { <>{ "Job to optimise: " }<b class="mono">{ j }</b>{ " — the largest mean delay; every table downstream inherits it." }</> },
+                    None => html! { <span class="muted">{ "No snapshot written yet: the delay is measured when a table writes a snapshot." }</span> },
+                } }
+            </div>
+        </section>
+    }
+}

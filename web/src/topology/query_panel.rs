@@ -1,0 +1,148 @@
+//! The declared query (avgPrice for `shopping`) at the step on screen under a chosen level and
+//! consistency: rows, the barrier each table was read at, a consistent / mixes-barriers badge,
+//! and the history of its value so a roll-back is visible.
+
+use super::state::TopoAction;
+use crate::components::Shared;
+use batchscope_engine::barrier::{Consistency, ReadLevel, TopologyWorld};
+use batchscope_view::topology::{
+    level_title, ratio_text, rolled_back, value_changes, HistoryPoint,
+};
+use yew::prelude::*;
+
+/// Props of [`QueryPanel`].
+#[derive(Properties, PartialEq)]
+pub struct QueryPanelProps {
+    /// The world after every step.
+    pub frames: Shared<Vec<TopologyWorld>>,
+    /// The query after every step at this level and consistency.
+    pub history: Shared<Vec<HistoryPoint>>,
+    /// Steps shown.
+    pub cursor: usize,
+    /// Level.
+    pub level: ReadLevel,
+    /// Consistency.
+    pub consistency: Consistency,
+    /// Every intent.
+    pub on_action: Callback<TopoAction>,
+}
+
+fn short_col(c: &str) -> &str {
+    c.rsplit('.').next().unwrap_or(c)
+}
+
+/// The query panel.
+#[component]
+pub fn QueryPanel(props: &QueryPanelProps) -> Html {
+    let w = &props.frames[props.cursor.min(props.frames.len() - 1)];
+    let q = w.declared_query(props.level, props.consistency);
+    let r = w.query(&q);
+    let spec = &w.spec().query;
+    let level_btn = |l: ReadLevel, short: &'static str| {
+        let cb = props.on_action.clone();
+        let on = props.level == l;
+        html! {
+            <button class={classes!("seg", on.then_some("seg-on"))} aria-pressed={on.to_string()}
+                    data-testid={format!("level-{}", l.short())} title={level_title(l)}
+                    onclick={Callback::from(move |_| cb.emit(TopoAction::SetLevel(l)))}>{ short }</button>
+        }
+    };
+    let cons_btn = |c: Consistency, label: &'static str, title: &'static str| {
+        let cb = props.on_action.clone();
+        let on = props.consistency == c;
+        html! {
+            <button class={classes!("seg", on.then_some("seg-on"))} aria-pressed={on.to_string()}
+                    data-testid={format!("consistency-{}", label.to_lowercase())} title={title}
+                    onclick={Callback::from(move |_| cb.emit(TopoAction::SetConsistency(c)))}>{ label }</button>
+        }
+    };
+    let columns: Vec<String> = r
+        .rows
+        .first()
+        .map(|row| row.columns.iter().map(|(c, _)| c.clone()).collect())
+        .unwrap_or_default();
+    let ratio_name = spec.ratio.as_ref().map(|x| x.name.clone());
+    let changes = value_changes(&props.history, props.cursor);
+    let shown = changes.len().saturating_sub(6);
+    let sql = format!(
+        "SELECT {}, {}{} FROM {} ON {}",
+        spec.on.join(", "),
+        columns
+            .iter()
+            .map(|c| short_col(c))
+            .collect::<Vec<_>>()
+            .join(", "),
+        ratio_name
+            .as_ref()
+            .map_or(String::new(), |n| format!(", {n}")),
+        spec.tables.join(" JOIN "),
+        spec.on.join(", ")
+    );
+    html! {
+        <section class="card query" data-testid="query-panel">
+            <div class="card-head">
+                <h2>{ format!("Query {}", spec.name) }</h2>
+                <span class={classes!("qbadge", if r.consistent { "q-ok" } else { "q-bad" })} data-testid="query-badge"
+                      title="Consistent: every table reflects the same CDC records (the same barrier), no partly processed barrier">
+                    { if r.consistent { "✓ consistent" } else { "✗ mixes barriers" } }
+                </span>
+            </div>
+            <div class="qsql mono small" title={sql.clone()}>{ sql }</div>
+            <div class="qcontrols">
+                <div class="segs" role="group" aria-label="Read level">
+                    { level_btn(ReadLevel::ReadUncommitted, "Read Uncommitted") }
+                    { level_btn(ReadLevel::ReadCommitted, "Read Committed") }
+                    { level_btn(ReadLevel::RepeatableRead, "Repeatable Read") }
+                </div>
+                <div class="segs" role="group" aria-label="Consistency">
+                    { cons_btn(Consistency::Strong, "Strong", "Every table at the minimum barrier over the queried tables and their upstream tables") }
+                    { cons_btn(Consistency::Weak, "Weak", "Every table at its own latest barrier: fresher, may mix barriers") }
+                </div>
+            </div>
+            <div class="reads small">
+                { for r.reads.iter().map(|t| html! {
+                    <span class="read" data-testid="query-read">
+                        <span class="mono">{ &t.table }</span>{ " @ " }<b>{ format!("{} {}", if w.spec().no_barriers { "checkpoint" } else { "barrier" }, t.barrier) }</b>
+                        if t.partial_records > 0 { <span class="partial">{ format!(" + {} uncommitted", t.partial_records) }</span> }
+                    </span>
+                }) }
+            </div>
+            <table class="grid qrows">
+                <thead><tr>
+                    { for spec.on.iter().map(|c| html! { <th>{ c }</th> }) }
+                    { for columns.iter().map(|c| html! { <th title={c.clone()}>{ short_col(c) }</th> }) }
+                    if let Some(n) = &ratio_name { <th>{ n }</th> }
+                </tr></thead>
+                <tbody>
+                    if r.rows.is_empty() {
+                        <tr><td class="muted" colspan="9">{ "No rows visible at this level yet." }</td></tr>
+                    }
+                    { for r.rows.iter().take(5).enumerate().map(|(i, row)| html! {
+                        <tr class={classes!((i == 0).then_some("row-seed"))}>
+                            { for row.on.iter().map(|v| html! { <td class="mono">{ v }</td> }) }
+                            { for row.columns.iter().map(|(_, v)| html! { <td class="mono">{ v }</td> }) }
+                            if ratio_name.is_some() { <td class="mono ratio" data-testid={(i == 0).then_some("query-ratio")}>{ ratio_text(row.ratio) }</td> }
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+            <div class="history" data-testid="query-history">
+                <span class="muted small">{ format!("{} of row {} over the steps:", ratio_name.clone().unwrap_or_else(|| "value".into()), r.rows.first().map(|x| format!("{:?}", x.on)).unwrap_or_default()) }</span>
+                <div class="hist-chips">
+                    if shown > 0 { <span class="muted small">{ "…" }</span> }
+                    { for changes.iter().enumerate().skip(shown).map(|(i, p)| {
+                        let back = i > 0 && rolled_back(&changes[i - 1], p);
+                        html! {
+                            <span class={classes!("hist", (!p.consistent).then_some("hist-bad"), back.then_some("hist-back"))}
+                                  title={format!("from step {}: tables read at barriers {:?}", p.step, p.barriers)}>
+                                <span class="hist-step">{ format!("@{}", p.step) }</span>
+                                <b>{ ratio_text(p.ratio) }</b>
+                                { if back { " ↩ rolled back" } else if !p.consistent { " ✗" } else { "" } }
+                            </span>
+                        }
+                    }) }
+                </div>
+            </div>
+        </section>
+    }
+}
