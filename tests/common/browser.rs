@@ -272,30 +272,7 @@ impl Session {
         print_wasm_size(&dist);
         let port = serve(dist);
         let (driver, driver_port) = start_chromedriver(&chromedriver);
-        let profile =
-            std::env::temp_dir().join(format!("batchscope-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&profile);
-        std::fs::create_dir_all(&profile).expect("create the browser profile directory");
-        let capabilities = json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": chromium.display().to_string(),
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--hide-scrollbars", "--window-size=1366,768",
-                    format!("--user-data-dir={}", profile.display()),
-                ]
-            }
-        });
-        let Value::Object(capabilities) = capabilities else {
-            unreachable!("a JSON object")
-        };
-        let client = ClientBuilder::new(HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&format!("http://127.0.0.1:{driver_port}"))
-            .await
-            .expect("open a Chromium session through chromedriver");
+        let (client, profile) = open_session(&chromium, driver_port, name).await;
         Session {
             client,
             port,

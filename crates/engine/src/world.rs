@@ -616,19 +616,7 @@ impl World {
                 };
                 Some(EventKind::RecoveryGetBatch { batch_id })
             }
-            Phase::Wait { batch_id } => {
-                let next = self
-                    .driver
-                    .last_trigger_ms
-                    .map_or(self.now_ms, |t| t + self.scenario.trigger_interval_ms);
-                self.phase = Phase::Trigger { batch_id };
-                if next > self.now_ms {
-                    self.now_ms = next;
-                    Some(EventKind::Idle { until_ms: next })
-                } else {
-                    None
-                }
-            }
+            Phase::Wait { batch_id } => self.wait_for_trigger(Phase::Trigger { batch_id }),
             Phase::Trigger { batch_id } => {
                 self.driver.last_trigger_ms = Some(self.now_ms);
                 self.phase = Phase::GetOffset { batch_id };
@@ -659,19 +647,7 @@ impl World {
             Phase::SinkCommit { batch_id } => Some(self.sink_commit(batch_id)),
             Phase::CommitLog { batch_id } => Some(self.commit_log(batch_id)),
             Phase::Reader { batch_id, task } => Some(self.reader_step(batch_id, task)),
-            Phase::EpochWait { epoch } => {
-                let next = self
-                    .driver
-                    .last_trigger_ms
-                    .map_or(self.now_ms, |t| t + self.scenario.trigger_interval_ms);
-                self.phase = Phase::EpochAdvance { epoch };
-                if next > self.now_ms {
-                    self.now_ms = next;
-                    Some(EventKind::Idle { until_ms: next })
-                } else {
-                    None
-                }
-            }
+            Phase::EpochWait { epoch } => self.wait_for_trigger(Phase::EpochAdvance { epoch }),
             Phase::EpochAdvance { epoch } => Some(self.epoch_advance(epoch)),
             Phase::EpochRead { epoch, task } => Some(self.epoch_read(epoch, task)),
             Phase::EpochOffsets { epoch } => Some(self.epoch_offsets(epoch)),
@@ -719,6 +695,22 @@ impl World {
                 };
                 Some(EventKind::QueryFailed { reason })
             }
+        }
+    }
+
+    /// Waits for the next processing-time trigger (or epoch end) and then moves to `then`;
+    /// emits an `Idle` arrow only when there is time to wait.
+    fn wait_for_trigger(&mut self, then: Phase) -> Option<EventKind> {
+        let next = self
+            .driver
+            .last_trigger_ms
+            .map_or(self.now_ms, |t| t + self.scenario.trigger_interval_ms);
+        self.phase = then;
+        if next > self.now_ms {
+            self.now_ms = next;
+            Some(EventKind::Idle { until_ms: next })
+        } else {
+            None
         }
     }
 
