@@ -7,6 +7,7 @@
 
 use crate::run::Run;
 use batchscope_engine::{presets, CrashPoint, Scenario, World};
+use batchscope_view::tour::{self, Panel};
 use batchscope_view::url::{self, UrlState};
 use std::rc::Rc;
 use yew::Reducible;
@@ -85,6 +86,17 @@ impl Tab {
     }
 }
 
+impl From<Panel> for Tab {
+    fn from(panel: Panel) -> Tab {
+        match panel {
+            Panel::Channels => Tab::Channels,
+            Panel::Meta => Tab::Meta,
+            Panel::Checkpoint => Tab::Checkpoint,
+            Panel::Sink => Tab::Sink,
+        }
+    }
+}
+
 /// A dismissible message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
@@ -137,6 +149,14 @@ pub enum Action {
     LoadUrl(UrlState),
     /// Show a message.
     Notify(String),
+    /// Start the lesson's guided tour: arm its crash, rewind, and play to the first stop.
+    TourStart,
+    /// Play on to the next stop of the tour.
+    TourNext,
+    /// Jump to stop `i` of the tour.
+    TourGo(usize),
+    /// Leave the tour (playback no longer pauses at its stops).
+    TourExit,
 }
 
 /// The player.
@@ -162,6 +182,8 @@ pub struct Player {
     pub selected_file: Option<String>,
     /// Messages.
     pub notices: Vec<Notice>,
+    /// Whether the guided tour is on: playback pauses at its stops.
+    pub tour: bool,
     next_notice: u32,
 }
 
@@ -214,6 +236,7 @@ impl Player {
             tab: Tab::Channels,
             selected_file: None,
             notices: vec![],
+            tour: state.tour,
             next_notice: 0,
         };
         let at = state.at as usize;
@@ -235,6 +258,46 @@ impl Player {
             crashes: self.run.scenario.crashes.clone(),
             crash_after_events: self.run.scenario.crash_after_events.clone(),
             at: self.cursor as u64,
+            tour: self.tour,
+        }
+    }
+
+    /// For each stop of the preset's tour, the cursor where playback pauses in this run
+    /// (`None`: this run never reaches it).
+    pub fn tour_cursors(&self) -> Vec<Option<usize>> {
+        tour::stop_cursors(&tour::tour(&self.preset).stops, &self.run.events)
+    }
+
+    /// Starts the tour: the preset's scenario at this seed with the tour's crash armed (and no
+    /// other crash input), from the first event, playing.
+    fn start_tour(&mut self) {
+        let t = tour::tour(&self.preset);
+        let mut scenario = scenario_of(&self.preset, self.run.scenario.seed);
+        scenario.crashes = t.crash.and_then(|c| c.parse().ok()).into_iter().collect();
+        if scenario != self.run.scenario {
+            let same_data = scenario.seed == self.run.scenario.seed;
+            let expected = same_data.then(|| self.run.expected.clone());
+            self.run = Rc::new(Run::compute(scenario, expected));
+        }
+        self.selected_file = None;
+        self.tour = true;
+        self.rebuild(0);
+        self.playing = true;
+    }
+
+    /// In the tour, on a stop: show its tab, and pause if the timer brought us here.
+    fn arrive(&mut self, from_timer: bool) {
+        if !self.tour {
+            return;
+        }
+        let cursors = self.tour_cursors();
+        if let Some(i) = cursors.iter().position(|c| *c == Some(self.cursor)) {
+            if from_timer {
+                self.playing = false;
+            }
+            if let Some(panel) = tour::tour(&self.preset).stops[i].panel {
+                self.tab = Tab::from(panel);
+            }
         }
     }
 
@@ -357,6 +420,7 @@ impl Reducible for Player {
                 }
                 let c = p.cursor + 1;
                 p.seek(c);
+                p.arrive(action == Action::Tick);
             }
             Action::Back => {
                 let c = p.cursor.saturating_sub(1);
@@ -384,6 +448,7 @@ impl Reducible for Player {
                 p.preset = name.clone();
                 p.run = Rc::new(Run::compute(scenario_of(&name, seed), None));
                 p.playing = false;
+                p.tour = false;
                 p.selected_file = None;
                 p.rebuild(0);
             }
@@ -432,6 +497,22 @@ impl Reducible for Player {
                 }
             }
             Action::Notify(text) => p.notify(text),
+            Action::TourStart => p.start_tour(),
+            Action::TourNext => {
+                if tour::next_stop(&p.tour_cursors(), p.cursor).is_some() {
+                    p.tour = true;
+                    p.playing = true;
+                }
+            }
+            Action::TourGo(i) => {
+                if let Some(Some(c)) = p.tour_cursors().get(i) {
+                    p.tour = true;
+                    p.playing = false;
+                    p.seek(*c);
+                    p.arrive(false);
+                }
+            }
+            Action::TourExit => p.tour = false,
         }
         Rc::new(p)
     }
@@ -516,5 +597,70 @@ mod tests {
         assert!(p.at_end());
         p = reduce(p, Action::TogglePlay);
         assert!(!p.playing);
+    }
+
+    /// Ticks the play timer until playback pauses (or a bound is hit).
+    fn play_until_paused(mut p: Player) -> Player {
+        for _ in 0..10_000 {
+            if !p.playing {
+                break;
+            }
+            p = reduce(p, Action::Tick);
+        }
+        p
+    }
+
+    #[test]
+    fn the_tour_arms_its_crash_and_pauses_at_every_stop_in_turn() {
+        let mut p = Player::from_hash("#preset=kafka-append&crash=task@4&at=40");
+        p = reduce(p, Action::TourStart);
+        assert!(p.tour && p.playing);
+        assert_eq!(p.cursor, 0);
+        assert_eq!(p.scenario().crashes, vec!["sink-commit@3".parse().unwrap()]);
+        let stops = tour::tour("kafka-append").stops;
+        let cursors = p.tour_cursors();
+        assert!(cursors.iter().all(Option::is_some));
+        for (i, stop) in stops.iter().enumerate() {
+            if i > 0 {
+                p = reduce(p, Action::TourNext);
+                assert!(p.playing, "Continue plays on from stop {i}");
+            }
+            p = play_until_paused(p);
+            assert_eq!(Some(p.cursor), cursors[i], "paused at stop {}", i + 1);
+            if let Some(panel) = stop.panel {
+                assert_eq!(p.tab, Tab::from(panel), "stop {} shows its tab", i + 1);
+            }
+        }
+        assert!(p.at_end());
+        // Past the last stop, Continue does nothing.
+        p = reduce(p, Action::TourNext);
+        assert!(!p.playing);
+        // The tour is in the link, and a link with it reopens the tour at the same moment.
+        let link = url::format(&p.url_state());
+        assert!(link.contains("tour=1"), "{link}");
+        let again = Player::from_hash(&link);
+        assert!(again.tour);
+        assert_eq!(again.cursor, p.cursor);
+    }
+
+    #[test]
+    fn without_the_tour_play_runs_through_the_stops_and_a_stop_can_be_jumped_to() {
+        let mut p = Player::from_hash("#preset=kafka-append&crash=sink-commit@3");
+        p = reduce(p, Action::TogglePlay);
+        p = play_until_paused(p);
+        assert!(p.at_end(), "no tour: playback only stops at the end");
+        p = reduce(p, Action::TourGo(3));
+        assert!(p.tour);
+        assert!(matches!(
+            p.world.events().last().unwrap().kind,
+            batchscope_engine::EventKind::Crashed { .. }
+        ));
+        assert_eq!(p.tab, Tab::Checkpoint);
+        p = reduce(p, Action::TourExit);
+        assert!(!p.tour);
+        // Switching preset leaves the tour.
+        p = reduce(p, Action::TourGo(0));
+        p = reduce(p, Action::SetPreset("tablestore".into()));
+        assert!(!p.tour);
     }
 }

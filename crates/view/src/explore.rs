@@ -212,6 +212,7 @@ pub fn crash_url(preset: &str, base: &Scenario, crashes: &[CrashPoint]) -> UrlSt
         crashes: crashes.to_vec(),
         crash_after_events: vec![],
         at: crash_moment(&scenario).unwrap_or(0) as u64,
+        tour: false,
     }
 }
 

@@ -13,6 +13,7 @@ pub mod palette;
 pub mod panels;
 pub mod timeline;
 pub mod topology;
+pub mod tour;
 pub mod url;
 
 pub use explain::explain;

@@ -1,4 +1,4 @@
-//! The shareable state in the URL hash: `#preset=kafka-append&seed=7&crash=sink-commit@3&after=57&at=60`.
+//! The shareable state in the URL hash: `#preset=kafka-append&seed=7&crash=sink-commit@3&after=57&tour=1&at=60`.
 //!
 //! Preset, seed and the recorded crash inputs define the run; `at` is the cursor (events shown).
 //! A link therefore reproduces the exact moment. Parsing never panics: every problem is named.
@@ -24,6 +24,8 @@ pub struct UrlState {
     pub crash_after_events: Vec<u64>,
     /// Number of events shown (the cursor).
     pub at: u64,
+    /// Whether the guided tour is on (`tour=1`): playback pauses at the lesson's stops.
+    pub tour: bool,
 }
 
 impl UrlState {
@@ -35,6 +37,7 @@ impl UrlState {
             crashes: vec![],
             crash_after_events: vec![],
             at: 0,
+            tour: false,
         }
     }
 }
@@ -157,6 +160,11 @@ pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlErro
                     }
                 }
             }
+            "tour" => match value.trim() {
+                "1" | "true" | "on" => state.tour = true,
+                "0" | "false" | "off" => state.tour = false,
+                _ => errors.push(err("tour", format!("`{value}` is not 1 or 0"))),
+            },
             _ => {}
         }
     }
@@ -182,6 +190,9 @@ pub fn format(state: &UrlState) -> String {
             .collect();
         s.push_str(&format!("&after={}", list.join(",")));
     }
+    if state.tour {
+        s.push_str("&tour=1");
+    }
     s.push_str(&format!("&at={}", state.at));
     s
 }
@@ -200,11 +211,12 @@ mod tests {
             crashes: vec!["sink-commit@3".parse().unwrap(), "task@4".parse().unwrap()],
             crash_after_events: vec![57, 90],
             at: 61,
+            tour: true,
         };
         let text = format(&s);
         assert_eq!(
             text,
-            "#preset=kafka-append&seed=42&crash=sink-commit@3,task@4&after=57,90&at=61"
+            "#preset=kafka-append&seed=42&crash=sink-commit@3,task@4&after=57,90&tour=1&at=61"
         );
         assert_eq!(parse(&text, KNOWN), Ok(s.clone()));
         // Without the `#`, and with `@` and `,` percent-encoded by a chat app.
@@ -224,9 +236,14 @@ mod tests {
 
     #[test]
     fn every_bad_value_is_named() {
-        let errors = parse("#preset=nope&seed=abc&crash=explode@3&at=-1", KNOWN).unwrap_err();
+        let errors = parse(
+            "#preset=nope&seed=abc&crash=explode@3&at=-1&tour=yes",
+            KNOWN,
+        )
+        .unwrap_err();
         let params: Vec<&str> = errors.iter().map(|e| e.param.as_str()).collect();
-        assert_eq!(params, ["preset", "seed", "crash", "at"]);
+        assert_eq!(params, ["preset", "seed", "crash", "at", "tour"]);
+        assert!(errors[4].reason.contains("`yes` is not 1 or 0"));
         assert!(errors[0].reason.contains("unknown preset `nope`"));
         assert!(errors[0].reason.contains("kafka-append"));
         assert!(errors[1].reason.contains("`abc` is not a seed"));

@@ -3,9 +3,10 @@
 
 use super::{
     ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, LessonBox, MetaPanel,
-    Notices, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
+    Notices, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, TourView, VerdictBadge,
 };
 use crate::components::crash_controls::ArmedCrash;
+
 use crate::hooks::{use_keyboard, use_play_timer, use_url_sync, SHORTCUTS};
 use crate::state::{Action, Player, Tab};
 use batchscope_engine::source::uses_meta_table;
@@ -99,6 +100,25 @@ pub fn App(props: &AppProps) -> Html {
 
     // Lesson and the note on the current step.
     let lesson_data = lesson(&player.preset);
+    let tour_data = batchscope_view::tour::tour(&player.preset);
+    let tour_cursors = player.tour_cursors();
+    let timeline_stops: Vec<(usize, String)> = if player.tour {
+        tour_cursors
+            .iter()
+            .zip(&tour_data.stops)
+            .filter_map(|(c, s)| c.map(|c| (c, s.title.to_string())))
+            .collect()
+    } else {
+        vec![]
+    };
+    let tour_view = TourView {
+        on: player.tour,
+        crash: tour_data.crash,
+        cursors: tour_cursors,
+        stops: tour_data.stops,
+        cursor,
+        playing: player.playing,
+    };
     let current = world.events().last();
     let (step_head, mut note, alarm) = match current {
         Some(e) => (
@@ -221,7 +241,8 @@ pub fn App(props: &AppProps) -> Html {
                     <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} />
                 </section>
                 <aside class="side">
-                    <LessonBox lesson={lesson_data.clone()} step_head={step_head} note={note} alarm={alarm} />
+                    <LessonBox lesson={lesson_data.clone()} tour={tour_view} step_head={step_head} note={note}
+                        alarm={alarm} on_action={on_action.clone()} />
                     <CrashControls armed={armed} crash_after_events={scenario.crash_after_events.clone()}
                         cursor={cursor} batch_hint={offsets.batch_id.unwrap_or(0)}
                         suggestion={lesson_data.try_crash.map(str::to_string)}
@@ -235,7 +256,8 @@ pub fn App(props: &AppProps) -> Html {
                 </aside>
             </main>
             <footer class="bottom">
-                <Timeline cells={(*cells).clone()} starts={(*starts).clone()} cursor={cursor} on_action={on_action.clone()} />
+                <Timeline cells={(*cells).clone()} starts={(*starts).clone()} cursor={cursor} stops={timeline_stops}
+                    on_action={on_action.clone()} />
                 <div class="shortcuts" aria-label="Keyboard shortcuts">
                     { for SHORTCUTS.iter().map(|(k, what)| html! { <span><kbd>{ *k }</kbd>{ *what }</span> }) }
                 </div>

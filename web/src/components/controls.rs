@@ -143,7 +143,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     }) }
                 </select>
             </label>
-            <label class="field">
+            <label class="field" title="Seed of the simulation's random numbers (UUIDs, arrival times)">
                 <span class="field-label">{ "seed" }</span>
                 <input id="seed" data-testid="seed" class="seed" type="text" inputmode="numeric"
                        value={props.seed.to_string()} onchange={on_seed} />
@@ -163,7 +163,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         disabled={at_end} onclick={act(Action::Step)}>{ icon(Icon::Step) }</button>
                 <button id="next-batch" data-testid="next-batch" class="wide"
                         title="Run to the end of the next batch: the next commits/N (n)"
-                        disabled={at_end} onclick={act(Action::NextBatch)}>{ icon(Icon::Next) }{ "batch" }</button>
+                        disabled={at_end} onclick={act(Action::NextBatch)}>{ icon(Icon::Next) }<span class="btn-text">{ "batch" }</span></button>
             </div>
             <label class="field" title="Playback speed">
                 <select id="speed" data-testid="speed" onchange={on_speed}>

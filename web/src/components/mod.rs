@@ -22,7 +22,7 @@ pub use checkpoint_panel::CheckpointPanel;
 pub use controls::Controls;
 pub use crash_controls::{ArmedCrash, CrashControls};
 pub use explore_panel::ExplorePanel;
-pub use lesson_box::LessonBox;
+pub use lesson_box::{LessonBox, TourView};
 pub use meta_panel::MetaPanel;
 pub use notices::Notices;
 pub use sequence_diagram::SequenceDiagram;

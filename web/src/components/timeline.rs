@@ -1,5 +1,5 @@
 //! The timeline: every event of the run coloured by batch, crash / failure / re-run / commit
-//! marks, batch labels, and a scrubber.
+//! marks, the guided tour's stops, batch labels, and a scrubber.
 
 use crate::state::Action;
 use batchscope_view::palette::batch_color;
@@ -17,6 +17,9 @@ pub struct TimelineProps {
     pub starts: Vec<BatchStart>,
     /// Events shown.
     pub cursor: usize,
+    /// The guided tour's stops in this run (cursor, title); empty when the tour is off.
+    #[prop_or_default]
+    pub stops: Vec<(usize, String)>,
     /// Every intent.
     pub on_action: Callback<Action>,
 }
@@ -61,6 +64,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                   title={format!("#{i}: {title}")}>{ glyph }</span>
         })
     });
+    let stops = props.stops.iter().enumerate().map(|(i, (c, title))| {
+        html! {
+            <span class={classes!("tl-stop", (*c <= props.cursor).then_some("tl-stop-reached"))}
+                  style={format!("left:{}", pct(*c as f64, n))} data-testid="timeline-stop"
+                  title={format!("Tour stop {}: {title}", i + 1)}></span>
+        }
+    });
     let labels = props.starts.iter().map(|s| {
         html! {
             <span class={classes!("tl-label", s.label.ends_with('′').then_some("tl-label-rerun"))}
@@ -79,6 +89,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     { for rects }
                 </svg>
                 { for marks }
+                { for stops }
                 <span class="tl-cursor" style={format!("left:{}", pct(props.cursor as f64, n))}></span>
                 <input class="tl-range" type="range" min="0" max={n.to_string()} step="1"
                        value={props.cursor.to_string()} oninput={on_input}

@@ -1,0 +1,442 @@
+//! The guided tour of each preset: the moments of a run where playback pauses, and what to look
+//! at there. A tour arms its lesson's crash, plays, and stops at each [`Stop`] in turn.
+//!
+//! A stop names a [`Moment`] (an event of the trace), not a sequence number, so the same tour
+//! works for any seed: each stop is the first matching event after the previous stop. A stop
+//! that a run never reaches (another seed, another crash) is reported as `None`, never guessed.
+
+use crate::lessons::lesson;
+use batchscope_engine::{Event, EventKind};
+
+/// The side-panel tab a stop shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    /// Channel checkpoints (Tunnel server, readers).
+    Channels,
+    /// The Meta table.
+    Meta,
+    /// The checkpoint folder.
+    Checkpoint,
+    /// The sink.
+    Sink,
+}
+
+/// Where a stop pauses: the first event after the previous stop that matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// The next event of this kind (its JSON `type`, e.g. `crashed`).
+    Next(&'static str),
+    /// The next event of this kind that belongs to batch (or epoch) N; `source-commit` belongs
+    /// to the batch being constructed, as in [`EventKind::batch_id`].
+    Batch(&'static str, u64),
+    /// The sink skips a batch it already holds (`add-batch` or `sink-committed`, skipped).
+    SinkSkipped,
+    /// A re-run overwrites an end row of the Meta table.
+    MetaOverwritten,
+    /// A task reads a channel to its end (`finished`).
+    ChannelFinished,
+    /// The Tunnel server opens a channel.
+    ChannelOpened,
+    /// A reader polls an empty queue long after the data stopped, and does not close.
+    ReaderWaits,
+    /// A reader ends its micro-batch (`next()` returns false).
+    ReaderCloses,
+    /// A reader writes a `.prepared` state file.
+    StatePrepared,
+    /// The sink renames `.prepared` to `.committed`.
+    StateCommitted,
+    /// The end of the run (the verdict is final).
+    End,
+}
+
+impl Moment {
+    /// Whether this event is the moment (never true for [`Moment::End`]).
+    pub fn matches(&self, event: &Event) -> bool {
+        let kind = &event.kind;
+        match *self {
+            Moment::Next(name) => kind.name() == name,
+            Moment::Batch(name, batch) => kind.name() == name && kind.batch_id() == Some(batch),
+            Moment::SinkSkipped => matches!(
+                kind,
+                EventKind::AddBatch { skipped: true, .. }
+                    | EventKind::SinkCommitted { skipped: true, .. }
+            ),
+            Moment::MetaOverwritten => matches!(
+                kind,
+                EventKind::MetaRowWritten {
+                    overwritten: true,
+                    ..
+                }
+            ),
+            Moment::ChannelFinished => {
+                matches!(kind, EventKind::TaskRead { to, .. } if to == "finished")
+            }
+            Moment::ChannelOpened => {
+                matches!(kind, EventKind::ChannelState { state, .. } if state == "OPEN")
+            }
+            Moment::ReaderWaits => matches!(
+                kind,
+                EventKind::ReaderPolled { rows: 0, idle_ms, closes: false, .. } if *idle_ms >= 2000
+            ),
+            Moment::ReaderCloses => matches!(kind, EventKind::ReaderPolled { closes: true, .. }),
+            Moment::StatePrepared => matches!(
+                kind,
+                EventKind::StateFile {
+                    renamed_from: None,
+                    ..
+                }
+            ),
+            Moment::StateCommitted => matches!(
+                kind,
+                EventKind::StateFile {
+                    renamed_from: Some(_),
+                    ..
+                }
+            ),
+            Moment::End => false,
+        }
+    }
+}
+
+/// One pause of a tour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stop {
+    /// Where playback pauses.
+    pub at: Moment,
+    /// The tab that shows what the text talks about.
+    pub panel: Option<Panel>,
+    /// A few words (the stop's heading).
+    pub title: &'static str,
+    /// What to look at, and why it matters.
+    pub text: &'static str,
+}
+
+/// A preset's guided tour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tour {
+    /// The crash the tour arms before it starts (the lesson's `try_crash`).
+    pub crash: Option<&'static str>,
+    /// The pauses, in the order they happen.
+    pub stops: Vec<Stop>,
+}
+
+/// For each stop, the cursor (events shown) at which playback pauses: just after the matching
+/// event, or the end of the run for [`Moment::End`]. A stop the run never reaches is `None` and
+/// the next stop is searched from the last one reached.
+pub fn stop_cursors(stops: &[Stop], events: &[Event]) -> Vec<Option<usize>> {
+    let mut from = 0;
+    stops
+        .iter()
+        .map(|stop| {
+            if stop.at == Moment::End {
+                return Some(events.len());
+            }
+            let found = events[from.min(events.len())..]
+                .iter()
+                .position(|e| stop.at.matches(e))
+                .map(|i| from + i + 1);
+            if let Some(c) = found {
+                from = c;
+            }
+            found
+        })
+        .collect()
+}
+
+/// The stop on screen at `cursor`: the last stop reached at or before it.
+pub fn current_stop(cursors: &[Option<usize>], cursor: usize) -> Option<usize> {
+    cursors.iter().rposition(|c| c.is_some_and(|c| c <= cursor))
+}
+
+/// The first stop after `cursor` that the run reaches.
+pub fn next_stop(cursors: &[Option<usize>], cursor: usize) -> Option<usize> {
+    cursors.iter().position(|c| c.is_some_and(|c| c > cursor))
+}
+
+const fn stop(at: Moment, panel: Option<Panel>, title: &'static str, text: &'static str) -> Stop {
+    Stop {
+        at,
+        panel,
+        title,
+        text,
+    }
+}
+
+use Moment::*;
+use Panel::*;
+
+/// The tour of a preset (an unknown name gets a general one).
+pub fn tour(preset: &str) -> Tour {
+    let crash = lesson(preset).try_crash;
+    let stops = match preset {
+        "kafka-idempotent" => vec![
+            stop(Batch("offset-log-written", 0), Some(Checkpoint), "The write-ahead log",
+                "offsets/0 is on disk before any task of batch 0 runs. Open it in the Checkpoint folder: the Kafka offsets of the batch's end, per partition."),
+            stop(Batch("commit-log-written", 0), Some(Checkpoint), "Done for good",
+                "commits/0 is written only after the sink finished. A batch with both offsets/N and commits/N is never run again."),
+            stop(Batch("sink-committed", 3), Some(Sink), "Batch 3 is in the sink",
+                "The file sink wrote batch 3's files and listed them in _spark_metadata/3. commits/3 comes next — but the crash comes first."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/3",
+                "The folder now holds offsets/3 without commits/3: from Spark's point of view batch 3 never finished."),
+            stop(Next("recovered"), Some(Checkpoint), "The restart reads the logs",
+                "Latest offsets/3, latest commits/2: batch 3 is re-run with exactly the offsets in offsets/3 — the same Kafka range, the same rows."),
+            stop(SinkSkipped, Some(Sink), "The sink skips what it has",
+                "addBatch(3) finds batch 3 in the sink's own manifest and returns before any task runs. Nothing is written twice."),
+            stop(End, Some(Sink), "Exactly-once",
+                "Replayable source + idempotent sink: every record is in the sink once. Files of the killed attempt that never reached the manifest are orphans, invisible to readers."),
+        ],
+        "kafka-append" => vec![
+            stop(Batch("offset-log-written", 0), Some(Checkpoint), "The write-ahead log",
+                "offsets/0 is written before batch 0 runs: a restart will re-run batch 0 with these offsets until commits/0 exists."),
+            stop(Batch("task-finished", 0), Some(Sink), "Rows are visible early",
+                "A task appends its rows as it finishes — before commits/0. A crash from here to commits/0 leaves rows in the sink for a batch Spark will run again."),
+            stop(Batch("sink-committed", 3), Some(Sink), "Batch 3 is in the sink",
+                "Every row of batch 3 is appended. Only commits/3 is missing."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/3",
+                "offsets/3 without commits/3."),
+            stop(Next("recovered"), Some(Checkpoint), "Re-run batch 3",
+                "Same offsets, same rows: the Kafka range is replayed exactly."),
+            stop(Batch("task-finished", 3), Some(Sink), "Appended again",
+                "The plain append sink has no memory of batch 3: the re-run's task appends the same rows a second time. Their keys turn red in the Sink tab."),
+            stop(End, Some(Sink), "Duplicates",
+                "At-least-once for the last, uncommitted batch: exact replay needs an idempotent sink to become exactly-once."),
+        ],
+        "tablestore" => vec![
+            stop(Next("source-initialized"), Some(Meta), "The Meta table",
+                "The source stores where each channel starts in the Meta table, one row per (UUID, channel). Nothing in Spark's checkpoint knows these positions."),
+            stop(Batch("offset-log-written", 0), Some(Checkpoint), "A UUID as the offset",
+                "getOffset cannot know where the batch ends without reading it, so it returns a random UUID. Open offsets/0: the UUID is all it holds."),
+            stop(Batch("meta-row-written", 1), Some(Meta), "Tasks write the end",
+                "Each task writes where it stopped under the end UUID of batch 1 — the highlighted row. The next batch starts from these rows."),
+            stop(Batch("source-commit", 2), Some(Channels), "Checkpoints one batch late",
+                "source.commit(end of batch 1) runs while batch 2 is being constructed: only now does the Tunnel server learn batch 1's checkpoints. The server column trails the Meta table by one batch."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2",
+                "Batch 2's rows are in the sink, commits/2 is missing."),
+            stop(MetaOverwritten, Some(Meta), "The re-run reads more",
+                "Batch 2 re-runs from the same start rows, but the data kept arriving: the tasks read further and overwrite the end rows (marked). getBatch is not deterministic here."),
+            stop(End, Some(Sink), "Exactly-once with upserts",
+                "The upsert sink absorbs the re-read rows (counted as rewrites). With an append sink the same crash duplicates — see tablestore-append."),
+        ],
+        "tablestore-append" => vec![
+            stop(Batch("task-finished", 2), Some(Sink), "Batch 2 appends",
+                "Rows of batch 2 are appended as each task finishes."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2",
+                "The sink holds batch 2's rows; the checkpoint says batch 2 never finished."),
+            stop(Next("recovered"), Some(Checkpoint), "Re-run batch 2",
+                "From the same start UUID — the Meta rows of batch 1's end."),
+            stop(Batch("task-finished", 2), Some(Sink), "Appended again, and more",
+                "The re-run reads the same rows again plus everything that arrived meanwhile, and appends all of it."),
+            stop(MetaOverwritten, Some(Meta), "The end moved",
+                "The end UUID's rows are overwritten with the later positions: the first attempt's end is forgotten."),
+            stop(End, Some(Sink), "Duplicates",
+                "The UUID design is at-least-once on its own; only a sink idempotent by key makes it exactly-once."),
+        ],
+        "tablestore-split" => vec![
+            stop(Next("crashed"), Some(Channels), "Killed in the commit",
+                "The driver dies in source.commit of batch 2, while constructing batch 3. A re-run never calls that commit again."),
+            stop(Next("recovered"), Some(Checkpoint), "Re-run batch 3",
+                "commits/3 is missing, so batch 3 re-runs from its start rows."),
+            stop(ChannelFinished, Some(Channels), "The parent ends",
+                "ch0 split at 2.5 s: a task reads it to its end, `finished`. Its children ch2 and ch3 wait on the Tunnel server — they cannot open before the server has the parent's final checkpoint."),
+            stop(Batch("source-commit", 4), Some(Channels), "The commit, one batch later",
+                "source.commit(end of batch 3) pushes ch0's finished checkpoint to the Tunnel server and deletes its Meta row."),
+            stop(ChannelOpened, Some(Channels), "Parent before child",
+                "The server marks ch0 TERMINATED and opens ch2 and ch3. Without the commit the children would wait for ever."),
+            stop(ChannelFinished, Some(Channels), "A stale channel list",
+                "The reader's channel list is cached for 5 s and still names ch0 at its old checkpoint, so ch0 is read again from that old checkpoint. The upsert sink absorbs the re-read rows."),
+            stop(End, Some(Sink), "Exactly-once",
+                "A lost commit only delays the children; the re-reads are absorbed by the upsert sink."),
+        ],
+        "tablestore-two-phase" => vec![
+            stop(Batch("sink-committed", 2), Some(Sink), "Batch 2 committed",
+                "The sink published the rows it staged for epoch 2 in the driver's commit."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2", "Batch 2 will re-run."),
+            stop(MetaOverwritten, Some(Meta), "The re-run reads more",
+                "More data arrived: the tasks read past the first attempt's end and move the end rows past it."),
+            stop(SinkSkipped, Some(Sink), "…and the sink skips it",
+                "Epoch 2 is already committed, so the sink drops this attempt's staged rows — including the extra ones."),
+            stop(Batch("get-batch", 3), Some(Meta), "Batch 3 starts after them",
+                "Batch 3 starts from the moved end rows. The extra rows of batch 2 are never read again."),
+            stop(End, Some(Sink), "Data loss",
+                "The missing keys are listed in the Sink tab. The V1 Source contract demands the same rows for the same offsets for this reason."),
+        ],
+        "pull-ahead" => vec![
+            stop(Batch("get-offset", 1), Some(Channels), "Reading ahead",
+                "getOffset reads every new row to find the batch's end, and caches them. The counters show the rows read ahead and the cache size."),
+            stop(Batch("offset-log-written", 1), Some(Checkpoint), "Real positions",
+                "offsets/1 holds real channel positions, like Kafka offsets: replay is deterministic."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2", "The cache dies with the driver."),
+            stop(Batch("task-read", 2), Some(Channels), "Read again",
+                "The re-run reads the same range again from the Tunnel server — the same rows as the first attempt."),
+            stop(End, Some(Channels), "Exactly-once, at a price",
+                "Every row was read twice (once ahead, once by a task) and held in memory in between."),
+        ],
+        "auto-commit" => vec![
+            stop(Batch("task-read", 2), Some(Channels), "Commit on read",
+                "The task pushes its checkpoint to the Tunnel server as soon as it reads the page (committed = true) — before the rows reach the sink."),
+            stop(Batch("task-finished", 2), Some(Sink), "One task done", "One task wrote its rows. The other has read and committed its rows to the server, but not written them."),
+            stop(Next("crashed"), Some(Channels), "Killed mid-batch", "The unwritten task's rows were committed to the server and are in no sink."),
+            stop(Batch("task-read", 2), Some(Channels), "The re-run starts past them",
+                "The re-run plans from the server's checkpoints, which are already past those rows."),
+            stop(End, Some(Sink), "Data loss",
+                "Nobody reads those rows again. A source may commit only after the batch is done — compare the tablestore preset."),
+        ],
+        "foreach-batch-multi" => vec![
+            stop(Batch("sink-committed", 2), Some(Sink), "One store of three",
+                "foreachBatch wrote batch 2 to one of three stores, chosen at random."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2", "The function returned; commits/2 is missing."),
+            stop(Batch("sink-committed", 2), Some(Sink), "Written again",
+                "The re-run calls the function with the same batch id and data — it ignores the id and writes the batch again, maybe into another store."),
+            stop(End, Some(Sink), "Duplicates",
+                "The same keys sit in two stores (or twice in one). De-duplicate by batch id to be exactly-once."),
+        ],
+        "sink-outage" => vec![
+            stop(Next("sink-write-failed"), Some(Sink), "The store is down",
+                "The store is down from 2.135 s to 4.2 s: a task's write fails, the batch fails and the query stops."),
+            stop(Next("query-failed"), Some(Checkpoint), "offsets/N without commits/N",
+                "The Kafka offsets of the failed batch are in offsets/N, but Spark marks nothing processed: commits/N is not written."),
+            stop(Next("recovered"), Some(Checkpoint), "The supervisor restarts",
+                "The failed batch re-runs with the same offsets."),
+            stop(Next("sink-write-failed"), Some(Sink), "Still down", "The re-run fails too; another restart follows."),
+            stop(Next("commit-log-written"), Some(Checkpoint), "The store is back",
+                "The failed batch finally commits. Rows written before each failure were written again — the upsert sink absorbs them."),
+            stop(End, Some(Sink), "Nothing lost", "Exactly-once: the offsets were never marked processed while writes failed."),
+        ],
+        "continuous-epochs" => vec![
+            stop(Batch("epoch-advanced", 1), None, "An epoch ends",
+                "No batches: tasks read all the time, and the driver ends an epoch each interval. Each reader reports its offset at the epoch marker."),
+            stop(Batch("commit-log-written", 1), Some(Checkpoint), "Writers first, then commits/1",
+                "Each writer committed epoch 1's rows to the sink; only then the driver wrote commits/1."),
+            stop(Batch("sink-committed", 3), Some(Sink), "Epoch 3 is in the sink", "Its rows are visible; commits/3 is next."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/3", "The commit log ends at 2."),
+            stop(Next("recovered"), Some(Checkpoint), "Restart from commits/2",
+                "Spark looks only at the commit log: epoch 3 starts again from offsets/2."),
+            stop(Batch("task-finished", 3), Some(Sink), "Written again",
+                "The replayed epoch writes the rows the first attempt had already committed."),
+            stop(End, Some(Sink), "Duplicates, never loss", "Continuous processing is at-least-once."),
+        ],
+        "reader-never-closes" => vec![
+            stop(Batch("add-batch", 0), Some(Sink), "Batch 0 starts",
+                "The sink waits for the tasks; a task ends when its reader's next() returns false."),
+            stop(Next("reader-polled"), Some(Channels), "The reader polls",
+                "SeaTunnel's reader loops while its queue is empty: `while (running && handover.isEmpty()) sleep`."),
+            stop(ReaderWaits, Some(Channels), "The data has stopped",
+                "The queue has been empty for seconds, and the reader still waits: in streaming mode it is always running."),
+            stop(End, Some(Sink), "Stuck",
+                "No task finished, nothing was committed, commits/0 was never written: the delay grows without bound (apache/seatunnel#9477)."),
+        ],
+        "reader-idle-timeout" => vec![
+            stop(ReaderCloses, Some(Channels), "The idle timeout",
+                "The reader saw no row for 800 ms and returns next() = false: its task can end."),
+            stop(StatePrepared, Some(Checkpoint), "<id>.prepared",
+                "The reader writes its position to sources/0/0/<subtask>/<id>.prepared."),
+            stop(StateCommitted, Some(Checkpoint), "Renamed .committed",
+                "The sink committed the task's rows, then renamed the state file: that position is now safe to resume from."),
+            stop(Batch("commit-log-written", 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the fix works, batches end."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed in batch 1", "One reader of batch 1 had committed its state; the other had not."),
+            stop(Next("recovered"), Some(Checkpoint), "Re-run batch 1",
+                "Each reader resumes from its newest .committed file: rows already committed are not read again."),
+            stop(End, Some(Sink), "Exactly-once", "Every row once."),
+        ],
+        "seatunnel-checkpoint-records" => vec![
+            stop(StatePrepared, Some(Checkpoint), "A checkpoint record",
+                "The reader writes <id>.prepared and emits a checkpoint record behind the rows it read."),
+            stop(Batch("sink-committed", 0), Some(Sink), "Rows before the record",
+                "The sink meets the record and commits the rows before it. The rename to .committed is next."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before the rename", "The rows are committed; their checkpoint is not."),
+            stop(Next("recovered"), Some(Checkpoint), "Resume from .committed",
+                "There is no .committed file yet, so the reader starts again from the beginning."),
+            stop(StateCommitted, Some(Sink), "Committed twice",
+                "The rows of the first record were committed again by the re-run."),
+            stop(End, Some(Sink), "At-least-once", "Duplicates, never loss: rows are committed before their checkpoint is."),
+        ],
+        _ => vec![
+            stop(Batch("offset-log-written", 0), Some(Checkpoint), "The write-ahead log",
+                "offsets/0 is written before anything of batch 0 runs."),
+            stop(Batch("commit-log-written", 0), Some(Checkpoint), "Batch 0 done", "commits/0 only after the sink finished."),
+            stop(End, Some(Sink), "The verdict", "The badge compares the sink with a failure-free run."),
+        ],
+    };
+    Tour { crash, stops }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchscope_engine::{presets, CrashPoint, World};
+
+    fn run(preset: &str, seed: u64, crash: Option<&str>) -> Vec<Event> {
+        let mut scenario = batchscope_engine::preset(preset).expect("preset");
+        scenario.seed = seed;
+        if let Some(c) = crash {
+            scenario
+                .crashes
+                .push(c.parse::<CrashPoint>().expect("crash point"));
+        }
+        let mut world = World::new(scenario);
+        for _ in 0..20_000 {
+            if world.is_converged() {
+                break;
+            }
+            world.step();
+        }
+        world.events().to_vec()
+    }
+
+    #[test]
+    fn every_stop_of_every_tour_is_reached_in_order() {
+        let mut problems = vec![];
+        for p in presets() {
+            let t = tour(p.name);
+            assert!((3..=8).contains(&t.stops.len()), "{}: 3–8 stops", p.name);
+            assert_eq!(
+                t.stops.last().map(|s| s.at),
+                Some(End),
+                "{} ends at the verdict",
+                p.name
+            );
+            for seed in [p.scenario.seed, 1, 2, 3] {
+                let events = run(p.name, seed, t.crash);
+                let cursors = stop_cursors(&t.stops, &events);
+                for (stop, c) in t.stops.iter().zip(&cursors) {
+                    if c.is_none() {
+                        problems.push(format!(
+                            "{} seed {seed}: stop `{}` is never reached",
+                            p.name, stop.title
+                        ));
+                    }
+                }
+                let reached: Vec<usize> = cursors.iter().flatten().copied().collect();
+                if !reached.windows(2).all(|w| w[0] < w[1]) {
+                    problems.push(format!(
+                        "{} seed {seed}: stops out of order {reached:?}",
+                        p.name
+                    ));
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn a_stop_is_just_after_its_event_and_missing_stops_are_none() {
+        let events = run("kafka-append", 7, Some("sink-commit@3"));
+        let t = tour("kafka-append");
+        let cursors = stop_cursors(&t.stops, &events);
+        let crash = cursors[3].expect("the crash stop");
+        assert!(matches!(events[crash - 1].kind, EventKind::Crashed { .. }));
+        // The re-run's task, not batch 3's first attempt.
+        let rerun = cursors[5].expect("the re-run stop");
+        assert!(events[rerun - 1].run > 1);
+        assert_eq!(cursors[6], Some(events.len()));
+        // Without the crash, the crash and the re-run never happen; the end still does.
+        let calm = stop_cursors(&t.stops, &run("kafka-append", 7, None));
+        assert_eq!(calm[3], None);
+        assert_eq!(calm[4], None);
+        assert!(calm[6].is_some());
+        assert_eq!(current_stop(&cursors, 0), None);
+        assert_eq!(current_stop(&cursors, crash), Some(3));
+        assert_eq!(next_stop(&cursors, crash), Some(4));
+        assert_eq!(next_stop(&cursors, events.len()), None);
+    }
+}
