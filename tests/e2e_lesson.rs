@@ -2,7 +2,8 @@
 //! 000's question), start its guided tour, and walk it from the first stop to the last. At each
 //! stop playback must have paused exactly where the engine's own run puts the stop, with the
 //! stop's text and its side-panel tab on screen; the last stop shows the oracle's verdict.
-//! Saves `target/e2e/lesson.png`.
+//! Then the same for the Topology mode's shopping tour (seed 003): the failure it loads, each
+//! stop at the step the engine puts it. Saves `target/e2e/lesson.png` and `lesson-topology.png`.
 //!
 //! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
 //! it fails, naming the missing piece, without them.
@@ -10,6 +11,7 @@
 mod common;
 
 use batchscope_engine::{preset, World};
+use batchscope_view::topology::{frames, parse_topology, topo_stop_cursors, topology_tour};
 use batchscope_view::tour::{stop_cursors, tour, Panel};
 use batchscope_view::url::DEFAULT_SEED;
 use common::browser::*;
@@ -72,19 +74,18 @@ async fn walk(client: &Client, port: u16) -> TestResult {
         if i > 0 {
             click(client, "[data-testid=tour-next]").await?;
         }
-        // Paused at stop i: the progress names it and the play button is back to "play".
-        wait_for(
+        wait_for_stop(client, i, n, stop.title).await?;
+        let play = js(
             client,
-            &format!(
-                "document.querySelector('[data-testid=tour-progress]').textContent === 'stop {} of {n}' \
-                 && document.querySelector('.tour-at-stop') \
-                 && document.querySelector('#play').getAttribute('aria-label') !== 'Pause'",
-                i + 1
-            ),
-            60,
-            &format!("the tour to pause at stop {} ({})", i + 1, stop.title),
+            "return document.querySelector('#play').getAttribute('aria-label');",
         )
         .await?;
+        if play != json!("Play") {
+            return Err(format!(
+                "stop {}: playback should be paused, the button says {play}",
+                i + 1
+            ));
+        }
         let count = text(client, "[data-testid=step-count]").await?;
         let shown: usize = count
             .split('/')
@@ -97,14 +98,6 @@ async fn walk(client: &Client, port: u16) -> TestResult {
                 i + 1,
                 stop.title,
                 cursors[i]
-            ));
-        }
-        let title = text(client, "[data-testid=tour-stop-title]").await?;
-        if title != stop.title {
-            return Err(format!(
-                "stop {}: title `{title}`, expected `{}`",
-                i + 1,
-                stop.title
             ));
         }
         let body = text(client, "[data-testid=tour-stop-text]").await?;
@@ -168,10 +161,99 @@ async fn walk(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
+/// Pauses at stop `i` of `n`: the progress names it and the tour block marks the pause.
+async fn wait_for_stop(client: &Client, i: usize, n: usize, title: &str) -> TestResult {
+    wait_for(
+        client,
+        &format!(
+            "document.querySelector('[data-testid=tour-progress]').textContent === 'stop {} of {n}' \
+             && document.querySelector('.tour-at-stop')",
+            i + 1
+        ),
+        60,
+        &format!("the tour to pause at stop {} ({title})", i + 1),
+    )
+    .await?;
+    let shown = text(client, "[data-testid=tour-stop-title]").await?;
+    if shown != title {
+        return Err(format!(
+            "stop {}: title `{shown}`, expected `{title}`",
+            i + 1
+        ));
+    }
+    Ok(())
+}
+
+async fn walk_topology(client: &Client, port: u16) -> TestResult {
+    let t = topology_tour("shopping");
+    let url = parse_topology(t.hash).map_err(|e| format!("the tour's link: {e:?}"))?;
+    let run = frames(&url.run().expect("a run")).map_err(|e| e.to_string())?;
+    let cursors = topo_stop_cursors(&t.stops, run.last().expect("a frame").trace());
+    let n = t.stops.len();
+    let page = format!("http://127.0.0.1:{port}/#mode=topology&topology=shopping");
+    // A fresh document (a hash change alone keeps the page).
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| format!("blank: {e}"))?;
+    client
+        .goto(&page)
+        .await
+        .map_err(|e| format!("open {page}: {e}"))?;
+    js(client, ERROR_COLLECTOR).await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=tour-start]')",
+        20,
+        "the topology lesson's tour button",
+    )
+    .await?;
+    select(client, "#topo-speed", "4").await?;
+    click(client, "[data-testid=tour-start]").await?;
+    for (i, stop) in t.stops.iter().enumerate() {
+        if i > 0 {
+            click(client, "[data-testid=tour-next]").await?;
+        }
+        wait_for_stop(client, i, n, stop.title).await?;
+        let at = js(
+            client,
+            "return Number(document.querySelector('[data-testid=topo-scrub]').value);",
+        )
+        .await?;
+        let expected = cursors[i].ok_or_else(|| format!("stop {} is never reached", i + 1))?;
+        if at != json!(expected) {
+            return Err(format!(
+                "topology stop {} should pause at step {expected}, the scrubber is at {at}",
+                i + 1
+            ));
+        }
+        if i == 5 {
+            save_screenshot(client, "lesson-topology.png").await?;
+        }
+    }
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=tour-done]')",
+        10,
+        "the topology tour to end",
+    )
+    .await?;
+    let hash = js(client, "return location.hash;").await?;
+    for needle in ["fail=price_job@2", "tour=1", "level=rc"] {
+        if !hash.as_str().is_some_and(|h| h.contains(needle)) {
+            return Err(format!("the URL should carry {needle}: {hash}"));
+        }
+    }
+    no_overflow_no_errors(client).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_tablestore_lesson_walks_from_its_first_stop_to_its_verdict() {
+async fn guided_tours_walk_from_their_first_stop_to_their_end() {
     let session = Session::start("lesson").await;
-    let result = walk(&session.client, session.port).await;
+    let result = match walk(&session.client, session.port).await {
+        Ok(()) => walk_topology(&session.client, session.port).await,
+        Err(e) => Err(e),
+    };
     session.close().await;
     if let Err(message) = result {
         panic!("{message}");

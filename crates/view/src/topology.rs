@@ -38,6 +38,8 @@ pub struct TopoUrl {
     pub consistency: Consistency,
     /// Steps shown (the cursor).
     pub at: u64,
+    /// Whether the guided tour is on (`tour=1`): playback pauses at the lesson's stops.
+    pub tour: bool,
 }
 
 impl TopoUrl {
@@ -51,6 +53,7 @@ impl TopoUrl {
             level: ReadLevel::RepeatableRead,
             consistency: Consistency::Strong,
             at: 0,
+            tour: false,
         }
     }
 
@@ -149,6 +152,11 @@ pub fn parse_topology(hash: &str) -> Result<TopoUrl, Vec<UrlError>> {
             "at" => match number("at", &value, "a step count") {
                 Ok(a) => state.at = a,
                 Err(e) => errors.push(e),
+            },
+            "tour" => match value.as_str() {
+                "1" | "true" | "on" => state.tour = true,
+                "0" | "false" | "off" => state.tour = false,
+                _ => errors.push(url_err("tour", format!("`{value}` is not 1 or 0"))),
             },
             "nobarriers" => match value.as_str() {
                 "1" | "true" | "" => state.no_barriers = true,
@@ -295,6 +303,9 @@ pub fn format_topology(state: &TopoUrl) -> String {
         if let Some(v) = groups.get(k) {
             s.push_str(&format!("&{k}={}", v.join(",")));
         }
+    }
+    if state.tour {
+        s.push_str("&tour=1");
     }
     s.push_str(&format!(
         "&level={}&consistency={}&at={}",
@@ -996,6 +1007,127 @@ pub fn topology_lesson(name: &str) -> TopoLesson {
     }
 }
 
+/// Where a topology tour stop pauses: the first step after the previous stop that matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TopoMoment {
+    /// The MetaService issues barrier N.
+    Issued(u64),
+    /// A join buffers one input until the other's barrier arrives (alignment).
+    Aligning,
+    /// The first table to PROCESS barrier N after its root table (a job's output).
+    JobProcessed(u64),
+    /// Barrier N is PRECOMMIT (PROCESSED in every table).
+    Precommit(u64),
+    /// Barrier N is COMMIT (WRITTEN in every table).
+    Commit(u64),
+    /// A job fails.
+    JobFailed,
+    /// A job restarts from its checkpoint.
+    JobRecovered,
+    /// The end of the run.
+    End,
+}
+
+impl TopoMoment {
+    /// Whether this step is the moment (never true for [`TopoMoment::End`]).
+    pub fn matches(&self, event: &BarrierEvent) -> bool {
+        use BarrierEventKind as K;
+        match (*self, &event.kind) {
+            (TopoMoment::Issued(n), K::BarrierIssued { barrier, .. }) => *barrier == n,
+            (TopoMoment::Aligning, K::SourceEmit { waiting_for, .. }) => !waiting_for.is_empty(),
+            (TopoMoment::JobProcessed(n), K::Processed { barrier, job, .. }) => {
+                *barrier == n && !job.starts_with("ingest")
+            }
+            (TopoMoment::Precommit(n), K::Precommit { barrier }) => *barrier == n,
+            (TopoMoment::Commit(n), K::Commit { barrier }) => *barrier == n,
+            (TopoMoment::JobFailed, K::JobFailed { .. }) => true,
+            (TopoMoment::JobRecovered, K::JobRecovered { .. }) => true,
+            _ => false,
+        }
+    }
+}
+
+/// One pause of a topology tour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopoStop {
+    /// Where playback pauses.
+    pub at: TopoMoment,
+    /// A few words.
+    pub title: &'static str,
+    /// What to look at, and why.
+    pub text: &'static str,
+}
+
+/// A topology preset's guided tour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopoTour {
+    /// The link the tour starts from (the lesson's `try_hash`: its fault, level, consistency).
+    pub hash: &'static str,
+    /// The pauses, in the order they happen.
+    pub stops: Vec<TopoStop>,
+}
+
+/// For each stop, the cursor (steps shown) where playback pauses; `None` if never reached.
+pub fn topo_stop_cursors(stops: &[TopoStop], trace: &[BarrierEvent]) -> Vec<Option<usize>> {
+    crate::tour::resolve_in_order(
+        stops.len(),
+        trace,
+        |i| stops[i].at == TopoMoment::End,
+        |i, e| stops[i].at.matches(e),
+    )
+}
+
+const fn topo_stop(at: TopoMoment, title: &'static str, text: &'static str) -> TopoStop {
+    TopoStop { at, title, text }
+}
+
+/// The tour of a topology preset (an unknown name gets the shopping one).
+pub fn topology_tour(name: &str) -> TopoTour {
+    use TopoMoment::*;
+    let hash = topology_lesson(name).try_hash;
+    let stops = match name {
+        "chain" => vec![
+            topo_stop(Issued(1), "A global barrier",
+                "The MetaService issues barrier 1: CDC offsets up to here belong to transaction 1. It travels through table1, table2 and table3 in turn."),
+            topo_stop(Aligning, "The join aligns",
+                "join_job got barrier 1 of table1 first. It buffers that input until barrier 1 of table2 arrives, so it never joins two versions of the data."),
+            topo_stop(Precommit(1), "PRECOMMIT",
+                "Barrier 1 is PROCESSED in every table: Read Committed can read it now."),
+            topo_stop(Commit(1), "COMMIT",
+                "Every table has a snapshot of barrier 1 (WRITTEN): Repeatable Read reads it, and it is never rolled back."),
+            topo_stop(JobFailed, "sum_job fails",
+                "table2 loses barrier 2, which it had PROCESSED but not WRITTEN. join_job keeps waiting for table2's barrier 2: table3 never mixes versions."),
+            topo_stop(JobRecovered, "Restart from the checkpoint",
+                "sum_job restarts from its snapshot of barrier 1 and replays barrier 2 from table1 — the same records."),
+            topo_stop(Commit(2), "Barrier 2 commits",
+                "Late, but complete: the failure cost delay, not consistency."),
+            topo_stop(End, "Where the delay goes",
+                "The chart gives each table's end-to-end delay and names the job with the largest mean delay: optimise it first."),
+        ],
+        _ => vec![
+            topo_stop(Issued(1), "A global barrier",
+                "The MetaService issues barrier 1: the first CDC offsets form transaction 1. Every table will hold it in the same state."),
+            topo_stop(JobProcessed(1), "PROCESSED, not yet everywhere",
+                "price_job is faster: user_item_price has barrier 1 while user_item_amount does not. Read Uncommitted would already mix them."),
+            topo_stop(Precommit(1), "PRECOMMIT",
+                "Barrier 1 is PROCESSED in all tables: Read Committed reads it (avgPrice 10)."),
+            topo_stop(Commit(1), "COMMIT",
+                "Snapshots of barrier 1 exist in all tables (WRITTEN): Repeatable Read reads them."),
+            topo_stop(Precommit(2), "Barrier 2 PRECOMMIT",
+                "Read Committed moves to barrier 2: avgPrice 8.333. price_job has not written its snapshot yet."),
+            topo_stop(JobFailed, "price_job fails",
+                "user_item_price loses barrier 2 (PROCESSED, not WRITTEN): Read Committed rolls back to 10. Repeatable Read never saw barrier 2 — snapshots are never rolled back."),
+            topo_stop(JobRecovered, "Replay from the checkpoint",
+                "price_job restarts from barrier 1 and replays barrier 2 from the same shopping snapshot."),
+            topo_stop(Commit(2), "Barrier 2 commits",
+                "All tables hold barrier 2: every level reads 8.333 now."),
+            topo_stop(End, "Where the delay goes",
+                "The chart gives each table's end-to-end delay and names the job to optimise."),
+        ],
+    };
+    TopoTour { hash, stops }
+}
+
 /// The engine's list of simplifications, one item a line.
 pub fn simplifications() -> Vec<String> {
     let mut out: Vec<String> = vec![];
@@ -1022,12 +1154,54 @@ mod tests {
     }
 
     #[test]
+    fn every_topology_tour_reaches_its_stops_in_order() {
+        for (name, _) in barrier::presets() {
+            let t = topology_tour(name);
+            assert!(
+                t.hash.contains(&format!("topology={name}")),
+                "{name}: {}",
+                t.hash
+            );
+            let frames = frames_of(t.hash);
+            let trace = frames.last().unwrap().trace();
+            let cursors = topo_stop_cursors(&t.stops, trace);
+            for (stop, c) in t.stops.iter().zip(&cursors) {
+                assert!(
+                    c.is_some(),
+                    "{name}: stop `{}` is never reached",
+                    stop.title
+                );
+            }
+            let reached: Vec<usize> = cursors.iter().flatten().copied().collect();
+            assert!(
+                reached.windows(2).all(|w| w[0] < w[1]),
+                "{name}: {reached:?}"
+            );
+            assert_eq!(
+                reached.last(),
+                Some(&(frames.len() - 1)),
+                "{name} ends at the end"
+            );
+        }
+        // The tour's text is about what happens: price_job fails right after PRECOMMIT 2.
+        let t = topology_tour("shopping");
+        let trace = frames_of(t.hash).last().unwrap().trace().to_vec();
+        let c = topo_stop_cursors(&t.stops, &trace);
+        assert_eq!(
+            c[5],
+            c[4].map(|p| p + 1),
+            "the failure follows PRECOMMIT 2 at once"
+        );
+    }
+
+    #[test]
     fn a_full_hash_round_trips_and_bad_values_are_named() {
-        let text = "#mode=topology&topology=chain&seed=3&nobarriers=1&fail=sum_job@2&failat=join_job@40&level=rc&consistency=weak&at=12";
+        let text = "#mode=topology&topology=chain&seed=3&nobarriers=1&fail=sum_job@2&failat=join_job@40&tour=1&level=rc&consistency=weak&at=12";
         let s = parse_topology(text).unwrap();
         assert_eq!(s.topology, "chain");
         assert!(s.no_barriers);
         assert_eq!(s.faults.len(), 2);
+        assert!(s.tour);
         assert_eq!(format_topology(&s), text);
         let with_revise = "#mode=topology&topology=shopping&seed=1&revise=shopping@1@30&level=rr&consistency=strong&at=0";
         assert_eq!(

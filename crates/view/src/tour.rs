@@ -124,17 +124,33 @@ pub struct Tour {
 /// event, or the end of the run for [`Moment::End`]. A stop the run never reaches is `None` and
 /// the next stop is searched from the last one reached.
 pub fn stop_cursors(stops: &[Stop], events: &[Event]) -> Vec<Option<usize>> {
+    resolve_in_order(
+        stops.len(),
+        events,
+        |i| stops[i].at == Moment::End,
+        |i, e| stops[i].at.matches(e),
+    )
+}
+
+/// The search behind every tour (micro-batch and topology): stop `i` is the first event after
+/// stop `i − 1` for which `matches(i, event)` holds (cursor = its index + 1), or the end of the
+/// trace when `is_end(i)`; `None` when no event matches.
+pub fn resolve_in_order<E>(
+    count: usize,
+    events: &[E],
+    is_end: impl Fn(usize) -> bool,
+    matches: impl Fn(usize, &E) -> bool,
+) -> Vec<Option<usize>> {
     let mut from = 0;
-    stops
-        .iter()
-        .map(|stop| {
-            if stop.at == Moment::End {
+    (0..count)
+        .map(|i| {
+            if is_end(i) {
                 return Some(events.len());
             }
             let found = events[from.min(events.len())..]
                 .iter()
-                .position(|e| stop.at.matches(e))
-                .map(|i| from + i + 1);
+                .position(|e| matches(i, e))
+                .map(|k| from + k + 1);
             if let Some(c) = found {
                 from = c;
             }

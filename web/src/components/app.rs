@@ -113,9 +113,9 @@ pub fn App(props: &AppProps) -> Html {
     };
     let tour_view = TourView {
         on: player.tour,
-        crash: tour_data.crash,
+        setup: tour_data.crash.map(|c| format!("arms {c}")),
         cursors: tour_cursors,
-        stops: tour_data.stops,
+        stops: tour_data.stops.iter().map(|s| (s.title, s.text)).collect(),
         cursor,
         playing: player.playing,
     };

@@ -14,6 +14,7 @@ mod sequence_diagram;
 mod side_tabs;
 mod sink_panel;
 mod timeline;
+mod tour_box;
 mod verdict_badge;
 
 pub use app::{App, AppProps};
@@ -22,13 +23,14 @@ pub use checkpoint_panel::CheckpointPanel;
 pub use controls::Controls;
 pub use crash_controls::{ArmedCrash, CrashControls};
 pub use explore_panel::ExplorePanel;
-pub use lesson_box::{LessonBox, TourView};
+pub use lesson_box::LessonBox;
 pub use meta_panel::MetaPanel;
 pub use notices::Notices;
 pub use sequence_diagram::SequenceDiagram;
 pub use side_tabs::SideTabs;
 pub use sink_panel::SinkPanel;
 pub use timeline::Timeline;
+pub use tour_box::{TourBlock, TourCmd, TourInvite, TourView};
 pub use verdict_badge::VerdictBadge;
 
 use std::ops::Deref;

@@ -7,7 +7,7 @@ use super::{
     BarrierTable, DelayChart, Mode, ModeTabs, QueryPanel, TopoControls, TopoFaults, TopoLessonBox,
     TopologyGraph,
 };
-use crate::components::{Notices, Shared};
+use crate::components::{Notices, Shared, TourView};
 use crate::hooks::{use_keyboard, use_play_timer};
 use crate::state::{Action, Theme};
 use batchscope_engine::barrier::{self, BarrierEventKind};
@@ -129,6 +129,24 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
     let world = player.world();
     let spec = world.spec();
     let lesson = topology_lesson(&player.url.topology);
+    let tour_data = batchscope_view::topology::topology_tour(&player.url.topology);
+    let tour_cursors = player.tour_cursors();
+    let tour_view = TourView {
+        on: player.url.tour,
+        setup: parse_topology(tour_data.hash)
+            .ok()
+            .and_then(|u| u.faults.first().cloned())
+            .map(|f| match f {
+                barrier::Fault::FailBeforeWritten { job, barrier } => {
+                    format!("fails {job} at barrier {barrier}")
+                }
+                other => format!("sets up {other:?}"),
+            }),
+        stops: tour_data.stops.iter().map(|s| (s.title, s.text)).collect(),
+        cursors: tour_cursors.clone(),
+        cursor: player.cursor,
+        playing: player.playing,
+    };
     let (step_head, note, alarm) = match world.trace().last() {
         Some(e) => (
             format!("#{} · {} ms", e.step + 1, e.at_ms),
@@ -175,6 +193,18 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
         let left = (e.step + 1) as f64 / total.max(1) as f64 * 100.0;
         Some(html! { <span class={classes!("scrub-mark", class)} style={format!("left:{left:.2}%")}>{ sym }</span> })
     });
+    let stops = tour_cursors
+        .iter()
+        .zip(&tour_data.stops)
+        .filter(|_| player.url.tour)
+        .filter_map(|(c, s)| c.map(|c| (c, s.title)))
+        .map(|(c, title)| {
+            let left = c as f64 / total.max(1) as f64 * 100.0;
+            html! {
+                <span class={classes!("tl-stop", "scrub-stop", (c <= cursor).then_some("tl-stop-reached"))}
+                    style={format!("left:{left:.2}%")} title={format!("Tour stop: {title}")}></span>
+            }
+        });
     html! {
         <div class="app topo-app" data-testid="topology-app">
             <header class="topbar">
@@ -199,7 +229,8 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                     </div>
                 </section>
                 <aside class="side topo-side">
-                    <TopoLessonBox lesson={lesson} step_head={step_head} note={note} alarm={alarm} />
+                    <TopoLessonBox lesson={lesson} tour={tour_view} step_head={step_head} note={note} alarm={alarm}
+                        on_action={on_action.clone()} />
                     <QueryPanel frames={frames.clone()} history={history} cursor={cursor}
                         level={player.url.level} consistency={player.url.consistency} on_action={on_action.clone()} />
                     <TopoFaults jobs={spec.jobs.iter().map(|j| j.name.clone()).collect::<Vec<_>>()}
@@ -212,7 +243,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                 <div class="scrub">
                     <input type="range" class="scrub-range" data-testid="topo-scrub" aria-label="Step"
                            min="0" max={total.to_string()} value={cursor.to_string()} oninput={on_scrub} />
-                    <div class="scrub-marks" aria-hidden="true">{ for marks }</div>
+                    <div class="scrub-marks" aria-hidden="true">{ for marks }{ for stops }</div>
                 </div>
                 <div class="shortcuts" aria-label="Keyboard shortcuts">
                     <span><kbd>{ "→" }</kbd>{ "step" }</span><span><kbd>{ "←" }</kbd>{ "back" }</span>

@@ -1,32 +1,54 @@
-//! The Topology lesson (seed 003's questions answered) and the note on the step on screen.
+//! The Topology lesson (seed 003's questions answered), its guided tour, and the note on the
+//! step on screen.
 
+use super::state::TopoAction;
+use crate::components::{TourBlock, TourCmd, TourInvite, TourView};
 use batchscope_view::topology::{simplifications, TopoLesson};
 use yew::prelude::*;
+
+/// The topology player's action for a tour command.
+fn tour_action(cmd: TourCmd) -> TopoAction {
+    match cmd {
+        TourCmd::Start => TopoAction::TourStart,
+        TourCmd::Next => TopoAction::TourNext,
+        TourCmd::Go(i) => TopoAction::TourGo(i),
+        TourCmd::Pause => TopoAction::TogglePlay,
+        TourCmd::Exit => TopoAction::TourExit,
+    }
+}
 
 /// Props of [`TopoLessonBox`].
 #[derive(Properties, PartialEq)]
 pub struct TopoLessonBoxProps {
     /// The topology's lesson.
     pub lesson: TopoLesson,
+    /// The topology's tour and where the run is in it.
+    pub tour: TourView,
     /// Heading of the step note (`#12 · 1100 ms`).
     pub step_head: String,
     /// What the step on screen did.
     pub note: String,
     /// Whether the step is a failure or revision.
     pub alarm: bool,
+    /// Every intent.
+    pub on_action: Callback<TopoAction>,
 }
 
 /// Lesson + step note.
 #[component]
 pub fn TopoLessonBox(props: &TopoLessonBoxProps) -> Html {
     let l = &props.lesson;
+    let t = &props.tour;
+    let on_cmd = props.on_action.reform(tour_action);
     html! {
         <section class="card lesson topo-lesson" aria-label="Lesson">
+            if t.on { <TourBlock tour={t.clone()} on_cmd={on_cmd.clone()} /> }
             <div class={classes!("now", props.alarm.then_some("now-alarm"))} data-testid="topo-step-note">
                 <div class="now-head">{ &props.step_head }</div>
                 <div class="now-text">{ &props.note }</div>
             </div>
-            <details class="lesson-body" open=true>
+            if !t.on { <TourInvite tour={t.clone()} on_cmd={on_cmd} /> }
+            <details class="lesson-body" open={!t.on}>
                 <summary>
                     <span class="lesson-title" data-testid="topo-lesson-title">{ l.title }</span>
                     <span class="lesson-q">{ l.question }</span>

@@ -56,6 +56,14 @@ pub enum TopoAction {
     Notify(String),
     /// Load a state from the URL (a pasted link).
     LoadUrl(TopoUrl),
+    /// Start the lesson's guided tour: load its run (fault, level), rewind, play to stop 1.
+    TourStart,
+    /// Play on to the next stop.
+    TourNext,
+    /// Jump to stop `i`.
+    TourGo(usize),
+    /// Leave the tour.
+    TourExit,
 }
 
 /// The Topology-mode player.
@@ -194,6 +202,40 @@ impl TopoPlayer {
         }
     }
 
+    /// For each stop of the topology's tour, the cursor where playback pauses in this run.
+    pub fn tour_cursors(&self) -> Vec<Option<usize>> {
+        topo::topo_stop_cursors(
+            &topo::topology_tour(&self.url.topology).stops,
+            self.last().trace(),
+        )
+    }
+
+    /// Loads the tour's run (the lesson's link: its seed, fault, level and consistency — the
+    /// stops' numbers are those of that run), from step 0, playing.
+    fn start_tour(&mut self) {
+        let t = topo::topology_tour(&self.url.topology);
+        let Ok(mut url) = parse_topology(t.hash) else {
+            self.notify(format!(
+                "The tour of {} cannot be loaded.",
+                self.url.topology
+            ));
+            return;
+        };
+        url.tour = true;
+        url.at = 0;
+        if self.replace(url, false) {
+            self.seek(0);
+            self.playing = true;
+        }
+    }
+
+    /// In the tour, pause when the play timer reaches a stop.
+    fn arrive(&mut self) {
+        if self.url.tour && self.tour_cursors().contains(&Some(self.cursor)) {
+            self.playing = false;
+        }
+    }
+
     fn refresh_history(&mut self) {
         self.history = Rc::new(query_history(
             &self.frames,
@@ -316,6 +358,9 @@ impl Reducible for TopoPlayer {
                 }
                 let c = p.cursor + 1;
                 p.seek(c);
+                if action == TopoAction::Tick {
+                    p.arrive();
+                }
             }
             TopoAction::Back => {
                 let c = p.cursor.saturating_sub(1);
@@ -400,6 +445,21 @@ impl Reducible for TopoPlayer {
             TopoAction::SetTheme(t) => p.theme = t,
             TopoAction::Dismiss(id) => p.notices.retain(|n| n.id != id),
             TopoAction::Notify(text) => p.notify(text),
+            TopoAction::TourStart => p.start_tour(),
+            TopoAction::TourNext => {
+                if batchscope_view::tour::next_stop(&p.tour_cursors(), p.cursor).is_some() {
+                    p.url.tour = true;
+                    p.playing = true;
+                }
+            }
+            TopoAction::TourGo(i) => {
+                if let Some(Some(c)) = p.tour_cursors().get(i) {
+                    p.url.tour = true;
+                    p.playing = false;
+                    p.seek(*c);
+                }
+            }
+            TopoAction::TourExit => p.url.tour = false,
             TopoAction::LoadUrl(state) => {
                 if state != p.url_state() {
                     let fresh = TopoPlayer::from_url(state);
@@ -468,5 +528,38 @@ mod tests {
         let p = reduce(p, TopoAction::ReviseNow("shopping".into(), 4));
         assert!(p.url.faults.is_empty());
         assert!(p.notices[0].text.contains("has not WRITTEN barrier 4"));
+    }
+
+    #[test]
+    fn the_tour_loads_its_failure_and_pauses_at_each_stop() {
+        let mut p = TopoPlayer::from_hash("#mode=topology&topology=shopping&seed=4&at=20");
+        p = reduce(p, TopoAction::TourStart);
+        assert!(p.url.tour && p.playing);
+        assert_eq!(p.cursor, 0);
+        assert_eq!(p.url.seed, 1);
+        assert_eq!(p.url.level, ReadLevel::ReadCommitted);
+        assert_eq!(p.url.faults.len(), 1);
+        let cursors = p.tour_cursors();
+        for (i, c) in cursors.iter().enumerate() {
+            if i > 0 {
+                p = reduce(p, TopoAction::TourNext);
+            }
+            for _ in 0..1000 {
+                if !p.playing {
+                    break;
+                }
+                p = reduce(p, TopoAction::Tick);
+            }
+            assert_eq!(Some(p.cursor), *c, "paused at stop {}", i + 1);
+        }
+        assert!(p.at_end());
+        assert!(topo::format_topology(&p.url_state()).contains("tour=1"));
+        p = reduce(p, TopoAction::TourGo(5));
+        assert!(matches!(
+            p.world().trace().last().unwrap().kind,
+            BarrierEventKind::JobFailed { .. }
+        ));
+        p = reduce(p, TopoAction::TourExit);
+        assert!(!p.url.tour);
     }
 }

@@ -1,0 +1,145 @@
+//! The guided tour's block, shared by both modes: the invitation to start it, and, while it is
+//! on, its progress, the stop on screen and the way on. Each mode maps [`TourCmd`] to its own
+//! player's actions and fills [`TourView`] from its own stops.
+
+use batchscope_view::tour::{current_stop, next_stop};
+use yew::prelude::*;
+
+/// What the tour block shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TourView {
+    /// Whether the tour is on.
+    pub on: bool,
+    /// What starting the tour sets up (`arms sink-commit@2`, `fails price_job at barrier 2`).
+    pub setup: Option<String>,
+    /// Each stop's title and text.
+    pub stops: Vec<(&'static str, &'static str)>,
+    /// Where each stop pauses in this run (`None`: never reached).
+    pub cursors: Vec<Option<usize>>,
+    /// Steps shown.
+    pub cursor: usize,
+    /// Whether playback runs.
+    pub playing: bool,
+}
+
+/// What the tour's buttons ask of the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TourCmd {
+    /// Start (or restart) the tour.
+    Start,
+    /// Play on to the next stop.
+    Next,
+    /// Jump to stop `i`.
+    Go(usize),
+    /// Pause playback.
+    Pause,
+    /// Leave the tour.
+    Exit,
+}
+
+/// Props of [`TourInvite`] and [`TourBlock`].
+#[derive(Properties, PartialEq)]
+pub struct TourProps {
+    /// The tour and where the run is in it.
+    pub tour: TourView,
+    /// Button presses.
+    pub on_cmd: Callback<TourCmd>,
+}
+
+fn cmd(cb: &Callback<TourCmd>, c: TourCmd) -> Callback<MouseEvent> {
+    let cb = cb.clone();
+    Callback::from(move |_| cb.emit(c))
+}
+
+/// The call to start the tour, when it is off.
+#[component]
+pub fn TourInvite(props: &TourProps) -> Html {
+    let t = &props.tour;
+    let what = match &t.setup {
+        Some(s) => format!("{s}, plays, and pauses at"),
+        None => "plays and pauses at".to_string(),
+    };
+    html! {
+        <div class="tour-invite">
+            <button class="tour-start" data-testid="tour-start" onclick={cmd(&props.on_cmd, TourCmd::Start)}>
+                { "▶ Guided tour" }
+            </button>
+            <span class="tour-invite-text">{ format!("{} stops: {what} each moment that matters", t.stops.len()) }</span>
+        </div>
+    }
+}
+
+/// The tour while it is on: progress dots, the stop on screen, and Continue.
+#[component]
+pub fn TourBlock(props: &TourProps) -> Html {
+    let t = &props.tour;
+    let on_cmd = &props.on_cmd;
+    let current = current_stop(&t.cursors, t.cursor);
+    let next = next_stop(&t.cursors, t.cursor);
+    let at_stop = current.is_some_and(|i| t.cursors[i] == Some(t.cursor));
+    let n = t.stops.len();
+    let progress = match current {
+        Some(i) => format!("stop {} of {n}", i + 1),
+        None => format!("{n} stops"),
+    };
+    let dots = t.stops.iter().enumerate().map(|(i, (title, _))| {
+        let reached = t.cursors[i].is_some_and(|c| c <= t.cursor);
+        let class = classes!(
+            "tour-dot",
+            reached.then_some("tour-dot-reached"),
+            (Some(i) == current && at_stop).then_some("tour-dot-here"),
+            t.cursors[i].is_none().then_some("tour-dot-missing"),
+        );
+        let label = match t.cursors[i] {
+            Some(_) => format!("{}. {title}", i + 1),
+            None => format!("{}. {title} — not reached in this run", i + 1),
+        };
+        html! {
+            <button class={class} title={label.clone()} aria-label={label} disabled={t.cursors[i].is_none()}
+                onclick={cmd(on_cmd, TourCmd::Go(i))} />
+        }
+    });
+    let (title, text) = match (current, next) {
+        (Some(i), _) if at_stop || !t.playing => (t.stops[i].0.to_string(), t.stops[i].1),
+        (_, Some(j)) => (
+            format!("Playing to stop {}: {}…", j + 1, t.stops[j].0),
+            "Playback pauses there. Step with → or pause any time; Continue plays on.",
+        ),
+        (Some(i), None) => (t.stops[i].0.to_string(), t.stops[i].1),
+        (None, None) => (
+            "Nothing to see in this run".to_string(),
+            "None of the stops happens in this run. Start the tour again to set it up.",
+        ),
+    };
+    let action = match next {
+        _ if t.playing => html! {
+            <button class="tour-next" data-testid="tour-next" onclick={cmd(on_cmd, TourCmd::Pause)}>{ "❚❚ Pause" }</button>
+        },
+        Some(j) => html! {
+            <button class="tour-next" data-testid="tour-next" onclick={cmd(on_cmd, TourCmd::Next)}
+                title={format!("Play on to stop {}: {}", j + 1, t.stops[j].0)}>
+                { if current.is_none() { "▶ Play to the first stop" } else { "Continue ▸" } }
+            </button>
+        },
+        None => html! {
+            <>
+                <span class="tour-done" data-testid="tour-done">{ "✓ Tour complete" }</span>
+                <button class="ghost" data-testid="tour-again" onclick={cmd(on_cmd, TourCmd::Start)}>{ "↺ Again" }</button>
+            </>
+        },
+    };
+    html! {
+        <div class={classes!("tour", at_stop.then_some("tour-at-stop"))} data-testid="tour">
+            <div class="tour-head">
+                <span class="tour-label">{ "Guided tour" }</span>
+                <span class="tour-progress" data-testid="tour-progress">{ progress }</span>
+                <span class="tour-dots">{ for dots }</span>
+                <button class="ghost tour-exit" data-testid="tour-exit" title="Leave the tour: playback no longer pauses"
+                    onclick={cmd(on_cmd, TourCmd::Exit)}>{ "✕" }</button>
+            </div>
+            <div class="tour-title" data-testid="tour-stop-title">{ title }</div>
+            <div class="tour-text" data-testid="tour-stop-text">{ text }</div>
+            <div class="tour-actions">{ action }</div>
+        </div>
+    }
+}
