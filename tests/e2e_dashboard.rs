@@ -46,25 +46,7 @@ const PAINT_PROBE: &str = r#"
 
 async fn drive(client: &Client, port: u16) -> TestResult {
     let base = format!("http://127.0.0.1:{port}/");
-    client
-        .goto(&base)
-        .await
-        .map_err(|e| format!("open {base}: {e}"))?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=verdict]')",
-        30,
-        "the app to mount",
-    )
-    .await?;
-    js(client, ERROR_COLLECTOR).await?;
-    // Make the viewport (not the window) 1366×768.
-    let chrome = js(client, "return window.outerHeight - window.innerHeight;").await?;
-    let extra = chrome.as_u64().unwrap_or(0) as u32;
-    client
-        .set_window_size(1366, 768 + extra)
-        .await
-        .map_err(|e| format!("resize: {e}"))?;
+    open(client, port, "").await?;
     let size = js(client, "return [window.innerWidth, window.innerHeight];").await?;
     println!("viewport: {size}");
 
@@ -160,17 +142,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     .await?;
     save_screenshot(client, "rerun.png").await?;
     click(client, "#play").await?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=verdict]').dataset.verdict === 'duplicates'",
-        60,
-        "the final verdict",
-    )
-    .await?;
-    let badge = text(client, "[data-testid=verdict]").await?;
-    if !badge.to_lowercase().contains("duplicates") {
-        return Err(format!("final badge: {badge}"));
-    }
+    wait_for_verdict(client, "duplicates", 60).await?;
 
     // The sink tab still names the six duplicated keys.
     wait_for(
@@ -181,20 +153,8 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     )
     .await?;
 
-    // Readable at 1366×768 without horizontal scrolling.
-    let overflow = js(
-        client,
-        "return document.documentElement.scrollWidth - window.innerWidth;",
-    )
-    .await?;
-    if overflow.as_f64().unwrap_or(0.0) > 0.0 {
-        return Err(format!("the page scrolls horizontally by {overflow} px"));
-    }
-
-    let errors = js(client, "return window.__errors;").await?;
-    if errors.as_array().is_some_and(|a| !a.is_empty()) {
-        return Err(format!("browser console errors: {errors}"));
-    }
+    // Readable at 1366×768 without horizontal scrolling, and no console errors.
+    no_overflow_no_errors(client).await?;
 
     save_screenshot(client, "dashboard.png").await?;
 

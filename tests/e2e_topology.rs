@@ -178,23 +178,9 @@ async fn drive(client: &Client, port: u16) -> TestResult {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn topology_mode_plays_shopping_and_shows_consistent_and_rolled_back_queries() {
-    let dist = dist_dir();
-    let chromedriver = tool(
-        "CHROMEDRIVER",
-        "/usr/bin/chromedriver",
-        "apt-get install -y chromium chromium-driver",
-    );
-    let chromium = tool(
-        "CHROMIUM",
-        "/usr/bin/chromium",
-        "apt-get install -y chromium chromium-driver",
-    );
-    let port = serve(dist);
-    let (_driver, driver_port) = start_chromedriver(&chromedriver);
-    let (client, profile) = open_session(&chromium, driver_port, "e2e-topology").await;
-    let result = drive(&client, port).await;
-    let _ = client.close().await;
-    let _ = std::fs::remove_dir_all(&profile);
+    let session = Session::start("e2e-topology").await;
+    let result = drive(&session.client, session.port).await;
+    session.close().await;
     if let Err(message) = result {
         panic!("{message}");
     }

@@ -313,6 +313,24 @@ pub async fn open(client: &Client, port: u16, hash: &str) -> TestResult {
     Ok(())
 }
 
+/// Waits (at most `secs` s) until the badge gives the final `verdict` (`duplicates`) and says so
+/// in its text.
+pub async fn wait_for_verdict(client: &Client, verdict: &str, secs: u64) -> TestResult {
+    wait_for(
+        client,
+        &format!("document.querySelector('[data-testid=verdict]').dataset.verdict === '{verdict}'"),
+        secs,
+        "the final verdict",
+    )
+    .await?;
+    let badge = text(client, "[data-testid=verdict]").await?;
+    let shown = badge.to_lowercase();
+    if !(shown.contains(verdict) || shown.contains(&verdict.replace('-', " "))) {
+        return Err(format!("final badge: {badge}"));
+    }
+    Ok(())
+}
+
 /// Fails if the page scrolls horizontally or the console recorded errors.
 pub async fn no_overflow_no_errors(client: &Client) -> TestResult {
     let overflow = js(

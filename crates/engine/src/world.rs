@@ -954,17 +954,7 @@ impl World {
         self.now_ms += cost::TASK;
         if self.sink.is_down(self.now_ms) {
             // No task retries in continuous mode: any task failure stops the query (SEMANTICS §2).
-            let reason = format!(
-                "sink store unavailable at {} ms: writer {task} of epoch {epoch} failed",
-                self.now_ms
-            );
-            self.phase = Phase::Failing {
-                reason: reason.clone(),
-            };
-            return EventKind::SinkWriteFailed {
-                batch_id: epoch,
-                reason,
-            };
+            return self.fail_sink(epoch, &format!("writer {task} of epoch {epoch}"));
         }
         let rows = self.driver.batch.as_ref().expect("epoch").reads[task as usize]
             .rows
@@ -980,18 +970,11 @@ impl World {
             }
             TaskEffect::Staged => "staged",
         };
-        let b = self.driver.batch.as_mut().expect("epoch");
-        b.tasks_done += 1;
-        self.last_task_done = true;
-        let count = b.plan.len() as u32;
-        self.phase = if task + 1 < count {
-            Phase::EpochWriterCommit {
-                epoch,
-                task: task + 1,
-            }
-        } else {
-            Phase::EpochSinkCommit { epoch }
-        };
+        self.advance_task(
+            task,
+            |task| Phase::EpochWriterCommit { epoch, task },
+            Phase::EpochSinkCommit { epoch },
+        );
         EventKind::TaskFinished {
             batch_id: epoch,
             partition: task,
@@ -1552,11 +1535,8 @@ impl World {
             ReaderStep::SinkCommit => {
                 self.now_ms += cost::TASK;
                 if self.sink.is_down(self.now_ms) {
-                    let reason = format!("sink store unavailable at {} ms: subtask {task} of batch {batch_id} failed", self.now_ms);
-                    self.phase = Phase::Failing {
-                        reason: reason.clone(),
-                    };
-                    return EventKind::SinkWriteFailed { batch_id, reason };
+                    return self
+                        .fail_sink(batch_id, &format!("subtask {task} of batch {batch_id}"));
                 }
                 let rows = std::mem::take(&mut next.pending);
                 let count = rows.len() as u64;
@@ -1739,14 +1719,7 @@ impl World {
         let done_at = b.tasks_started_ms + b.task_durations_ms[task as usize] + cost::FILE_WRITE;
         self.now_ms = (self.now_ms + 1).max(done_at);
         if self.sink.is_down(self.now_ms) {
-            let reason = format!(
-                "sink store unavailable at {} ms: task {task} of batch {batch_id} failed",
-                self.now_ms
-            );
-            self.phase = Phase::Failing {
-                reason: reason.clone(),
-            };
-            return EventKind::SinkWriteFailed { batch_id, reason };
+            return self.fail_sink(batch_id, &format!("task {task} of batch {batch_id}"));
         }
         let rows = self.driver.batch.as_ref().expect("batch").reads[task as usize]
             .rows
@@ -1801,18 +1774,34 @@ impl World {
     }
 
     fn complete_task(&mut self, batch_id: u64, task: u32) {
-        let b = self.driver.batch.as_mut().expect("batch");
+        self.advance_task(
+            task,
+            |task| Phase::TaskFinish { batch_id, task },
+            Phase::SinkCommit { batch_id },
+        );
+    }
+
+    /// Counts a finished task (or epoch writer) and moves on to the next one's phase, or to
+    /// `done` after the last.
+    fn advance_task(&mut self, task: u32, next: impl FnOnce(u32) -> Phase, done: Phase) {
+        let b = self.driver.batch.as_mut().expect("a batch or an epoch");
         b.tasks_done += 1;
         self.last_task_done = true;
         let n = b.plan.len() as u32;
-        self.phase = if task + 1 < n {
-            Phase::TaskFinish {
-                batch_id,
-                task: task + 1,
-            }
-        } else {
-            Phase::SinkCommit { batch_id }
+        self.phase = if task + 1 < n { next(task + 1) } else { done };
+    }
+
+    /// A write to a down sink store: the batch (or epoch) fails and the query stops — no task
+    /// retries (SEMANTICS §1.3 simplification, §2 for continuous mode).
+    fn fail_sink(&mut self, batch_id: u64, what: &str) -> EventKind {
+        let reason = format!(
+            "sink store unavailable at {} ms: {what} failed",
+            self.now_ms
+        );
+        self.phase = Phase::Failing {
+            reason: reason.clone(),
         };
+        EventKind::SinkWriteFailed { batch_id, reason }
     }
 
     fn sink_commit(&mut self, batch_id: u64) -> EventKind {
@@ -1823,14 +1812,7 @@ impl World {
                 SinkKind::File | SinkKind::ForeachBatch | SinkKind::TwoPhase
             )
         {
-            let reason = format!(
-                "sink store unavailable at {} ms: commit of batch {batch_id} failed",
-                self.now_ms
-            );
-            self.phase = Phase::Failing {
-                reason: reason.clone(),
-            };
-            return EventKind::SinkWriteFailed { batch_id, reason };
+            return self.fail_sink(batch_id, &format!("commit of batch {batch_id}"));
         }
         let (rows, target, skipped) = self.sink.commit(batch_id);
         self.phase = Phase::CommitLog { batch_id };

@@ -1,7 +1,8 @@
 //! The lesson of the preset, its guided tour (stops where playback pauses), and the note on the
 //! step on screen.
 
-use super::tour_box::{TourBlock, TourCmd, TourInvite, TourView};
+use super::lesson_card::LessonCard;
+use super::tour_box::{TourCmd, TourView};
 use crate::state::Action;
 use batchscope_view::lessons::{Lesson, SIMPLIFICATIONS};
 use yew::prelude::*;
@@ -38,26 +39,12 @@ pub struct LessonBoxProps {
 #[component]
 pub fn LessonBox(props: &LessonBoxProps) -> Html {
     let l = &props.lesson;
-    let t = &props.tour;
-    let on_cmd = props.on_action.reform(tour_action);
     html! {
-        <section class="card lesson" aria-label="Lesson">
-            if t.on { <TourBlock tour={t.clone()} on_cmd={on_cmd.clone()} /> }
-            <div class={classes!("now", props.alarm.then_some("now-alarm"))} data-testid="step-note">
-                <div class="now-head">{ &props.step_head }</div>
-                <div class="now-text">{ &props.note }</div>
-            </div>
-            if !t.on { <TourInvite tour={t.clone()} on_cmd={on_cmd} /> }
-            <details class="lesson-body" open={!t.on}>
-                <summary>
-                    <span class="lesson-title" data-testid="lesson-title">{ l.title }</span>
-                    <span class="lesson-q">{ l.question }</span>
-                </summary>
-                <ul>
-                    { for l.paragraphs.iter().map(|p| html! { <li>{ *p }</li> }) }
-                </ul>
-                <p class="simplified">{ SIMPLIFICATIONS }</p>
-            </details>
-        </section>
+        <LessonCard tour={props.tour.clone()} on_cmd={props.on_action.reform(tour_action)}
+            step_head={props.step_head.clone()} note={props.note.clone()} alarm={props.alarm}
+            note_testid="step-note" title={l.title} title_testid="lesson-title" question={l.question}
+            paragraphs={l.paragraphs.clone()}>
+            <p class="simplified">{ SIMPLIFICATIONS }</p>
+        </LessonCard>
     }
 }

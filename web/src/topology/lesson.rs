@@ -2,7 +2,7 @@
 //! step on screen.
 
 use super::state::TopoAction;
-use crate::components::{TourBlock, TourCmd, TourInvite, TourView};
+use crate::components::{LessonCard, TourCmd, TourView};
 use batchscope_view::topology::{simplifications, TopoLesson};
 use yew::prelude::*;
 
@@ -34,34 +34,20 @@ pub struct TopoLessonBoxProps {
     pub on_action: Callback<TopoAction>,
 }
 
-/// Lesson + step note.
+/// Lesson + tour + step note.
 #[component]
 pub fn TopoLessonBox(props: &TopoLessonBoxProps) -> Html {
     let l = &props.lesson;
-    let t = &props.tour;
-    let on_cmd = props.on_action.reform(tour_action);
     html! {
-        <section class="card lesson topo-lesson" aria-label="Lesson">
-            if t.on { <TourBlock tour={t.clone()} on_cmd={on_cmd.clone()} /> }
-            <div class={classes!("now", props.alarm.then_some("now-alarm"))} data-testid="topo-step-note">
-                <div class="now-head">{ &props.step_head }</div>
-                <div class="now-text">{ &props.note }</div>
-            </div>
-            if !t.on { <TourInvite tour={t.clone()} on_cmd={on_cmd} /> }
-            <details class="lesson-body" open={!t.on}>
-                <summary>
-                    <span class="lesson-title" data-testid="topo-lesson-title">{ l.title }</span>
-                    <span class="lesson-q">{ l.question }</span>
-                </summary>
-                <ul>
-                    { for l.paragraphs.iter().map(|p| html! { <li>{ *p }</li> }) }
-                </ul>
-                <p class="try">{ "Try: " }<a href={l.try_hash} data-testid="topo-try">{ l.try_text }</a></p>
-                <details class="simplified">
-                    <summary>{ "Where the model simplifies FLIP-276" }</summary>
-                    <ul>{ for simplifications().into_iter().map(|s| html! { <li>{ s }</li> }) }</ul>
-                </details>
+        <LessonCard class="topo-lesson" tour={props.tour.clone()} on_cmd={props.on_action.reform(tour_action)}
+            step_head={props.step_head.clone()} note={props.note.clone()} alarm={props.alarm}
+            note_testid="topo-step-note" title={l.title} title_testid="topo-lesson-title"
+            question={l.question} paragraphs={l.paragraphs.clone()}>
+            <p class="try">{ "Try: " }<a href={l.try_hash} data-testid="topo-try">{ l.try_text }</a></p>
+            <details class="simplified">
+                <summary>{ "Where the model simplifies FLIP-276" }</summary>
+                <ul>{ for simplifications().into_iter().map(|s| html! { <li>{ s }</li> }) }</ul>
             </details>
-        </section>
+        </LessonCard>
     }
 }

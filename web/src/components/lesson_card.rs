@@ -1,0 +1,63 @@
+//! The lesson card both modes show: the guided tour (or the call to start it), the note on the
+//! step on screen, and the lesson itself (title, question, paragraphs, and what each mode adds
+//! below them as children).
+
+use super::tour_box::{TourBlock, TourCmd, TourInvite, TourView};
+use yew::prelude::*;
+
+/// Props of [`LessonCard`].
+#[derive(Properties, PartialEq)]
+pub struct LessonCardProps {
+    /// Extra class of the card (`topo-lesson`).
+    #[prop_or_default]
+    pub class: Classes,
+    /// The tour and where the run is in it.
+    pub tour: TourView,
+    /// The tour's buttons.
+    pub on_cmd: Callback<TourCmd>,
+    /// Heading of the step note.
+    pub step_head: String,
+    /// What the step on screen did and why it matters.
+    pub note: String,
+    /// Whether the step on screen is a crash or failure (drawn in red).
+    pub alarm: bool,
+    /// `data-testid` of the step note.
+    pub note_testid: &'static str,
+    /// The lesson's heading.
+    pub title: &'static str,
+    /// `data-testid` of the heading.
+    pub title_testid: &'static str,
+    /// The question it answers.
+    pub question: &'static str,
+    /// What to watch, and why.
+    pub paragraphs: Vec<&'static str>,
+    /// What follows the paragraphs (simplifications, a link).
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// Tour + step note + lesson. The lesson folds away while the tour is on, to leave room.
+#[component]
+pub fn LessonCard(props: &LessonCardProps) -> Html {
+    let t = &props.tour;
+    html! {
+        <section class={classes!("card", "lesson", props.class.clone())} aria-label="Lesson">
+            if t.on { <TourBlock tour={t.clone()} on_cmd={props.on_cmd.clone()} /> }
+            <div class={classes!("now", props.alarm.then_some("now-alarm"))} data-testid={props.note_testid}>
+                <div class="now-head">{ &props.step_head }</div>
+                <div class="now-text">{ &props.note }</div>
+            </div>
+            if !t.on { <TourInvite tour={t.clone()} on_cmd={props.on_cmd.clone()} /> }
+            <details class="lesson-body" open={!t.on}>
+                <summary>
+                    <span class="lesson-title" data-testid={props.title_testid}>{ props.title }</span>
+                    <span class="lesson-q">{ props.question }</span>
+                </summary>
+                <ul>
+                    { for props.paragraphs.iter().map(|p| html! { <li>{ *p }</li> }) }
+                </ul>
+                { props.children.clone() }
+            </details>
+        </section>
+    }
+}
