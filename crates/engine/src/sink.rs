@@ -160,6 +160,10 @@ impl Sink {
 
     /// The driver finishes batch N. Returns (rows made visible, target description, skipped as duplicate).
     pub fn commit(&mut self, batch_id: u64) -> (u64, String, bool) {
+        // Every staged output of this attempt is one file, pushed last: files of a killed
+        // attempt before them stay orphans, unlisted by the manifest (ManifestFileCommitProtocol
+        // commits only the files its own tasks reported).
+        let attempt_files = self.files.len() - self.staged.len().min(self.files.len());
         let staged: Vec<Record> = std::mem::take(&mut self.staged)
             .into_iter()
             .flat_map(|(_, r)| r)
@@ -169,8 +173,7 @@ impl Sink {
                 (0, "rows already written by tasks".into(), false)
             }
             SinkKind::File => {
-                let names: Vec<String> = self
-                    .files
+                let names: Vec<String> = self.files[attempt_files..]
                     .iter_mut()
                     .filter(|f| f.batch_id == batch_id && !f.committed)
                     .map(|f| {
@@ -232,5 +235,40 @@ impl Sink {
             .values()
             .map(|&n| u64::from(n.saturating_sub(1)))
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{preset, World};
+
+    #[test]
+    fn a_rerun_lists_only_its_own_files_and_the_killed_attempts_stay_orphans() {
+        let mut scenario = preset("kafka-idempotent").expect("preset");
+        scenario
+            .crashes
+            .push("task@3".parse().expect("crash point"));
+        let mut world = World::new(scenario);
+        while !world.is_converged() && world.events().len() < 10_000 {
+            world.step();
+        }
+        let files: Vec<_> = world
+            .sink
+            .files
+            .iter()
+            .filter(|f| f.batch_id == 3)
+            .collect();
+        // The killed attempt wrote one file (task 0), the re-run two.
+        assert_eq!(files.len(), 3, "{files:?}");
+        let listed = &world.sink.manifest[&3];
+        assert_eq!(listed.len(), 2, "{listed:?}");
+        assert!(
+            !files[0].committed,
+            "the killed attempt's file is an orphan"
+        );
+        assert!(!listed.contains(&files[0].name));
+        assert!(files[1..]
+            .iter()
+            .all(|f| f.committed && listed.contains(&f.name)));
     }
 }
