@@ -6,54 +6,15 @@
 use batchscope_engine::{preset, World};
 use batchscope_view::panels::Badge;
 use batchscope_web::components::{SequenceDiagram, VerdictBadge};
-use batchscope_web::App;
-use std::time::Duration;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, KeyboardEvent, KeyboardEventInit};
+use web_sys::{KeyboardEvent, KeyboardEventInit};
 use yew::prelude::*;
 
+mod common;
+
+use common::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn root() -> Element {
-    let document = gloo::utils::document();
-    let div = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&div).unwrap();
-    div
-}
-
-async fn settle() {
-    yew::platform::time::sleep(Duration::from_millis(30)).await;
-}
-
-fn text(root: &Element, css: &str) -> String {
-    root.query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {css}"))
-        .text_content()
-        .unwrap_or_default()
-}
-
-fn click(root: &Element, css: &str) {
-    root.query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {css}"))
-        .dyn_into::<HtmlElement>()
-        .unwrap()
-        .click();
-}
-
-fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
-    let r = root();
-    let handle = yew::Renderer::<App>::with_root_and_props(
-        r.clone(),
-        batchscope_web::components::AppProps {
-            hash: Some(hash.to_string()),
-        },
-    )
-    .render();
-    (r, handle)
-}
 
 #[wasm_bindgen_test]
 async fn step_and_back_buttons_move_the_cursor() {

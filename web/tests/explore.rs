@@ -3,37 +3,16 @@
 //! stops a depth-2 run with partial results.
 #![cfg(target_arch = "wasm32")]
 
-use batchscope_web::App;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, Event, HtmlElement, HtmlSelectElement};
+use web_sys::{Element, Event, HtmlSelectElement};
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
-    let document = gloo::utils::document();
-    let r = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&r).unwrap();
-    let handle = yew::Renderer::<App>::with_root_and_props(
-        r.clone(),
-        batchscope_web::components::AppProps {
-            hash: Some(hash.to_string()),
-        },
-    )
-    .render();
-    (r, handle)
-}
-
-fn find(root: &Element, css: &str) -> Element {
-    root.query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {css}"))
-}
-
-fn click(root: &Element, css: &str) {
-    find(root, css).dyn_into::<HtmlElement>().unwrap().click();
-}
 
 fn status(root: &Element) -> String {
     find(root, "[data-testid=explore-status]")

@@ -3,52 +3,17 @@
 //! level selector changes the query's answer, failing a job is recorded and shown.
 #![cfg(target_arch = "wasm32")]
 
-use batchscope_web::topology::{TopologyApp, TopologyAppProps};
-use std::time::Duration;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+
+mod common;
+
+use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-async fn settle() {
-    yew::platform::time::sleep(Duration::from_millis(40)).await;
-}
-
-fn text(root: &Element, css: &str) -> String {
-    root.query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {css}"))
-        .text_content()
-        .unwrap_or_default()
-}
-
-fn click(root: &Element, css: &str) {
-    root.query_selector(css)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {css}"))
-        .dyn_into::<HtmlElement>()
-        .unwrap()
-        .click();
-}
-
-fn mount(hash: &str) -> (Element, yew::AppHandle<TopologyApp>) {
-    let document = gloo::utils::document();
-    let r = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&r).unwrap();
-    let handle = yew::Renderer::<TopologyApp>::with_root_and_props(
-        r.clone(),
-        TopologyAppProps {
-            hash: Some(hash.to_string()),
-        },
-    )
-    .render();
-    (r, handle)
-}
-
 #[wasm_bindgen_test]
 async fn the_topology_mounts_steps_and_shows_every_table() {
-    let (r, app) = mount("#mode=topology&topology=chain&seed=1");
+    let (r, app) = mount_topology("#mode=topology&topology=chain&seed=1");
     settle().await;
     assert!(text(&r, "[data-testid=topo-step-count]").starts_with("0 /"));
     let nodes = r
@@ -66,7 +31,7 @@ async fn the_topology_mounts_steps_and_shows_every_table() {
 #[wasm_bindgen_test]
 async fn read_uncommitted_mixes_barriers_where_repeatable_read_does_not() {
     // Somewhere in barrier 2 price_job has PROCESSED it and amount_job not yet: 2500 / 100.
-    let (r, app) = mount("#mode=topology&topology=shopping&seed=1&level=ru&at=0");
+    let (r, app) = mount_topology("#mode=topology&topology=shopping&seed=1&level=ru&at=0");
     settle().await;
     let mut saw_mix = false;
     for _ in 0..40 {
@@ -92,7 +57,7 @@ async fn read_uncommitted_mixes_barriers_where_repeatable_read_does_not() {
 
 #[wasm_bindgen_test]
 async fn fail_now_is_recorded_and_drawn() {
-    let (r, app) = mount("#mode=topology&topology=shopping&seed=1&at=30");
+    let (r, app) = mount_topology("#mode=topology&topology=shopping&seed=1&at=30");
     settle().await;
     click(&r, "[data-testid=fail-now]");
     settle().await;

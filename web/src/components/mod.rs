@@ -11,6 +11,7 @@ mod lesson_box;
 mod lesson_card;
 mod meta_panel;
 mod notices;
+mod player_controls;
 mod sequence_diagram;
 mod side_tabs;
 mod sink_panel;
@@ -28,6 +29,9 @@ pub use lesson_box::LessonBox;
 pub use lesson_card::LessonCard;
 pub use meta_panel::MetaPanel;
 pub use notices::Notices;
+pub use player_controls::{
+    icon, select_value, Icon, PlayerCmd, SeedInput, SpeedAndCount, ThemeButton, Transport,
+};
 pub use sequence_diagram::SequenceDiagram;
 pub use side_tabs::SideTabs;
 pub use sink_panel::SinkPanel;

@@ -6,9 +6,9 @@ use gloo::events::EventListener;
 use yew::prelude::*;
 
 /// Writes `hash` into the address bar (without a history entry) whenever it changes and
-/// `paused` is true; dispatches `LoadUrl` or a message when the user changes the hash.
+/// `paused` is true; hands every hash the user types or pastes to `on_hash`. Both modes use it.
 #[hook]
-pub fn use_url_sync(hash: String, paused: bool, on_action: Callback<Action>) {
+pub fn use_hash_sync(hash: String, paused: bool, on_hash: Callback<String>) {
     use_effect_with((hash, paused), |(hash, paused)| {
         if *paused {
             let window = gloo::utils::window();
@@ -25,10 +25,22 @@ pub fn use_url_sync(hash: String, paused: bool, on_action: Callback<Action>) {
         }
     });
     use_effect_with((), move |_| {
-        let window = gloo::utils::window();
-        let listener = EventListener::new(&window, "hashchange", move |_| {
-            let hash = gloo::utils::window().location().hash().unwrap_or_default();
-            match url::parse(&hash, &preset_names()) {
+        let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+            on_hash.emit(gloo::utils::window().location().hash().unwrap_or_default());
+        });
+        move || drop(listener)
+    });
+}
+
+/// The micro-batch mode's sync: a pasted link dispatches `LoadUrl`, a broken one a message
+/// naming what is wrong (the scenario on screen is kept).
+#[hook]
+pub fn use_url_sync(hash: String, paused: bool, on_action: Callback<Action>) {
+    use_hash_sync(
+        hash,
+        paused,
+        Callback::from(
+            move |hash: String| match url::parse(&hash, &preset_names()) {
                 Ok(state) => on_action.emit(Action::LoadUrl(state)),
                 Err(errors) => {
                     let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
@@ -37,8 +49,7 @@ pub fn use_url_sync(hash: String, paused: bool, on_action: Callback<Action>) {
                         list.join("; ")
                     )));
                 }
-            }
-        });
-        move || drop(listener)
-    });
+            },
+        ),
+    );
 }

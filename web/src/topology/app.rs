@@ -8,13 +8,12 @@ use super::{
     TopologyGraph,
 };
 use crate::components::{Notices, Shared, TourView};
-use crate::hooks::{use_keyboard, use_play_timer};
+use crate::hooks::{use_hash_sync, use_keyboard, use_play_timer};
 use crate::state::{Action, Theme};
 use batchscope_engine::barrier::{self, BarrierEventKind};
 use batchscope_view::topology::{
     format_topology, is_topology_hash, parse_topology, step_text, topology_lesson,
 };
-use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -38,23 +37,10 @@ fn prefers_dark() -> bool {
 /// Writes the hash when paused; a pasted Topology link loads its moment.
 #[hook]
 fn use_topo_url_sync(hash: String, paused: bool, on_action: Callback<TopoAction>) {
-    use_effect_with((hash, paused), |(hash, paused)| {
-        if *paused {
-            let window = gloo::utils::window();
-            if window.location().hash().unwrap_or_default() != *hash {
-                if let Ok(history) = window.history() {
-                    let _ = history.replace_state_with_url(
-                        &wasm_bindgen::JsValue::NULL,
-                        "",
-                        Some(hash),
-                    );
-                }
-            }
-        }
-    });
-    use_effect_with((), move |_| {
-        let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-            let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    use_hash_sync(
+        hash,
+        paused,
+        Callback::from(move |hash: String| {
             if !is_topology_hash(&hash) {
                 return; // The root switches to the micro-batch mode.
             }
@@ -68,9 +54,8 @@ fn use_topo_url_sync(hash: String, paused: bool, on_action: Callback<TopoAction>
                     )));
                 }
             }
-        });
-        move || drop(listener)
-    });
+        }),
+    );
 }
 
 /// The Topology dashboard.

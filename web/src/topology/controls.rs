@@ -2,9 +2,12 @@
 //! step), speed, the "no barriers" contrast and the theme.
 
 use super::state::TopoAction;
-use crate::state::{Theme, SPEEDS};
+use crate::components::{
+    icon, select_value, Icon, PlayerCmd, SeedInput, SpeedAndCount, ThemeButton, Transport,
+};
+use crate::state::Theme;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// Props of [`TopoControls`].
@@ -32,61 +35,31 @@ pub struct TopoControlsProps {
     pub on_action: Callback<TopoAction>,
 }
 
-fn icon(d: &'static str) -> Html {
-    html! {
-        <svg class="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d={d} fill="currentColor" /></svg>
+/// The topology player's action for a shared control.
+impl From<PlayerCmd> for TopoAction {
+    fn from(cmd: PlayerCmd) -> TopoAction {
+        match cmd {
+            PlayerCmd::Reset => TopoAction::Reset,
+            PlayerCmd::Back => TopoAction::Back,
+            PlayerCmd::TogglePlay => TopoAction::TogglePlay,
+            PlayerCmd::Step => TopoAction::Step,
+            PlayerCmd::SetSpeed(i) => TopoAction::SetSpeed(i),
+            PlayerCmd::SetSeed(s) => TopoAction::SetSeed(s),
+            PlayerCmd::SetTheme(t) => TopoAction::SetTheme(t),
+            PlayerCmd::Notify(text) => TopoAction::Notify(text),
+        }
     }
-}
-
-fn select_value(e: &Event) -> Option<String> {
-    e.target()
-        .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-        .map(|s| s.value())
 }
 
 /// The header's control bar in Topology mode.
 #[component]
 pub fn TopoControls(props: &TopoControlsProps) -> Html {
-    let act = |a: TopoAction| {
-        let cb = props.on_action.clone();
-        Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
-    };
+    let on_cmd = props.on_action.reform(TopoAction::from);
     let on_topology = {
         let cb = props.on_action.clone();
         Callback::from(move |e: Event| {
             if let Some(v) = select_value(&e) {
                 cb.emit(TopoAction::SetTopology(v));
-            }
-        })
-    };
-    let on_speed = {
-        let cb = props.on_action.clone();
-        Callback::from(move |e: Event| {
-            if let Some(i) = select_value(&e).and_then(|v| v.parse().ok()) {
-                cb.emit(TopoAction::SetSpeed(i));
-            }
-        })
-    };
-    let on_seed = {
-        let cb = props.on_action.clone();
-        let seed = props.seed;
-        Callback::from(move |e: Event| {
-            let Some(input) = e
-                .target()
-                .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-            else {
-                return;
-            };
-            let text = input.value();
-            match text.trim().parse::<u64>() {
-                Ok(s) if s != seed => cb.emit(TopoAction::SetSeed(s)),
-                Ok(_) => {}
-                Err(_) => {
-                    input.set_value(&seed.to_string());
-                    cb.emit(TopoAction::Notify(format!(
-                        "seed: `{text}` is not a whole number ≥ 0; the seed stays {seed}."
-                    )));
-                }
             }
         })
     };
@@ -101,7 +74,10 @@ pub fn TopoControls(props: &TopoControlsProps) -> Html {
             }
         })
     };
-    let at_start = props.cursor == 0;
+    let to_end = {
+        let cb = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(TopoAction::Seek(usize::MAX)))
+    };
     let at_end = props.cursor >= props.total;
     let description = props
         .topologies
@@ -109,11 +85,6 @@ pub fn TopoControls(props: &TopoControlsProps) -> Html {
         .find(|(n, _)| *n == props.topology)
         .map(|(_, d)| d.clone())
         .unwrap_or_default();
-    let theme_label = match props.theme {
-        Theme::System => "◐",
-        Theme::Dark => "☾",
-        Theme::Light => "☀",
-    };
     html! {
         <div class="controls">
             <label class="field" title={description}>
@@ -124,44 +95,17 @@ pub fn TopoControls(props: &TopoControlsProps) -> Html {
                     }) }
                 </select>
             </label>
-            <label class="field">
-                <span class="field-label">{ "seed" }</span>
-                <input id="topo-seed" data-testid="topo-seed" class="seed" type="text" inputmode="numeric"
-                       value={props.seed.to_string()} onchange={on_seed} />
-            </label>
-            <div class="transport" role="group" aria-label="Playback">
-                <button id="topo-reset" data-testid="topo-reset" title="Reset to the start (r)" aria-label="Reset"
-                        disabled={at_start} onclick={act(TopoAction::Reset)}>{ icon("M3 2h2v12H3z M14 2v12L6 8z") }</button>
-                <button id="topo-back" data-testid="topo-back" title="Step back (←)" aria-label="Step back"
-                        disabled={at_start} onclick={act(TopoAction::Back)}>{ icon("M11 2v12L3 8z M12 2h2v12h-2z") }</button>
-                <button id="topo-play" data-testid="topo-play" class="play"
-                        title={if props.playing { "Pause (space)" } else { "Play (space)" }}
-                        aria-label={if props.playing { "Pause" } else { "Play" }}
-                        disabled={at_end} onclick={act(TopoAction::TogglePlay)}>
-                    { icon(if props.playing { "M4 2h3v12H4z M9 2h3v12H9z" } else { "M4 2v12l10-6z" }) }
-                </button>
-                <button id="topo-step" data-testid="topo-step" title="Step one event (→)" aria-label="Step"
-                        disabled={at_end} onclick={act(TopoAction::Step)}>{ icon("M2 2v12l8-6z M11 2h2v12h-2z") }</button>
+            <SeedInput prefix="topo-" seed={props.seed} on_cmd={on_cmd.clone()} />
+            <Transport prefix="topo-" cursor={props.cursor} total={props.total} playing={props.playing} on_cmd={on_cmd.clone()}>
                 <button id="topo-end" data-testid="topo-end" title="Jump to the end of the run" aria-label="To the end"
-                        disabled={at_end} onclick={act(TopoAction::Seek(usize::MAX))}>{ icon("M1 2v12l6-6z M7 2v12l6-6z M13 2h2v12h-2z") }</button>
-            </div>
-            <label class="field" title="Playback speed">
-                <select id="topo-speed" data-testid="topo-speed" onchange={on_speed}>
-                    { for SPEEDS.iter().enumerate().map(|(i, s)| html! {
-                        <option value={i.to_string()} selected={i == props.speed}>{ format!("{s}×") }</option>
-                    }) }
-                </select>
-            </label>
-            <span class="step-count" data-testid="topo-step-count" title="Steps shown / steps in the run">
-                { format!("{} / {}", props.cursor, props.total) }
-            </span>
+                        disabled={at_end} onclick={to_end}>{ icon(Icon::Next) }</button>
+            </Transport>
+            <SpeedAndCount prefix="topo-" speed={props.speed} cursor={props.cursor} total={props.total} on_cmd={on_cmd.clone()} />
             <label class="field toggle" title="The contrast: no timestamp barriers — every job checkpoints on its own schedule and reads whatever upstream has written">
                 <input type="checkbox" id="no-barriers" data-testid="no-barriers" checked={props.no_barriers} onchange={on_barriers} />
                 <span>{ "no barriers" }</span>
             </label>
-            <button class="ghost icon-btn" data-testid="topo-theme"
-                    title={format!("Theme: {} (click: auto → dark → light)", props.theme.name())}
-                    onclick={act(TopoAction::SetTheme(props.theme.next()))}>{ theme_label }</button>
+            <ThemeButton prefix="topo-" theme={props.theme} on_cmd={on_cmd} />
         </div>
     }
 }

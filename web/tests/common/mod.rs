@@ -1,0 +1,65 @@
+//! Helpers the browser component tests share: a fresh root element, mounting either mode from a
+//! link, finding, reading and clicking elements, and letting Yew render.
+#![allow(dead_code)] // Each test binary uses a different subset.
+
+use batchscope_web::topology::{TopologyApp, TopologyAppProps};
+use batchscope_web::App;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+
+/// A new `<div>` appended to the page's body.
+pub fn root() -> Element {
+    let document = gloo::utils::document();
+    let div = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&div).unwrap();
+    div
+}
+
+/// Lets Yew render what the last event changed.
+pub async fn settle() {
+    yew::platform::time::sleep(Duration::from_millis(40)).await;
+}
+
+/// The micro-batch dashboard mounted at `hash`.
+pub fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
+    let r = root();
+    let handle = yew::Renderer::<App>::with_root_and_props(
+        r.clone(),
+        batchscope_web::components::AppProps {
+            hash: Some(hash.to_string()),
+        },
+    )
+    .render();
+    (r, handle)
+}
+
+/// The Topology dashboard mounted at `hash`.
+pub fn mount_topology(hash: &str) -> (Element, yew::AppHandle<TopologyApp>) {
+    let r = root();
+    let handle = yew::Renderer::<TopologyApp>::with_root_and_props(
+        r.clone(),
+        TopologyAppProps {
+            hash: Some(hash.to_string()),
+        },
+    )
+    .render();
+    (r, handle)
+}
+
+/// The element `css` selects; panics naming it when there is none.
+pub fn find(root: &Element, css: &str) -> Element {
+    root.query_selector(css)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {css}"))
+}
+
+/// The text of the element `css` selects.
+pub fn text(root: &Element, css: &str) -> String {
+    find(root, css).text_content().unwrap_or_default()
+}
+
+/// Clicks the element `css` selects.
+pub fn click(root: &Element, css: &str) {
+    find(root, css).dyn_into::<HtmlElement>().unwrap().click();
+}
