@@ -199,7 +199,7 @@ pub fn tour(preset: &str) -> Tour {
             stop(SinkSkipped, Some(Sink), "The sink skips what it has",
                 "addBatch(3) finds batch 3 in the sink's own manifest and returns before any task runs. Nothing is written twice."),
             stop(End, Some(Sink), "Exactly-once",
-                "Replayable source + idempotent sink: every record is in the sink once. Files of the killed attempt that never reached the manifest are orphans, invisible to readers."),
+                "Replayable source + idempotent sink: every record is in the sink once. (Arm task@3 instead to see orphan files: written by a killed attempt, never listed in the manifest, invisible to readers.)"),
         ],
         "kafka-append" => vec![
             stop(Batch("offset-log-written", 0), Some(Checkpoint), "The write-ahead log",
