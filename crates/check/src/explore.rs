@@ -34,7 +34,7 @@
 //! between animation frames; natively the runs of a chunk go in parallel (rayon, feature
 //! `parallel`). Results do not depend on the chunk size or on parallelism.
 
-use crate::oracle::{failure_free, judge, run_to_end, Verdict};
+use crate::oracle::{expected_counts, failure_free, judge, run_to_end, visible_counts, Verdict};
 use batchscope_engine::scenario::{SplitSpec, Window};
 use batchscope_engine::{CrashKind, CrashPoint, EventKind, Scenario, World};
 use serde::{Deserialize, Serialize};
@@ -349,15 +349,6 @@ pub struct Explorer {
     parallel: bool,
 }
 
-/// Expected key counts: what a world's sink shows.
-fn key_counts(world: &World) -> BTreeMap<String, u64> {
-    let mut counts = BTreeMap::new();
-    for r in world.sink.visible() {
-        *counts.entry(r.key.clone()).or_insert(0) += 1;
-    }
-    counts
-}
-
 impl Explorer {
     /// An explorer of `scenario` with up to `depth` faults per run. The scenario's own crash
     /// list is ignored. Runs the base run at once (cheap), so that [`Explorer::total`] counts
@@ -367,7 +358,7 @@ impl Explorer {
         base.crashes.clear();
         base.crash_after_events.clear();
         let (clean, _) = failure_free(&base);
-        let expected = key_counts(&clean);
+        let expected = visible_counts(&clean);
         let mut explorer = Explorer {
             depth,
             variants: vec![Variant {
@@ -592,7 +583,7 @@ impl Explorer {
                 // failure_free drops outages: the expected records are the base's.
                 Fault::SinkOutage { .. } => 0,
                 Fault::PartitionSplit { .. } => {
-                    self.expected.push(key_counts(&failure_free(&scenario).0));
+                    self.expected.push(expected_counts(&scenario));
                     self.expected.len() - 1
                 }
             };

@@ -186,6 +186,13 @@ pub fn failure_free(scenario: &Scenario) -> (World, bool) {
     (world, converged)
 }
 
+/// The expected key counts of a scenario: what its failure-free run makes visible. The one
+/// definition of "expected" that `check` and the explorer both use, so a counterexample the
+/// explorer reports reproduces with `batchscope run` exactly.
+pub fn expected_counts(scenario: &Scenario) -> BTreeMap<String, u64> {
+    visible_counts(&failure_free(scenario).0)
+}
+
 /// Judges a finished world against the expected key set.
 pub fn judge(
     world: &World,
@@ -251,8 +258,7 @@ pub fn judge(
 
 /// Runs a scenario with its crashes to the end and judges it; also returns the final world.
 pub fn check_world(scenario: &Scenario, with_events: bool) -> (Report, World) {
-    let (clean, _) = failure_free(scenario);
-    let expected = visible_counts(&clean);
+    let expected = expected_counts(scenario);
     let mut world = World::new(scenario.clone());
     let converged = run_to_end(&mut world);
     (judge(&world, converged, &expected, with_events), world)

@@ -11,8 +11,7 @@
 
 pub mod state;
 
-use batchscope_check::oracle::visible_counts;
-use batchscope_check::oracle::{failure_free, judge, liveness_bound_ms, Report};
+use batchscope_check::oracle::{expected_counts, judge, liveness_bound_ms, Report};
 use batchscope_check::Verdict;
 use batchscope_engine::{preset, presets, trace, CrashPoint, Scenario, ScenarioError, World};
 use serde::Serialize;
@@ -71,13 +70,9 @@ pub struct Simulation {
 impl Simulation {
     /// A simulation of a validated scenario; runs its failure-free twin once for the oracle.
     pub fn new(scenario: Scenario) -> Simulation {
-        // The oracle's failure-free run drops crashes and outages; a crash-now input is a
-        // fault as well, so it goes too.
-        let mut clean = scenario.clone();
-        clean.crash_after_events.clear();
-        let (clean_world, _) = failure_free(&clean);
+        // The oracle's failure-free run drops crashes (crash-now inputs too) and outages.
         Simulation {
-            expected: visible_counts(&clean_world),
+            expected: expected_counts(&scenario),
             world: World::new(scenario),
         }
     }
