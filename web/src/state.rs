@@ -157,6 +157,8 @@ pub enum Action {
     TourGo(usize),
     /// Leave the tour (playback no longer pauses at its stops).
     TourExit,
+    /// The `t` key: start the tour, or play on to its next stop.
+    TourKey,
 }
 
 /// The player.
@@ -513,6 +515,14 @@ impl Reducible for Player {
                 }
             }
             Action::TourExit => p.tour = false,
+            Action::TourKey => {
+                let next = if p.tour {
+                    Action::TourNext
+                } else {
+                    Action::TourStart
+                };
+                return Rc::new(p).reduce(next);
+            }
         }
         Rc::new(p)
     }
@@ -658,6 +668,16 @@ mod tests {
         assert_eq!(p.tab, Tab::Checkpoint);
         p = reduce(p, Action::TourExit);
         assert!(!p.tour);
+        // The `t` key starts the tour, then plays on to the next stop.
+        let mut q = Player::from_hash("#preset=tablestore");
+        q = reduce(q, Action::TourKey);
+        assert!(q.tour && q.playing && q.cursor == 0);
+        q = play_until_paused(q);
+        let first = q.cursor;
+        q = reduce(q, Action::TourKey);
+        q = play_until_paused(q);
+        assert_eq!(Some(q.cursor), q.tour_cursors()[1]);
+        assert!(q.cursor > first);
         // Switching preset leaves the tour.
         p = reduce(p, Action::TourGo(0));
         p = reduce(p, Action::SetPreset("tablestore".into()));

@@ -1,4 +1,5 @@
-//! Keyboard shortcuts: → step, ← back, space play/pause, n next batch, r reset, c crash now.
+//! Keyboard shortcuts: → step, ← back, space play/pause, n next batch, r reset, c crash now,
+//! t guided tour (start it, or play on to its next stop).
 
 use crate::state::Action;
 use gloo::events::{EventListener, EventListenerOptions};
@@ -7,13 +8,14 @@ use web_sys::{Element, KeyboardEvent};
 use yew::prelude::*;
 
 /// The shortcut list shown in the help footer: (key, what it does).
-pub const SHORTCUTS: [(&str, &str); 6] = [
+pub const SHORTCUTS: [(&str, &str); 7] = [
     ("→", "step"),
     ("←", "back"),
     ("space", "play / pause"),
     ("n", "next batch"),
     ("r", "reset"),
     ("c", "crash now"),
+    ("t", "tour: next stop"),
 ];
 
 /// The action of a key (`KeyboardEvent.key`), if it is a shortcut.
@@ -25,6 +27,7 @@ pub fn key_action(key: &str) -> Option<Action> {
         "n" | "N" => Action::NextBatch,
         "r" | "R" => Action::Reset,
         "c" | "C" => Action::CrashNow,
+        "t" | "T" => Action::TourKey,
         _ => return None,
     })
 }
@@ -67,7 +70,8 @@ mod tests {
 
     #[test]
     fn every_listed_shortcut_has_an_action() {
-        let keys = ["ArrowRight", "ArrowLeft", " ", "n", "r", "c"];
+        let keys = ["ArrowRight", "ArrowLeft", " ", "n", "r", "c", "t"];
+        assert_eq!(keys.len(), SHORTCUTS.len());
         for (k, (shown, _)) in keys.iter().zip(SHORTCUTS) {
             assert!(key_action(k).is_some(), "{shown}");
         }

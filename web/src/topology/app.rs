@@ -79,6 +79,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                 Action::Back => TopoAction::Back,
                 Action::TogglePlay => TopoAction::TogglePlay,
                 Action::Reset => TopoAction::Reset,
+                Action::TourKey => TopoAction::TourKey,
                 _ => return,
             };
             cb.emit(mapped);
@@ -233,6 +234,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                 <div class="shortcuts" aria-label="Keyboard shortcuts">
                     <span><kbd>{ "→" }</kbd>{ "step" }</span><span><kbd>{ "←" }</kbd>{ "back" }</span>
                     <span><kbd>{ "space" }</kbd>{ "play / pause" }</span><span><kbd>{ "r" }</kbd>{ "reset" }</span>
+                    <span><kbd>{ "t" }</kbd>{ "tour: next stop" }</span>
                     <span class="muted">{ "● COMMIT   ✕ failure / revision" }</span>
                 </div>
             </footer>

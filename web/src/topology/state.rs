@@ -64,6 +64,8 @@ pub enum TopoAction {
     TourGo(usize),
     /// Leave the tour.
     TourExit,
+    /// The `t` key: start the tour, or play on to its next stop.
+    TourKey,
 }
 
 /// The Topology-mode player.
@@ -460,6 +462,14 @@ impl Reducible for TopoPlayer {
                 }
             }
             TopoAction::TourExit => p.url.tour = false,
+            TopoAction::TourKey => {
+                let next = if p.url.tour {
+                    TopoAction::TourNext
+                } else {
+                    TopoAction::TourStart
+                };
+                return Rc::new(p).reduce(next);
+            }
             TopoAction::LoadUrl(state) => {
                 if state != p.url_state() {
                     let fresh = TopoPlayer::from_url(state);
