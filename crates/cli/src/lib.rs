@@ -2,5 +2,6 @@
 
 pub mod explore;
 pub mod inspect;
+pub mod lesson;
 pub mod run;
 pub mod topology;

@@ -1,6 +1,6 @@
 //! The `batchscope` binary: parses arguments and hands over to the library's commands.
 
-use batchscope_cli::{explore, inspect, run, topology};
+use batchscope_cli::{explore, inspect, lesson, run, topology};
 use clap::{Parser, Subcommand};
 
 /// Deterministic simulator of streaming fault tolerance: run protocols, crash them, judge the sink.
@@ -23,6 +23,8 @@ enum Command {
     Inspect(inspect::InspectArgs),
     /// Timestamp barriers across an ETL topology (FLIP-276): consistency levels, delay, failover, revision.
     Topology(topology::TopologyArgs),
+    /// A preset's lesson and guided tour: what to watch, and at which event each stop pauses.
+    Lesson(lesson::LessonArgs),
 }
 
 fn main() {
@@ -45,6 +47,7 @@ fn main() {
         Command::Explore(args) => explore::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Topology(args) => topology::run(args),
+        Command::Lesson(args) => lesson::run(args),
     };
     std::process::exit(code);
 }

@@ -357,3 +357,86 @@ fn a_reader_that_never_closes_is_stuck_and_the_idle_timeout_fix_commits() {
     assert!(records["outcomes"]["duplicates"].as_u64().unwrap() > 0);
     assert_eq!(records["outcomes"]["data-loss"], 0);
 }
+
+#[test]
+fn every_preset_has_a_lesson_whose_tour_stops_are_all_reached_in_order() {
+    let listed = String::from_utf8(batchscope(&["presets"]).stdout).unwrap();
+    let mut names: Vec<&str> = listed
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    names.extend(["shopping", "chain"]);
+    for name in names {
+        let out = batchscope(&["lesson", name, "--json"]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r = json(&out);
+        assert!(!r["title"].as_str().unwrap().is_empty(), "{name}");
+        let steps = r["steps"].as_u64().unwrap();
+        let at: Vec<u64> = r["stops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                s["at"]
+                    .as_u64()
+                    .unwrap_or_else(|| panic!("{name}: a stop is never reached: {s}"))
+            })
+            .collect();
+        assert!(at.len() >= 3, "{name}: {at:?}");
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{name}: {at:?}");
+        assert_eq!(
+            at.last(),
+            Some(&steps),
+            "{name}: the tour ends at the end of its run"
+        );
+    }
+}
+
+#[test]
+fn the_tablestore_lesson_answers_seed_000_and_names_its_verdict() {
+    let out = batchscope(&["lesson", "tablestore"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Seed 000"), "{text}");
+    assert!(text.contains("placeholder"), "{text}");
+    assert!(text.contains("crash sink-commit@2"), "{text}");
+    assert!(
+        text.contains("Checkpoints one batch late — at event #"),
+        "{text}"
+    );
+    assert!(
+        text.contains("verdict of the tour's run: exactly-once"),
+        "{text}"
+    );
+    // Another seed: the same stops, found in that seed's run.
+    let r = json(&batchscope(&[
+        "lesson",
+        "tablestore",
+        "--seed",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(r["seed"], 3);
+    assert!(r["stops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["at"].is_u64()));
+}
+
+#[test]
+fn an_unknown_lesson_names_the_known_ones() {
+    let out = batchscope(&["lesson", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("unknown preset `nope`"), "{err}");
+    assert!(
+        err.contains("kafka-append") && err.contains("shopping"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}

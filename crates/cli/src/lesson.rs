@@ -1,0 +1,236 @@
+//! `batchscope lesson PRESET`: a preset's lesson and its guided tour in the terminal — the same
+//! text the dashboard shows, with the event (micro-batch) or step (topology) at which each stop
+//! pauses in the tour's run, and the run's verdict at the end.
+
+use batchscope_check::oracle::check_world;
+use batchscope_engine::{barrier, presets, CrashPoint};
+use batchscope_view::lessons::{lesson, SIMPLIFICATIONS};
+use batchscope_view::topology::{
+    frames, parse_topology, topo_stop_cursors, topology_lesson, topology_tour,
+};
+use batchscope_view::tour::{stop_cursors, tour, Panel};
+use clap::Args;
+use serde::Serialize;
+
+/// Arguments of `batchscope lesson`.
+#[derive(Args, Debug, Clone)]
+pub struct LessonArgs {
+    /// A micro-batch preset (see `batchscope presets`) or a topology (`shopping`, `chain`).
+    pub preset: String,
+    /// Seed of the tour's run (micro-batch presets; default: the preset's own).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One stop of the tour, where it pauses in the tour's run.
+#[derive(Debug, Serialize)]
+pub struct StopReport {
+    /// Heading.
+    pub title: &'static str,
+    /// What to look at.
+    pub text: &'static str,
+    /// The side-panel tab it shows (micro-batch).
+    pub panel: Option<&'static str>,
+    /// Events (or topology steps) shown when it pauses — the player's cursor; `None` if this
+    /// run never gets there.
+    pub at: Option<usize>,
+}
+
+/// A lesson and its tour.
+#[derive(Debug, Serialize)]
+pub struct LessonReport {
+    /// Preset or topology name.
+    pub preset: String,
+    /// `micro-batch` or `topology`.
+    pub mode: &'static str,
+    /// Heading.
+    pub title: &'static str,
+    /// The seed question it answers.
+    pub question: &'static str,
+    /// What to watch, and why.
+    pub paragraphs: Vec<&'static str>,
+    /// What the tour sets up (`crash sink-commit@2`, a topology fault).
+    pub setup: Option<String>,
+    /// The dashboard link of the tour (topology; micro-batch tours start from the preset).
+    pub link: Option<String>,
+    /// Seed of the tour's run.
+    pub seed: u64,
+    /// Events (or steps) in the tour's run.
+    pub steps: usize,
+    /// The stops, in order.
+    pub stops: Vec<StopReport>,
+    /// The oracle's verdict on the tour's run (micro-batch).
+    pub verdict: Option<&'static str>,
+    /// Where the model simplifies.
+    pub simplified: Vec<String>,
+}
+
+fn panel_name(panel: Panel) -> &'static str {
+    match panel {
+        Panel::Channels => "Channels",
+        Panel::Meta => "Meta table",
+        Panel::Checkpoint => "Checkpoint folder",
+        Panel::Sink => "Sink",
+    }
+}
+
+/// The lesson of a micro-batch preset or a topology, with the tour resolved against its run.
+pub fn report(args: &LessonArgs) -> Result<LessonReport, String> {
+    let name = args.preset.as_str();
+    if let Some(p) = presets().into_iter().find(|p| p.name == name) {
+        let l = lesson(name);
+        let t = tour(name);
+        let mut scenario = p.scenario.clone();
+        if let Some(seed) = args.seed {
+            scenario.seed = seed;
+        }
+        if let Some(c) = t.crash {
+            scenario
+                .crashes
+                .push(c.parse::<CrashPoint>().map_err(|e| e.to_string())?);
+        }
+        let (checked, world) = check_world(&scenario, false);
+        let cursors = stop_cursors(&t.stops, world.events());
+        return Ok(LessonReport {
+            preset: name.to_string(),
+            mode: "micro-batch",
+            title: l.title,
+            question: l.question,
+            paragraphs: l.paragraphs,
+            setup: t.crash.map(|c| format!("crash {c}")),
+            link: Some(format!(
+                "#preset={name}&seed={}{}&tour=1&at=0",
+                scenario.seed,
+                t.crash.map(|c| format!("&crash={c}")).unwrap_or_default()
+            )),
+            seed: scenario.seed,
+            steps: world.events().len(),
+            stops: t
+                .stops
+                .iter()
+                .zip(cursors)
+                .map(|(s, at)| StopReport {
+                    title: s.title,
+                    text: s.text,
+                    panel: s.panel.map(panel_name),
+                    at,
+                })
+                .collect(),
+            verdict: Some(checked.verdict.name()),
+            simplified: vec![SIMPLIFICATIONS.to_string()],
+        });
+    }
+    if barrier::presets().iter().any(|(n, _)| *n == name) {
+        if args.seed.is_some() {
+            return Err(format!(
+                "--seed: the {name} tour runs its own link's seed; use `batchscope topology --preset {name} --seed N` for others"
+            ));
+        }
+        let l = topology_lesson(name);
+        let t = topology_tour(name);
+        let url = parse_topology(t.hash).map_err(|e| format!("{e:?}"))?;
+        let run = url
+            .run()
+            .ok_or_else(|| format!("unknown topology `{name}`"))?;
+        let all = frames(&run)?;
+        let trace = all.last().expect("a run has a first frame").trace();
+        let cursors = topo_stop_cursors(&t.stops, trace);
+        return Ok(LessonReport {
+            preset: name.to_string(),
+            mode: "topology",
+            title: l.title,
+            question: l.question,
+            paragraphs: l.paragraphs,
+            setup: Some(l.try_text.to_string()),
+            link: Some(t.hash.replace("&at=0", "&tour=1&at=0")),
+            seed: url.seed,
+            steps: trace.len(),
+            stops: t
+                .stops
+                .iter()
+                .zip(cursors)
+                .map(|(s, at)| StopReport {
+                    title: s.title,
+                    text: s.text,
+                    panel: None,
+                    at,
+                })
+                .collect(),
+            verdict: None,
+            simplified: batchscope_view::topology::simplifications(),
+        });
+    }
+    let mut known: Vec<&str> = presets().iter().map(|p| p.name).collect();
+    known.extend(barrier::presets().iter().map(|(n, _)| *n));
+    Err(format!(
+        "unknown preset `{name}` (known: {})",
+        known.join(", ")
+    ))
+}
+
+/// Runs `batchscope lesson`: 0, or 2 with a message naming what is wrong.
+pub fn run(args: &LessonArgs) -> i32 {
+    let r = match report(args) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&r).expect("a lesson serializes")
+        );
+        return 0;
+    }
+    println!("{} · {}", r.preset, r.title);
+    println!("{}", r.question);
+    println!();
+    for p in &r.paragraphs {
+        println!("  • {p}");
+    }
+    println!();
+    let unit = if r.mode == "topology" {
+        "step"
+    } else {
+        "event"
+    };
+    println!(
+        "Guided tour: {} stops{} · seed {} · {} {unit}s",
+        r.stops.len(),
+        r.setup
+            .as_deref()
+            .map(|s| format!(" · {s}"))
+            .unwrap_or_default(),
+        r.seed,
+        r.steps
+    );
+    if let Some(link) = &r.link {
+        println!("  dashboard: {link}");
+    }
+    for (i, s) in r.stops.iter().enumerate() {
+        // As the dashboard numbers them: events from #0, topology steps from #1.
+        let at = match s.at {
+            Some(a) if a == r.steps => "at the end".to_string(),
+            Some(a) if r.mode == "topology" => format!("at step #{a}"),
+            Some(a) => format!("at event #{}", a - 1),
+            None => "not reached in this run".to_string(),
+        };
+        let panel = s.panel.map(|p| format!(" [{p}]")).unwrap_or_default();
+        println!("  {}. {} — {at}{panel}", i + 1, s.title);
+        println!("     {}", s.text);
+    }
+    if let Some(v) = r.verdict {
+        println!();
+        println!("verdict of the tour's run: {v}");
+    }
+    println!();
+    for s in &r.simplified {
+        println!("{s}");
+    }
+    0
+}
