@@ -158,6 +158,41 @@ async fn walk(client: &Client, port: u16) -> TestResult {
         "the tour to close",
     )
     .await?;
+    // The lesson index opens another lesson with its tour on and its crash armed.
+    js(
+        client,
+        "document.querySelector('[data-testid=lesson-index]').open = true; return true;",
+    )
+    .await?;
+    js(
+        client,
+        "document.querySelector('[data-testid=lesson-index]').scrollIntoView(); return true;",
+    )
+    .await?;
+    save_screenshot(client, "lesson-index.png").await?;
+    click(
+        client,
+        "[data-testid=lesson-index] a[href^='#preset=kafka-append&']",
+    )
+    .await?;
+    wait_for(
+        client,
+        "document.querySelector('#preset').value === 'kafka-append' \
+         && document.querySelector('[data-testid=tour]') \
+         && document.querySelector('[data-testid=lesson-title]').textContent.includes('plain append')",
+        10,
+        "the kafka-append lesson from the index, tour on",
+    )
+    .await?;
+    let hash = js(client, "return location.hash;").await?;
+    if !hash
+        .as_str()
+        .is_some_and(|h| h.contains("crash=sink-commit@3"))
+    {
+        return Err(format!(
+            "the index link should arm the tour's crash: {hash}"
+        ));
+    }
     no_overflow_no_errors(client).await
 }
 

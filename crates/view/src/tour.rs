@@ -376,6 +376,52 @@ pub fn tour(preset: &str) -> Tour {
     Tour { crash, stops }
 }
 
+/// One entry of the lesson index: a lesson's question and the link that opens its tour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonLink {
+    /// Preset or topology name.
+    pub name: &'static str,
+    /// The lesson's heading.
+    pub title: &'static str,
+    /// The question it answers.
+    pub question: &'static str,
+    /// The dashboard hash that opens it with its tour on (and the tour's crash or fault armed).
+    pub href: String,
+}
+
+/// Every lesson of the project, micro-batch presets first, then the topologies: the index of
+/// the questions the dashboard answers.
+pub fn lesson_index() -> Vec<LessonLink> {
+    let mut out: Vec<LessonLink> = batchscope_engine::presets()
+        .into_iter()
+        .map(|p| {
+            let l = lesson(p.name);
+            let crash = l
+                .try_crash
+                .map(|c| format!("&crash={c}"))
+                .unwrap_or_default();
+            LessonLink {
+                name: p.name,
+                title: l.title,
+                question: l.question,
+                href: format!("#preset={}{crash}&tour=1&at=0", p.name),
+            }
+        })
+        .collect();
+    for (name, _) in batchscope_engine::barrier::presets() {
+        let l = crate::topology::topology_lesson(name);
+        out.push(LessonLink {
+            name,
+            title: l.title,
+            question: l.question,
+            href: crate::topology::topology_tour(name)
+                .hash
+                .replace("&at=", "&tour=1&at="),
+        });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -432,6 +478,30 @@ mod tests {
             }
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn every_index_link_opens_its_lesson_with_the_tour_on() {
+        let index = lesson_index();
+        assert_eq!(
+            index.len(),
+            presets().len() + batchscope_engine::barrier::presets().len()
+        );
+        let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
+        for link in &index {
+            if link.href.contains("mode=topology") {
+                let u = crate::topology::parse_topology(&link.href).expect("a topology link");
+                assert!(u.tour && u.topology == link.name, "{}", link.href);
+                assert!(!u.faults.is_empty(), "{}: the tour's fault", link.href);
+            } else {
+                let u = crate::url::parse(&link.href, &names).expect("a micro-batch link");
+                assert!(u.tour && u.preset == link.name, "{}", link.href);
+                let crash = tour(link.name)
+                    .crash
+                    .map(|c| c.parse::<CrashPoint>().unwrap());
+                assert_eq!(u.crashes.first().copied(), crash, "{}", link.href);
+            }
+        }
     }
 
     #[test]

@@ -241,7 +241,7 @@ pub fn App(props: &AppProps) -> Html {
                     <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} />
                 </section>
                 <aside class="side">
-                    <LessonBox lesson={lesson_data.clone()} tour={tour_view} step_head={step_head} note={note}
+                    <LessonBox preset={player.preset.clone()} lesson={lesson_data.clone()} tour={tour_view} step_head={step_head} note={note}
                         alarm={alarm} on_action={on_action.clone()} />
                     <CrashControls armed={armed} crash_after_events={scenario.crash_after_events.clone()}
                         cursor={cursor} batch_hint={offsets.batch_id.unwrap_or(0)}

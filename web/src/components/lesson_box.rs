@@ -21,6 +21,8 @@ fn tour_action(cmd: TourCmd) -> Action {
 /// Props of [`LessonBox`].
 #[derive(Properties, PartialEq)]
 pub struct LessonBoxProps {
+    /// The preset on screen.
+    pub preset: String,
     /// The preset's lesson.
     pub lesson: Lesson,
     /// The preset's tour and where the run is in it.
@@ -43,7 +45,7 @@ pub fn LessonBox(props: &LessonBoxProps) -> Html {
         <LessonCard tour={props.tour.clone()} on_cmd={props.on_action.reform(tour_action)}
             step_head={props.step_head.clone()} note={props.note.clone()} alarm={props.alarm}
             note_testid="step-note" title={l.title} title_testid="lesson-title" question={l.question}
-            paragraphs={l.paragraphs.clone()}>
+            paragraphs={l.paragraphs.clone()} current={props.preset.clone()}>
             <p class="simplified">{ SIMPLIFICATIONS }</p>
         </LessonCard>
     }

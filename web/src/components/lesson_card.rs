@@ -1,8 +1,9 @@
 //! The lesson card both modes show: the guided tour (or the call to start it), the note on the
-//! step on screen, and the lesson itself (title, question, paragraphs, and what each mode adds
-//! below them as children).
+//! step on screen, the lesson itself (title, question, paragraphs, and what each mode adds
+//! below them as children), and the index of every lesson, each a link that opens its tour.
 
 use super::tour_box::{TourBlock, TourCmd, TourInvite, TourView};
+use batchscope_view::tour::lesson_index;
 use yew::prelude::*;
 
 /// Props of [`LessonCard`].
@@ -31,6 +32,8 @@ pub struct LessonCardProps {
     pub question: &'static str,
     /// What to watch, and why.
     pub paragraphs: Vec<&'static str>,
+    /// The preset (or topology) on screen, marked in the lesson index.
+    pub current: String,
     /// What follows the paragraphs (simplifications, a link).
     #[prop_or_default]
     pub children: Html,
@@ -40,6 +43,7 @@ pub struct LessonCardProps {
 #[component]
 pub fn LessonCard(props: &LessonCardProps) -> Html {
     let t = &props.tour;
+    let index = lesson_index();
     html! {
         <section class={classes!("card", "lesson", props.class.clone())} aria-label="Lesson">
             if t.on { <TourBlock tour={t.clone()} on_cmd={props.on_cmd.clone()} /> }
@@ -57,6 +61,17 @@ pub fn LessonCard(props: &LessonCardProps) -> Html {
                     { for props.paragraphs.iter().map(|p| html! { <li>{ *p }</li> }) }
                 </ul>
                 { props.children.clone() }
+            </details>
+            <details class="lesson-index" data-testid="lesson-index">
+                <summary>{ format!("Every lesson: the questions this project answers ({})", index.len()) }</summary>
+                <ol>
+                    { for index.iter().map(|l| html! {
+                        <li class={classes!((l.name == props.current).then_some("lesson-index-current"))}>
+                            <a href={l.href.clone()} title={format!("Open {} with its guided tour", l.name)}>{ l.question }</a>
+                            <span class="lesson-index-name">{ format!(" · {}", l.name) }</span>
+                        </li>
+                    }) }
+                </ol>
             </details>
         </section>
     }

@@ -215,7 +215,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                     </div>
                 </section>
                 <aside class="side topo-side">
-                    <TopoLessonBox lesson={lesson} tour={tour_view} step_head={step_head} note={note} alarm={alarm}
+                    <TopoLessonBox topology={player.url.topology.clone()} lesson={lesson} tour={tour_view} step_head={step_head} note={note} alarm={alarm}
                         on_action={on_action.clone()} />
                     <QueryPanel frames={frames.clone()} history={history} cursor={cursor}
                         level={player.url.level} consistency={player.url.consistency} on_action={on_action.clone()} />

@@ -20,6 +20,8 @@ fn tour_action(cmd: TourCmd) -> TopoAction {
 /// Props of [`TopoLessonBox`].
 #[derive(Properties, PartialEq)]
 pub struct TopoLessonBoxProps {
+    /// The topology on screen.
+    pub topology: String,
     /// The topology's lesson.
     pub lesson: TopoLesson,
     /// The topology's tour and where the run is in it.
@@ -42,7 +44,7 @@ pub fn TopoLessonBox(props: &TopoLessonBoxProps) -> Html {
         <LessonCard class="topo-lesson" tour={props.tour.clone()} on_cmd={props.on_action.reform(tour_action)}
             step_head={props.step_head.clone()} note={props.note.clone()} alarm={props.alarm}
             note_testid="topo-step-note" title={l.title} title_testid="topo-lesson-title"
-            question={l.question} paragraphs={l.paragraphs.clone()}>
+            question={l.question} paragraphs={l.paragraphs.clone()} current={props.topology.clone()}>
             <p class="try">{ "Try: " }<a href={l.try_hash} data-testid="topo-try">{ l.try_text }</a></p>
             <details class="simplified">
                 <summary>{ "Where the model simplifies FLIP-276" }</summary>
