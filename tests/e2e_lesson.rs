@@ -225,24 +225,7 @@ async fn walk_topology(client: &Client, port: u16) -> TestResult {
     let run = frames(&url.run().expect("a run")).map_err(|e| e.to_string())?;
     let cursors = topo_stop_cursors(&t.stops, run.last().expect("a frame").trace());
     let n = t.stops.len();
-    let page = format!("http://127.0.0.1:{port}/#mode=topology&topology=shopping");
-    // A fresh document (a hash change alone keeps the page).
-    client
-        .goto("about:blank")
-        .await
-        .map_err(|e| format!("blank: {e}"))?;
-    client
-        .goto(&page)
-        .await
-        .map_err(|e| format!("open {page}: {e}"))?;
-    js(client, ERROR_COLLECTOR).await?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=tour-start]')",
-        20,
-        "the topology lesson's tour button",
-    )
-    .await?;
+    open_topology(client, port, "#mode=topology&topology=shopping").await?;
     select(client, "#topo-speed", "4").await?;
     click(client, "[data-testid=tour-start]").await?;
     for (i, stop) in t.stops.iter().enumerate() {

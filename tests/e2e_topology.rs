@@ -31,19 +31,7 @@ fn failure_run_steps() -> usize {
 }
 
 async fn drive(client: &Client, port: u16) -> TestResult {
-    let base = format!("http://127.0.0.1:{port}/#mode=topology&topology=shopping");
-    client
-        .goto(&base)
-        .await
-        .map_err(|e| format!("open {base}: {e}"))?;
-    js(client, ERROR_COLLECTOR).await?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=topology-svg]')",
-        20,
-        "the topology view",
-    )
-    .await?;
+    open_topology(client, port, "#mode=topology&topology=shopping").await?;
     let nodes = js(
         client,
         "return document.querySelectorAll('[data-testid=topology-svg] [data-node]').length;",

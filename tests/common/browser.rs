@@ -313,6 +313,28 @@ pub async fn open(client: &Client, port: u16, hash: &str) -> TestResult {
     Ok(())
 }
 
+/// Opens the Topology mode at `hash` in a fresh document (a hash change alone keeps the page),
+/// installs the error collector and waits for the topology graph.
+pub async fn open_topology(client: &Client, port: u16, hash: &str) -> TestResult {
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| format!("blank: {e}"))?;
+    let url = format!("http://127.0.0.1:{port}/{hash}");
+    client
+        .goto(&url)
+        .await
+        .map_err(|e| format!("open {url}: {e}"))?;
+    js(client, ERROR_COLLECTOR).await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=topology-svg]')",
+        20,
+        "the topology view",
+    )
+    .await
+}
+
 /// Waits (at most `secs` s) until the badge gives the final `verdict` (`duplicates`) and says so
 /// in its text.
 pub async fn wait_for_verdict(client: &Client, verdict: &str, secs: u64) -> TestResult {

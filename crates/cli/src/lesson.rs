@@ -77,6 +77,22 @@ fn panel_name(panel: Panel) -> &'static str {
     }
 }
 
+/// Stops (title, text, panel) with where each pauses.
+fn stop_reports(
+    stops: impl Iterator<Item = (&'static str, &'static str, Option<&'static str>)>,
+    cursors: Vec<Option<usize>>,
+) -> Vec<StopReport> {
+    stops
+        .zip(cursors)
+        .map(|((title, text, panel), at)| StopReport {
+            title,
+            text,
+            panel,
+            at,
+        })
+        .collect()
+}
+
 /// The lesson of a micro-batch preset or a topology, with the tour resolved against its run.
 pub fn report(args: &LessonArgs) -> Result<LessonReport, String> {
     let name = args.preset.as_str();
@@ -108,17 +124,12 @@ pub fn report(args: &LessonArgs) -> Result<LessonReport, String> {
             )),
             seed: scenario.seed,
             steps: world.events().len(),
-            stops: t
-                .stops
-                .iter()
-                .zip(cursors)
-                .map(|(s, at)| StopReport {
-                    title: s.title,
-                    text: s.text,
-                    panel: s.panel.map(panel_name),
-                    at,
-                })
-                .collect(),
+            stops: stop_reports(
+                t.stops
+                    .iter()
+                    .map(|s| (s.title, s.text, s.panel.map(panel_name))),
+                cursors,
+            ),
             verdict: Some(checked.verdict.name()),
             simplified: vec![SIMPLIFICATIONS.to_string()],
         });
@@ -148,17 +159,7 @@ pub fn report(args: &LessonArgs) -> Result<LessonReport, String> {
             link: Some(t.hash.replace("&at=0", "&tour=1&at=0")),
             seed: url.seed,
             steps: trace.len(),
-            stops: t
-                .stops
-                .iter()
-                .zip(cursors)
-                .map(|(s, at)| StopReport {
-                    title: s.title,
-                    text: s.text,
-                    panel: None,
-                    at,
-                })
-                .collect(),
+            stops: stop_reports(t.stops.iter().map(|s| (s.title, s.text, None)), cursors),
             verdict: None,
             simplified: batchscope_view::topology::simplifications(),
         });
