@@ -123,6 +123,17 @@ async fn walk(client: &Client, port: u16) -> TestResult {
         }
         if i == 3 {
             save_screenshot(client, "lesson.png").await?;
+            js(
+                client,
+                "document.documentElement.setAttribute('data-theme', 'dark'); return true;",
+            )
+            .await?;
+            save_screenshot(client, "lesson-dark.png").await?;
+            js(
+                client,
+                "document.documentElement.setAttribute('data-theme', 'system'); return true;",
+            )
+            .await?;
         }
     }
 
