@@ -207,6 +207,10 @@ pub enum EventKind {
         rows: u64,
         /// Tunnel checkpoints committed while reading (auto-commit only).
         committed: bool,
+        /// The rows came from the pull-ahead cache (no ReadRecords call). Left out of the JSON
+        /// when false, so the traces of every other source read as before.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        from_cache: bool,
     },
     /// A SeaTunnel reader polled its handover queue (`next()`): rows read, and how long it has been idle.
     ReaderPolled {
@@ -329,6 +333,9 @@ impl EventKind {
             EventKind::ChannelState { .. } => (Tunnel, Tunnel),
             EventKind::GetBatch { .. } => (Driver, Source),
             EventKind::AddBatch { .. } => (Driver, Sink),
+            EventKind::TaskRead {
+                from_cache: true, ..
+            } => (Tasks, Source),
             EventKind::TaskRead { .. } => (Tasks, Tunnel),
             EventKind::MetaRowWritten { .. } => (Tasks, MetaTable),
             EventKind::ReaderPolled { .. } => (Tasks, Tunnel),
@@ -441,6 +448,12 @@ impl EventKind {
                     format!("addBatch({batch_id})")
                 }
             }
+            EventKind::TaskRead {
+                channel,
+                rows,
+                from_cache: true,
+                ..
+            } => format!("cached {channel}: {rows} rows"),
             EventKind::TaskRead { channel, rows, .. } => {
                 format!("ReadRecords {channel}: {rows} rows")
             }
@@ -528,5 +541,52 @@ mod tests {
         }
         // Most kinds occur in the presets; the match above is exhaustive for the rest.
         assert!(seen.len() >= 20, "only {} kinds seen: {seen:?}", seen.len());
+    }
+
+    #[test]
+    fn pull_ahead_tasks_read_the_cache_and_a_rerun_reads_the_tunnel_again() {
+        use crate::event::{Actor, EventKind};
+        let mut scenario = crate::preset("pull-ahead").expect("preset");
+        scenario
+            .crashes
+            .push("sink-commit@2".parse().expect("crash point"));
+        let mut world = World::new(scenario);
+        while !world.is_converged() && world.events().len() < 10_000 {
+            world.step();
+        }
+        let reads: Vec<(u32, bool, (Actor, Actor))> = world
+            .events()
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::TaskRead {
+                    batch_id: 2,
+                    from_cache,
+                    ..
+                } => Some((e.run, *from_cache, e.kind.lanes())),
+                _ => None,
+            })
+            .collect();
+        assert!(!reads.is_empty());
+        for (run, cached, (_, to)) in reads {
+            assert_eq!(
+                cached,
+                run == 1,
+                "run {run}: the cache dies with the driver"
+            );
+            assert_eq!(to, if cached { Actor::Source } else { Actor::Tunnel });
+        }
+        // Other sources never say `from_cache` in their JSON.
+        let plain = serde_json::to_string(&EventKind::TaskRead {
+            batch_id: 0,
+            partition: 0,
+            channel: "ch0".into(),
+            from: "0".into(),
+            to: "3".into(),
+            rows: 3,
+            committed: false,
+            from_cache: false,
+        })
+        .expect("serializes");
+        assert!(!plain.contains("from_cache"), "{plain}");
     }
 }

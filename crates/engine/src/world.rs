@@ -890,6 +890,7 @@ impl World {
             to: end.to_string(),
             rows: rows.len() as u64,
             committed: false,
+            from_cache: false,
         };
         let b = self.driver.batch.as_mut().expect("epoch");
         b.reads.push(TaskRead {
@@ -1694,6 +1695,7 @@ impl World {
             to: read.end.to_string(),
             rows: read.rows.len() as u64,
             committed: read.committed,
+            from_cache: read.from_cache,
         };
         let now = self.now_ms;
         let b = self.driver.batch.as_mut().expect("batch");

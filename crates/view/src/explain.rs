@@ -120,6 +120,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         EventKind::AddBatch { batch_id, .. } => format!(
             "Sink.addBatch({batch_id}): the batch's tasks run now."
         ),
+        EventKind::TaskRead { partition, channel, from, to, rows, from_cache: true, .. } => format!(
+            "Task {partition} takes {channel}'s rows {from} → {to} ({rows} rows) from the cache getOffset filled when it read ahead: no ReadRecords call now, because the rows were already pulled once to learn the end offset. A crash empties the cache; a re-run reads the Tunnel server again."
+        ),
         EventKind::TaskRead { partition, channel, from, to, rows, committed, .. } => {
             let mut s = match source {
                 SourceKind::Tablestore | SourceKind::AutoCommit => format!(

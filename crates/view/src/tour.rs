@@ -283,7 +283,7 @@ pub fn tour(preset: &str) -> Tour {
                 "offsets/1 holds real channel positions, like Kafka offsets: replay is deterministic."),
             stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2", "The cache dies with the driver."),
             stop(Batch("task-read", 2), Some(Channels), "Read again",
-                "The re-run reads the same range again from the Tunnel server — the same rows as the first attempt."),
+                "The first attempt's tasks took their rows from the cache (\"cached\" arrows). The re-run has no cache: it reads the same range from the Tunnel server again — the same rows."),
             stop(End, Some(Channels), "Exactly-once, at a price",
                 "Every row was read twice (once ahead, once by a task) and held in memory in between."),
         ],

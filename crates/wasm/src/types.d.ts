@@ -188,6 +188,8 @@ export interface TaskRead {
     to: string;
     rows: number;
     committed: boolean;
+    /** Pull-ahead: the rows came from the cache getOffset filled (absent when false). */
+    from_cache?: boolean;
 }
 /** A task wrote its channel's end checkpoint into the Meta table. */
 export interface MetaRowWritten {

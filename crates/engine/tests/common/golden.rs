@@ -34,7 +34,7 @@ pub const GOLDEN: &[Golden] = &[
     Golden { preset: "kafka-append", seed: 7, crashes: &["sink-commit@3"], steps: 90, hash: 0xab677c7d11d4be43 },
     Golden { preset: "tablestore", seed: 7, crashes: &["task@2"], steps: 114, hash: 0x9b67ff2fa759d7e6 },
     Golden { preset: "tablestore-split", seed: 7, crashes: &[], steps: 148, hash: 0xf2a32c4c05fb145a },
-    Golden { preset: "pull-ahead", seed: 7, crashes: &[], steps: 83, hash: 0xe0e05534623e4029 },
+    Golden { preset: "pull-ahead", seed: 7, crashes: &[], steps: 83, hash: 0x1bfa4eed2e00d6d3 },
     Golden { preset: "auto-commit", seed: 7, crashes: &["task@3"], steps: 99, hash: 0xa4be85b4af0088ed },
     Golden { preset: "sink-outage", seed: 7, crashes: &[], steps: 73, hash: 0xb8d1d2c264b18fc0 },
     Golden { preset: "foreach-batch-multi", seed: 9007199254740993, crashes: &["sink-commit@1"], steps: 92, hash: 0xefe7b215de2ccc06 },
