@@ -453,9 +453,9 @@ impl EventKind {
                 rows,
                 from_cache: true,
                 ..
-            } => format!("cached {channel}: {rows} rows"),
+            } => format!("cached {channel}: {}", rows_text(*rows)),
             EventKind::TaskRead { channel, rows, .. } => {
-                format!("ReadRecords {channel}: {rows} rows")
+                format!("ReadRecords {channel}: {}", rows_text(*rows))
             }
             EventKind::ReaderPolled {
                 partition,
@@ -467,7 +467,10 @@ impl EventKind {
                 if *closes {
                     format!("reader {partition}: idle {idle_ms} ms, next() = false")
                 } else {
-                    format!("reader {partition}: next() +{rows} rows (idle {idle_ms} ms)")
+                    format!(
+                        "reader {partition}: next() +{} (idle {idle_ms} ms)",
+                        rows_text(*rows)
+                    )
                 }
             }
             EventKind::StateFile {
@@ -484,7 +487,7 @@ impl EventKind {
                 rows,
                 effect,
                 ..
-            } => format!("task {partition}: {rows} rows {effect}"),
+            } => format!("task {partition}: {} {effect}", rows_text(*rows)),
             EventKind::SinkWriteFailed { .. } => "write failed".into(),
             EventKind::SinkCommitted {
                 batch_id, skipped, ..
@@ -504,6 +507,15 @@ impl EventKind {
             EventKind::Crashed { after_seq, .. } => format!("CRASH after #{after_seq}"),
             EventKind::QueryFailed { .. } => "query failed".into(),
         }
+    }
+}
+
+/// `1 row`, `3 rows`.
+fn rows_text(n: u64) -> String {
+    if n == 1 {
+        "1 row".into()
+    } else {
+        format!("{n} rows")
     }
 }
 
