@@ -137,8 +137,11 @@ pub fn TourBlock(props: &TourProps) -> Html {
                 <button class="ghost tour-exit" data-testid="tour-exit" title="Leave the tour: playback no longer pauses"
                     onclick={cmd(on_cmd, TourCmd::Exit)}>{ "✕" }</button>
             </div>
-            <div class="tour-title" data-testid="tour-stop-title">{ title }</div>
-            <div class="tour-text" data-testid="tour-stop-text">{ text }</div>
+            // Read out by screen readers when playback reaches a stop.
+            <div aria-live="polite">
+                <div class="tour-title" data-testid="tour-stop-title">{ title }</div>
+                <div class="tour-text" data-testid="tour-stop-text">{ text }</div>
+            </div>
             <div class="tour-actions">{ action }</div>
         </div>
     }
