@@ -4,6 +4,7 @@
 
 pub mod components;
 pub mod hooks;
+pub mod playback;
 pub mod run;
 pub mod state;
 pub mod topology;

@@ -5,6 +5,7 @@
 //! and the whole run is recomputed from it; the cursor stays where it was when the past did
 //! not change, so step back and replay stay exact.
 
+use crate::playback::Playback;
 use crate::run::Run;
 use batchscope_engine::{presets, CrashPoint, Scenario, World};
 use batchscope_view::tour::{self, Panel};
@@ -264,53 +265,9 @@ impl Player {
         }
     }
 
-    /// For each stop of the preset's tour, the cursor where playback pauses in this run
-    /// (`None`: this run never reaches it).
-    pub fn tour_cursors(&self) -> Vec<Option<usize>> {
-        tour::stop_cursors(&tour::tour(&self.preset).stops, &self.run.events)
-    }
-
-    /// Starts the tour: the preset's scenario at this seed with the tour's crash armed (and no
-    /// other crash input), from the first event, playing.
-    fn start_tour(&mut self) {
-        let t = tour::tour(&self.preset);
-        let mut scenario = scenario_of(&self.preset, self.run.scenario.seed);
-        scenario.crashes = t.crash.and_then(|c| c.parse().ok()).into_iter().collect();
-        if scenario != self.run.scenario {
-            let same_data = scenario.seed == self.run.scenario.seed;
-            let expected = same_data.then(|| self.run.expected.clone());
-            self.run = Rc::new(Run::compute(scenario, expected));
-        }
-        self.selected_file = None;
-        self.tour = true;
-        self.rebuild(0);
-        self.playing = true;
-    }
-
-    /// In the tour, on a stop: show its tab, and pause if the timer brought us here.
-    fn arrive(&mut self, from_timer: bool) {
-        if !self.tour {
-            return;
-        }
-        let cursors = self.tour_cursors();
-        if let Some(i) = cursors.iter().position(|c| *c == Some(self.cursor)) {
-            if from_timer {
-                self.playing = false;
-            }
-            if let Some(panel) = tour::tour(&self.preset).stops[i].panel {
-                self.tab = Tab::from(panel);
-            }
-        }
-    }
-
     /// The scenario being played.
     pub fn scenario(&self) -> &Scenario {
         &self.run.scenario
-    }
-
-    /// Whether the cursor is at the end of the run.
-    pub fn at_end(&self) -> bool {
-        self.cursor >= self.run.len()
     }
 
     /// Milliseconds per step at the current speed.
@@ -324,22 +281,6 @@ impl Player {
             text,
         });
         self.next_notice += 1;
-    }
-
-    /// Moves the cursor within the current run (one step forward is a single `step()`).
-    fn seek(&mut self, cursor: usize) {
-        let cursor = cursor.min(self.run.len());
-        if cursor == self.cursor + 1 && self.world.events().len() == self.cursor {
-            let mut w = (*self.world).clone();
-            w.step();
-            self.world = Rc::new(w);
-            self.cursor = cursor;
-        } else if cursor != self.cursor {
-            self.rebuild(cursor);
-        }
-        if self.at_end() {
-            self.playing = false;
-        }
     }
 
     /// Rebuilds the world at `cursor` from the run (after the run changed).
@@ -410,6 +351,72 @@ impl Player {
     }
 }
 
+impl Playback for Player {
+    fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// One step forward is a single `step()` of the world on screen; anything else rebuilds it.
+    fn seek(&mut self, cursor: usize) {
+        let cursor = cursor.min(self.run.len());
+        if cursor == self.cursor + 1 && self.world.events().len() == self.cursor {
+            let mut w = (*self.world).clone();
+            w.step();
+            self.world = Rc::new(w);
+            self.cursor = cursor;
+        } else if cursor != self.cursor {
+            self.rebuild(cursor);
+        }
+        if self.at_end() {
+            self.playing = false;
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.cursor >= self.run.len()
+    }
+
+    fn playing_mut(&mut self) -> &mut bool {
+        &mut self.playing
+    }
+
+    fn speed_mut(&mut self) -> &mut usize {
+        &mut self.speed
+    }
+
+    fn tour_mut(&mut self) -> &mut bool {
+        &mut self.tour
+    }
+
+    fn tour_cursors(&self) -> Vec<Option<usize>> {
+        tour::stop_cursors(&tour::tour(&self.preset).stops, &self.run.events)
+    }
+
+    /// The preset's scenario at this seed with the tour's crash armed (and no other crash
+    /// input), from the first event, playing.
+    fn start_tour(&mut self) {
+        let t = tour::tour(&self.preset);
+        let mut scenario = scenario_of(&self.preset, self.run.scenario.seed);
+        scenario.crashes = t.crash.and_then(|c| c.parse().ok()).into_iter().collect();
+        if scenario != self.run.scenario {
+            let same_data = scenario.seed == self.run.scenario.seed;
+            let expected = same_data.then(|| self.run.expected.clone());
+            self.run = Rc::new(Run::compute(scenario, expected));
+        }
+        self.selected_file = None;
+        self.tour = true;
+        self.rebuild(0);
+        self.playing = true;
+    }
+
+    /// A stop shows the side-panel tab it talks about.
+    fn on_stop(&mut self, i: usize) {
+        if let Some(panel) = tour::tour(&self.preset).stops[i].panel {
+            self.tab = Tab::from(panel);
+        }
+    }
+}
+
 impl Reducible for Player {
     type Action = Action;
 
@@ -420,31 +427,17 @@ impl Reducible for Player {
                 if action == Action::Tick && !p.playing {
                     return self;
                 }
-                let c = p.cursor + 1;
-                p.seek(c);
-                p.arrive(action == Action::Tick);
+                p.step_forward(action == Action::Tick);
             }
-            Action::Back => {
-                let c = p.cursor.saturating_sub(1);
-                p.seek(c);
-            }
+            Action::Back => p.back(),
             Action::NextBatch => {
                 let c = batchscope_view::timeline::next_commit_cursor(&p.run.events, p.cursor);
                 p.seek(c);
             }
-            Action::Reset => {
-                p.playing = false;
-                p.seek(0);
-            }
+            Action::Reset => p.reset(),
             Action::Seek(c) => p.seek(c),
-            Action::TogglePlay => {
-                if p.at_end() {
-                    p.playing = false;
-                } else {
-                    p.playing = !p.playing;
-                }
-            }
-            Action::SetSpeed(i) => p.speed = i.min(SPEEDS.len() - 1),
+            Action::TogglePlay => p.toggle_play(),
+            Action::SetSpeed(i) => p.set_speed(i),
             Action::SetPreset(name) => {
                 let seed = p.run.scenario.seed;
                 p.preset = name.clone();
@@ -500,29 +493,10 @@ impl Reducible for Player {
             }
             Action::Notify(text) => p.notify(text),
             Action::TourStart => p.start_tour(),
-            Action::TourNext => {
-                if tour::next_stop(&p.tour_cursors(), p.cursor).is_some() {
-                    p.tour = true;
-                    p.playing = true;
-                }
-            }
-            Action::TourGo(i) => {
-                if let Some(Some(c)) = p.tour_cursors().get(i) {
-                    p.tour = true;
-                    p.playing = false;
-                    p.seek(*c);
-                    p.arrive(false);
-                }
-            }
+            Action::TourNext => p.tour_next(),
+            Action::TourGo(i) => p.tour_go(i),
             Action::TourExit => p.tour = false,
-            Action::TourKey => {
-                let next = if p.tour {
-                    Action::TourNext
-                } else {
-                    Action::TourStart
-                };
-                return Rc::new(p).reduce(next);
-            }
+            Action::TourKey => p.tour_key(),
         }
         Rc::new(p)
     }

@@ -7,7 +7,8 @@ use super::{
 };
 use crate::components::crash_controls::ArmedCrash;
 
-use crate::hooks::{use_keyboard, use_play_timer, use_url_sync, SHORTCUTS};
+use crate::hooks::{use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, SHORTCUTS};
+use crate::playback::Playback;
 use crate::state::{Action, Player, Tab};
 use batchscope_engine::source::uses_meta_table;
 use batchscope_engine::{presets, EventKind, SourceKind};
@@ -47,16 +48,7 @@ pub struct AppProps {
 /// The dashboard.
 #[component]
 pub fn App(props: &AppProps) -> Html {
-    let initial = props.hash.clone();
-    let player = use_reducer(move || {
-        let hash =
-            initial.unwrap_or_else(|| gloo::utils::window().location().hash().unwrap_or_default());
-        Player::from_hash(&hash)
-    });
-    let on_action = {
-        let dispatcher = player.dispatcher();
-        Callback::from(move |a: Action| dispatcher.dispatch(a))
-    };
+    let (player, on_action) = use_player(props.hash.clone(), Player::from_hash);
     use_keyboard(on_action.clone());
     use_play_timer(
         player.playing,
@@ -68,14 +60,7 @@ pub fn App(props: &AppProps) -> Html {
         !player.playing,
         on_action.clone(),
     );
-    {
-        let theme = player.theme.name();
-        use_effect_with(theme, |theme| {
-            if let Some(root) = gloo::utils::document().document_element() {
-                let _ = root.set_attribute("data-theme", theme);
-            }
-        });
-    }
+    use_theme(player.theme);
 
     let explore_open = use_state(|| false);
     let base_scenario = use_memo(player.run.scenario.clone(), |s| s.clone());

@@ -43,7 +43,8 @@ pub struct LessonCardProps {
 #[component]
 pub fn LessonCard(props: &LessonCardProps) -> Html {
     let t = &props.tour;
-    let index = lesson_index();
+    // Static text: built once per mount, not on every step.
+    let index = use_memo((), |_| lesson_index());
     html! {
         <section class={classes!("card", "lesson", props.class.clone())} aria-label="Lesson">
             if t.on { <TourBlock tour={t.clone()} on_cmd={props.on_cmd.clone()} /> }

@@ -8,7 +8,8 @@ use super::{
     TopologyGraph,
 };
 use crate::components::{Notices, Shared, TourView};
-use crate::hooks::{use_hash_sync, use_keyboard, use_play_timer};
+use crate::hooks::{use_hash_sync, use_keyboard, use_play_timer, use_player, use_theme};
+use crate::playback::Playback;
 use crate::state::{Action, Theme};
 use batchscope_engine::barrier::{self, BarrierEventKind};
 use batchscope_view::topology::{
@@ -61,16 +62,7 @@ fn use_topo_url_sync(hash: String, paused: bool, on_action: Callback<TopoAction>
 /// The Topology dashboard.
 #[component]
 pub fn TopologyApp(props: &TopologyAppProps) -> Html {
-    let initial = props.hash.clone();
-    let player = use_reducer(move || {
-        let hash =
-            initial.unwrap_or_else(|| gloo::utils::window().location().hash().unwrap_or_default());
-        TopoPlayer::from_hash(&hash)
-    });
-    let on_action = {
-        let dispatcher = player.dispatcher();
-        Callback::from(move |a: TopoAction| dispatcher.dispatch(a))
-    };
+    let (player, on_action) = use_player(props.hash.clone(), TopoPlayer::from_hash);
     {
         let cb = on_action.clone();
         use_keyboard(Callback::from(move |a: Action| {
@@ -95,14 +87,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
         !player.playing,
         on_action.clone(),
     );
-    {
-        let theme = player.theme.name();
-        use_effect_with(theme, |theme| {
-            if let Some(root) = gloo::utils::document().document_element() {
-                let _ = root.set_attribute("data-theme", theme);
-            }
-        });
-    }
+    use_theme(player.theme);
     let dark = match player.theme {
         Theme::Dark => true,
         Theme::Light => false,

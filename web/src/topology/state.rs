@@ -5,6 +5,7 @@
 //! a fault of the run and the run is recomputed; the cursor stays where it was when the past did
 //! not change, so step back and replay stay exact.
 
+use crate::playback::Playback;
 use crate::state::{Notice, Theme, BASE_STEP_MS, SPEEDS};
 use batchscope_engine::barrier::{Consistency, Fault, ReadLevel, TopologyWorld};
 use batchscope_view::topology::{
@@ -171,11 +172,6 @@ impl TopoPlayer {
         &self.frames[self.len()]
     }
 
-    /// Whether the cursor is at the end.
-    pub fn at_end(&self) -> bool {
-        self.cursor >= self.len()
-    }
-
     /// The URL state of the moment on screen.
     pub fn url_state(&self) -> TopoUrl {
         TopoUrl {
@@ -195,47 +191,6 @@ impl TopoPlayer {
             text,
         });
         self.next_notice += 1;
-    }
-
-    fn seek(&mut self, cursor: usize) {
-        self.cursor = cursor.min(self.len());
-        if self.at_end() {
-            self.playing = false;
-        }
-    }
-
-    /// For each stop of the topology's tour, the cursor where playback pauses in this run.
-    pub fn tour_cursors(&self) -> Vec<Option<usize>> {
-        topo::topo_stop_cursors(
-            &topo::topology_tour(&self.url.topology).stops,
-            self.last().trace(),
-        )
-    }
-
-    /// Loads the tour's run (the lesson's link: its seed, fault, level and consistency — the
-    /// stops' numbers are those of that run), from step 0, playing.
-    fn start_tour(&mut self) {
-        let t = topo::topology_tour(&self.url.topology);
-        let Ok(mut url) = parse_topology(t.hash) else {
-            self.notify(format!(
-                "The tour of {} cannot be loaded.",
-                self.url.topology
-            ));
-            return;
-        };
-        url.tour = true;
-        url.at = 0;
-        if self.replace(url, false) {
-            self.seek(0);
-            self.playing = true;
-        }
-    }
-
-    /// In the tour, pause when the play timer reaches a stop.
-    fn arrive(&mut self) {
-        if self.url.tour && self.tour_cursors().contains(&Some(self.cursor)) {
-            self.playing = false;
-        }
     }
 
     fn refresh_history(&mut self) {
@@ -348,6 +303,61 @@ impl TopoPlayer {
     }
 }
 
+impl Playback for TopoPlayer {
+    fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    fn seek(&mut self, cursor: usize) {
+        self.cursor = cursor.min(self.len());
+        if self.at_end() {
+            self.playing = false;
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.cursor >= self.len()
+    }
+
+    fn playing_mut(&mut self) -> &mut bool {
+        &mut self.playing
+    }
+
+    fn speed_mut(&mut self) -> &mut usize {
+        &mut self.speed
+    }
+
+    fn tour_mut(&mut self) -> &mut bool {
+        &mut self.url.tour
+    }
+
+    fn tour_cursors(&self) -> Vec<Option<usize>> {
+        topo::topo_stop_cursors(
+            &topo::topology_tour(&self.url.topology).stops,
+            self.last().trace(),
+        )
+    }
+
+    /// Loads the tour's run (the lesson's link: its seed, fault, level and consistency — the
+    /// stops' numbers are those of that run), from step 0, playing.
+    fn start_tour(&mut self) {
+        let t = topo::topology_tour(&self.url.topology);
+        let Ok(mut url) = parse_topology(t.hash) else {
+            self.notify(format!(
+                "The tour of {} cannot be loaded.",
+                self.url.topology
+            ));
+            return;
+        };
+        url.tour = true;
+        url.at = 0;
+        if self.replace(url, false) {
+            self.seek(0);
+            self.playing = true;
+        }
+    }
+}
+
 impl Reducible for TopoPlayer {
     type Action = TopoAction;
 
@@ -358,23 +368,13 @@ impl Reducible for TopoPlayer {
                 if action == TopoAction::Tick && !p.playing {
                     return self;
                 }
-                let c = p.cursor + 1;
-                p.seek(c);
-                if action == TopoAction::Tick {
-                    p.arrive();
-                }
+                p.step_forward(action == TopoAction::Tick);
             }
-            TopoAction::Back => {
-                let c = p.cursor.saturating_sub(1);
-                p.seek(c);
-            }
-            TopoAction::Reset => {
-                p.playing = false;
-                p.seek(0);
-            }
+            TopoAction::Back => p.back(),
+            TopoAction::Reset => p.reset(),
             TopoAction::Seek(c) => p.seek(c),
-            TopoAction::TogglePlay => p.playing = !p.at_end() && !p.playing,
-            TopoAction::SetSpeed(i) => p.speed = i.min(SPEEDS.len() - 1),
+            TopoAction::TogglePlay => p.toggle_play(),
+            TopoAction::SetSpeed(i) => p.set_speed(i),
             TopoAction::SetTopology(name) => {
                 let url = TopoUrl {
                     topology: name,
@@ -448,28 +448,10 @@ impl Reducible for TopoPlayer {
             TopoAction::Dismiss(id) => p.notices.retain(|n| n.id != id),
             TopoAction::Notify(text) => p.notify(text),
             TopoAction::TourStart => p.start_tour(),
-            TopoAction::TourNext => {
-                if batchscope_view::tour::next_stop(&p.tour_cursors(), p.cursor).is_some() {
-                    p.url.tour = true;
-                    p.playing = true;
-                }
-            }
-            TopoAction::TourGo(i) => {
-                if let Some(Some(c)) = p.tour_cursors().get(i) {
-                    p.url.tour = true;
-                    p.playing = false;
-                    p.seek(*c);
-                }
-            }
+            TopoAction::TourNext => p.tour_next(),
+            TopoAction::TourGo(i) => p.tour_go(i),
             TopoAction::TourExit => p.url.tour = false,
-            TopoAction::TourKey => {
-                let next = if p.url.tour {
-                    TopoAction::TourNext
-                } else {
-                    TopoAction::TourStart
-                };
-                return Rc::new(p).reduce(next);
-            }
+            TopoAction::TourKey => p.tour_key(),
             TopoAction::LoadUrl(state) => {
                 if state != p.url_state() {
                     let fresh = TopoPlayer::from_url(state);

@@ -1,0 +1,34 @@
+//! What both dashboards set up first: their player, built from the page's URL hash (or a given
+//! one), with a callback that dispatches its actions; and the colour theme on the root element.
+
+use crate::state::Theme;
+use yew::prelude::*;
+
+/// The player reducer started from `hash` (`None`: `location.hash`), and its dispatch callback.
+#[hook]
+pub fn use_player<R>(
+    hash: Option<String>,
+    from_hash: fn(&str) -> R,
+) -> (UseReducerHandle<R>, Callback<R::Action>)
+where
+    R: Reducible + 'static,
+{
+    let player = use_reducer(move || {
+        let hash =
+            hash.unwrap_or_else(|| gloo::utils::window().location().hash().unwrap_or_default());
+        from_hash(&hash)
+    });
+    let dispatcher = player.dispatcher();
+    let on_action = Callback::from(move |a: R::Action| dispatcher.dispatch(a));
+    (player, on_action)
+}
+
+/// Sets `data-theme` on the root element whenever the theme changes.
+#[hook]
+pub fn use_theme(theme: Theme) {
+    use_effect_with(theme.name(), |theme| {
+        if let Some(root) = gloo::utils::document().document_element() {
+            let _ = root.set_attribute("data-theme", theme);
+        }
+    });
+}
