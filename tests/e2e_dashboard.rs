@@ -51,14 +51,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     println!("viewport: {size}");
 
     // Pick the preset and arm the crash through the controls, as a user would.
-    select(client, "#preset", "kafka-append").await?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=lesson-title]').textContent.includes('plain append')",
-        10,
-        "the kafka-append lesson",
-    )
-    .await?;
+    pick_preset(client, "kafka-append", "plain append").await?;
     select(client, "[data-testid=arm-kind]", "sink-commit").await?;
     let batch = client
         .find(Locator::Css("[data-testid=arm-batch]"))

@@ -59,14 +59,7 @@ async fn cell_verdicts(client: &Client, point: &str) -> Result<Vec<String>, Stri
 
 async fn drive(client: &Client, port: u16) -> TestResult {
     open(client, port, "").await?;
-    select(client, "#preset", "kafka-append").await?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=lesson-title]').textContent.includes('plain append')",
-        10,
-        "the kafka-append lesson",
-    )
-    .await?;
+    pick_preset(client, "kafka-append", "plain append").await?;
 
     let elapsed = explore_depth_1(client, 120).await?;
     let progress = js(

@@ -313,6 +313,21 @@ pub async fn open(client: &Client, port: u16, hash: &str) -> TestResult {
     Ok(())
 }
 
+/// Picks `preset` in the header, as a user would, and waits until the lesson whose title
+/// contains `title_words` is on screen.
+pub async fn pick_preset(client: &Client, preset: &str, title_words: &str) -> TestResult {
+    select(client, "#preset", preset).await?;
+    wait_for(
+        client,
+        &format!(
+            "document.querySelector('[data-testid=lesson-title]').textContent.includes('{title_words}')"
+        ),
+        10,
+        &format!("the {preset} lesson"),
+    )
+    .await
+}
+
 /// Opens the Topology mode at `hash` in a fresh document (a hash change alone keeps the page),
 /// installs the error collector and waits for the topology graph.
 pub async fn open_topology(client: &Client, port: u16, hash: &str) -> TestResult {

@@ -1,13 +1,9 @@
 //! The `batchscope` binary as a user runs it: presets, run, exit codes, bad input.
 
-use std::process::{Command, Output};
+mod common;
 
-fn batchscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_batchscope"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use common::{bad_input, batchscope, temp_file};
+use std::process::Output;
 
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout)
@@ -144,45 +140,26 @@ fn expect_sets_the_exit_code() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected exactly-once, got duplicates"));
 }
 
-fn assert_bad_input(args: &[&str], needle: &str) {
-    let out = batchscope(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains(needle),
-        "{args:?}: stderr `{err}` lacks `{needle}`"
-    );
-    assert!(out.stdout.is_empty(), "nothing on stdout for bad input");
-}
-
 #[test]
 fn unknown_crash_points_and_presets_exit_2_naming_the_problem() {
-    assert_bad_input(
+    bad_input(
         &["run", "--preset", "kafka-append", "--crash", "explode@3"],
         "unknown crash point `explode`",
     );
-    assert_bad_input(
+    bad_input(
         &["run", "--preset", "kafka-append", "--crash", "task@x"],
         "batch `x` is not a batch id",
     );
-    assert_bad_input(
+    bad_input(
         &["run", "--preset", "kafka-append", "--crash", "task"],
         "must look like NAME@BATCH",
     );
-    assert_bad_input(&["run", "--preset", "nope"], "unknown preset `nope`");
-    assert_bad_input(
+    bad_input(&["run", "--preset", "nope"], "unknown preset `nope`");
+    bad_input(
         &["run", "--preset", "kafka-append", "--expect", "fine"],
         "unknown verdict `fine`",
     );
-    assert_bad_input(&["run"], "--preset NAME or a FILE");
-}
-
-fn scenario_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("batchscope-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.json"));
-    std::fs::write(&path, text).unwrap();
-    path
+    bad_input(&["run"], "--preset NAME or a FILE");
 }
 
 #[test]
@@ -221,10 +198,10 @@ fn malformed_scenario_files_exit_2_naming_the_field() {
         ),
     ];
     for (name, text, needle) in cases {
-        let path = scenario_file(name, text);
-        assert_bad_input(&["run", path.to_str().unwrap()], needle);
+        let path = temp_file(&format!("cli-{name}"), &format!("{name}.json"), text);
+        bad_input(&["run", path.to_str().unwrap()], needle);
     }
-    assert_bad_input(
+    bad_input(
         &["run", "/nonexistent/scenario.json"],
         "cannot read scenario file",
     );
@@ -235,7 +212,7 @@ fn a_scenario_file_runs_like_a_preset() {
     let out = batchscope(&["run", "--preset", "tablestore", "--json"]);
     let preset = json(&out);
     let text = batchscope_engine::preset("tablestore").unwrap().to_json();
-    let path = scenario_file("tablestore", &text);
+    let path = temp_file("cli-tablestore", "tablestore.json", &text);
     let from_file = json(&batchscope(&["run", path.to_str().unwrap(), "--json"]));
     assert_eq!(preset, from_file);
 }
@@ -309,8 +286,8 @@ fn topology_files_with_a_cycle_or_two_writers_exit_2_naming_them() {
     let mut second = jobs[0].clone();
     second["name"] = serde_json::json!("second_writer");
     jobs.push(second);
-    let path = scenario_file("two-writers", &spec.to_string());
-    assert_bad_input(&["topology", path.to_str().unwrap()], "has two writers");
+    let path = temp_file("cli-two-writers", "two-writers.json", &spec.to_string());
+    bad_input(&["topology", path.to_str().unwrap()], "has two writers");
 }
 
 #[test]
@@ -430,13 +407,9 @@ fn the_tablestore_lesson_answers_seed_000_and_names_its_verdict() {
 
 #[test]
 fn an_unknown_lesson_names_the_known_ones() {
-    let out = batchscope(&["lesson", "nope"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("unknown preset `nope`"), "{err}");
+    let err = bad_input(&["lesson", "nope"], "unknown preset `nope`");
     assert!(
         err.contains("kafka-append") && err.contains("shopping"),
         "{err}"
     );
-    assert!(out.stdout.is_empty());
 }

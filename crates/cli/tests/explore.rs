@@ -2,15 +2,9 @@
 //! contract, counterexamples that `batchscope run` reproduces, and exit code 2 on bad input.
 
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn batchscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_batchscope"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use common::{bad_input, batchscope, temp_file};
 
 fn explore_json(args: &[&str]) -> Value {
     let mut all = vec!["explore", "--json"];
@@ -39,14 +33,6 @@ const VERDICTS: [&str; 5] = [
     "stuck",
 ];
 
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("batchscope-explore-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
 /// Runs a counterexample with `batchscope run --json` and returns (verdict, duplicates, lost).
 fn reproduce(c: &Value, label: &str) -> (String, u64, u64) {
     let mut args: Vec<String> = c["run_args"]
@@ -62,6 +48,7 @@ fn reproduce(c: &Value, label: &str) -> (String, u64, u64) {
             .unwrap()
             .starts_with("echo '{\"name\""));
         let path = temp_file(
+            "explore",
             &format!("{label}-counterexample.json"),
             &c["scenario"].to_string(),
         );
@@ -161,7 +148,7 @@ fn counterexamples_of_a_file_scenario_name_the_file() {
     let preset = batchscope(&["run", "--preset", "kafka-append", "--json"]);
     assert!(preset.status.success());
     let scenario = batchscope_engine::preset("kafka-append").unwrap();
-    let path = temp_file("kafka-append.json", &scenario.to_json());
+    let path = temp_file("explore", "kafka-append.json", &scenario.to_json());
     let v = explore_json(&[path.to_str().unwrap(), "--batches", "3", "--seed", "11"]);
     let c = &v["counterexamples"][0];
     let command = c["command"].as_str().unwrap();
@@ -216,40 +203,37 @@ fn text_output_summarises_and_names_the_reproducer() {
     assert!(out.stderr.is_empty());
 }
 
-fn bad_input(args: &[&str], needle: &str) {
-    let out = batchscope(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
+/// Bad input, rejected with exactly one line on stderr.
+fn bad_input_one_line(args: &[&str], needle: &str) {
+    let err = bad_input(args, needle);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains(needle), "{err}");
-    assert!(out.stdout.is_empty());
 }
 
 #[test]
 fn bad_input_exits_2_with_one_line_naming_the_problem() {
-    bad_input(
+    bad_input_one_line(
         &["explore", "--preset", "kafka", "--json"],
         "unknown preset `kafka`",
     );
-    bad_input(
+    bad_input_one_line(
         &["explore", "--preset", "tablestore", "--depth", "3"],
         "--depth",
     );
-    bad_input(
+    bad_input_one_line(
         &["explore", "--preset", "tablestore", "--depth", "0"],
         "--depth",
     );
-    bad_input(&["explore"], "--preset NAME or a FILE");
-    bad_input(
+    bad_input_one_line(&["explore"], "--preset NAME or a FILE");
+    bad_input_one_line(
         &["explore", "/nonexistent/s.json"],
         "cannot read scenario file",
     );
-    bad_input(
+    bad_input_one_line(
         &["explore", "--preset", "tablestore", "--batches", "0"],
         "batches",
     );
     let mut scenario = batchscope_engine::preset("tablestore").unwrap();
     scenario.crashes = vec!["task@1".parse().unwrap()];
-    let path = temp_file("with-crashes.json", &scenario.to_json());
-    bad_input(&["explore", path.to_str().unwrap()], "crashes");
+    let path = temp_file("explore", "with-crashes.json", &scenario.to_json());
+    bad_input_one_line(&["explore", path.to_str().unwrap()], "crashes");
 }
