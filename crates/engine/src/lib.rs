@@ -10,6 +10,7 @@ pub mod event;
 pub mod meta_table;
 pub mod rng;
 pub mod scenario;
+pub mod sim;
 pub mod sink;
 pub mod source;
 pub mod trace;
@@ -21,4 +22,5 @@ pub use event::{Actor, Event, EventKind, Recovery};
 pub use scenario::{
     preset, presets, CrashKind, CrashPoint, Scenario, ScenarioError, SinkKind, SourceKind,
 };
+pub use sim::Sim;
 pub use world::World;

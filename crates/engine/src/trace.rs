@@ -45,8 +45,9 @@ pub fn line(e: &Event) -> String {
     )
 }
 
-/// FNV-1a 64 over the canonical JSON of the events: a platform-independent fingerprint of a trace.
-pub fn hash(events: &[Event]) -> u64 {
+/// FNV-1a 64 over the canonical JSON of the events: a platform-independent fingerprint of a
+/// trace, the same function for both worlds.
+pub fn hash<E: serde::Serialize>(events: &[E]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for e in events {
         let json = serde_json::to_vec(e).expect("events serialize");

@@ -1852,3 +1852,23 @@ impl World {
         }
     }
 }
+
+impl crate::sim::Sim for World {
+    type Event = Event;
+
+    fn next_event(&mut self) -> Option<Event> {
+        Some(self.step())
+    }
+
+    fn events(&self) -> &[Event] {
+        World::events(self)
+    }
+
+    fn settled(&self) -> bool {
+        self.is_converged()
+    }
+
+    fn clock_ms(&self) -> u64 {
+        self.now_ms()
+    }
+}

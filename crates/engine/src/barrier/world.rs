@@ -640,6 +640,11 @@ impl TopologyWorld {
         }
     }
 
+    /// Whether nothing is left to do: no scheduled or urgent action remains.
+    pub fn is_drained(&self) -> bool {
+        self.queue.is_empty() && self.urgent.is_empty()
+    }
+
     /// Steps until the run has drained; returns the events of those steps.
     pub fn run_to_end(&mut self) -> Vec<BarrierEvent> {
         std::iter::from_fn(|| self.step()).collect()
@@ -1527,4 +1532,24 @@ fn check_fault(spec: &TopologySpec, meta: &MetaService, f: &Fault) -> Result<(),
         }
     }
     Ok(())
+}
+
+impl crate::sim::Sim for TopologyWorld {
+    type Event = BarrierEvent;
+
+    fn next_event(&mut self) -> Option<BarrierEvent> {
+        self.step()
+    }
+
+    fn events(&self) -> &[BarrierEvent] {
+        self.trace()
+    }
+
+    fn settled(&self) -> bool {
+        self.is_drained()
+    }
+
+    fn clock_ms(&self) -> u64 {
+        self.now_ms()
+    }
 }

@@ -1,0 +1,28 @@
+//! The one shape both simulated worlds share: step → event, the events so far, settled.
+//!
+//! The micro-batch [`World`](crate::World) and the FLIP-276
+//! [`TopologyWorld`](crate::barrier::TopologyWorld) implement [`Sim`], so the layers above
+//! (the judges' run-to-the-end loop, the dashboard's timeline and player) are written once.
+
+use serde::Serialize;
+
+/// A deterministic simulation: every call to [`Sim::next_event`] performs one observable action.
+///
+/// Same inputs (scenario or topology, seed, recorded crashes and faults) → the same events.
+/// A clone is an exact fork: stepping the clone and the original gives the same events.
+pub trait Sim: Clone {
+    /// What one step produces (one arrow of the sequence diagram, one line of the trace).
+    type Event: Clone + PartialEq + Serialize;
+
+    /// Performs the next observable action; `None` once the world has nothing left to do.
+    fn next_event(&mut self) -> Option<Self::Event>;
+
+    /// Every event so far, in order.
+    fn events(&self) -> &[Self::Event];
+
+    /// Whether the run has settled: nothing more will change what the judges see.
+    fn settled(&self) -> bool;
+
+    /// The logical clock (simulated milliseconds).
+    fn clock_ms(&self) -> u64;
+}
