@@ -1,7 +1,12 @@
 //! The built-in presets: each a small change to one base scenario, listed in the order
 //! `batchscope presets` shows them.
 
-use super::spec::*;
+use super::spec::{
+    default_checkpoint_interval_ms, default_idle_timeout_ms, default_max_offsets_per_channel,
+    default_page_size, default_restart_delay_ms, default_seed, default_stores,
+    default_trigger_interval_ms, invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind,
+    SinkSpec, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
+};
 
 /// A built-in scenario: name, one-line description, and the scenario itself.
 #[derive(Clone, Debug)]

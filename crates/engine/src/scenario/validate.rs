@@ -1,11 +1,23 @@
 //! Scenario validation: the ranges and combinations serde cannot check, each error naming
 //! the field and the reason.
 
-use super::spec::*;
+use super::spec::{
+    invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind, SourceKind, MAX_BATCHES,
+    MAX_CHANNELS,
+};
 
 impl Scenario {
-    /// Checks the values that serde cannot: ranges and combinations.
+    /// Checks the values that serde cannot: ranges and combinations. The first problem is
+    /// reported, in the order below.
     pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.validate_sizes()?;
+        self.validate_source()?;
+        self.validate_upstream()?;
+        self.validate_execution()
+    }
+
+    /// Channels, batches and the trigger interval are within bounds.
+    fn validate_sizes(&self) -> Result<(), ScenarioError> {
         let u = &self.upstream;
         if u.channels == 0 || u.channels > MAX_CHANNELS {
             return Err(invalid(
@@ -22,6 +34,11 @@ impl Scenario {
         if self.trigger_interval_ms == 0 {
             return Err(invalid("trigger_interval_ms", "must be greater than 0"));
         }
+        Ok(())
+    }
+
+    /// The source's options, and the sink SeaTunnel needs.
+    fn validate_source(&self) -> Result<(), ScenarioError> {
         if self.source.page_size == 0 {
             return Err(invalid("source.page_size", "must be greater than 0"));
         }
@@ -48,6 +65,12 @@ impl Scenario {
                 "must be greater than 0",
             ));
         }
+        Ok(())
+    }
+
+    /// Idle windows, outages, bursts and splits name real channels and real intervals.
+    fn validate_upstream(&self) -> Result<(), ScenarioError> {
+        let u = &self.upstream;
         for (i, w) in u.idle.iter().chain(self.sink.outages.iter()).enumerate() {
             if w.from_ms >= w.to_ms {
                 let field = if i < u.idle.len() {
@@ -97,6 +120,11 @@ impl Scenario {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Continuous processing and foreachBatch combinations.
+    fn validate_execution(&self) -> Result<(), ScenarioError> {
         if self.execution == Execution::Continuous {
             if self.source.kind != SourceKind::ReplayableLog {
                 return Err(invalid(
