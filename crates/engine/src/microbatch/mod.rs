@@ -7,9 +7,10 @@
 //! `step()` performs exactly one observable action and returns its `Event`. What differs
 //! between source kinds lives behind [`crate::source::Source`].
 //!
-//! The modules, by concern: [`phase`] (where the driver is, and the batch in flight), `crash` (crash
-//! points, what a crash loses), `recovery` (start, restart, `sources/0/0`), `batch` (building
-//! and committing a batch), `tasks`, `continuous` (epochs, §2) and `seatunnel` (readers, §4).
+//! The modules, by concern: `phase` (where the driver is, and the batch in flight), `crash`
+//! (crash points, what a crash loses), `recovery` (start, restart, `sources/0/0`), `batch`
+//! (building and committing a batch), `tasks`, `continuous` (epochs, §2) and `seatunnel`
+//! (readers, §4).
 //!
 //! Simplifications (said here and in the lessons): one source and one sink per query; tasks
 //! of a batch are modelled as "all read, then finish one by one" (parallel tasks); no task
@@ -20,7 +21,7 @@
 mod batch;
 mod continuous;
 mod crash;
-pub mod phase;
+mod phase;
 mod recovery;
 mod seatunnel;
 mod tasks;
