@@ -6,7 +6,7 @@ use super::{cost, BatchRun, Phase, World, EPOCH_BASE_MS, MIN_BATCHES_TO_RETAIN};
 use crate::checkpoint::{CommitMetadata, OffsetSeq, OffsetSeqMetadata};
 use crate::event::{ChannelToken, EventKind};
 use crate::scenario::SinkKind;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 impl World {
     pub(super) fn get_offset(&mut self, batch_id: u64) -> EventKind {
@@ -97,6 +97,7 @@ impl World {
     }
 
     pub(super) fn source_commit(&mut self, batch_id: u64) -> EventKind {
+        assert!(batch_id > 0, "batch 0 has no previous batch to commit");
         self.now_ms += cost::CALL;
         self.phase = Phase::GetBatch { batch_id };
         let (prev_end, _) = self
@@ -120,6 +121,11 @@ impl World {
         };
         let contract = self.contract();
         let plan = contract.plan_batch(&mut self.source_ctx(), batch_id, start.as_ref(), &end);
+        let mut channels = BTreeSet::new();
+        assert!(
+            plan.iter().all(|p| channels.insert(p.channel)),
+            "one task per channel"
+        );
         let partitions = plan
             .iter()
             .map(|p| ChannelToken {
