@@ -192,7 +192,8 @@ pub struct SourceCounters {
     pub read_records_calls: u64,
 }
 
-/// The source's volatile state: gone when the driver crashes.
+/// The source's volatile state, gone when the driver crashes: one struct for every kind, each
+/// kind using the fields named for it (the [`Source`] implementations hold no state).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceState {
     /// Whether `sources/0/0` was written or read in this run.
@@ -390,7 +391,7 @@ pub struct SourceView<'w> {
 /// The micro-batch source contract (Spark's `Source` / `MicroBatchStream`, SEMANTICS §1.1),
 /// plus what recovery needs. Implementations hold no state of their own: the volatile state is
 /// the world's [`SourceState`], so a crash is one reset and a world stays a plain `Clone`.
-pub trait Source: Sync {
+pub trait Source {
     /// On the first start of a query: what goes to `sources/0/0` (and the Meta table). `None`
     /// when this source keeps no initial offset file.
     fn initial_offset(&self, ctx: &mut SourceCtx) -> Option<InitialOffset>;
