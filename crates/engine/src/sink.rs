@@ -1,5 +1,6 @@
 //! Sinks: file sink with a batch-id manifest, upsert by key, plain append, foreachBatch to several stores, two-phase.
 
+use crate::event::SinkEffect;
 use crate::scenario::{SinkKind, SinkSpec};
 use crate::upstream::Record;
 use serde::{Deserialize, Serialize};
@@ -25,15 +26,6 @@ pub struct Store {
     pub name: String,
     /// Visible rows, in write order, with the batch that wrote them.
     pub rows: Vec<(u64, Record)>,
-}
-
-/// What a task's rows did to the sink.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TaskEffect {
-    /// Written as they came (append / upsert); visible now.
-    Written,
-    /// Staged (a file, a DSv2 commit message, a foreachBatch write job); visible only on commit.
-    Staged,
 }
 
 /// The sink's durable state plus the staged output of the current attempt (volatile).
@@ -111,20 +103,21 @@ impl Sink {
                 .is_some_and(|&last| batch_id <= last)
     }
 
-    /// A task hands over its rows. `file_name` names the data file for a file sink.
+    /// A task hands over its rows and says what the sink did with them. `file_name` names the
+    /// data file for a file sink.
     pub fn task_output(
         &mut self,
         batch_id: u64,
         partition: u32,
         rows: Vec<Record>,
         file_name: String,
-    ) -> TaskEffect {
+    ) -> SinkEffect {
         match self.kind() {
             SinkKind::Append => {
                 self.stores[0]
                     .rows
                     .extend(rows.into_iter().map(|r| (batch_id, r)));
-                TaskEffect::Written
+                SinkEffect::Appended
             }
             SinkKind::Upsert => {
                 for r in rows {
@@ -138,7 +131,7 @@ impl Sink {
                         }
                     }
                 }
-                TaskEffect::Written
+                SinkEffect::Upserted
             }
             SinkKind::File => {
                 let keys = rows.iter().map(|r| r.key.clone()).collect();
@@ -149,11 +142,11 @@ impl Sink {
                     committed: false,
                 });
                 self.staged.push((partition, rows));
-                TaskEffect::Staged
+                SinkEffect::Staged
             }
             SinkKind::ForeachBatch | SinkKind::TwoPhase => {
                 self.staged.push((partition, rows));
-                TaskEffect::Staged
+                SinkEffect::Staged
             }
         }
     }

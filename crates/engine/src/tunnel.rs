@@ -30,6 +30,15 @@ impl Token {
         }
         s.strip_prefix("t:")?.parse().ok().map(Token::At)
     }
+
+    /// The next record to read; 0 for `finished` (where a position must be a plain offset:
+    /// a log offset, a continuous reader, a SeaTunnel reader).
+    pub fn offset_or_zero(self) -> u64 {
+        match self {
+            Token::At(p) => p,
+            Token::Finished => 0,
+        }
+    }
 }
 
 /// Channel status as the SDK names it (`ChannelStatus`).

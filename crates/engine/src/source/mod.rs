@@ -1,11 +1,26 @@
-//! Sources and their contract (get_offset, get_batch, commit): replayable log, Tablestore, pull-ahead, auto-commit.
+//! Sources and their contract: Spark's V1/V2 micro-batch `Source` (get_offset, get_batch, commit)
+//! as the [`Source`] trait, the offsets it writes, and the read helpers its kinds share.
+//!
+//! One implementation per source kind, each in its own file: [`kafka`] (replayable log),
+//! [`tablestore`] (UUID source with a Meta table), [`pull_ahead`], [`auto_commit`] and
+//! [`seatunnel`] (readers restoring from state files). The driver in `crate::microbatch` calls
+//! only the trait, on the implementation its scenario's [`SourceKind`] names.
 
+pub mod auto_commit;
+pub mod kafka;
+pub mod pull_ahead;
+pub mod seatunnel;
+pub mod tablestore;
+
+use crate::checkpoint::CheckpointFolder;
+use crate::event::{ChannelToken, EventKind};
 use crate::meta_table::{MetaTable, TUNNEL_ID};
+use crate::rng::Prng;
 use crate::scenario::{SourceKind, SourceSpec};
 use crate::tunnel::{Token, Tunnel};
 use crate::upstream::{Record, Upstream};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// The Kafka-like topic name used in offsets.
 pub const TOPIC: &str = "cdc";
@@ -49,6 +64,29 @@ impl SourceOffset {
                     .collect();
                 format!("{{\"{TOPIC}#{TUNNEL_ID}\":{{{}}}}}", parts.join(","))
             }
+        }
+    }
+
+    /// Where `channel` starts in a batch whose start offset is `start`: the log offset or the
+    /// channel position it names, `t:0` when it names none (no start yet, or a UUID or
+    /// checkpoint offset whose positions live elsewhere).
+    pub fn position(start: Option<&SourceOffset>, channel: u32) -> Token {
+        match start {
+            Some(SourceOffset::Log(map)) => Token::At(map.get(&channel).copied().unwrap_or(0)),
+            Some(SourceOffset::Positions(map)) => {
+                map.get(&channel).copied().unwrap_or(Token::At(0))
+            }
+            _ => Token::At(0),
+        }
+    }
+
+    /// Whether a batch from `start` to `self` has anything to read (`getOffset` returned new data).
+    pub fn is_new_since(&self, start: Option<&SourceOffset>) -> bool {
+        match (start, self) {
+            (Some(s), e) => s != e,
+            (None, SourceOffset::Log(m)) => m.values().any(|&o| o > 0),
+            (None, SourceOffset::Positions(m)) => m.values().any(|&t| t != Token::At(0)),
+            (None, SourceOffset::Uuid(_)) | (None, SourceOffset::Checkpoint(_)) => true,
         }
     }
 
@@ -154,7 +192,8 @@ pub struct SourceCounters {
     pub read_records_calls: u64,
 }
 
-/// The source's volatile state: gone when the driver crashes.
+/// The source's volatile state, gone when the driver crashes: one struct for every kind, each
+/// kind using the fields named for it (the [`Source`] implementations hold no state).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceState {
     /// Whether `sources/0/0` was written or read in this run.
@@ -167,20 +206,37 @@ pub struct SourceState {
     pub cache: BTreeMap<(u32, Token), (Token, Vec<Record>)>,
 }
 
+/// One task's read of a Tunnel channel (the arguments of [`read_channel`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ReadRequest {
+    /// Upstream channel index.
+    pub channel: u32,
+    /// Where the read starts.
+    pub start: Token,
+    /// At most this many rows (`maxOffsetsPerChannel`).
+    pub cap: u64,
+    /// Simulated time of the read.
+    pub now_ms: u64,
+    /// Auto-commit: send the checkpoint to the server after every page.
+    pub commit_on_read: bool,
+}
+
 /// Reads pages from `start` as the Tablestore RDD does: stop before a page that would exceed
 /// `cap` rows (leaving it for the next batch), on an empty page (caught up), or when the
 /// channel is finished. With `commit_on_read` the checkpoint goes to the server after every page.
-#[allow(clippy::too_many_arguments)]
 pub fn read_channel(
     upstream: &Upstream,
     tunnel: &mut Tunnel,
     counters: &mut SourceCounters,
-    channel: u32,
-    start: Token,
-    cap: u64,
-    now_ms: u64,
-    commit_on_read: bool,
+    request: ReadRequest,
 ) -> TaskRead {
+    let ReadRequest {
+        channel,
+        start,
+        cap,
+        now_ms,
+        commit_on_read,
+    } = request;
     let mut token = start;
     let mut rows = vec![];
     if start == Token::Finished {
@@ -249,4 +305,173 @@ pub fn meta_positions(meta: &MetaTable, upstream: &Upstream, uuid: &str) -> BTre
 /// Whether the source spec needs a Meta table.
 pub fn uses_meta_table(spec: &SourceSpec) -> bool {
     matches!(spec.kind, SourceKind::Tablestore | SourceKind::AutoCommit)
+}
+
+/// What the source writes to `sources/0/0` on the first start of a query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InitialOffset {
+    /// The file's version line (`v1`, `v2`).
+    pub version: u32,
+    /// The offset line.
+    pub body: String,
+    /// Meta-table rows written with it (Tablestore: UUID₀'s rows).
+    pub meta_rows: Vec<ChannelToken>,
+}
+
+/// What `commit(end)` did: checkpoints sent to the Tunnel server and Meta rows deleted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceCommit {
+    /// Checkpoints committed to the Tunnel server.
+    pub checkpoints: Vec<ChannelToken>,
+    /// Meta-table rows deleted (channels finished by the batch).
+    pub deleted_rows: Vec<String>,
+}
+
+/// The parts of the world a source may touch in one call. The driver builds it for each call;
+/// the durable stores stay owned by the world.
+pub struct SourceCtx<'w> {
+    /// The source's options.
+    pub spec: &'w SourceSpec,
+    /// The CDC table.
+    pub upstream: &'w Upstream,
+    /// The Spark checkpoint folder (read only: the driver writes the logs).
+    pub checkpoint: &'w CheckpointFolder,
+    /// The Tunnel server.
+    pub tunnel: &'w mut Tunnel,
+    /// The Meta table.
+    pub meta_table: &'w mut MetaTable,
+    /// Costs kept across crashes.
+    pub counters: &'w mut SourceCounters,
+    /// The source's volatile state.
+    pub state: &'w mut SourceState,
+    /// The world's one PRNG.
+    pub rng: &'w mut Prng,
+    /// Events that follow the current one (channel status changes).
+    pub follow_ups: &'w mut VecDeque<EventKind>,
+    /// Simulated time of the call.
+    pub now_ms: u64,
+    /// Sequence number of the event the call produces.
+    pub seq: u64,
+}
+
+impl SourceCtx<'_> {
+    /// `Checkpoint(channel, token)` to the Tunnel server; status changes (parent terminated,
+    /// children opened) follow as `ChannelState` events.
+    pub fn commit_to_tunnel(&mut self, channel: u32, token: Token) {
+        for (channel, status) in self.tunnel.checkpoint(channel, token) {
+            self.follow_ups.push_back(EventKind::ChannelState {
+                channel,
+                state: status.name().into(),
+            });
+        }
+    }
+
+    /// The channel id of an upstream index with a token, as events name them.
+    pub fn channel_token(&self, channel: u32, token: Token) -> ChannelToken {
+        ChannelToken {
+            channel: self.upstream.channel(channel).id.clone(),
+            token: token.to_string(),
+        }
+    }
+}
+
+/// The read-only view a source needs to say where each channel stands.
+#[derive(Clone, Copy)]
+pub struct SourceView<'w> {
+    /// The CDC table.
+    pub upstream: &'w Upstream,
+    /// The Tunnel server.
+    pub tunnel: &'w Tunnel,
+    /// The Meta table.
+    pub meta_table: &'w MetaTable,
+    /// The Spark checkpoint folder.
+    pub checkpoint: &'w CheckpointFolder,
+}
+
+/// The micro-batch source contract (Spark's `Source` / `MicroBatchStream`, SEMANTICS §1.1),
+/// plus what recovery needs. Implementations hold no state of their own: the volatile state is
+/// the world's [`SourceState`], so a crash is one reset and a world stays a plain `Clone`.
+pub trait Source {
+    /// On the first start of a query: what goes to `sources/0/0` (and the Meta table). `None`
+    /// when this source keeps no initial offset file.
+    fn initial_offset(&self, ctx: &mut SourceCtx) -> Option<InitialOffset>;
+
+    /// On a restart: initialise from the body of an existing `sources/0/0`.
+    fn restore_initial(&self, _state: &mut SourceState, _body: &str) {}
+
+    /// `getOffset` / `latestOffset`: the end offset of batch `batch_id` starting at `start`, and
+    /// the rows read to learn it (pull-ahead reads ahead; the others read nothing).
+    fn latest_offset(
+        &self,
+        ctx: &mut SourceCtx,
+        batch_id: u64,
+        start: Option<&SourceOffset>,
+    ) -> (SourceOffset, u64);
+
+    /// `commit(end)` of the previous batch. By default nothing is sent anywhere: Spark never
+    /// commits to Kafka (SEMANTICS §6).
+    fn commit(&self, _ctx: &mut SourceCtx, _end: &SourceOffset) -> SourceCommit {
+        SourceCommit::default()
+    }
+
+    /// `getBatch(start, end)` / `planInputPartitions`: one task per channel or partition.
+    fn plan_batch(
+        &self,
+        ctx: &mut SourceCtx,
+        batch_id: u64,
+        start: Option<&SourceOffset>,
+        end: &SourceOffset,
+    ) -> Vec<PartitionPlan>;
+
+    /// A task of the batch reads its partition.
+    fn read(&self, ctx: &mut SourceCtx, plan: &PartitionPlan) -> TaskRead;
+
+    /// Whether each task writes its end position to the Meta table after handing its rows to
+    /// the sink (the Tablestore source's `TaskMeta` step).
+    fn writes_meta_rows(&self) -> bool {
+        false
+    }
+
+    /// Whether the batch runs as SeaTunnel readers (`Phase::Reader`) rather than read-then-finish tasks.
+    fn runs_readers(&self) -> bool {
+        false
+    }
+
+    /// Where each channel stands once `committed` (the end of the last committed batch) is
+    /// behind us: the position a restart would read from. `None` when nothing is committed
+    /// and the source cannot tell from elsewhere.
+    fn position_after(
+        &self,
+        view: SourceView,
+        committed: Option<&SourceOffset>,
+    ) -> Option<BTreeMap<u32, Token>>;
+
+    /// A crash: drops the volatile state and says what was lost with it.
+    fn drop_volatile(
+        &self,
+        state: &mut SourceState,
+        _counters: &mut SourceCounters,
+    ) -> Vec<String> {
+        *state = SourceState::default();
+        vec![]
+    }
+}
+
+/// Whether every record of every channel lies behind `positions` (or behind a `finished`
+/// server checkpoint): the source has nothing left to read.
+pub fn caught_up(view: SourceView, positions: &BTreeMap<u32, Token>) -> bool {
+    view.upstream.channels.iter().all(|c| {
+        if view
+            .tunnel
+            .get(c.index)
+            .is_some_and(|s| s.checkpoint == Token::Finished)
+        {
+            return true;
+        }
+        match positions.get(&c.index) {
+            Some(Token::Finished) => true,
+            Some(Token::At(p)) => *p >= c.len(),
+            None => c.is_empty(),
+        }
+    })
 }

@@ -255,8 +255,8 @@ pub enum EventKind {
         partition: u32,
         /// Rows handed to the sink.
         rows: u64,
-        /// What the sink did with them: `appended`, `upserted`, `staged`.
-        effect: String,
+        /// What the sink did with them.
+        effect: SinkEffect,
     },
     /// A sink write failed (the store is down): the batch fails.
     SinkWriteFailed {
@@ -309,215 +309,7 @@ pub enum EventKind {
     },
 }
 
-impl EventKind {
-    /// From which lane to which lane the arrow goes.
-    pub fn lanes(&self) -> (Actor, Actor) {
-        use Actor::*;
-        match self {
-            EventKind::QueryStarted { .. } => (Driver, Checkpoint),
-            EventKind::Recovered { .. } => (Checkpoint, Driver),
-            EventKind::RecoveryGetBatch { .. } => (Driver, Source),
-            EventKind::SourceInitialized { meta_rows, .. } => {
-                if meta_rows.is_empty() {
-                    (Source, Checkpoint)
-                } else {
-                    (Source, MetaTable)
-                }
-            }
-            EventKind::TriggerFired { .. } => (Driver, Driver),
-            EventKind::EpochAdvanced { .. } => (Driver, Tasks),
-            EventKind::GetOffset { .. } => (Driver, Source),
-            EventKind::NoNewData { .. } => (Source, Driver),
-            EventKind::OffsetLogWritten { .. } => (Driver, Checkpoint),
-            EventKind::SourceCommit { .. } => (Source, Tunnel),
-            EventKind::ChannelState { .. } => (Tunnel, Tunnel),
-            EventKind::GetBatch { .. } => (Driver, Source),
-            EventKind::AddBatch { .. } => (Driver, Sink),
-            EventKind::TaskRead {
-                from_cache: true, ..
-            } => (Tasks, Source),
-            EventKind::TaskRead { .. } => (Tasks, Tunnel),
-            EventKind::MetaRowWritten { .. } => (Tasks, MetaTable),
-            EventKind::ReaderPolled { .. } => (Tasks, Tunnel),
-            EventKind::StateFile {
-                renamed_from: None, ..
-            } => (Tasks, Checkpoint),
-            EventKind::StateFile { .. } => (Sink, Checkpoint),
-            EventKind::TaskFinished { .. } => (Tasks, Sink),
-            EventKind::SinkWriteFailed { .. } => (Sink, Driver),
-            EventKind::SinkCommitted { .. } => (Driver, Sink),
-            EventKind::CommitLogWritten { .. } => (Driver, Checkpoint),
-            EventKind::CheckpointWriteRejected { .. } => (Checkpoint, Driver),
-            EventKind::Idle { .. } => (Driver, Driver),
-            EventKind::Crashed { .. } => (Driver, Driver),
-            EventKind::QueryFailed { .. } => (Sink, Driver),
-        }
-    }
-
-    /// The kind's name as in the JSON trace's `type` field (`offset-log-written`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            EventKind::QueryStarted { .. } => "query-started",
-            EventKind::Recovered { .. } => "recovered",
-            EventKind::RecoveryGetBatch { .. } => "recovery-get-batch",
-            EventKind::SourceInitialized { .. } => "source-initialized",
-            EventKind::EpochAdvanced { .. } => "epoch-advanced",
-            EventKind::TriggerFired { .. } => "trigger-fired",
-            EventKind::GetOffset { .. } => "get-offset",
-            EventKind::NoNewData { .. } => "no-new-data",
-            EventKind::OffsetLogWritten { .. } => "offset-log-written",
-            EventKind::SourceCommit { .. } => "source-commit",
-            EventKind::ChannelState { .. } => "channel-state",
-            EventKind::GetBatch { .. } => "get-batch",
-            EventKind::AddBatch { .. } => "add-batch",
-            EventKind::TaskRead { .. } => "task-read",
-            EventKind::ReaderPolled { .. } => "reader-polled",
-            EventKind::StateFile { .. } => "state-file",
-            EventKind::MetaRowWritten { .. } => "meta-row-written",
-            EventKind::TaskFinished { .. } => "task-finished",
-            EventKind::SinkWriteFailed { .. } => "sink-write-failed",
-            EventKind::SinkCommitted { .. } => "sink-committed",
-            EventKind::CommitLogWritten { .. } => "commit-log-written",
-            EventKind::CheckpointWriteRejected { .. } => "checkpoint-write-rejected",
-            EventKind::Idle { .. } => "idle",
-            EventKind::Crashed { .. } => "crashed",
-            EventKind::QueryFailed { .. } => "query-failed",
-        }
-    }
-
-    /// The batch the event belongs to, if any.
-    pub fn batch_id(&self) -> Option<u64> {
-        match self {
-            EventKind::EpochAdvanced { epoch: batch_id }
-            | EventKind::RecoveryGetBatch { batch_id }
-            | EventKind::TriggerFired { batch_id }
-            | EventKind::GetOffset { batch_id, .. }
-            | EventKind::NoNewData { batch_id }
-            | EventKind::OffsetLogWritten { batch_id, .. }
-            | EventKind::GetBatch { batch_id, .. }
-            | EventKind::AddBatch { batch_id, .. }
-            | EventKind::TaskRead { batch_id, .. }
-            | EventKind::MetaRowWritten { batch_id, .. }
-            | EventKind::ReaderPolled { batch_id, .. }
-            | EventKind::StateFile { batch_id, .. }
-            | EventKind::TaskFinished { batch_id, .. }
-            | EventKind::SinkWriteFailed { batch_id, .. }
-            | EventKind::SinkCommitted { batch_id, .. }
-            | EventKind::CommitLogWritten { batch_id, .. } => Some(*batch_id),
-            EventKind::SourceCommit { batch_id, .. } => Some(batch_id + 1),
-            EventKind::Crashed { point, .. } => point.map(|p| p.batch_id),
-            _ => None,
-        }
-    }
-
-    /// A short label for the arrow (`GetOffset`, `offsets/3`, `Commit(uuid-7f3a)`).
-    pub fn label(&self) -> String {
-        match self {
-            EventKind::QueryStarted { created, .. } => {
-                if *created {
-                    "start: write metadata".into()
-                } else {
-                    "restart: read metadata".into()
-                }
-            }
-            EventKind::Recovered { recovery, .. } => match recovery {
-                Recovery::Fresh => "no offsets: fresh query".into(),
-                Recovery::Rerun { batch_id } => {
-                    format!("commits/{batch_id} missing: re-run {batch_id}")
-                }
-                Recovery::Next { batch_id } => format!("committed: next batch {batch_id}"),
-            },
-            EventKind::RecoveryGetBatch { batch_id } => format!("GetBatch({batch_id}) not run"),
-            EventKind::SourceInitialized { path, .. } => format!("init {path}"),
-            EventKind::TriggerFired { batch_id } => format!("trigger batch {batch_id}"),
-            EventKind::EpochAdvanced { epoch } => format!("epoch {epoch} marker"),
-            EventKind::GetOffset { end, .. } => format!("GetOffset → {}", short(end)),
-            EventKind::NoNewData { .. } => "no new data".into(),
-            EventKind::OffsetLogWritten { batch_id, .. } => format!("write offsets/{batch_id}"),
-            EventKind::SourceCommit { end, .. } => format!("Commit({})", short(end)),
-            EventKind::ChannelState { channel, state } => format!("{channel} → {state}"),
-            EventKind::GetBatch { start, end, .. } => format!(
-                "GetBatch({}, {})",
-                start.as_deref().map(short).unwrap_or_else(|| "None".into()),
-                short(end)
-            ),
-            EventKind::AddBatch { batch_id, skipped } => {
-                if *skipped {
-                    format!("addBatch({batch_id}): skip")
-                } else {
-                    format!("addBatch({batch_id})")
-                }
-            }
-            EventKind::TaskRead {
-                channel,
-                rows,
-                from_cache: true,
-                ..
-            } => format!("cached {channel}: {}", rows_text(*rows)),
-            EventKind::TaskRead { channel, rows, .. } => {
-                format!("ReadRecords {channel}: {}", rows_text(*rows))
-            }
-            EventKind::ReaderPolled {
-                partition,
-                rows,
-                idle_ms,
-                closes,
-                ..
-            } => {
-                if *closes {
-                    format!("reader {partition}: idle {idle_ms} ms, next() = false")
-                } else {
-                    format!(
-                        "reader {partition}: next() +{} (idle {idle_ms} ms)",
-                        rows_text(*rows)
-                    )
-                }
-            }
-            EventKind::StateFile {
-                path,
-                renamed_from: None,
-                ..
-            } => format!("write {path}"),
-            EventKind::StateFile { path, .. } => format!("rename → {path}"),
-            EventKind::MetaRowWritten { uuid, row, .. } => {
-                format!("putRow {} {} = {}", short(uuid), row.channel, row.token)
-            }
-            EventKind::TaskFinished {
-                partition,
-                rows,
-                effect,
-                ..
-            } => format!("task {partition}: {} {effect}", rows_text(*rows)),
-            EventKind::SinkWriteFailed { .. } => "write failed".into(),
-            EventKind::SinkCommitted {
-                batch_id, skipped, ..
-            } => {
-                if *skipped {
-                    format!("commit {batch_id}: duplicate, skipped")
-                } else {
-                    format!("commit batch {batch_id}")
-                }
-            }
-            EventKind::CommitLogWritten { batch_id, .. } => format!("write commits/{batch_id}"),
-            EventKind::CheckpointWriteRejected { path } => format!("{path} exists: rejected"),
-            EventKind::Idle { until_ms } => format!("wait until {until_ms} ms"),
-            EventKind::Crashed {
-                point: Some(point), ..
-            } => format!("CRASH at {point}"),
-            EventKind::Crashed { after_seq, .. } => format!("CRASH after #{after_seq}"),
-            EventKind::QueryFailed { .. } => "query failed".into(),
-        }
-    }
-}
-
-/// `1 row`, `3 rows`.
-fn rows_text(n: u64) -> String {
-    if n == 1 {
-        "1 row".into()
-    } else {
-        format!("{n} rows")
-    }
-}
+mod label;
 
 /// Shortens a UUID (`7f3a1c2e-…` → `7f3a1c2e`) for labels; other offsets stay as they are.
 pub fn short(offset: &str) -> String {
@@ -525,6 +317,36 @@ pub fn short(offset: &str) -> String {
         offset[..8].to_string()
     } else {
         offset.to_string()
+    }
+}
+
+/// What a task's rows did to the sink, as `TaskFinished` reports it (`appended`, `upserted`,
+/// `staged` in the event JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SinkEffect {
+    /// Appended as they came; visible now.
+    Appended,
+    /// Upserted by key; visible now.
+    Upserted,
+    /// Staged (a file, a DSv2 commit message, a foreachBatch write job); visible on commit.
+    Staged,
+}
+
+impl SinkEffect {
+    /// The name the event JSON and the labels use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SinkEffect::Appended => "appended",
+            SinkEffect::Upserted => "upserted",
+            SinkEffect::Staged => "staged",
+        }
+    }
+}
+
+impl std::fmt::Display for SinkEffect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

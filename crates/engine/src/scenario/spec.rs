@@ -1,4 +1,4 @@
-//! Scenarios: what is simulated (upstream, source, sink, trigger, faults), as validated JSON, and the presets.
+//! The scenario's types: what is simulated (upstream, source, sink, trigger, faults), as JSON.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -60,13 +60,13 @@ impl Execution {
     }
 }
 
-fn default_seed() -> u64 {
+pub(super) fn default_seed() -> u64 {
     7
 }
-fn default_trigger_interval_ms() -> u64 {
+pub(super) fn default_trigger_interval_ms() -> u64 {
     1000
 }
-fn default_restart_delay_ms() -> u64 {
+pub(super) fn default_restart_delay_ms() -> u64 {
     1500
 }
 
@@ -193,17 +193,17 @@ pub enum ReaderEnd {
     CheckpointRecords,
 }
 
-fn default_idle_timeout_ms() -> u64 {
+pub(super) fn default_idle_timeout_ms() -> u64 {
     2_000
 }
-fn default_checkpoint_interval_ms() -> u64 {
+pub(super) fn default_checkpoint_interval_ms() -> u64 {
     1_000
 }
 
-fn default_max_offsets_per_channel() -> u32 {
+pub(super) fn default_max_offsets_per_channel() -> u32 {
     10_000
 }
-fn default_page_size() -> u32 {
+pub(super) fn default_page_size() -> u32 {
     4
 }
 
@@ -237,7 +237,7 @@ pub struct SinkSpec {
     pub outages: Vec<Window>,
 }
 
-fn default_stores() -> u32 {
+pub(super) fn default_stores() -> u32 {
     3
 }
 
@@ -372,7 +372,7 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-fn invalid(field: &str, reason: impl Into<String>) -> ScenarioError {
+pub(super) fn invalid(field: &str, reason: impl Into<String>) -> ScenarioError {
     ScenarioError {
         field: field.to_string(),
         reason: reason.into(),
@@ -400,122 +400,6 @@ impl Scenario {
         serde_json::to_string_pretty(self).expect("scenario serializes")
     }
 
-    /// Checks the values that serde cannot: ranges and combinations.
-    pub fn validate(&self) -> Result<(), ScenarioError> {
-        let u = &self.upstream;
-        if u.channels == 0 || u.channels > MAX_CHANNELS {
-            return Err(invalid(
-                "upstream.channels",
-                format!("must be between 1 and {MAX_CHANNELS}, got {}", u.channels),
-            ));
-        }
-        if self.batches == 0 || self.batches > MAX_BATCHES {
-            return Err(invalid(
-                "batches",
-                format!("must be between 1 and {MAX_BATCHES}, got {}", self.batches),
-            ));
-        }
-        if self.trigger_interval_ms == 0 {
-            return Err(invalid("trigger_interval_ms", "must be greater than 0"));
-        }
-        if self.source.page_size == 0 {
-            return Err(invalid("source.page_size", "must be greater than 0"));
-        }
-        if self.source.kind == SourceKind::SeaTunnel && self.source.reader != ReaderEnd::Never {
-            if self.source.idle_timeout_ms == 0 {
-                return Err(invalid("source.idle_timeout_ms", "must be greater than 0"));
-            }
-            if self.source.checkpoint_interval_ms == 0 {
-                return Err(invalid(
-                    "source.checkpoint_interval_ms",
-                    "must be greater than 0",
-                ));
-            }
-        }
-        if self.source.kind == SourceKind::SeaTunnel && self.sink.kind != SinkKind::Append {
-            return Err(invalid(
-                "sink.kind",
-                "the SeaTunnel presets write through SeaTunnel's sink writer, modelled as an append sink: use `append`",
-            ));
-        }
-        if self.source.max_offsets_per_channel == 0 {
-            return Err(invalid(
-                "source.max_offsets_per_channel",
-                "must be greater than 0",
-            ));
-        }
-        for (i, w) in u.idle.iter().chain(self.sink.outages.iter()).enumerate() {
-            if w.from_ms >= w.to_ms {
-                let field = if i < u.idle.len() {
-                    format!("upstream.idle[{i}]")
-                } else {
-                    format!("sink.outages[{}]", i - u.idle.len())
-                };
-                return Err(invalid(
-                    &field,
-                    format!("from_ms {} must be before to_ms {}", w.from_ms, w.to_ms),
-                ));
-            }
-        }
-        for (i, b) in u.bursts.iter().enumerate() {
-            if b.channel >= u.channels {
-                return Err(invalid(
-                    &format!("upstream.bursts[{i}].channel"),
-                    format!(
-                        "channel {} does not exist (channels: {})",
-                        b.channel, u.channels
-                    ),
-                ));
-            }
-        }
-        let mut split_parents = std::collections::BTreeSet::new();
-        for (i, s) in u.splits.iter().enumerate() {
-            let field = format!("upstream.splits[{i}]");
-            if !self.source.kind.uses_tunnel() {
-                return Err(invalid(
-                    &field,
-                    "partition splits need a Tunnel-based source (tablestore, pull-ahead, auto-commit); a Kafka-like log does not split partitions",
-                ));
-            }
-            if s.channel >= u.channels {
-                return Err(invalid(
-                    &format!("{field}.channel"),
-                    format!(
-                        "channel {} does not exist (channels: {})",
-                        s.channel, u.channels
-                    ),
-                ));
-            }
-            if !split_parents.insert(s.channel) {
-                return Err(invalid(
-                    &format!("{field}.channel"),
-                    format!("channel {} is split twice", s.channel),
-                ));
-            }
-        }
-        if self.execution == Execution::Continuous {
-            if self.source.kind != SourceKind::ReplayableLog {
-                return Err(invalid(
-                    "source.kind",
-                    "continuous processing supports only a Kafka-like replayable-log source (Spark: Kafka and rate sources)",
-                ));
-            }
-            if !matches!(self.sink.kind, SinkKind::Append | SinkKind::Upsert) {
-                return Err(invalid(
-                    "sink.kind",
-                    "continuous processing writes through DataWriters committed per epoch: use an append (Kafka-like) or upsert sink; file and foreachBatch sinks are micro-batch only",
-                ));
-            }
-        }
-        if self.sink.kind == SinkKind::ForeachBatch && self.sink.stores == 0 {
-            return Err(invalid(
-                "sink.stores",
-                "a foreachBatch sink needs at least one store",
-            ));
-        }
-        Ok(())
-    }
-
     /// When the last record arrives (an upper bound): the end of the data.
     pub fn data_end_ms(&self) -> u64 {
         let bursts = self
@@ -527,220 +411,4 @@ impl Scenario {
             .unwrap_or(0);
         (self.batches * self.trigger_interval_ms).max(bursts)
     }
-}
-
-/// A built-in scenario: name, one-line description, and the scenario itself.
-#[derive(Clone, Debug)]
-pub struct Preset {
-    /// Stable name (`kafka-append`).
-    pub name: &'static str,
-    /// One line saying what it shows.
-    pub description: &'static str,
-    /// The scenario.
-    pub scenario: Scenario,
-}
-
-fn base(
-    name: &'static str,
-    description: &'static str,
-    source: SourceKind,
-    sink: SinkKind,
-) -> Preset {
-    Preset {
-        name,
-        description,
-        scenario: Scenario {
-            name: name.to_string(),
-            description: description.to_string(),
-            seed: default_seed(),
-            batches: 6,
-            upstream: UpstreamSpec {
-                channels: 2,
-                records_per_batch: 3,
-                idle: vec![],
-                bursts: vec![],
-                splits: vec![],
-            },
-            source: SourceSpec {
-                kind: source,
-                max_offsets_per_channel: default_max_offsets_per_channel(),
-                page_size: default_page_size(),
-                max_offsets_per_trigger: 0,
-                reader: ReaderEnd::Never,
-                idle_timeout_ms: default_idle_timeout_ms(),
-                checkpoint_interval_ms: default_checkpoint_interval_ms(),
-            },
-            sink: SinkSpec {
-                kind: sink,
-                stores: default_stores(),
-                outages: vec![],
-            },
-            trigger_interval_ms: default_trigger_interval_ms(),
-            restart_delay_ms: default_restart_delay_ms(),
-            crashes: vec![],
-            crash_after_events: vec![],
-            execution: Execution::MicroBatch,
-        },
-    }
-}
-
-/// Every built-in preset, in the order `batchscope presets` lists them.
-pub fn presets() -> Vec<Preset> {
-    let mut out = vec![
-        base(
-            "kafka-idempotent",
-            "Kafka-like replayable log into a file sink that skips committed batch ids: exactly-once under any single crash",
-            SourceKind::ReplayableLog,
-            SinkKind::File,
-        ),
-        base(
-            "kafka-append",
-            "Kafka-like replayable log into a plain append sink: a re-run batch is appended twice",
-            SourceKind::ReplayableLog,
-            SinkKind::Append,
-        ),
-        base(
-            "tablestore",
-            "Tablestore CDC source (UUID placeholder offsets, Meta table, Tunnel checkpoints one batch late) into an upsert sink",
-            SourceKind::Tablestore,
-            SinkKind::Upsert,
-        ),
-        base(
-            "tablestore-append",
-            "Tablestore CDC source into an append sink: a re-run reads again (and more) and appends twice",
-            SourceKind::Tablestore,
-            SinkKind::Append,
-        ),
-        base(
-            "tablestore-split",
-            "Tablestore CDC source while a channel splits: the children open only after the parent's final checkpoint reaches the Tunnel server",
-            SourceKind::Tablestore,
-            SinkKind::Upsert,
-        ),
-        base(
-            "tablestore-two-phase",
-            "Tablestore CDC source into a sink that de-duplicates only at the driver's commit: a re-run reads more rows, then skips them",
-            SourceKind::Tablestore,
-            SinkKind::TwoPhase,
-        ),
-        base(
-            "pull-ahead",
-            "The rejected design: get_offset reads the data ahead and caches it to learn the real end offset (count the extra reads)",
-            SourceKind::PullAhead,
-            SinkKind::Upsert,
-        ),
-        base(
-            "auto-commit",
-            "A consumer that commits to the Tunnel server as it reads: a crash mid-batch loses the rows it read",
-            SourceKind::AutoCommit,
-            SinkKind::Upsert,
-        ),
-        base(
-            "foreach-batch-multi",
-            "foreachBatch writing each batch to one of three blob stores chosen at random (seed 004): a retry can duplicate into another store",
-            SourceKind::ReplayableLog,
-            SinkKind::ForeachBatch,
-        ),
-        base(
-            "continuous-epochs",
-            "Continuous processing (Trigger.Continuous): writers commit each epoch before commits/e, so a restart replays the epoch — at-least-once",
-            SourceKind::ReplayableLog,
-            SinkKind::Append,
-        ),
-        base(
-            "reader-never-closes",
-            "SeaTunnel's micro-batch reader in streaming mode (seed 001): next() never returns false, so the batch never ends and nothing commits",
-            SourceKind::SeaTunnel,
-            SinkKind::Append,
-        ),
-        base(
-            "reader-idle-timeout",
-            "The fix: a SeaTunnel reader ends its micro-batch after an idle timeout; its state goes to sources/0/<batch>/<subtask>/<id>.committed",
-            SourceKind::SeaTunnel,
-            SinkKind::Append,
-        ),
-        base(
-            "seatunnel-checkpoint-records",
-            "In-band checkpoint records (PR #7476): the sink commits rows before each record, then renames .prepared to .committed — at-least-once",
-            SourceKind::SeaTunnel,
-            SinkKind::Append,
-        ),
-        base(
-            "sink-outage",
-            "Kafka-like log into an upsert store that goes down for a while (seed 002): no commits/N while writes fail, nothing lost",
-            SourceKind::ReplayableLog,
-            SinkKind::Upsert,
-        ),
-    ];
-    for p in &mut out {
-        match p.name {
-            "tablestore-split" => {
-                p.scenario.batches = 8;
-                p.scenario.upstream.splits = vec![SplitSpec {
-                    channel: 0,
-                    at_ms: 2500,
-                }];
-            }
-            "tablestore" | "tablestore-append" | "tablestore-two-phase" | "auto-commit" => {
-                // A small per-channel cap so batches are decided by the cap, not only by "caught up".
-                p.scenario.source.max_offsets_per_channel = 8;
-            }
-            "reader-idle-timeout" => {
-                // Quiet stretches in the CDC stream let idle readers end their micro-batch.
-                p.scenario.source.reader = ReaderEnd::IdleTimeout;
-                p.scenario.source.idle_timeout_ms = 800;
-                p.scenario.upstream.idle = vec![
-                    Window {
-                        from_ms: 2000,
-                        to_ms: 3000,
-                    },
-                    Window {
-                        from_ms: 4000,
-                        to_ms: 5000,
-                    },
-                ];
-            }
-            "seatunnel-checkpoint-records" => {
-                p.scenario.source.reader = ReaderEnd::CheckpointRecords;
-                p.scenario.source.idle_timeout_ms = 800;
-                p.scenario.source.checkpoint_interval_ms = 600;
-                p.scenario.upstream.idle = vec![
-                    Window {
-                        from_ms: 2000,
-                        to_ms: 3000,
-                    },
-                    Window {
-                        from_ms: 4000,
-                        to_ms: 5000,
-                    },
-                ];
-            }
-            "continuous-epochs" => {
-                p.scenario.execution = Execution::Continuous;
-            }
-            "sink-outage" => {
-                p.scenario.sink.outages = vec![Window {
-                    from_ms: 2135,
-                    to_ms: 4200,
-                }];
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Looks a preset up by name; the error lists the known names.
-pub fn preset(name: &str) -> Result<Scenario, ScenarioError> {
-    presets()
-        .into_iter()
-        .find(|p| p.name == name)
-        .map(|p| p.scenario)
-        .ok_or_else(|| {
-            let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
-            invalid(
-                "preset",
-                format!("unknown preset `{name}` (known: {})", names.join(", ")),
-            )
-        })
 }

@@ -1,0 +1,121 @@
+//! Crashes and query failures: crash points armed as recorded inputs, the one mapping from
+//! events to crash points ([`World::crash_sites`]), and what a crash takes with it (the
+//! volatile state of the driver, the source and the sink's staged output).
+
+use super::{Driver, Phase, World};
+use crate::event::EventKind;
+use crate::scenario::{CrashKind, CrashPoint};
+use crate::source::SourceState;
+
+impl World {
+    /// Arms one more crash (a recorded input: replaying the scenario with it gives the same trace).
+    pub fn arm_crash(&mut self, point: CrashPoint) {
+        self.scenario.crashes.push(point);
+        self.pending_crashes.push(point);
+    }
+
+    /// Crashes the driver right after the last event (the dashboard's Crash button). Recorded
+    /// in the scenario as `crash_after_events`, so a replay gives the same trace.
+    pub fn crash_now(&mut self) {
+        if let Some(last) = self.events.last().map(|e| e.seq) {
+            if !matches!(self.phase, Phase::Down { .. }) && self.crash_next.is_none() {
+                self.scenario.crash_after_events.push(last);
+                self.crash_next = Some((None, last));
+            }
+        }
+    }
+
+    pub(super) fn arm_if_crash_site(&mut self, kind: &EventKind) {
+        let tasks_done = self.driver.batch.as_ref().map_or(0, |b| b.tasks_done);
+        let site = match kind {
+            EventKind::GetOffset { batch_id, .. } => Some((CrashKind::GetOffset, *batch_id)),
+            EventKind::OffsetLogWritten { batch_id, .. } => Some((CrashKind::OffsetLog, *batch_id)),
+            EventKind::SourceCommit { batch_id, .. } => {
+                Some((CrashKind::SourceCommit, batch_id + 1))
+            }
+            EventKind::GetBatch { batch_id, .. } => Some((CrashKind::GetBatch, *batch_id)),
+            EventKind::TaskFinished { batch_id, .. }
+            | EventKind::MetaRowWritten { batch_id, .. }
+            | EventKind::StateFile { batch_id, .. }
+                if tasks_done == 1 && self.task_just_done() =>
+            {
+                Some((CrashKind::Task, *batch_id))
+            }
+            EventKind::SinkCommitted { batch_id, .. } => Some((CrashKind::SinkCommit, *batch_id)),
+            EventKind::AddBatch {
+                batch_id,
+                skipped: true,
+            } => Some((CrashKind::SinkCommit, *batch_id)),
+            EventKind::CommitLogWritten { batch_id, .. } => Some((CrashKind::CommitLog, *batch_id)),
+            _ => None,
+        };
+        let seq = self.events.len() as u64;
+        if let Some((kind, batch_id)) = site {
+            let point = CrashPoint { kind, batch_id };
+            self.sites.push((seq, point));
+            if let Some(i) = self.pending_crashes.iter().position(|p| *p == point) {
+                self.pending_crashes.remove(i);
+                self.crash_next = Some((Some(point), seq));
+                return;
+            }
+        }
+        if self.crash_next.is_none()
+            && self.scenario.crash_after_events.contains(&seq)
+            && !matches!(self.phase, Phase::Down { .. })
+        {
+            self.crash_next = Some((None, seq));
+        }
+    }
+
+    /// Whether the last event completed a task (so `task@N` fires after the first complete task).
+    pub(super) fn task_just_done(&self) -> bool {
+        self.last_task_done
+    }
+
+    pub(super) fn crash(&mut self, point: Option<CrashPoint>, after_seq: u64) -> EventKind {
+        let mut lost = vec![];
+        if let Some(b) = &self.driver.batch {
+            lost.push(format!(
+                "batch {} in flight ({} of {} tasks finished)",
+                b.batch_id,
+                b.tasks_done,
+                b.plan.len()
+            ));
+        }
+        let staged = self.sink.abort_attempt();
+        if staged > 0 {
+            lost.push(format!("{staged} staged sink rows"));
+        }
+        let contract = self.contract();
+        lost.extend(contract.drop_volatile(&mut self.source, &mut self.counters));
+        if self.driver.committed.is_some() {
+            lost.push("in-memory committed offsets".into());
+        }
+        self.drop_volatile();
+        self.phase = Phase::Down {
+            until_ms: self.now_ms + self.scenario.restart_delay_ms,
+        };
+        EventKind::Crashed {
+            point,
+            after_seq,
+            lost,
+        }
+    }
+
+    pub(super) fn drop_volatile(&mut self) {
+        self.source = SourceState::default();
+        self.driver = Driver::default();
+        self.last_task_done = false;
+    }
+
+    /// A failed query (a sink write failed, a checkpoint write was refused): the staged output
+    /// and the volatile state are dropped, and a supervisor restarts it after `restart_delay_ms`.
+    pub(super) fn fail_query(&mut self, reason: String) -> EventKind {
+        self.sink.abort_attempt();
+        self.drop_volatile();
+        self.phase = Phase::Down {
+            until_ms: self.now_ms + self.scenario.restart_delay_ms,
+        };
+        EventKind::QueryFailed { reason }
+    }
+}

@@ -1,0 +1,143 @@
+//! The tasks of a micro-batch: all read in parallel, then finish one by one (hand the rows to
+//! the sink, and for the Tablestore source write their end to the Meta table). No task
+//! retries: a write to a down sink fails the query.
+
+use super::{cost, Phase, World};
+use crate::event::{ChannelToken, EventKind};
+use crate::source::SourceOffset;
+
+impl World {
+    pub(super) fn task_read(&mut self, batch_id: u64, task: u32) -> EventKind {
+        let plan = self.batch_run(batch_id).plan[task as usize].clone();
+        let contract = self.contract();
+        let read = contract.read(&mut self.source_ctx(), &plan);
+        // Tasks start together and run in parallel: the read arrows are 1 ms apart; each task's
+        // own duration decides when it can finish.
+        let duration = cost::TASK + cost::rows(read.rows.len() as u64);
+        self.now_ms += 1;
+        let event = EventKind::TaskRead {
+            batch_id,
+            partition: task,
+            channel: self.upstream.channel(plan.channel).id.clone(),
+            from: plan.start.to_string(),
+            to: read.end.to_string(),
+            rows: read.rows.len() as u64,
+            committed: read.committed,
+            from_cache: read.from_cache,
+        };
+        let now = self.now_ms;
+        let b = self.batch_run_mut(batch_id);
+        assert_eq!(
+            b.reads.len(),
+            task as usize,
+            "tasks read in order, once each"
+        );
+        if task == 0 {
+            b.tasks_started_ms = now;
+        }
+        b.reads.push(read);
+        b.task_durations_ms.push(duration);
+        let n = b.plan.len() as u32;
+        self.phase = if task + 1 < n {
+            Phase::TaskRead {
+                batch_id,
+                task: task + 1,
+            }
+        } else {
+            Phase::TaskFinish { batch_id, task: 0 }
+        };
+        event
+    }
+
+    pub(super) fn task_finish(&mut self, batch_id: u64, task: u32) -> EventKind {
+        let b = self.batch_run(batch_id);
+        assert_eq!(
+            b.reads.len(),
+            b.plan.len(),
+            "every task read before the first finishes"
+        );
+        let done_at = b.tasks_started_ms + b.task_durations_ms[task as usize] + cost::FILE_WRITE;
+        self.now_ms = (self.now_ms + 1).max(done_at);
+        if self.sink.is_down(self.now_ms) {
+            return self.fail_sink(batch_id, &format!("task {task} of batch {batch_id}"));
+        }
+        let rows = self.batch_run(batch_id).reads[task as usize].rows.clone();
+        let n = rows.len() as u64;
+        let file = format!("part-{task:05}-{}.json", self.rng.uuid());
+        let effect = self.sink.task_output(batch_id, task, rows, file);
+        if self.contract().writes_meta_rows() {
+            self.phase = Phase::TaskMeta { batch_id, task };
+        } else {
+            self.complete_task(batch_id, task);
+        }
+        EventKind::TaskFinished {
+            batch_id,
+            partition: task,
+            rows: n,
+            effect,
+        }
+    }
+
+    pub(super) fn task_meta(&mut self, batch_id: u64, task: u32) -> EventKind {
+        self.now_ms += cost::CALL;
+        let b = self.batch_run(batch_id);
+        let SourceOffset::Uuid(uuid) = b.end.clone() else {
+            unreachable!("only UUID sources write Meta rows")
+        };
+        let channel = self
+            .upstream
+            .channel(b.plan[task as usize].channel)
+            .id
+            .clone();
+        let token = b.reads[task as usize].end;
+        let overwritten = self
+            .meta_table
+            .put(&uuid, &channel, token, self.events.len() as u64);
+        self.complete_task(batch_id, task);
+        EventKind::MetaRowWritten {
+            batch_id,
+            uuid,
+            row: ChannelToken {
+                channel,
+                token: token.to_string(),
+            },
+            overwritten,
+        }
+    }
+
+    pub(super) fn complete_task(&mut self, batch_id: u64, task: u32) {
+        self.advance_task(
+            task,
+            |task| Phase::TaskFinish { batch_id, task },
+            Phase::SinkCommit { batch_id },
+        );
+    }
+
+    /// Counts a finished task (or epoch writer) and moves on to the next one's phase, or to
+    /// `done` after the last.
+    pub(super) fn advance_task(&mut self, task: u32, next: impl FnOnce(u32) -> Phase, done: Phase) {
+        let b = self
+            .driver
+            .batch
+            .as_mut()
+            .expect("a batch or an epoch in flight");
+        assert_eq!(b.tasks_done, task, "tasks finish in order, once each");
+        b.tasks_done += 1;
+        self.last_task_done = true;
+        let n = b.plan.len() as u32;
+        self.phase = if task + 1 < n { next(task + 1) } else { done };
+    }
+
+    /// A write to a down sink store: the batch (or epoch) fails and the query stops — no task
+    /// retries (SEMANTICS §1.3 simplification, §2 for continuous mode).
+    pub(super) fn fail_sink(&mut self, batch_id: u64, what: &str) -> EventKind {
+        let reason = format!(
+            "sink store unavailable at {} ms: {what} failed",
+            self.now_ms
+        );
+        self.phase = Phase::Failing {
+            reason: reason.clone(),
+        };
+        EventKind::SinkWriteFailed { batch_id, reason }
+    }
+}

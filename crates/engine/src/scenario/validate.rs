@@ -1,0 +1,150 @@
+//! Scenario validation: the ranges and combinations serde cannot check, each error naming
+//! the field and the reason.
+
+use super::spec::{
+    invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind, SourceKind, MAX_BATCHES,
+    MAX_CHANNELS,
+};
+
+impl Scenario {
+    /// Checks the values that serde cannot: ranges and combinations. The first problem is
+    /// reported, in the order below.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.validate_sizes()?;
+        self.validate_source()?;
+        self.validate_upstream()?;
+        self.validate_execution()
+    }
+
+    /// Channels, batches and the trigger interval are within bounds.
+    fn validate_sizes(&self) -> Result<(), ScenarioError> {
+        let u = &self.upstream;
+        if u.channels == 0 || u.channels > MAX_CHANNELS {
+            return Err(invalid(
+                "upstream.channels",
+                format!("must be between 1 and {MAX_CHANNELS}, got {}", u.channels),
+            ));
+        }
+        if self.batches == 0 || self.batches > MAX_BATCHES {
+            return Err(invalid(
+                "batches",
+                format!("must be between 1 and {MAX_BATCHES}, got {}", self.batches),
+            ));
+        }
+        if self.trigger_interval_ms == 0 {
+            return Err(invalid("trigger_interval_ms", "must be greater than 0"));
+        }
+        Ok(())
+    }
+
+    /// The source's options, and the sink SeaTunnel needs.
+    fn validate_source(&self) -> Result<(), ScenarioError> {
+        if self.source.page_size == 0 {
+            return Err(invalid("source.page_size", "must be greater than 0"));
+        }
+        if self.source.kind == SourceKind::SeaTunnel && self.source.reader != ReaderEnd::Never {
+            if self.source.idle_timeout_ms == 0 {
+                return Err(invalid("source.idle_timeout_ms", "must be greater than 0"));
+            }
+            if self.source.checkpoint_interval_ms == 0 {
+                return Err(invalid(
+                    "source.checkpoint_interval_ms",
+                    "must be greater than 0",
+                ));
+            }
+        }
+        if self.source.kind == SourceKind::SeaTunnel && self.sink.kind != SinkKind::Append {
+            return Err(invalid(
+                "sink.kind",
+                "the SeaTunnel presets write through SeaTunnel's sink writer, modelled as an append sink: use `append`",
+            ));
+        }
+        if self.source.max_offsets_per_channel == 0 {
+            return Err(invalid(
+                "source.max_offsets_per_channel",
+                "must be greater than 0",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Idle windows, outages, bursts and splits name real channels and real intervals.
+    fn validate_upstream(&self) -> Result<(), ScenarioError> {
+        let u = &self.upstream;
+        for (i, w) in u.idle.iter().chain(self.sink.outages.iter()).enumerate() {
+            if w.from_ms >= w.to_ms {
+                let field = if i < u.idle.len() {
+                    format!("upstream.idle[{i}]")
+                } else {
+                    format!("sink.outages[{}]", i - u.idle.len())
+                };
+                return Err(invalid(
+                    &field,
+                    format!("from_ms {} must be before to_ms {}", w.from_ms, w.to_ms),
+                ));
+            }
+        }
+        for (i, b) in u.bursts.iter().enumerate() {
+            if b.channel >= u.channels {
+                return Err(invalid(
+                    &format!("upstream.bursts[{i}].channel"),
+                    format!(
+                        "channel {} does not exist (channels: {})",
+                        b.channel, u.channels
+                    ),
+                ));
+            }
+        }
+        let mut split_parents = std::collections::BTreeSet::new();
+        for (i, s) in u.splits.iter().enumerate() {
+            let field = format!("upstream.splits[{i}]");
+            if !self.source.kind.uses_tunnel() {
+                return Err(invalid(
+                    &field,
+                    "partition splits need a Tunnel-based source (tablestore, pull-ahead, auto-commit); a Kafka-like log does not split partitions",
+                ));
+            }
+            if s.channel >= u.channels {
+                return Err(invalid(
+                    &format!("{field}.channel"),
+                    format!(
+                        "channel {} does not exist (channels: {})",
+                        s.channel, u.channels
+                    ),
+                ));
+            }
+            if !split_parents.insert(s.channel) {
+                return Err(invalid(
+                    &format!("{field}.channel"),
+                    format!("channel {} is split twice", s.channel),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Continuous processing and foreachBatch combinations.
+    fn validate_execution(&self) -> Result<(), ScenarioError> {
+        if self.execution == Execution::Continuous {
+            if self.source.kind != SourceKind::ReplayableLog {
+                return Err(invalid(
+                    "source.kind",
+                    "continuous processing supports only a Kafka-like replayable-log source (Spark: Kafka and rate sources)",
+                ));
+            }
+            if !matches!(self.sink.kind, SinkKind::Append | SinkKind::Upsert) {
+                return Err(invalid(
+                    "sink.kind",
+                    "continuous processing writes through DataWriters committed per epoch: use an append (Kafka-like) or upsert sink; file and foreachBatch sinks are micro-batch only",
+                ));
+            }
+        }
+        if self.sink.kind == SinkKind::ForeachBatch && self.sink.stores == 0 {
+            return Err(invalid(
+                "sink.stores",
+                "a foreachBatch sink needs at least one store",
+            ));
+        }
+        Ok(())
+    }
+}

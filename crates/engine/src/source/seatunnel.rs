@@ -1,0 +1,109 @@
+//! The SeaTunnel micro-batch source (PR #7476): the offset is only a checkpoint id; each
+//! subtask's reader restores its position from its newest `.committed` state file (SEMANTICS §4).
+//! The readers themselves run in the driver's reader phase (`crate::microbatch::seatunnel`).
+
+use super::{InitialOffset, PartitionPlan, Source, SourceCtx, SourceOffset, SourceView, TaskRead};
+use crate::checkpoint::CheckpointFolder;
+use crate::tunnel::Token;
+use std::collections::BTreeMap;
+
+/// `{"checkpointId":n}` offsets; positions live in `sources/0/<batch>/<subtask>/<id>.committed`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SeaTunnelSource;
+
+/// Where subtask `c`'s reader resumes in batch `batch_id`: the position in the newest
+/// `sources/0/<b>/<c>/<id>.committed` with `b <= batch_id` (walking back over batches);
+/// 0 if there is none. Simplified: PR #7476 would prefer a newer `.prepared` of this batch.
+pub fn restore(checkpoint: &CheckpointFolder, batch_id: u64, c: u32) -> u64 {
+    let mut best: Option<((u64, u64), u64)> = None;
+    for (path, bytes) in checkpoint.files() {
+        let Some(rest) = path.strip_prefix("sources/0/") else {
+            continue;
+        };
+        let parts: Vec<&str> = rest.split('/').collect();
+        let [b, sub, file] = parts[..] else { continue };
+        let (Ok(b), Ok(sub)) = (b.parse::<u64>(), sub.parse::<u32>()) else {
+            continue;
+        };
+        let Some(id) = file
+            .strip_suffix(".committed")
+            .and_then(|i| i.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        if sub != c || b > batch_id {
+            continue;
+        }
+        let pos = String::from_utf8_lossy(bytes)
+            .trim()
+            .strip_prefix("t:")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        if best.is_none_or(|(k, _)| (b, id) > k) {
+            best = Some(((b, id), pos));
+        }
+    }
+    best.map_or(0, |(_, pos)| pos)
+}
+
+impl Source for SeaTunnelSource {
+    /// SeaTunnel keeps no initial offset file; its readers' state lives in
+    /// `sources/0/<batch>/<subtask>/<checkpointId>.{prepared,committed}`.
+    fn initial_offset(&self, _ctx: &mut SourceCtx) -> Option<InitialOffset> {
+        None
+    }
+
+    /// PR #7476: latestOffset = (largest committed batch id) + 1, so every trigger has "new data".
+    fn latest_offset(
+        &self,
+        _ctx: &mut SourceCtx,
+        batch_id: u64,
+        _start: Option<&SourceOffset>,
+    ) -> (SourceOffset, u64) {
+        (SourceOffset::Checkpoint(batch_id), 0)
+    }
+
+    /// One reader per subtask (channel); each restores its position from the newest
+    /// `.committed` state file (SEMANTICS §4.2), not from the offset.
+    fn plan_batch(
+        &self,
+        ctx: &mut SourceCtx,
+        batch_id: u64,
+        _start: Option<&SourceOffset>,
+        _end: &SourceOffset,
+    ) -> Vec<PartitionPlan> {
+        (0..ctx.upstream.channels.len() as u32)
+            .map(|c| PartitionPlan {
+                channel: c,
+                start: Token::At(restore(ctx.checkpoint, batch_id, c)),
+                end: None,
+            })
+            .collect()
+    }
+
+    fn read(&self, _ctx: &mut SourceCtx, _plan: &PartitionPlan) -> TaskRead {
+        unreachable!("SeaTunnel readers run in Phase::Reader, not as read-then-finish tasks")
+    }
+
+    fn runs_readers(&self) -> bool {
+        true
+    }
+
+    /// Where the next batch's readers would restore, whatever the offsets say.
+    fn position_after(
+        &self,
+        view: SourceView,
+        _committed: Option<&SourceOffset>,
+    ) -> Option<BTreeMap<u32, Token>> {
+        let next = view.checkpoint.latest_commit_id().map_or(0, |c| c + 1);
+        let n = view.upstream.channels.len() as u32;
+        Some(
+            view.upstream
+                .channels
+                .iter()
+                .filter(|c| c.index < n)
+                .map(|c| (c.index, Token::At(restore(view.checkpoint, next, c.index))))
+                .collect(),
+        )
+    }
+}
