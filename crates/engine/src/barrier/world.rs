@@ -16,8 +16,7 @@ use super::query::{evaluate, Consistency, Query, QueryResult, ReadLevel};
 use super::run::{check_fault, TopologyRun};
 use super::spec::{TopologyError, TopologySpec};
 use super::table::Table;
-use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use crate::rng::Prng;
 
 /// One scheduled action; each performs at most one observable step.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,17 +91,9 @@ pub struct TopologyWorld {
     trace: Vec<BarrierEvent>,
 }
 
-fn uuid_from(rng: &mut ChaCha8Rng) -> String {
-    let mut bytes = [0u8; 16];
-    rng.fill_bytes(&mut bytes);
-    uuid::Builder::from_random_bytes(bytes)
-        .into_uuid()
-        .to_string()
-}
-
 /// The CDC stream: the spec's explicit records plus `generated_per_barrier` rows drawn from
 /// `rng` in every barrier interval, in time order (explicit records first at equal times).
-fn cdc_plan(spec: &TopologySpec, rng: &mut ChaCha8Rng) -> Vec<CdcRecord> {
+fn cdc_plan(spec: &TopologySpec, rng: &mut Prng) -> Vec<CdcRecord> {
     let mut plan: Vec<(u64, [i64; 4])> = spec
         .cdc
         .records
@@ -110,13 +101,14 @@ fn cdc_plan(spec: &TopologySpec, rng: &mut ChaCha8Rng) -> Vec<CdcRecord> {
         .map(|r| (r.at_ms, [r.user_id, r.item_id, r.amount, r.price]))
         .collect();
     let per = u64::from(spec.cdc.generated_per_barrier);
+    let mut draw = |n: u64| i64::try_from(rng.below(n)).expect("below a u32 fits an i64");
     for b in 0..spec.barriers {
         for j in 0..per {
             let at = b * spec.barrier_interval_ms + (j + 1) * spec.barrier_interval_ms / (per + 1);
-            let user = 2 + i64::from(rng.next_u32() % spec.cdc.users);
-            let item = 1 + i64::from(rng.next_u32() % spec.cdc.items);
-            let amount = 1 + i64::from(rng.next_u32() % 9);
-            let price = amount * (10 + i64::from(rng.next_u32() % 20));
+            let user = 2 + draw(u64::from(spec.cdc.users));
+            let item = 1 + draw(u64::from(spec.cdc.items));
+            let amount = 1 + draw(9);
+            let price = amount * (10 + draw(20));
             plan.push((at, [user, item, amount, price]));
         }
     }
@@ -153,7 +145,7 @@ impl TopologyWorld {
             check_fault(&run.spec, &meta, f)?;
         }
         let spec = &run.spec;
-        let mut rng = ChaCha8Rng::seed_from_u64(run.seed);
+        let mut rng = Prng::new(run.seed);
         let cdc_plan = cdc_plan(spec, &mut rng);
         let tables: Vec<Table> = spec
             .tables
@@ -172,8 +164,8 @@ impl TopologyWorld {
                     log: Vec::new(),
                     barriers: Vec::new(),
                     snapshots: Vec::new(),
-                    commit_user: uuid_from(&mut rng),
-                    manifest_id: uuid_from(&mut rng),
+                    commit_user: rng.uuid().to_string(),
+                    manifest_id: rng.uuid().to_string(),
                 }
             })
             .collect();
