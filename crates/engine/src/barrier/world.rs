@@ -124,6 +124,32 @@ fn cdc_plan(spec: &TopologySpec, rng: &mut Prng) -> Vec<CdcRecord> {
         .collect()
 }
 
+/// The tables of the topology, empty, each with its writer; commit users and manifest ids
+/// are drawn from `rng`.
+fn new_tables(spec: &TopologySpec, meta: &MetaService, rng: &mut Prng) -> Vec<Table> {
+    spec.tables
+        .iter()
+        .map(|t| {
+            let reg = meta
+                .tables
+                .iter()
+                .find(|r| r.name == t.name)
+                .expect("registered");
+            Table {
+                name: t.name.clone(),
+                columns: t.columns.clone(),
+                root: reg.root,
+                writer: reg.writer.clone(),
+                log: Vec::new(),
+                barriers: Vec::new(),
+                snapshots: Vec::new(),
+                commit_user: rng.uuid().to_string(),
+                manifest_id: rng.uuid().to_string(),
+            }
+        })
+        .collect()
+}
+
 impl TopologyWorld {
     /// Builds the world: registers the topology with the MetaService and plans the CDC stream
     /// and the barriers.
@@ -147,28 +173,7 @@ impl TopologyWorld {
         let spec = &run.spec;
         let mut rng = Prng::new(run.seed);
         let cdc_plan = cdc_plan(spec, &mut rng);
-        let tables: Vec<Table> = spec
-            .tables
-            .iter()
-            .map(|t| {
-                let reg = meta
-                    .tables
-                    .iter()
-                    .find(|r| r.name == t.name)
-                    .expect("registered");
-                Table {
-                    name: t.name.clone(),
-                    columns: t.columns.clone(),
-                    root: reg.root,
-                    writer: reg.writer.clone(),
-                    log: Vec::new(),
-                    barriers: Vec::new(),
-                    snapshots: Vec::new(),
-                    commit_user: rng.uuid().to_string(),
-                    manifest_id: rng.uuid().to_string(),
-                }
-            })
-            .collect();
+        let tables = new_tables(spec, &meta, &mut rng);
         let jobs: Vec<Job> = spec.jobs.iter().map(|j| Job::new(spec, j)).collect();
         for t in &tables {
             let writers = jobs.iter().filter(|j| j.spec.sink == t.name).count();
@@ -199,22 +204,28 @@ impl TopologyWorld {
             cdc_plan,
             run,
         };
-        for i in 0..w.cdc_plan.len() {
-            w.schedule(w.cdc_plan[i].at_ms, Action::Cdc(i));
+        w.schedule_start();
+        Ok(w)
+    }
+
+    /// Schedules the CDC records, and the barriers (with barriers) or every job's first own
+    /// checkpoint (without).
+    fn schedule_start(&mut self) {
+        for i in 0..self.cdc_plan.len() {
+            self.schedule(self.cdc_plan[i].at_ms, Action::Cdc(i));
         }
-        if w.run.spec.no_barriers {
-            for j in 0..w.jobs.len() {
-                w.schedule(
-                    w.jobs[j].spec.checkpoint_interval_ms,
+        if self.run.spec.no_barriers {
+            for j in 0..self.jobs.len() {
+                self.schedule(
+                    self.jobs[j].spec.checkpoint_interval_ms,
                     Action::Trigger { job: j },
                 );
             }
         } else {
-            for b in 1..=w.run.spec.barriers {
-                w.schedule(b * w.run.spec.barrier_interval_ms, Action::Issue(b));
+            for b in 1..=self.run.spec.barriers {
+                self.schedule(b * self.run.spec.barrier_interval_ms, Action::Issue(b));
             }
         }
-        Ok(w)
     }
 
     /// Schedules `action` at `at_ms` (never in the past), after the actions already due then.
