@@ -2,7 +2,7 @@
 //! micro-batch world's counterpart is [`crate::trace::line`]). The trace hash is the same for
 //! both worlds: [`crate::trace::hash`].
 
-use super::event::{BarrierEvent, BarrierEventKind};
+use super::event::{BarrierEvent, BarrierEventKind, ReplayRange};
 use super::spec::CDC_SOURCE;
 
 /// Legend printed before the events in text mode.
@@ -15,7 +15,40 @@ legend: CDC record arrives (and is streamed to root tables) | ISSUE MetaService 
 
 /// One line for an event: time, step number, then what happened in the field's words.
 pub fn line(e: &BarrierEvent) -> String {
-    let what = match &e.kind {
+    format!("{:>6} ms #{:<4} {}", e.at_ms, e.step, what(&e.kind))
+}
+
+/// The CDC ranges a recovering job replays, as `barrier=[start, end)` separated by spaces.
+pub fn replay_ranges(replay: &[ReplayRange]) -> String {
+    let r: Vec<String> = replay
+        .iter()
+        .map(|r| {
+            format!(
+                "{}=[{}, {})",
+                r.barrier, r.cdc_offset_start, r.cdc_offset_end
+            )
+        })
+        .collect();
+    r.join(" ")
+}
+
+/// What a source emitted: its records, or only the barrier when a stateless job streamed the
+/// records as they arrived; and the inputs the join still waits for.
+fn emitted(input: &str, records: u32, waiting_for: &[String]) -> String {
+    let wait = if waiting_for.is_empty() {
+        String::new()
+    } else {
+        format!(" (waiting for {})", waiting_for.join(", "))
+    };
+    if records == 0 && input == CDC_SOURCE {
+        format!("the barrier (records already streamed){wait}")
+    } else {
+        format!("{records} records{wait}")
+    }
+}
+
+fn what(kind: &BarrierEventKind) -> String {
+    match kind {
         BarrierEventKind::CdcRecord { record, written } => {
             let to: Vec<String> = written
                 .iter()
@@ -39,20 +72,10 @@ pub fn line(e: &BarrierEvent) -> String {
             barrier,
             records,
             waiting_for,
-        } => {
-            let wait = if waiting_for.is_empty() {
-                String::new()
-            } else {
-                format!(" (waiting for {})", waiting_for.join(", "))
-            };
-            let what = if *records == 0 && input == CDC_SOURCE {
-                // A stateless job streamed the records as they arrived; only the barrier is new.
-                "the barrier (records already streamed)".to_string()
-            } else {
-                format!("{records} records")
-            };
-            format!("EMIT      {job} <- {input} barrier {barrier}: {what}{wait}")
-        }
+        } => format!(
+            "EMIT      {job} <- {input} barrier {barrier}: {}",
+            emitted(input, *records, waiting_for)
+        ),
         BarrierEventKind::CheckpointTriggered {
             job,
             checkpoint,
@@ -90,16 +113,15 @@ pub fn line(e: &BarrierEvent) -> String {
             job,
             from_barrier,
             replay,
-        } => {
-            let r: Vec<String> = replay
-                .iter()
-                .map(|r| format!("{}=[{}, {})", r.barrier, r.cdc_offset_start, r.cdc_offset_end))
-                .collect();
-            format!(
-                "RECOVER   {job} from barrier {from_barrier}{}",
-                if r.is_empty() { String::new() } else { format!(", replays cdc {}", r.join(" ")) }
-            )
-        }
+        } if replay.is_empty() => format!("RECOVER   {job} from barrier {from_barrier}"),
+        BarrierEventKind::JobRecovered {
+            job,
+            from_barrier,
+            replay,
+        } => format!(
+            "RECOVER   {job} from barrier {from_barrier}, replays cdc {}",
+            replay_ranges(replay)
+        ),
         BarrierEventKind::Revised {
             table,
             barrier,
@@ -110,6 +132,5 @@ pub fn line(e: &BarrierEvent) -> String {
             tables.join(", "),
             jobs.join(", ")
         ),
-    };
-    format!("{:>6} ms #{:<4} {what}", e.at_ms, e.step)
+    }
 }
