@@ -565,3 +565,48 @@ fn the_text_trace_has_one_line_per_event_with_its_time_and_step() {
     );
     assert!(barrier_trace::LEGEND.contains("PRECOMMIT processed in all tables"));
 }
+
+#[test]
+fn the_worlds_invariants_hold_under_many_seeds_and_faults() {
+    // The world asserts its invariants as it steps (barriers PROCESSED then WRITTEN in order,
+    // COMMIT never ahead of PRECOMMIT, one writer per table): any violation panics here.
+    for name in ["shopping", "chain"] {
+        let jobs: Vec<String> = preset(name)
+            .unwrap()
+            .jobs
+            .iter()
+            .map(|j| j.name.clone())
+            .collect();
+        for seed in 0..6 {
+            for no_barriers in [false, true] {
+                for (k, job) in jobs.iter().enumerate() {
+                    let mut spec = preset(name).unwrap();
+                    spec.no_barriers = no_barriers;
+                    let faults = vec![
+                        Fault::FailBeforeWritten {
+                            job: job.clone(),
+                            barrier: 1 + (seed + k as u64) % 4,
+                        },
+                        Fault::FailAtStep {
+                            job: jobs[(k + 1) % jobs.len()].clone(),
+                            step: 7 * seed + 3,
+                        },
+                    ];
+                    let mut w = TopologyWorld::from_run(TopologyRun {
+                        barriers: 4,
+                        spec,
+                        seed,
+                        faults,
+                    })
+                    .unwrap();
+                    let events = w.run_to_end();
+                    assert!(w.is_drained());
+                    assert_eq!(events.len() as u64, w.steps());
+                    if !no_barriers {
+                        assert_eq!(w.meta().committed, 4, "{name} seed {seed} {job}");
+                    }
+                }
+            }
+        }
+    }
+}
