@@ -2,5 +2,6 @@
 
 pub mod explore;
 pub mod oracle;
+pub mod topology;
 
 pub use oracle::{check, Report, Verdict};

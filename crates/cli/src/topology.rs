@@ -1,15 +1,17 @@
-//! `batchscope topology`: timestamp barriers across an ETL topology (FLIP-276) — runs a preset
-//! or a topology file, prints one line per event or a JSON report of delays, snapshots and how
+//! `batchscope topology`: timestamp barriers across an ETL topology (FLIP-276) — parses the
+//! arguments into a recorded run, has `batchscope_check::topology` judge it, and prints one
+//! line per event (`barrier::trace::line`) or the JSON report of delays, snapshots and how
 //! often the declared query saw mixed or rolled-back data at each consistency level.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use batchscope_engine::barrier::{
-    self, BarrierEvent, BarrierEventKind, Consistency, ConsistencyTally, Fault, QueryResult,
-    ReadLevel, TopologyRun, TopologySpec, TopologyWorld,
+    self, trace, Consistency, Fault, ReadLevel, TopologyRun, TopologySpec,
 };
-use serde::Serialize;
+
+pub use batchscope_check::topology::{DelayMs, MaxLast, SnapshotEntry, TopologyReport};
+/// The text trace, now in the engine next to the micro-batch `trace::line`.
+pub use batchscope_engine::barrier::trace::{line as event_line, LEGEND};
 
 /// Consistency used for the report's counters.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -92,67 +94,6 @@ pub fn topology_presets() -> Vec<(&'static str, &'static str)> {
     barrier::presets()
 }
 
-/// Largest and latest value of a delay series.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MaxLast {
-    /// Largest.
-    pub max: u64,
-    /// Latest.
-    pub last: u64,
-}
-
-/// End-to-end delay per job and per table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct DelayMs {
-    /// Per job: snapshot of barrier N written minus all its inputs of N available.
-    pub jobs: BTreeMap<String, MaxLast>,
-    /// Per table: snapshot time minus CDC time of the newest record it covers.
-    pub tables: BTreeMap<String, MaxLast>,
-}
-
-/// One snapshot in the report.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SnapshotEntry {
-    /// Snapshot id.
-    pub id: u64,
-    /// Barrier held (own checkpoint without barriers).
-    pub barrier: u64,
-    /// `COMMIT` (written in all tables) or `WRITTEN`.
-    pub state: String,
-}
-
-/// What `topology --json` prints.
-#[derive(Clone, Debug, Serialize)]
-pub struct TopologyReport {
-    /// Topology name.
-    pub topology: String,
-    /// Seed used.
-    pub seed: u64,
-    /// Barriers issued.
-    pub barriers: u64,
-    /// Run without barriers.
-    pub no_barriers: bool,
-    /// Consistency of the counted queries: `strong` or `weak`.
-    pub consistency_mode: Consistency,
-    /// Faults injected.
-    pub faults: Vec<Fault>,
-    /// Events emitted.
-    pub events: u64,
-    /// End-to-end delay.
-    pub delay_ms: DelayMs,
-    /// The job contributing most delay.
-    pub job_to_optimise: Option<String>,
-    /// Snapshots per table.
-    pub snapshots: BTreeMap<String, Vec<SnapshotEntry>>,
-    /// Per level `ru`, `rc`, `rr`: queries, inconsistent, rolled_back.
-    pub consistency: BTreeMap<String, ConsistencyTally>,
-    /// The declared query at repeatable read once the run drained.
-    pub final_query: QueryResult,
-    /// Every event (printed in text mode; not in the JSON).
-    #[serde(skip)]
-    pub trace: Vec<BarrierEvent>,
-}
-
 fn split_at_sign(flag: &str, value: &str) -> Result<(String, u64), String> {
     let (name, n) = value
         .rsplit_once('@')
@@ -224,188 +165,10 @@ pub fn topology_run(args: &TopologyArgs) -> Result<TopologyRun, String> {
     })
 }
 
-/// Runs the topology to the end, evaluating the declared query after every step.
+/// Runs the topology to the end; the judge evaluates the declared query after every step.
 pub fn report(args: &TopologyArgs) -> Result<TopologyReport, String> {
     let run = topology_run(args)?;
-    let consistency: Consistency = args.consistency.into();
-    let mut world = TopologyWorld::from_run(run.clone()).map_err(|e| e.to_string())?;
-    let mut tallies: Vec<ConsistencyTally> = vec![ConsistencyTally::default(); 3];
-    while world.step().is_some() {
-        for (t, level) in tallies.iter_mut().zip(ReadLevel::ALL) {
-            t.observe(&world.query(&world.declared_query(level, consistency)));
-        }
-    }
-    let delays = world.delays();
-    let max_last = |s: &[barrier::DelaySeries]| {
-        s.iter()
-            .map(|d| {
-                (
-                    d.name.clone(),
-                    MaxLast {
-                        max: d.max_ms(),
-                        last: d.last_ms(),
-                    },
-                )
-            })
-            .collect()
-    };
-    let committed = if run.spec.no_barriers {
-        0
-    } else {
-        world.meta().committed
-    };
-    let snapshots = world
-        .tables()
-        .iter()
-        .map(|t| {
-            let list = t
-                .snapshots
-                .iter()
-                .map(|s| SnapshotEntry {
-                    id: s.snapshot.id,
-                    barrier: s.barrier,
-                    state: if s.barrier <= committed {
-                        "COMMIT"
-                    } else {
-                        "WRITTEN"
-                    }
-                    .into(),
-                })
-                .collect();
-            (t.name.clone(), list)
-        })
-        .collect();
-    Ok(TopologyReport {
-        topology: run.spec.name.clone(),
-        seed: run.seed,
-        barriers: run.barriers,
-        no_barriers: run.spec.no_barriers,
-        consistency_mode: consistency,
-        faults: run.faults.clone(),
-        events: world.steps(),
-        delay_ms: DelayMs {
-            jobs: max_last(&delays.jobs),
-            tables: max_last(&delays.tables),
-        },
-        job_to_optimise: delays.job_to_optimise,
-        snapshots,
-        consistency: ReadLevel::ALL
-            .iter()
-            .map(|l| l.short().to_string())
-            .zip(tallies)
-            .collect(),
-        final_query: world.query(&world.declared_query(ReadLevel::RepeatableRead, consistency)),
-        trace: world.trace().to_vec(),
-    })
-}
-
-/// Legend printed before the events in text mode.
-pub const LEGEND: &str = "\
-legend: CDC record arrives (and is streamed to root tables) | ISSUE MetaService issues a barrier |
-        EMIT source emits a barrier's records then the barrier (waiting = join buffers it) |
-        CKPT own checkpoint (no barriers) | PROCESSED sink aligned and wrote the barrier |
-        HELD fault holds a snapshot | WRITTEN snapshot created | PRECOMMIT processed in all tables |
-        COMMIT written in all tables | FAIL / RECOVER job failover | REVISE roll back downstream";
-
-/// One line for an event.
-pub fn event_line(e: &BarrierEvent) -> String {
-    let what = match &e.kind {
-        BarrierEventKind::CdcRecord { record, written } => {
-            let to: Vec<String> = written
-                .iter()
-                .map(|w| format!("{}@{}", w.table, w.barrier))
-                .collect();
-            format!(
-                "CDC       offset {} row {:?} -> {}",
-                record.offset,
-                record.row,
-                if to.is_empty() { "-".to_string() } else { to.join(", ") }
-            )
-        }
-        BarrierEventKind::BarrierIssued {
-            barrier,
-            cdc_offset_start,
-            cdc_offset_end,
-        } => format!("ISSUE     barrier {barrier} = cdc offsets [{cdc_offset_start}, {cdc_offset_end})"),
-        BarrierEventKind::SourceEmit {
-            job,
-            input,
-            barrier,
-            records,
-            waiting_for,
-        } => {
-            let wait = if waiting_for.is_empty() {
-                String::new()
-            } else {
-                format!(" (waiting for {})", waiting_for.join(", "))
-            };
-            let what = if *records == 0 && input == barrier::CDC_SOURCE {
-                // A stateless job streamed the records as they arrived; only the barrier is new.
-                "the barrier (records already streamed)".to_string()
-            } else {
-                format!("{records} records")
-            };
-            format!("EMIT      {job} <- {input} barrier {barrier}: {what}{wait}")
-        }
-        BarrierEventKind::CheckpointTriggered {
-            job,
-            checkpoint,
-            records,
-        } => format!("CKPT      {job} checkpoint {checkpoint}: {records} records"),
-        BarrierEventKind::Processed {
-            job,
-            table,
-            barrier,
-            records,
-        } => format!("PROCESSED {table} barrier {barrier} by {job}: {records} records"),
-        BarrierEventKind::SnapshotHeld { job, barrier } => {
-            format!("HELD      {job} snapshot of barrier {barrier} until PRECOMMIT")
-        }
-        BarrierEventKind::SnapshotWritten {
-            table,
-            barrier,
-            snapshot_id,
-            total_record_count,
-            ..
-        } => format!(
-            "WRITTEN   {table} snapshot-{snapshot_id} barrier {barrier} ({total_record_count} rows)"
-        ),
-        BarrierEventKind::Precommit { barrier } => format!("PRECOMMIT barrier {barrier}"),
-        BarrierEventKind::Commit { barrier } => format!("COMMIT    barrier {barrier}"),
-        BarrierEventKind::JobFailed {
-            job,
-            table,
-            restored_barrier,
-            lost_barriers,
-        } => format!(
-            "FAIL      {job}: {table} loses barriers {lost_barriers:?}, restart from checkpoint {restored_barrier}"
-        ),
-        BarrierEventKind::JobRecovered {
-            job,
-            from_barrier,
-            replay,
-        } => {
-            let r: Vec<String> = replay
-                .iter()
-                .map(|r| format!("{}=[{}, {})", r.barrier, r.cdc_offset_start, r.cdc_offset_end))
-                .collect();
-            format!(
-                "RECOVER   {job} from barrier {from_barrier}{}",
-                if r.is_empty() { String::new() } else { format!(", replays cdc {}", r.join(" ")) }
-            )
-        }
-        BarrierEventKind::Revised {
-            table,
-            barrier,
-            tables,
-            jobs,
-        } => format!(
-            "REVISE    {table} back to barrier {barrier}: tables {} restart jobs {}",
-            tables.join(", "),
-            jobs.join(", ")
-        ),
-    };
-    format!("{:>6} ms #{:<4} {what}", e.at_ms, e.step)
+    batchscope_check::topology::report(run, args.consistency.into()).map_err(|e| e.to_string())
 }
 
 /// Runs `batchscope topology`: 0 when the run completed, 2 on bad input (one line on stderr).
@@ -439,9 +202,9 @@ pub fn run(args: &TopologyArgs) -> i32 {
         },
         report.consistency_mode
     );
-    println!("{LEGEND}");
+    println!("{}", trace::LEGEND);
     for e in &report.trace {
-        println!("{}", event_line(e));
+        println!("{}", trace::line(e));
     }
     for level in ReadLevel::ALL.map(ReadLevel::short) {
         let t = &report.consistency[level];

@@ -1,10 +1,18 @@
 //! FLIP-276 timestamp barriers: the seed's avgPrice numbers at each consistency level,
-//! alignment, failover, revision, the contrast without barriers, and determinism.
+//! alignment, failover, revision, the contrast without barriers, the text trace, and
+//! determinism (pinned trace hashes, `common/topology_golden.rs`). The tallies of mixed and
+//! rolled-back reads over a run are the judge's: `batchscope_check::topology`.
 
+#[path = "common/topology_golden.rs"]
+mod topology_golden;
+
+use batchscope_engine::barrier::trace as barrier_trace;
 use batchscope_engine::barrier::{
-    preset, BarrierEvent, BarrierEventKind, Consistency, ConsistencyTally, Fault, ReadLevel,
-    TopologyRun, TopologySpec, TopologyWorld,
+    preset, BarrierEvent, BarrierEventKind, Consistency, Fault, ReadLevel, TopologyRun,
+    TopologySpec, TopologyWorld,
 };
+use batchscope_engine::trace;
+use topology_golden::{topology_mismatches, topology_table_now};
 
 fn world(name: &str, faults: Vec<Fault>) -> TopologyWorld {
     let spec = preset(name).expect("preset");
@@ -127,58 +135,6 @@ fn repeatable_read_moves_to_8_333_only_once_written_and_never_goes_back() {
         commit,
         "8.333 appears with the last WRITTEN snapshot of T"
     );
-}
-
-fn tallies(mut w: TopologyWorld, c: Consistency) -> Vec<ConsistencyTally> {
-    let mut t = vec![ConsistencyTally::default(); 3];
-    while w.step().is_some() {
-        for (i, l) in ReadLevel::ALL.iter().enumerate() {
-            t[i].observe(&w.query(&w.declared_query(*l, c)));
-        }
-    }
-    t
-}
-
-#[test]
-fn with_barriers_strong_reads_never_mix_and_uncommitted_reads_do() {
-    for name in ["shopping", "chain"] {
-        let t = tallies(world(name, vec![]), Consistency::Strong);
-        assert!(t[0].inconsistent > 0, "{name}: RU mixes barriers");
-        assert_eq!(t[1].inconsistent, 0, "{name}: RC strong is consistent");
-        assert_eq!(t[2].inconsistent, 0, "{name}: RR strong is consistent");
-        assert!(
-            t.iter().all(|x| x.rolled_back == 0),
-            "{name}: no fault, no roll-back"
-        );
-    }
-}
-
-#[test]
-fn weak_repeatable_read_mixes_barriers_between_snapshots() {
-    let t = tallies(world("shopping", vec![]), Consistency::Weak);
-    assert!(
-        t[2].inconsistent > 0,
-        "each table at its latest snapshot: not COMMIT"
-    );
-}
-
-#[test]
-fn failure_after_precommit_rolls_back_read_committed_but_not_repeatable_read() {
-    let t = tallies(world("shopping", fail_price_2()), Consistency::Strong);
-    assert!(t[1].rolled_back > 0);
-    assert_eq!(t[2].rolled_back, 0);
-}
-
-#[test]
-fn without_barriers_every_level_sees_mixed_versions() {
-    for name in ["shopping", "chain"] {
-        let mut spec = preset(name).unwrap();
-        spec.no_barriers = true;
-        let t = tallies(TopologyWorld::new(spec, 7).unwrap(), Consistency::Strong);
-        for (i, l) in ["ru", "rc", "rr"].iter().enumerate() {
-            assert!(t[i].inconsistent > 0, "{name}: {l} without barriers");
-        }
-    }
 }
 
 #[test]
@@ -353,10 +309,11 @@ fn revision_rolls_back_downstream_and_replays_to_the_same_data() {
             written: 3,
         }],
     );
-    let mut rr = ConsistencyTally::default();
+    let mut rr_barriers = Vec::new();
     let mut events = Vec::new();
     while let Some(e) = w.step() {
-        rr.observe(&w.query(&w.declared_query(ReadLevel::RepeatableRead, Consistency::Strong)));
+        let r = w.query(&w.declared_query(ReadLevel::RepeatableRead, Consistency::Strong));
+        rr_barriers.push(r.reads.iter().map(|t| t.barrier).collect::<Vec<u64>>());
         events.push(e);
     }
     let revised = events
@@ -383,7 +340,9 @@ fn revision_rolls_back_downstream_and_replays_to_the_same_data() {
         );
     }
     assert!(
-        rr.rolled_back > 0,
+        rr_barriers
+            .windows(2)
+            .any(|w| w[0].iter().zip(&w[1]).any(|(before, after)| after < before)),
         "a revision is the one thing that moves RR back"
     );
 }
@@ -426,12 +385,6 @@ fn interactive_faults_are_recorded_and_replay_identically() {
     );
 }
 
-fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf29ce484222325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
-    })
-}
-
 fn trace_hash(name: &str, seed: u64, faults: Vec<Fault>, no_barriers: bool) -> u64 {
     let mut spec = preset(name).unwrap();
     spec.no_barriers = no_barriers;
@@ -442,7 +395,7 @@ fn trace_hash(name: &str, seed: u64, faults: Vec<Fault>, no_barriers: bool) -> u
         faults,
     })
     .unwrap();
-    fnv(&serde_json::to_string(&w.run_to_end()).unwrap())
+    trace::hash(&w.run_to_end())
 }
 
 #[test]
@@ -564,5 +517,96 @@ fn a_failing_upstream_job_cannot_wait_for_precommit_and_the_run_still_commits() 
             "{job}: every barrier COMMIT in the end"
         );
         assert_eq!(rows_per_barrier(&clean), rows_per_barrier(&w), "{job}");
+    }
+}
+
+#[test]
+fn the_pinned_topology_runs_give_the_pinned_hashes() {
+    let mismatches = topology_mismatches();
+    assert!(
+        mismatches.is_empty(),
+        "the topology traces changed:\n{}\nIf the change is intended, replace the table in crates/engine/tests/common/topology_golden.rs with:\n{}",
+        mismatches.join("\n"),
+        topology_table_now()
+    );
+}
+
+#[test]
+fn the_text_trace_has_one_line_per_event_with_its_time_and_step() {
+    let mut w = world("shopping", fail_price_2());
+    let events = w.run_to_end();
+    for e in &events {
+        let line = barrier_trace::line(e);
+        assert!(!line.contains('\n'), "{line}");
+        assert!(
+            line.starts_with(&format!("{:>6} ms #{:<4} ", e.at_ms, e.step)),
+            "{line}"
+        );
+    }
+    let words = |f: fn(&BarrierEventKind) -> bool, word: &str| {
+        let e = events.iter().find(|e| f(&e.kind)).expect("event happens");
+        assert!(
+            barrier_trace::line(e).contains(word),
+            "{}",
+            barrier_trace::line(e)
+        );
+    };
+    words(
+        |k| matches!(k, BarrierEventKind::Precommit { .. }),
+        "PRECOMMIT barrier",
+    );
+    words(
+        |k| matches!(k, BarrierEventKind::JobFailed { .. }),
+        "FAIL      price_job",
+    );
+    words(
+        |k| matches!(k, BarrierEventKind::SnapshotHeld { .. }),
+        "until PRECOMMIT",
+    );
+    assert!(barrier_trace::LEGEND.contains("PRECOMMIT processed in all tables"));
+}
+
+#[test]
+fn the_worlds_invariants_hold_under_many_seeds_and_faults() {
+    // The world asserts its invariants as it steps (barriers PROCESSED then WRITTEN in order,
+    // COMMIT never ahead of PRECOMMIT, one writer per table): any violation panics here.
+    for name in ["shopping", "chain"] {
+        let jobs: Vec<String> = preset(name)
+            .unwrap()
+            .jobs
+            .iter()
+            .map(|j| j.name.clone())
+            .collect();
+        for seed in 0..6 {
+            for no_barriers in [false, true] {
+                for (k, job) in jobs.iter().enumerate() {
+                    let mut spec = preset(name).unwrap();
+                    spec.no_barriers = no_barriers;
+                    let faults = vec![
+                        Fault::FailBeforeWritten {
+                            job: job.clone(),
+                            barrier: 1 + (seed + k as u64) % 4,
+                        },
+                        Fault::FailAtStep {
+                            job: jobs[(k + 1) % jobs.len()].clone(),
+                            step: 7 * seed + 3,
+                        },
+                    ];
+                    let mut w = TopologyWorld::from_run(TopologyRun {
+                        barriers: 4,
+                        spec,
+                        seed,
+                        faults,
+                    })
+                    .unwrap();
+                    let events = w.run_to_end();
+                    assert!(w.is_drained());
+                    assert_eq!(events.len() as u64, w.steps());
+                    if !no_barriers {
+                        assert_eq!(w.meta().committed, 4, "{name} seed {seed} {job}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! Determinism across platforms: on wasm32 the pinned runs give the same trace hashes as natively.
+//! Determinism across platforms: on wasm32 the pinned runs of both worlds (micro-batch presets,
+//! FLIP-276 topologies) give the same trace hashes as natively.
 //!
 //! Runs under `wasm-bindgen-test-runner` in Node (no browser needed): see `scripts/test-wasm.sh`.
 //! Natively this file compiles to an empty test binary.
@@ -46,5 +47,19 @@ fn wasm32_replays_the_same_inputs_to_the_same_hash() {
     assert_ne!(
         run(g.preset, g.seed, g.crashes).hash,
         run(g.preset, g.seed + 1, g.crashes).hash
+    );
+}
+
+#[path = "common/topology_golden.rs"]
+mod topology_golden;
+
+#[wasm_bindgen_test]
+fn wasm32_topology_hashes_equal_the_pinned_native_ones() {
+    let mismatches = topology_golden::topology_mismatches();
+    assert!(
+        mismatches.is_empty(),
+        "wasm32 topology traces differ from the pinned ones:\n{}\nTable as computed on wasm32:\n{}",
+        mismatches.join("\n"),
+        topology_golden::topology_table_now()
     );
 }

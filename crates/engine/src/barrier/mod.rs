@@ -5,34 +5,45 @@
 //! barriers.
 //!
 //! Start with [`TopologyWorld::new`] on a [`preset`] and call [`TopologyWorld::step`]; every
-//! call performs one observable action and returns a [`BarrierEvent`].
+//! call performs one observable action and returns a [`BarrierEvent`]; [`trace::line`] prints
+//! it. The files: `event` (what happens), `run` (recorded inputs and faults), `world` (state,
+//! queue, public API), `cut` (what enters a barrier), `commit` (PROCESSED → WRITTEN →
+//! PRECOMMIT → COMMIT), `faults` (failover, revision), `job`, `delay`, `trace`, and the model
+//! pieces `spec`, `meta`, `table`, `snapshot`, `operator`, `query`.
 
+mod commit;
+mod cut;
+mod delay;
+mod event;
+mod faults;
+mod job;
 mod meta;
 mod operator;
 mod query;
+mod run;
 mod snapshot;
 mod spec;
 mod table;
+pub mod trace;
 mod world;
 
+pub use commit::{BarrierView, TableTxnState, TransactionState};
+pub use delay::{DelayReport, DelaySample, DelaySeries};
+pub use event::{BarrierEvent, BarrierEventKind, CdcRecord, ReplayRange, TableBarrierRef};
+pub use job::{Job, JobCheckpoint, JobInput};
 pub use meta::{
     BarrierRecord, JobProgress, JobRegistration, MetaService, SnapshotRef, TableRegistration,
 };
 pub use operator::{OperatorState, Record};
-pub use query::{
-    Consistency, ConsistencyTally, Query, QueryResult, QueryRow, ReadLevel, TableRead,
-};
+pub use query::{Consistency, Query, QueryResult, QueryRow, ReadLevel, TableRead};
+pub use run::{Fault, TopologyRun};
 pub use snapshot::{PaimonSnapshot, SNAPSHOT_VERSION};
 pub use spec::{
     CdcRecordSpec, CdcSpec, JobSpec, OperatorSpec, QuerySpec, RatioSpec, TableSpec, TopologyError,
     TopologySpec, CDC_COLUMNS, CDC_SOURCE,
 };
 pub use table::{Table, TableBarrier, TableRecord, TableSnapshot};
-pub use world::{
-    BarrierEvent, BarrierEventKind, BarrierView, CdcRecord, DelayReport, DelaySample, DelaySeries,
-    Fault, Job, JobCheckpoint, JobInput, ReplayRange, TableBarrierRef, TableTxnState, TopologyRun,
-    TopologyWorld, TransactionState,
-};
+pub use world::TopologyWorld;
 
 /// Where the model simplifies FLIP-276 (a design proposal under discussion, never released),
 /// for the dashboard's lesson panel.

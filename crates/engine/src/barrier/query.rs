@@ -1,6 +1,6 @@
 //! OLAP queries against the tables at the seed's consistency levels (Read Uncommitted, Read
-//! Committed, Repeatable Read) with Strong or Weak consistency, and the tally that counts
-//! inconsistent and rolled-back results over a run.
+//! Committed, Repeatable Read) with Strong or Weak consistency. The judge that tallies
+//! inconsistent and rolled-back results over a run lives apart, in `batchscope_check::topology`.
 
 use std::collections::BTreeMap;
 
@@ -233,38 +233,4 @@ fn join_rows(spec: &QuerySpec, data: &[(&Table, Rows)]) -> Vec<QueryRow> {
             QueryRow { on, columns, ratio }
         })
         .collect()
-}
-
-/// Counts, over repeated evaluations of one query at one level, how many results were
-/// inconsistent and how many went back to an earlier version than the previous evaluation.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ConsistencyTally {
-    /// Evaluations.
-    pub queries: u64,
-    /// Results that mix barriers or include partly processed barriers.
-    pub inconsistent: u64,
-    /// Results where some table was read at an earlier (barrier, partial records) position
-    /// than in the previous evaluation: the reader saw data disappear.
-    pub rolled_back: u64,
-    #[serde(skip)]
-    last: Vec<(u64, u32)>,
-}
-
-impl ConsistencyTally {
-    /// Records one evaluation.
-    pub fn observe(&mut self, r: &QueryResult) {
-        self.queries += 1;
-        if !r.consistent {
-            self.inconsistent += 1;
-        }
-        let now: Vec<(u64, u32)> = r
-            .reads
-            .iter()
-            .map(|t| (t.barrier, t.partial_records))
-            .collect();
-        if self.last.len() == now.len() && self.last.iter().zip(&now).any(|(a, b)| b < a) {
-            self.rolled_back += 1;
-        }
-        self.last = now;
-    }
 }

@@ -127,6 +127,12 @@ impl Table {
     }
 
     pub(crate) fn mark_processed(&mut self, barrier: u64, cdc_offset: u64, at_ms: u64) -> u32 {
+        assert_eq!(
+            barrier,
+            self.processed() + 1,
+            "`{}`: PROCESSED in order",
+            self.name
+        );
         let records = self.log.iter().filter(|r| r.barrier == barrier).count() as u32;
         self.barriers.push(TableBarrier {
             barrier,
@@ -167,10 +173,14 @@ impl Table {
             watermark: None,
             next_row_id: None,
         };
-        if let Some(b) = self.barriers.iter_mut().find(|b| b.barrier == n) {
-            b.written_at_ms = Some(at_ms);
-            b.snapshot_id = Some(id);
-        }
+        let b = self
+            .barriers
+            .iter_mut()
+            .find(|b| b.barrier == n)
+            .expect("a snapshot holds a PROCESSED barrier");
+        assert!(b.written_at_ms.is_none(), "barrier {n} is WRITTEN once");
+        b.written_at_ms = Some(at_ms);
+        b.snapshot_id = Some(id);
         self.snapshots.push(TableSnapshot {
             barrier: n,
             snapshot,

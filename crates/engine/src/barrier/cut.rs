@@ -1,0 +1,285 @@
+//! The barrier cut: which records enter barrier N of a job. With timestamp barriers a job reads
+//! barrier N of each input once it is available (issued by the MetaService for `cdc`, WRITTEN
+//! upstream for a table) and the operator aligns the inputs; without barriers the job cuts its
+//! own checkpoint and takes everything available now. Both cuts read an input through
+//! [`TopologyWorld::input_records`] and hand stateless output to the sink through
+//! [`TopologyWorld::deliver`]. CDC records also stream straight into root tables as they arrive.
+
+use super::event::{BarrierEventKind, CdcRecord, TableBarrierRef};
+use super::job::Arrival;
+use super::operator::Record;
+use super::spec::CDC_SOURCE;
+use super::world::{Action, TopologyWorld};
+
+/// What one input contributes to a cut.
+enum Span {
+    /// CDC offsets `[from, to)`.
+    Cdc { from: u64, to: u64 },
+    /// The records the upstream table wrote in barriers `(after, upto]`.
+    Table { after: u64, upto: u64 },
+}
+
+fn cdc_to_record(r: &CdcRecord) -> Record {
+    Record {
+        key: vec![r.offset as i64],
+        values: r.row.to_vec(),
+    }
+}
+
+impl TopologyWorld {
+    /// A CDC record arrives; stateless jobs that have read every closed barrier stream it into
+    /// their sink at once.
+    pub(super) fn on_cdc(&mut self, i: usize) -> BarrierEventKind {
+        assert_eq!(i, self.cdc_arrived, "CDC records arrive in offset order");
+        self.cdc_arrived = i + 1;
+        let mut written = Vec::new();
+        for j in 0..self.jobs.len() {
+            if self.jobs[j].reads_cdc() && self.jobs[j].cdc_written == i as u64 {
+                let barrier = self.open_barrier(j);
+                if self.cdc_catch_up(j) > 0 {
+                    written.push(TableBarrierRef {
+                        table: self.jobs[j].spec.sink.clone(),
+                        barrier,
+                    });
+                }
+            }
+        }
+        BarrierEventKind::CdcRecord {
+            record: self.cdc_plan[i].clone(),
+            written,
+        }
+    }
+
+    /// The barrier that records streamed now belong to: the one not yet closed at this input.
+    fn open_barrier(&self, j: usize) -> u64 {
+        if self.run.spec.no_barriers {
+            self.jobs[j].next_cut()
+        } else {
+            self.meta.last_issued() + 1
+        }
+    }
+
+    /// A stateless job reading `cdc` streams records straight to its sink once it has read
+    /// every closed barrier; returns the records written.
+    pub(super) fn cdc_catch_up(&mut self, j: usize) -> u32 {
+        let job = &self.jobs[j];
+        if !job.up || !job.reads_cdc() || job.pipeline.is_stateful() {
+            return 0;
+        }
+        if !self.run.spec.no_barriers && job.inputs[0].consumed < self.meta.last_issued() {
+            return 0;
+        }
+        let from = job.cdc_written as usize;
+        let recs: Vec<Record> = self.cdc_plan[from.min(self.cdc_arrived)..self.cdc_arrived]
+            .iter()
+            .map(cdc_to_record)
+            .collect();
+        let recs = job.pipeline.apply_pre(recs);
+        let barrier = self.open_barrier(j);
+        self.jobs[j].cdc_written = self.cdc_arrived as u64;
+        let sink = self.sink_of(j);
+        self.tables[sink].write(barrier, recs)
+    }
+
+    /// Availability time of barrier `n` at a source, if available.
+    fn available(&self, source: &str, n: u64) -> Option<u64> {
+        if source == CDC_SOURCE {
+            self.meta.barrier(n).map(|b| b.issued_at_ms)
+        } else {
+            let t = &self.tables[self.table_index(source)?];
+            t.barrier(n).and_then(|b| b.written_at_ms)
+        }
+    }
+
+    /// Schedules a read of the next barrier on every input of job `j` where it is available.
+    pub(super) fn schedule_reads(&mut self, j: usize) {
+        if self.run.spec.no_barriers || !self.jobs[j].up {
+            return;
+        }
+        for i in 0..self.jobs[j].inputs.len() {
+            let input = &self.jobs[j].inputs[i];
+            let next = input.consumed + 1;
+            if !input.read_scheduled && self.available(&input.source, next).is_some() {
+                self.jobs[j].inputs[i].read_scheduled = true;
+                let at = self.now_ms + self.jobs[j].spec.read_ms;
+                self.schedule(
+                    at,
+                    Action::Read {
+                        job: j,
+                        input: i,
+                        barrier: next,
+                    },
+                );
+            }
+        }
+    }
+
+    /// The records of one input of job `j` in `span`, through the job's stateless operators
+    /// before the stateful one, and the CDC records reflected once they are in.
+    fn input_records(&self, j: usize, source: &str, span: Span) -> (Vec<Record>, u64) {
+        let (recs, coverage) = match span {
+            Span::Cdc { from, to } => {
+                let recs = self.cdc_plan[from as usize..to as usize]
+                    .iter()
+                    .map(cdc_to_record)
+                    .collect();
+                (recs, to)
+            }
+            Span::Table { after, upto } => {
+                let t = &self.tables[self.table_index(source).expect("validated")];
+                let recs = t
+                    .log
+                    .iter()
+                    .filter(|r| r.barrier > after && r.barrier <= upto)
+                    .map(|r| Record {
+                        key: r.key.clone(),
+                        values: r.values.clone(),
+                    })
+                    .collect();
+                (recs, t.cdc_offset_at(upto))
+            }
+        };
+        (self.jobs[j].pipeline.apply_pre(recs), coverage)
+    }
+
+    /// Hands an input's records of barrier `n` on: a stateful job keeps them for the operator
+    /// (returned); a stateless job writes them to its sink at once (visible to read-uncommitted).
+    fn deliver(&mut self, j: usize, n: u64, recs: Vec<Record>) -> Vec<Record> {
+        if self.jobs[j].pipeline.is_stateful() {
+            return recs;
+        }
+        let sink = self.sink_of(j);
+        assert!(
+            n > self.tables[sink].written(),
+            "no write into barrier {n} of `{}`: it is WRITTEN",
+            self.tables[sink].name
+        );
+        self.tables[sink].write(n, recs);
+        Vec::new()
+    }
+
+    /// With barriers: input `i` of job `j` emits barrier `n`'s records, then the barrier.
+    pub(super) fn on_read(&mut self, j: usize, i: usize, n: u64) -> Option<BarrierEventKind> {
+        self.jobs[j].inputs[i].read_scheduled = false;
+        let source = self.jobs[j].inputs[i].source.clone();
+        let available_at = self.available(&source, n)?;
+        assert_eq!(
+            n,
+            self.jobs[j].inputs[i].consumed + 1,
+            "an input reads barriers in order"
+        );
+        let span = if source == CDC_SOURCE {
+            let b = self.meta.barrier(n).expect("available");
+            let from = if self.jobs[j].pipeline.is_stateful() {
+                b.cdc_offset_start
+            } else {
+                b.cdc_offset_start.max(self.jobs[j].cdc_written)
+            };
+            Span::Cdc {
+                from,
+                to: b.cdc_offset_end,
+            }
+        } else {
+            Span::Table {
+                after: n - 1,
+                upto: n,
+            }
+        };
+        let (recs, coverage) = self.input_records(j, &source, span);
+        let count = recs.len() as u32;
+        let delta = self.deliver(j, n, recs);
+        let job = &mut self.jobs[j];
+        let ninputs = job.inputs.len();
+        if source == CDC_SOURCE {
+            job.cdc_written = job.cdc_written.max(coverage);
+        }
+        job.inputs[i].consumed = n;
+        let arrival = job
+            .arrived
+            .entry(n)
+            .or_insert_with(|| Arrival::empty(ninputs));
+        arrival.deltas[i] = Some(delta);
+        arrival.coverage[i] = coverage;
+        arrival.available_at_ms[i] = available_at;
+        let waiting_for = job
+            .inputs
+            .iter()
+            .zip(&arrival.deltas)
+            .filter(|(_, d)| d.is_none())
+            .map(|(inp, _)| inp.source.clone())
+            .collect();
+        job.refresh_buffered();
+        if source == CDC_SOURCE {
+            self.cdc_catch_up(j);
+        }
+        self.schedule_reads(j);
+        self.schedule_process(j);
+        Some(BarrierEventKind::SourceEmit {
+            job: self.jobs[j].spec.name.clone(),
+            input: source,
+            barrier: n,
+            records: count,
+            waiting_for,
+        })
+    }
+
+    /// Without barriers: job `j` cuts its own checkpoint and reads everything available now
+    /// (CDC arrived so far, every snapshot upstream has WRITTEN).
+    pub(super) fn on_trigger(&mut self, j: usize) -> Option<BarrierEventKind> {
+        if !self.jobs[j].up {
+            return None;
+        }
+        assert!(
+            self.run.spec.no_barriers,
+            "own checkpoints only without barriers"
+        );
+        let k = self.jobs[j].next_cut();
+        let mut arrival = Arrival::empty(0);
+        let mut count = 0u32;
+        for i in 0..self.jobs[j].inputs.len() {
+            let input = &self.jobs[j].inputs[i];
+            let source = input.source.clone();
+            let (span, pos) = if source == CDC_SOURCE {
+                let from = if self.jobs[j].pipeline.is_stateful() {
+                    input.consumed
+                } else {
+                    self.jobs[j].cdc_written
+                };
+                let to = self.cdc_arrived as u64;
+                (Span::Cdc { from, to }, to)
+            } else {
+                let t = &self.tables[self.table_index(&source).expect("validated")];
+                let upto = t.written();
+                let after = input.consumed;
+                (Span::Table { after, upto }, upto)
+            };
+            let (recs, coverage) = self.input_records(j, &source, span);
+            count += recs.len() as u32;
+            let delta = self.deliver(j, k, recs);
+            arrival.deltas.push(Some(delta));
+            arrival.coverage.push(coverage);
+            arrival.available_at_ms.push(self.now_ms);
+            arrival.consumed.push(pos);
+        }
+        let job = &mut self.jobs[j];
+        for (inp, pos) in job.inputs.iter_mut().zip(&arrival.consumed) {
+            inp.consumed = *pos;
+        }
+        if job.reads_cdc() {
+            job.cdc_written = self.cdc_arrived as u64;
+        }
+        arrival.cdc_written = job.cdc_written;
+        job.arrived.insert(k, arrival);
+        job.refresh_buffered();
+        let next = self.now_ms + self.jobs[j].spec.checkpoint_interval_ms;
+        if next <= self.drain_until_ms {
+            self.schedule(next, Action::Trigger { job: j });
+        }
+        self.schedule_process(j);
+        Some(BarrierEventKind::CheckpointTriggered {
+            job: self.jobs[j].spec.name.clone(),
+            checkpoint: k,
+            records: count,
+        })
+    }
+}

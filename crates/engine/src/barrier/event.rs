@@ -1,0 +1,169 @@
+//! The topology world's events: one [`BarrierEvent`] per observable action, with a closed set
+//! of kinds ([`BarrierEventKind`]) and their payload types.
+//!
+//! The envelope is `{ step, at_ms, kind }`: `step` is the number of events before this one (the
+//! micro-batch `Event` calls the same number `seq`; the dashboard reads `step`). The serde
+//! output is `{"step": N, "at_ms": T, "kind": {"event": "snake_case_name", ...}}`.
+
+use serde::{Deserialize, Serialize};
+
+/// A CDC record of the simulated upstream: one shopping row with its CDC time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CdcRecord {
+    /// Position in the CDC stream, from 0.
+    pub offset: u64,
+    /// CDC time.
+    pub at_ms: u64,
+    /// `[userId, itemId, amount, price]`.
+    pub row: [i64; 4],
+}
+
+/// A table and the barrier a write went to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableBarrierRef {
+    /// Table.
+    pub table: String,
+    /// Barrier (own checkpoint without barriers).
+    pub barrier: u64,
+}
+
+/// CDC offsets a recovering job replays for one barrier (`<barrier, offset>` kept by MetaService).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayRange {
+    /// Barrier.
+    pub barrier: u64,
+    /// First CDC offset.
+    pub cdc_offset_start: u64,
+    /// One past the last CDC offset.
+    pub cdc_offset_end: u64,
+}
+
+/// One observable action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BarrierEvent {
+    /// Events before this one.
+    pub step: u64,
+    /// Simulated time.
+    pub at_ms: u64,
+    /// What happened.
+    pub kind: BarrierEventKind,
+}
+
+/// The closed set of things that happen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum BarrierEventKind {
+    /// A CDC record arrived; stateless jobs reading `cdc` wrote it at once (not yet PROCESSED).
+    CdcRecord {
+        /// The record.
+        record: CdcRecord,
+        /// Root tables written, with the open barrier the record belongs to.
+        written: Vec<TableBarrierRef>,
+    },
+    /// MetaService issued a global timestamp barrier covering these CDC offsets.
+    BarrierIssued {
+        /// Barrier.
+        barrier: u64,
+        /// First CDC offset.
+        cdc_offset_start: u64,
+        /// One past the last CDC offset.
+        cdc_offset_end: u64,
+    },
+    /// A job's source emitted a barrier's records and then the barrier. Non-empty
+    /// `waiting_for`: the stateful operator buffers this input until the others catch up.
+    SourceEmit {
+        /// Job.
+        job: String,
+        /// Table read, or `cdc`.
+        input: String,
+        /// Barrier.
+        barrier: u64,
+        /// Records emitted.
+        records: u32,
+        /// Inputs whose barrier has not arrived yet (alignment).
+        waiting_for: Vec<String>,
+    },
+    /// Without barriers: a job took its own checkpoint and read all input available now.
+    CheckpointTriggered {
+        /// Job.
+        job: String,
+        /// The job's own checkpoint id.
+        checkpoint: u64,
+        /// Records read.
+        records: u32,
+    },
+    /// The sink aligned and wrote the barrier's records: PROCESSED in the table.
+    Processed {
+        /// Job.
+        job: String,
+        /// Table.
+        table: String,
+        /// Barrier.
+        barrier: u64,
+        /// Records of the barrier in the table (streamed earlier or written now).
+        records: u32,
+    },
+    /// A fault holds the snapshot until the barrier is PRECOMMIT.
+    SnapshotHeld {
+        /// Job.
+        job: String,
+        /// Barrier.
+        barrier: u64,
+    },
+    /// A snapshot holding the barrier was created: WRITTEN in the table.
+    SnapshotWritten {
+        /// Job.
+        job: String,
+        /// Table.
+        table: String,
+        /// Barrier (`commitIdentifier`).
+        barrier: u64,
+        /// Snapshot id.
+        snapshot_id: u64,
+        /// Rows in the table.
+        total_record_count: i64,
+        /// Records of this barrier.
+        delta_record_count: i64,
+    },
+    /// The barrier is PROCESSED in all tables.
+    Precommit {
+        /// Barrier.
+        barrier: u64,
+    },
+    /// The barrier is WRITTEN in all tables.
+    Commit {
+        /// Barrier.
+        barrier: u64,
+    },
+    /// A job failed; its sink table lost what was not WRITTEN.
+    JobFailed {
+        /// Job.
+        job: String,
+        /// Its sink table.
+        table: String,
+        /// Checkpoint (last WRITTEN barrier) it will restart from.
+        restored_barrier: u64,
+        /// PROCESSED barriers rolled back.
+        lost_barriers: Vec<u64>,
+    },
+    /// A job restarted from its checkpoint and replays from the next barrier.
+    JobRecovered {
+        /// Job.
+        job: String,
+        /// Checkpoint restored.
+        from_barrier: u64,
+        /// CDC ranges it replays (jobs reading `cdc`, with barriers).
+        replay: Vec<ReplayRange>,
+    },
+    /// A table and everything downstream were rolled back to a barrier for replay.
+    Revised {
+        /// Table revised.
+        table: String,
+        /// Barrier kept.
+        barrier: u64,
+        /// Tables rolled back.
+        tables: Vec<String>,
+        /// Jobs restarted.
+        jobs: Vec<String>,
+    },
+}

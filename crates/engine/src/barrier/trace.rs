@@ -1,0 +1,136 @@
+//! The topology trace as text: one line per [`BarrierEvent`], with a [`LEGEND`] (the
+//! micro-batch world's counterpart is [`crate::trace::line`]). The trace hash is the same for
+//! both worlds: [`crate::trace::hash`].
+
+use super::event::{BarrierEvent, BarrierEventKind, ReplayRange};
+use super::spec::CDC_SOURCE;
+
+/// Legend printed before the events in text mode.
+pub const LEGEND: &str = "\
+legend: CDC record arrives (and is streamed to root tables) | ISSUE MetaService issues a barrier |
+        EMIT source emits a barrier's records then the barrier (waiting = join buffers it) |
+        CKPT own checkpoint (no barriers) | PROCESSED sink aligned and wrote the barrier |
+        HELD fault holds a snapshot | WRITTEN snapshot created | PRECOMMIT processed in all tables |
+        COMMIT written in all tables | FAIL / RECOVER job failover | REVISE roll back downstream";
+
+/// One line for an event: time, step number, then what happened in the field's words.
+pub fn line(e: &BarrierEvent) -> String {
+    format!("{:>6} ms #{:<4} {}", e.at_ms, e.step, what(&e.kind))
+}
+
+/// The CDC ranges a recovering job replays, as `barrier=[start, end)` separated by spaces.
+pub fn replay_ranges(replay: &[ReplayRange]) -> String {
+    let r: Vec<String> = replay
+        .iter()
+        .map(|r| {
+            format!(
+                "{}=[{}, {})",
+                r.barrier, r.cdc_offset_start, r.cdc_offset_end
+            )
+        })
+        .collect();
+    r.join(" ")
+}
+
+/// What a source emitted: its records, or only the barrier when a stateless job streamed the
+/// records as they arrived; and the inputs the join still waits for.
+fn emitted(input: &str, records: u32, waiting_for: &[String]) -> String {
+    let wait = if waiting_for.is_empty() {
+        String::new()
+    } else {
+        format!(" (waiting for {})", waiting_for.join(", "))
+    };
+    if records == 0 && input == CDC_SOURCE {
+        format!("the barrier (records already streamed){wait}")
+    } else {
+        format!("{records} records{wait}")
+    }
+}
+
+fn what(kind: &BarrierEventKind) -> String {
+    match kind {
+        BarrierEventKind::CdcRecord { record, written } => {
+            let to: Vec<String> = written
+                .iter()
+                .map(|w| format!("{}@{}", w.table, w.barrier))
+                .collect();
+            format!(
+                "CDC       offset {} row {:?} -> {}",
+                record.offset,
+                record.row,
+                if to.is_empty() { "-".to_string() } else { to.join(", ") }
+            )
+        }
+        BarrierEventKind::BarrierIssued {
+            barrier,
+            cdc_offset_start,
+            cdc_offset_end,
+        } => format!("ISSUE     barrier {barrier} = cdc offsets [{cdc_offset_start}, {cdc_offset_end})"),
+        BarrierEventKind::SourceEmit {
+            job,
+            input,
+            barrier,
+            records,
+            waiting_for,
+        } => format!(
+            "EMIT      {job} <- {input} barrier {barrier}: {}",
+            emitted(input, *records, waiting_for)
+        ),
+        BarrierEventKind::CheckpointTriggered {
+            job,
+            checkpoint,
+            records,
+        } => format!("CKPT      {job} checkpoint {checkpoint}: {records} records"),
+        BarrierEventKind::Processed {
+            job,
+            table,
+            barrier,
+            records,
+        } => format!("PROCESSED {table} barrier {barrier} by {job}: {records} records"),
+        BarrierEventKind::SnapshotHeld { job, barrier } => {
+            format!("HELD      {job} snapshot of barrier {barrier} until PRECOMMIT")
+        }
+        BarrierEventKind::SnapshotWritten {
+            table,
+            barrier,
+            snapshot_id,
+            total_record_count,
+            ..
+        } => format!(
+            "WRITTEN   {table} snapshot-{snapshot_id} barrier {barrier} ({total_record_count} rows)"
+        ),
+        BarrierEventKind::Precommit { barrier } => format!("PRECOMMIT barrier {barrier}"),
+        BarrierEventKind::Commit { barrier } => format!("COMMIT    barrier {barrier}"),
+        BarrierEventKind::JobFailed {
+            job,
+            table,
+            restored_barrier,
+            lost_barriers,
+        } => format!(
+            "FAIL      {job}: {table} loses barriers {lost_barriers:?}, restart from checkpoint {restored_barrier}"
+        ),
+        BarrierEventKind::JobRecovered {
+            job,
+            from_barrier,
+            replay,
+        } if replay.is_empty() => format!("RECOVER   {job} from barrier {from_barrier}"),
+        BarrierEventKind::JobRecovered {
+            job,
+            from_barrier,
+            replay,
+        } => format!(
+            "RECOVER   {job} from barrier {from_barrier}, replays cdc {}",
+            replay_ranges(replay)
+        ),
+        BarrierEventKind::Revised {
+            table,
+            barrier,
+            tables,
+            jobs,
+        } => format!(
+            "REVISE    {table} back to barrier {barrier}: tables {} restart jobs {}",
+            tables.join(", "),
+            jobs.join(", ")
+        ),
+    }
+}
