@@ -19,16 +19,14 @@ const MAX_LINES: usize = 600;
 /// emptied when those branches merge.
 const KNOWN_LONG: &[&str] = &[
     "crates/check/src/explore.rs",
-    "crates/engine/src/barrier/world.rs",
     "crates/view/src/panels.rs",
     "crates/view/src/topology.rs",
     "web/src/state.rs",
 ];
 
-/// Engine files still allowed a banned name, with the name. The topology world seeds its own
-/// ChaCha8 until it moves to the shared `Prng` on its own branch. To be emptied when that
-/// branch merges.
-const KNOWN_BANNED: &[(&str, &str)] = &[("crates/engine/src/barrier/world.rs", "ChaCha8Rng")];
+/// Engine files still allowed a banned name, with the name (none: both worlds draw from the
+/// one `Prng`).
+const KNOWN_BANNED: &[(&str, &str)] = &[];
 
 /// Names the engine must not use: hashed iteration, wall clocks, unseeded randomness.
 const ENGINE_BANNED: &[&str] = &["HashMap", "HashSet", "Instant", "SystemTime", "thread_rng"];
