@@ -1,7 +1,7 @@
 //! The live panels as plain data computed from a `World`: channels, Meta-table rows, the
 //! checkpoint folder, the sink, and the verdict badge. The dashboard only renders these.
 //!
-//! One file per panel ([`channels`], [`meta`], [`files`], [`sink`], [`badge`]) and the
+//! One file per panel ([`channels`], [`meta`], [`files`], [`sink`], [`badge`](mod@badge)) and the
 //! [`offsets`] they share; everything is re-exported here.
 
 pub mod badge;

@@ -3,7 +3,7 @@
 //! every step, the declared query's history, event texts, the delay chart (plotters, SVG) and
 //! the lesson of each topology preset. The `web` crate only renders what these return.
 //!
-//! One file per concern: [`url`], [`history`], [`layout`], [`text`], [`delay_chart`], [`lesson`];
+//! One file per concern: [`url`], [`history`], [`layout`](mod@layout), [`text`], [`delay_chart`], [`lesson`];
 //! everything is re-exported here, so `topology::X` names stay as they were.
 
 pub mod delay_chart;
