@@ -2,7 +2,7 @@
 //!
 //! Run with `cargo bench --bench throughput` (add `-- --quick` for 100 k records). Prints numbers; asserts nothing.
 
-use batchscope_check::oracle::run_to_end;
+use batchscope_check::oracle::{run, Limit};
 use batchscope_engine::{preset, Scenario, World};
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -29,7 +29,7 @@ fn main() {
         let generated = t0.elapsed();
         let total = world.upstream.total();
         let t1 = Instant::now();
-        let converged = run_to_end(&mut world);
+        let converged = run(&mut world, Limit::JUDGE).converged();
         let sim = t1.elapsed();
         assert!(converged, "{name} did not converge");
         // The floor: the same records, once, into a map keyed like the sink.

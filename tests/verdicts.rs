@@ -176,7 +176,7 @@ fn source_commit_of_the_previous_batch_is_not_repeated_on_the_rerun_path() {
         batch_id: 3,
     });
     let mut w = World::new(s);
-    batchscope_check::oracle::run_to_end(&mut w);
+    batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
     let commits: Vec<u64> = w
         .events()
         .iter()
@@ -196,7 +196,7 @@ fn source_commit_of_the_previous_batch_is_not_repeated_on_the_rerun_path() {
 fn tablestore_checkpoints_reach_the_tunnel_one_batch_late() {
     use batchscope_engine::{EventKind, World};
     let mut w = World::new(preset("tablestore").unwrap());
-    batchscope_check::oracle::run_to_end(&mut w);
+    batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
     // Every SourceCommit pushes the end of the previous batch, read back from offsets/N-1.
     for e in w.events() {
         if let EventKind::SourceCommit {
@@ -217,7 +217,7 @@ fn tablestore_checkpoints_reach_the_tunnel_one_batch_late() {
 fn a_child_channel_opens_only_after_its_parent_finished_checkpoint_reaches_the_server() {
     use batchscope_engine::{EventKind, World};
     let mut w = World::new(preset("tablestore-split").unwrap());
-    batchscope_check::oracle::run_to_end(&mut w);
+    batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
     let ev = w.events();
     let opened = ev
         .iter()
@@ -254,7 +254,7 @@ fn the_pull_ahead_design_reads_every_row_in_get_offset_and_caches_it() {
 fn a_sink_outage_fails_the_batch_without_committing_it_and_loses_nothing() {
     use batchscope_engine::{EventKind, World};
     let mut w = World::new(preset("sink-outage").unwrap());
-    batchscope_check::oracle::run_to_end(&mut w);
+    batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
     let failed: Vec<u64> = w
         .events()
         .iter()
@@ -294,7 +294,7 @@ fn continuous_offsets_have_an_empty_metadata_line_and_restart_from_the_last_comm
         batch_id: 3,
     });
     let mut w = World::new(s);
-    batchscope_check::oracle::run_to_end(&mut w);
+    batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
     let offsets = String::from_utf8(w.checkpoint.read("offsets/2").unwrap().to_vec()).unwrap();
     let lines: Vec<&str> = offsets.split('\n').collect();
     assert_eq!(lines[0], "v1");

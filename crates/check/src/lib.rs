@@ -1,7 +1,15 @@
-//! Judges of batchscope runs, apart from the engine: the exactly-once oracle and the crash-point explorer.
+//! Judges of batchscope runs, apart from the engine: the exactly-once oracle, the crash-point explorer and the topology's consistency report.
+//!
+//! - [`liveness`]: the one loop that runs a world to its end ([`oracle::run`]) and its liveness rule;
+//! - [`progress`]: the one count of what the sink holds so far;
+//! - [`oracle`]: the failure-free expectation and the verdict;
+//! - [`explore`]: every crash point (and pair) of a scenario, judged;
+//! - [`topology`]: the FLIP-276 topology's consistency tally and report.
 
 pub mod explore;
+pub mod liveness;
 pub mod oracle;
+pub mod progress;
 pub mod topology;
 
 pub use oracle::{check, Report, Verdict};

@@ -1,7 +1,13 @@
 //! The oracle: runs a scenario to convergence and compares the sink with what a failure-free run delivers.
 
+pub use crate::liveness::{
+    is_stuck, last_progress_ms, liveness_bound_ms, run, run_observed, stall_bound_ms, Ending,
+    Limit, Liveness,
+};
+pub use crate::progress::visible_counts;
+use crate::progress::{fired_crash_names, so_far};
 use batchscope_engine::source::SourceCounters;
-use batchscope_engine::{Event, EventKind, Scenario, World};
+use batchscope_engine::{Event, Scenario, World};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -101,80 +107,6 @@ pub struct Report {
     pub events: Option<Vec<Event>>,
 }
 
-/// How long a run may go without progress (a committed batch or a finished task), counted
-/// from the end of the data at the earliest, before it is stuck: 30 trigger intervals, plus a restart for every crash and failure,
-/// plus the outages.
-pub fn stall_bound_ms(s: &Scenario) -> u64 {
-    let restarts = (s.crashes.len() + s.crash_after_events.len() + 2) as u64
-        * (s.restart_delay_ms + s.trigger_interval_ms);
-    let outages: u64 = s
-        .sink
-        .outages
-        .iter()
-        .map(|w| w.to_ms - w.from_ms + s.restart_delay_ms)
-        .sum();
-    30 * s.trigger_interval_ms + restarts + outages
-}
-
-/// Whether an event counts as progress for liveness.
-fn is_progress(kind: &EventKind) -> bool {
-    matches!(
-        kind,
-        EventKind::CommitLogWritten { .. } | EventKind::TaskFinished { .. }
-    )
-}
-
-/// When the run last made progress (0 if never), read from its trace.
-pub fn last_progress_ms(world: &World) -> u64 {
-    world
-        .events()
-        .iter()
-        .rev()
-        .find(|e| is_progress(&e.kind))
-        .map_or(0, |e| e.at_ms)
-}
-
-/// The simulated time by which the run must make progress again, or it is stuck. Before the
-/// data has ended, a quiet query may simply be waiting for records, so the clock starts then.
-pub fn liveness_bound_ms(world: &World) -> u64 {
-    let s = world.scenario();
-    last_progress_ms(world).max(s.data_end_ms()) + stall_bound_ms(s)
-}
-
-/// Whether a stepping run is stuck: not converged and past its liveness bound.
-pub fn is_stuck(world: &World) -> bool {
-    !world.is_converged() && world.now_ms() > liveness_bound_ms(world)
-}
-
-/// Steps until the world converges; returns `false` (stuck) when it makes no progress for
-/// [`stall_bound_ms`], or when a generous step cap is reached.
-pub fn run_to_end(world: &mut World) -> bool {
-    let stall = stall_bound_ms(world.scenario());
-    let mut last_progress_ms = last_progress_ms(world).max(world.scenario().data_end_ms());
-    let max_steps = 10_000_000u64;
-    for _ in 0..max_steps {
-        if world.is_converged() {
-            return true;
-        }
-        let event = world.step();
-        if is_progress(&event.kind) {
-            last_progress_ms = last_progress_ms.max(event.at_ms);
-        } else if event.at_ms.saturating_sub(last_progress_ms) > stall {
-            return false;
-        }
-    }
-    false
-}
-
-/// Counts each key's visible copies.
-pub fn visible_counts(world: &World) -> BTreeMap<String, u64> {
-    let mut counts = BTreeMap::new();
-    for r in world.sink.visible() {
-        *counts.entry(r.key.clone()).or_insert(0) += 1;
-    }
-    counts
-}
-
 /// What a failure-free run of the scenario delivers: no crashes, no outages.
 pub fn failure_free(scenario: &Scenario) -> (World, bool) {
     let mut clean = scenario.clone();
@@ -182,7 +114,7 @@ pub fn failure_free(scenario: &Scenario) -> (World, bool) {
     clean.crash_after_events.clear();
     clean.sink.outages.clear();
     let mut world = World::new(clean);
-    let converged = run_to_end(&mut world);
+    let converged = run(&mut world, Limit::JUDGE).converged();
     (world, converged)
 }
 
@@ -200,19 +132,8 @@ pub fn judge(
     expected: &BTreeMap<String, u64>,
     with_events: bool,
 ) -> Report {
-    let counts = visible_counts(world);
-    let duplicate_keys: Vec<String> = counts
-        .iter()
-        .filter(|(_, &n)| n > 1)
-        .map(|(k, _)| k.clone())
-        .collect();
-    let duplicates = counts.values().map(|&n| n.saturating_sub(1)).sum();
-    let lost_keys: Vec<String> = expected
-        .keys()
-        .filter(|k| !counts.contains_key(*k))
-        .cloned()
-        .collect();
-    let lost = lost_keys.len() as u64;
+    let progress = so_far(world, expected);
+    let (duplicates, lost) = (progress.duplicates, progress.missing_keys.len() as u64);
     let verdict = match (converged, duplicates > 0, lost > 0) {
         (false, _, _) => Verdict::Stuck,
         (true, false, false) => Verdict::ExactlyOnce,
@@ -225,22 +146,15 @@ pub fn judge(
         preset: s.name.clone(),
         seed: s.seed,
         batches_committed: world.batches_committed(),
-        expected: expected.len() as u64,
+        expected: progress.expected,
         delivered: world.sink.visible_len(),
         duplicates,
         lost,
-        duplicate_keys,
-        lost_keys,
+        duplicate_keys: progress.duplicate_keys,
+        lost_keys: progress.missing_keys,
         verdict,
         crashes: s.crashes.iter().map(|c| c.to_string()).collect(),
-        crashes_fired: world
-            .fired_crashes()
-            .iter()
-            .map(|c| {
-                c.point
-                    .map_or_else(|| format!("after-event@{}", c.seq - 1), |p| p.to_string())
-            })
-            .collect(),
+        crashes_fired: fired_crash_names(world),
         crashes_unreached: world
             .pending_crashes()
             .iter()
@@ -260,7 +174,7 @@ pub fn judge(
 pub fn check_world(scenario: &Scenario, with_events: bool) -> (Report, World) {
     let expected = expected_counts(scenario);
     let mut world = World::new(scenario.clone());
-    let converged = run_to_end(&mut world);
+    let converged = run(&mut world, Limit::JUDGE).converged();
     (judge(&world, converged, &expected, with_events), world)
 }
 

@@ -12,6 +12,8 @@ use batchscope_engine::barrier::{
 };
 use serde::Serialize;
 
+use crate::liveness::Limit;
+
 /// Counts, over repeated evaluations of one query at one level, how many results were
 /// inconsistent and how many went back to an earlier version than the previous evaluation.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -53,11 +55,11 @@ pub type LevelTallies = [ConsistencyTally; 3];
 /// Steps `world` to the end, evaluating its declared query at every level after every step.
 pub fn tally_to_end(world: &mut TopologyWorld, consistency: Consistency) -> LevelTallies {
     let mut tallies = LevelTallies::default();
-    while world.step().is_some() {
+    crate::liveness::run_observed(world, Limit::JUDGE, |world| {
         for (t, level) in tallies.iter_mut().zip(ReadLevel::ALL) {
             t.observe(&world.query(&world.declared_query(level, consistency)));
         }
-    }
+    });
     tallies
 }
 

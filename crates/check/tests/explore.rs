@@ -35,7 +35,7 @@ fn every_site_of_every_preset_fires_right_after_its_event() {
     for p in presets() {
         // The base run keeps the scenario's own faults (sink-outage's window).
         let mut base = World::new(p.scenario.clone());
-        batchscope_check::oracle::run_to_end(&mut base);
+        batchscope_check::oracle::run(&mut base, batchscope_check::oracle::Limit::JUDGE);
         let sites = crash_sites(&base);
         // Every committed batch passes at least five named points; a batch that never ends
         // (reader-never-closes) still passes get-offset, offset-log and get-batch.
@@ -51,7 +51,7 @@ fn every_site_of_every_preset_fires_right_after_its_event() {
             let mut s = p.scenario.clone();
             s.crashes = vec![point];
             let mut w = World::new(s);
-            batchscope_check::oracle::run_to_end(&mut w);
+            batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
             let fired: Vec<u64> = w
                 .events()
                 .iter()
@@ -89,7 +89,7 @@ fn points_the_tracker_does_not_find_never_fire() {
                 let mut s = scenario.clone();
                 s.crashes = vec![point];
                 let mut w = World::new(s);
-                batchscope_check::oracle::run_to_end(&mut w);
+                batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
                 assert_eq!(w.pending_crashes(), &[point], "{name} {point} fired");
             }
         }

@@ -2,11 +2,9 @@
 //! the smallest counterexample of each bad verdict with the command that reproduces it.
 
 use crate::run::load_scenario;
-use batchscope_check::explore::{Counterexample, Explorer, Origin, Summary};
+use batchscope_check::explore::{Explorer, Origin, Summary};
 use batchscope_check::oracle::Verdict;
 use clap::Args;
-use serde::Serialize;
-use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -33,95 +31,6 @@ pub struct ExploreArgs {
     /// Print one JSON object instead of text (no progress bar).
     #[arg(long)]
     pub json: bool,
-}
-
-/// A counterexample as `--json` prints it.
-#[derive(Serialize, Debug)]
-pub struct CounterexampleJson {
-    /// The bad verdict.
-    pub verdict: Verdict,
-    /// Crashes in firing order (`NAME@N`).
-    pub crashes: Vec<String>,
-    /// The non-crash fault, if any.
-    pub fault: Option<batchscope_check::explore::Fault>,
-    /// Extra copies in the sink.
-    pub duplicates: u64,
-    /// Records missing from the sink.
-    pub lost: u64,
-    /// The shell command that reproduces the run.
-    pub command: String,
-    /// The arguments of `batchscope` that reproduce it (after writing `scenario` to
-    /// `counterexample.json` when there is a fault).
-    pub run_args: Vec<String>,
-    /// The full scenario of the run.
-    pub scenario: batchscope_engine::Scenario,
-}
-
-/// The `--json` output.
-#[derive(Serialize, Debug)]
-pub struct ExploreJson {
-    /// Scenario name.
-    pub scenario: String,
-    /// Seed.
-    pub seed: u64,
-    /// Batches.
-    pub batches: u64,
-    /// Faults per run at most.
-    pub depth: u32,
-    /// Runs judged.
-    pub runs: u64,
-    /// Runs per verdict name, every verdict present.
-    pub outcomes: BTreeMap<String, u64>,
-    /// Runs per number of faults.
-    pub runs_by_depth: BTreeMap<u32, u64>,
-    /// Crash points reached by the base run.
-    pub crash_points: u64,
-    /// Non-crash faults explored.
-    pub faults: Vec<batchscope_check::explore::Fault>,
-    /// Forks replayed from zero because they did not fire where expected (0 when all is well).
-    pub inexact_forks: u64,
-    /// The smallest run per bad verdict.
-    pub counterexamples: Vec<CounterexampleJson>,
-    /// Single-crash verdicts: crash point × batch.
-    pub matrix: batchscope_check::explore::Matrix,
-}
-
-fn counterexample_json(c: &Counterexample, origin: &Origin) -> CounterexampleJson {
-    CounterexampleJson {
-        verdict: c.outcome.verdict,
-        crashes: c.outcome.crashes.iter().map(|p| p.to_string()).collect(),
-        fault: c.outcome.fault,
-        duplicates: c.outcome.duplicates,
-        lost: c.outcome.lost,
-        command: c.command(origin),
-        run_args: c.run_args(origin),
-        scenario: c.scenario.clone(),
-    }
-}
-
-/// The JSON document for a finished exploration.
-pub fn to_json(summary: &Summary, origin: &Origin) -> ExploreJson {
-    ExploreJson {
-        scenario: summary.scenario.clone(),
-        seed: summary.seed,
-        batches: summary.batches,
-        depth: summary.depth,
-        runs: summary.runs,
-        outcomes: Verdict::ALL
-            .iter()
-            .map(|v| (v.name().to_string(), summary.outcomes[v]))
-            .collect(),
-        runs_by_depth: summary.runs_by_depth.clone(),
-        crash_points: summary.crash_points,
-        faults: summary.faults.clone(),
-        inexact_forks: summary.inexact_forks,
-        counterexamples: summary
-            .counterexamples
-            .iter()
-            .map(|c| counterexample_json(c, origin))
-            .collect(),
-        matrix: summary.matrix.clone(),
-    }
 }
 
 /// The text report: counts per verdict, counterexamples with commands, the matrix.
@@ -263,7 +172,8 @@ pub fn run(args: &ExploreArgs) -> i32 {
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&to_json(&summary, &origin)).expect("summary serializes")
+            serde_json::to_string_pretty(&summary.with_commands(&origin))
+                .expect("summary serializes")
         );
     } else {
         print!("{}", render_text(&summary, &origin));

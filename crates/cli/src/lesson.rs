@@ -68,15 +68,6 @@ pub struct LessonReport {
     pub simplified: Vec<String>,
 }
 
-fn panel_name(panel: Panel) -> &'static str {
-    match panel {
-        Panel::Channels => "Channels",
-        Panel::Meta => "Meta table",
-        Panel::Checkpoint => "Checkpoint folder",
-        Panel::Sink => "Sink",
-    }
-}
-
 /// Stops (title, text, panel) with where each pauses.
 fn stop_reports(
     stops: impl Iterator<Item = (&'static str, &'static str, Option<&'static str>)>,
@@ -127,7 +118,7 @@ pub fn report(args: &LessonArgs) -> Result<LessonReport, String> {
             stops: stop_reports(
                 t.stops
                     .iter()
-                    .map(|s| (s.title, s.text, s.panel.map(panel_name))),
+                    .map(|s| (s.title, s.text, s.panel.map(Panel::title))),
                 cursors,
             ),
             verdict: Some(checked.verdict.name()),

@@ -4,11 +4,8 @@
 
 use crate::url::UrlState;
 use batchscope_check::explore::{Fault, Progress, Summary};
-use batchscope_check::oracle::Verdict;
+use batchscope_check::oracle::{run, Limit, Verdict};
 use batchscope_engine::{CrashKind, CrashPoint, Event, EventKind, Scenario, World};
-
-/// A run stops looking for its crash after this many events (browser safety).
-const MAX_STEPS: usize = 20_000;
 
 /// The colour of a verdict: green, orange, red, purple, grey (readable on both themes).
 pub fn verdict_color(verdict: Verdict) -> &'static str {
@@ -188,16 +185,11 @@ pub fn crash_cursor(events: &[Event]) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-/// The cursor of the first crash of `scenario` (with its crash list), stepping until it fires.
+/// The cursor of the first crash of `scenario` (with its crash list) in its run to the end.
 pub fn crash_moment(scenario: &Scenario) -> Option<usize> {
     let mut world = World::new(scenario.clone());
-    while !world.is_converged() && world.events().len() < MAX_STEPS {
-        let e = world.step();
-        if matches!(e.kind, EventKind::Crashed { .. }) {
-            return crash_cursor(world.events());
-        }
-    }
-    None
+    run(&mut world, Limit::SCREEN);
+    crash_cursor(world.events())
 }
 
 /// The player state that shows a run of `preset` (seed of `base`) with `crashes` armed, at its

@@ -8,12 +8,14 @@ pub mod explain;
 pub mod explore;
 pub mod geometry;
 pub mod labels;
+pub mod lesson_index;
 pub mod lessons;
 pub mod palette;
 pub mod panels;
 pub mod timeline;
 pub mod topology;
 pub mod tour;
+pub mod tour_runner;
 pub mod url;
 
 pub use explain::explain;

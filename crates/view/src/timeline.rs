@@ -137,21 +137,17 @@ pub fn next_commit_cursor(events: &[Event], cursor: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use batchscope_check::oracle::{run, Limit};
     use batchscope_engine::{preset, World};
 
-    /// The trace of a preset run to convergence (view depends on the engine only, not the oracle).
+    /// The trace of a preset run to its end (at most 400 events).
     fn trace_with_crash(name: &str, crash: &str) -> Vec<Event> {
         let mut s = preset(name).unwrap();
         if !crash.is_empty() {
             s.crashes.push(crash.parse().unwrap());
         }
         let mut w = World::new(s);
-        for _ in 0..400 {
-            if w.is_converged() {
-                break;
-            }
-            w.step();
-        }
+        run(&mut w, Limit::events(400));
         w.events().to_vec()
     }
 

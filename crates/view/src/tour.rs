@@ -5,7 +5,9 @@
 //! works for any seed: each stop is the first matching event after the previous stop. A stop
 //! that a run never reaches (another seed, another crash) is reported as `None`, never guessed.
 
+pub use crate::lesson_index::{lesson_index, LessonLink};
 use crate::lessons::lesson;
+pub use crate::tour_runner::{current_stop, next_stop, resolve_in_order};
 use batchscope_engine::{Event, EventKind};
 
 /// The side-panel tab a stop shows.
@@ -19,6 +21,31 @@ pub enum Panel {
     Checkpoint,
     /// The sink.
     Sink,
+}
+
+impl Panel {
+    /// Every panel, in the order of the tabs.
+    pub const ALL: [Panel; 4] = [Panel::Channels, Panel::Meta, Panel::Checkpoint, Panel::Sink];
+
+    /// The stable name (element ids, test ids): `channels`, `meta`, `checkpoint`, `sink`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Panel::Channels => "channels",
+            Panel::Meta => "meta",
+            Panel::Checkpoint => "checkpoint",
+            Panel::Sink => "sink",
+        }
+    }
+
+    /// The title on its tab: `Channels`, `Meta table`, `Checkpoint folder`, `Sink`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Panel::Channels => "Channels",
+            Panel::Meta => "Meta table",
+            Panel::Checkpoint => "Checkpoint folder",
+            Panel::Sink => "Sink",
+        }
+    }
 }
 
 /// Where a stop pauses: the first event after the previous stop that matches.
@@ -130,43 +157,6 @@ pub fn stop_cursors(stops: &[Stop], events: &[Event]) -> Vec<Option<usize>> {
         |i| stops[i].at == Moment::End,
         |i, e| stops[i].at.matches(e),
     )
-}
-
-/// The search behind every tour (micro-batch and topology): stop `i` is the first event after
-/// stop `i − 1` for which `matches(i, event)` holds (cursor = its index + 1), or the end of the
-/// trace when `is_end(i)`; `None` when no event matches.
-pub fn resolve_in_order<E>(
-    count: usize,
-    events: &[E],
-    is_end: impl Fn(usize) -> bool,
-    matches: impl Fn(usize, &E) -> bool,
-) -> Vec<Option<usize>> {
-    let mut from = 0;
-    (0..count)
-        .map(|i| {
-            if is_end(i) {
-                return Some(events.len());
-            }
-            let found = events[from.min(events.len())..]
-                .iter()
-                .position(|e| matches(i, e))
-                .map(|k| from + k + 1);
-            if let Some(c) = found {
-                from = c;
-            }
-            found
-        })
-        .collect()
-}
-
-/// The stop on screen at `cursor`: the last stop reached at or before it.
-pub fn current_stop(cursors: &[Option<usize>], cursor: usize) -> Option<usize> {
-    cursors.iter().rposition(|c| c.is_some_and(|c| c <= cursor))
-}
-
-/// The first stop after `cursor` that the run reaches.
-pub fn next_stop(cursors: &[Option<usize>], cursor: usize) -> Option<usize> {
-    cursors.iter().position(|c| c.is_some_and(|c| c > cursor))
 }
 
 const fn stop(at: Moment, panel: Option<Panel>, title: &'static str, text: &'static str) -> Stop {
@@ -376,55 +366,10 @@ pub fn tour(preset: &str) -> Tour {
     Tour { crash, stops }
 }
 
-/// One entry of the lesson index: a lesson's question and the link that opens its tour.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LessonLink {
-    /// Preset or topology name.
-    pub name: &'static str,
-    /// The lesson's heading.
-    pub title: &'static str,
-    /// The question it answers.
-    pub question: &'static str,
-    /// The dashboard hash that opens it with its tour on (and the tour's crash or fault armed).
-    pub href: String,
-}
-
-/// Every lesson of the project, micro-batch presets first, then the topologies: the index of
-/// the questions the dashboard answers.
-pub fn lesson_index() -> Vec<LessonLink> {
-    let mut out: Vec<LessonLink> = batchscope_engine::presets()
-        .into_iter()
-        .map(|p| {
-            let l = lesson(p.name);
-            let crash = l
-                .try_crash
-                .map(|c| format!("&crash={c}"))
-                .unwrap_or_default();
-            LessonLink {
-                name: p.name,
-                title: l.title,
-                question: l.question,
-                href: format!("#preset={}{crash}&tour=1&at=0", p.name),
-            }
-        })
-        .collect();
-    for (name, _) in batchscope_engine::barrier::presets() {
-        let l = crate::topology::topology_lesson(name);
-        out.push(LessonLink {
-            name,
-            title: l.title,
-            question: l.question,
-            href: crate::topology::topology_tour(name)
-                .hash
-                .replace("&at=", "&tour=1&at="),
-        });
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use batchscope_check::oracle::{self, Limit};
     use batchscope_engine::{presets, CrashPoint, World};
 
     fn run(preset: &str, seed: u64, crash: Option<&str>) -> Vec<Event> {
@@ -436,12 +381,7 @@ mod tests {
                 .push(c.parse::<CrashPoint>().expect("crash point"));
         }
         let mut world = World::new(scenario);
-        for _ in 0..20_000 {
-            if world.is_converged() {
-                break;
-            }
-            world.step();
-        }
+        oracle::run(&mut world, Limit::SCREEN);
         world.events().to_vec()
     }
 
@@ -478,30 +418,6 @@ mod tests {
             }
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
-    }
-
-    #[test]
-    fn every_index_link_opens_its_lesson_with_the_tour_on() {
-        let index = lesson_index();
-        assert_eq!(
-            index.len(),
-            presets().len() + batchscope_engine::barrier::presets().len()
-        );
-        let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
-        for link in &index {
-            if link.href.contains("mode=topology") {
-                let u = crate::topology::parse_topology(&link.href).expect("a topology link");
-                assert!(u.tour && u.topology == link.name, "{}", link.href);
-                assert!(!u.faults.is_empty(), "{}: the tour's fault", link.href);
-            } else {
-                let u = crate::url::parse(&link.href, &names).expect("a micro-batch link");
-                assert!(u.tour && u.preset == link.name, "{}", link.href);
-                let crash = tour(link.name)
-                    .crash
-                    .map(|c| c.parse::<CrashPoint>().unwrap());
-                assert_eq!(u.crashes.first().copied(), crash, "{}", link.href);
-            }
-        }
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 pub mod state;
 
-use batchscope_check::oracle::{expected_counts, judge, liveness_bound_ms, Report};
+use batchscope_check::oracle::{expected_counts, judge, liveness_bound_ms, run, Limit, Report};
 use batchscope_check::Verdict;
 use batchscope_engine::{preset, presets, trace, CrashPoint, Scenario, ScenarioError, World};
 use serde::Serialize;
@@ -145,18 +145,13 @@ impl Simulation {
         to_json(&self.world.step())
     }
 
-    /// Steps until the run converges, passes its liveness bound, or `max_steps` events were
-    /// taken; returns whether it converged.
+    /// Steps until the run converges, passes its liveness bound (the oracle's rule: no
+    /// progress for `stall_bound_ms`), or `max_steps` more events were taken; returns whether
+    /// it converged.
     #[wasm_bindgen(js_name = stepUntilConverged)]
     pub fn step_until_converged(&mut self, max_steps: u32) -> bool {
-        let bound = liveness_bound_ms(&self.world);
-        for _ in 0..max_steps {
-            if self.world.is_converged() || self.world.now_ms() > bound {
-                break;
-            }
-            self.world.step();
-        }
-        self.world.is_converged()
+        let limit = Limit::events(self.world.events().len() as u64 + u64::from(max_steps));
+        run(&mut self.world, limit).converged()
     }
 
     /// Whether the run has settled (see `State.converged`).

@@ -3,7 +3,8 @@
 //! Built at the boundary from the engine's durable and volatile state; the shapes are declared
 //! for TypeScript in `types.d.ts` (interface `State` and the ones it names).
 
-use batchscope_check::oracle::{liveness_bound_ms, visible_counts};
+use batchscope_check::oracle::{is_stuck, liveness_bound_ms};
+use batchscope_check::progress::{fired_crash_names, so_far};
 use batchscope_check::Verdict;
 use batchscope_engine::world::Phase;
 use batchscope_engine::World;
@@ -155,7 +156,7 @@ pub struct OracleSoFar {
 
 /// Whether the run is over: converged, or past the oracle's liveness bound (stuck).
 pub fn finished(world: &World) -> bool {
-    world.is_converged() || batchscope_check::oracle::is_stuck(world)
+    world.is_converged() || is_stuck(world)
 }
 
 /// The summary of `world`, judged against `expected` (key → copies in a failure-free run).
@@ -165,13 +166,7 @@ pub fn summarize(
     verdict: Option<Verdict>,
 ) -> State {
     let s = world.scenario();
-    let counts = visible_counts(world);
-    let duplicate_keys: Vec<String> = counts
-        .iter()
-        .filter(|(_, &n)| n > 1)
-        .map(|(k, _)| k.clone())
-        .collect();
-    let delivered_keys = expected.keys().filter(|k| counts.contains_key(*k)).count() as u64;
+    let progress = so_far(world, expected);
     let channel_id = |i: u32| world.upstream.channel(i).id.clone();
     State {
         scenario: s.name.clone(),
@@ -219,20 +214,13 @@ pub fn summarize(
             .iter()
             .map(|c| c.to_string())
             .collect(),
-        crashes_fired: world
-            .fired_crashes()
-            .iter()
-            .map(|c| {
-                c.point
-                    .map_or_else(|| format!("after-event@{}", c.seq - 1), |p| p.to_string())
-            })
-            .collect(),
+        crashes_fired: fired_crash_names(world),
         oracle: OracleSoFar {
-            expected: expected.len() as u64,
-            delivered_keys,
-            duplicates: counts.values().map(|&n| n.saturating_sub(1)).sum(),
-            duplicate_keys,
-            missing: expected.len() as u64 - delivered_keys,
+            expected: progress.expected,
+            delivered_keys: progress.delivered,
+            duplicates: progress.duplicates,
+            missing: progress.missing_keys.len() as u64,
+            duplicate_keys: progress.duplicate_keys,
             verdict,
         },
     }

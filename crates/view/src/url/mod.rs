@@ -3,8 +3,12 @@
 //! Preset, seed and the recorded crash inputs define the run; `at` is the cursor (events shown).
 //! A link therefore reproduces the exact moment. Parsing never panics: every problem is named.
 
+pub mod query;
+
+pub use query::{percent_decode, UrlError};
+
 use batchscope_engine::CrashPoint;
-use std::fmt;
+use query::{error, flag, items, number, pairs};
 
 /// The preset loaded when the URL names none (or a broken one).
 pub const DEFAULT_PRESET: &str = "tablestore";
@@ -42,70 +46,6 @@ impl UrlState {
     }
 }
 
-/// One thing wrong with a URL, naming the parameter and the reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UrlError {
-    /// The parameter (`seed`, `crash`…).
-    pub param: String,
-    /// What is wrong.
-    pub reason: String,
-}
-
-impl fmt::Display for UrlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.param, self.reason)
-    }
-}
-
-fn err(param: &str, reason: String) -> UrlError {
-    UrlError {
-        param: param.to_string(),
-        reason,
-    }
-}
-
-/// Decodes `%XX` escapes and `+` (some apps re-encode `@` and `,` when a link is shared).
-pub fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
-                match u8::from_str_radix(hex, 16) {
-                    Ok(b) => {
-                        out.push(b);
-                        i += 3;
-                    }
-                    Err(_) => {
-                        out.push(b'%');
-                        i += 1;
-                    }
-                }
-            }
-            b'+' => {
-                out.push(b' ');
-                i += 1;
-            }
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn parse_u64(param: &str, value: &str, what: &str) -> Result<u64, UrlError> {
-    value.trim().parse::<u64>().map_err(|_| {
-        err(
-            param,
-            format!("`{value}` is not {what} (a whole number ≥ 0)"),
-        )
-    })
-}
-
 /// Parses a URL hash (with or without the leading `#`). `known_presets` are the valid names.
 /// An empty hash gives the default state. Unknown parameters are ignored; every bad value of a
 /// known one is reported (all of them, not only the first).
@@ -117,17 +57,13 @@ pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlErro
     };
     let mut state = UrlState::default_for(default);
     let mut errors = vec![];
-    let hash = hash.strip_prefix('#').unwrap_or(hash);
-    for pair in hash.split('&').filter(|p| !p.is_empty()) {
-        let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
-        let key = percent_decode(key);
-        let value = percent_decode(raw);
+    for (key, value) in pairs(hash) {
         match key.as_str() {
             "preset" => {
                 if known_presets.contains(&value.as_str()) {
                     state.preset = value;
                 } else {
-                    errors.push(err(
+                    errors.push(error(
                         "preset",
                         format!(
                             "unknown preset `{value}` (known: {})",
@@ -136,34 +72,33 @@ pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlErro
                     ));
                 }
             }
-            "seed" => match parse_u64("seed", &value, "a seed") {
+            "seed" => match number("seed", &value, "a seed") {
                 Ok(s) => state.seed = s,
                 Err(e) => errors.push(e),
             },
-            "at" => match parse_u64("at", &value, "an event count") {
+            "at" => match number("at", &value, "an event count") {
                 Ok(a) => state.at = a,
                 Err(e) => errors.push(e),
             },
             "crash" => {
-                for item in value.split(',').filter(|s| !s.trim().is_empty()) {
+                for item in items(&value) {
                     match item.trim().parse::<CrashPoint>() {
                         Ok(p) => state.crashes.push(p),
-                        Err(e) => errors.push(err("crash", e.to_string())),
+                        Err(e) => errors.push(error("crash", e.to_string())),
                     }
                 }
             }
             "after" => {
-                for item in value.split(',').filter(|s| !s.trim().is_empty()) {
-                    match parse_u64("after", item, "an event number") {
+                for item in items(&value) {
+                    match number("after", item, "an event number") {
                         Ok(n) => state.crash_after_events.push(n),
                         Err(e) => errors.push(e),
                     }
                 }
             }
-            "tour" => match value.trim() {
-                "1" | "true" | "on" => state.tour = true,
-                "0" | "false" | "off" => state.tour = false,
-                _ => errors.push(err("tour", format!("`{value}` is not 1 or 0"))),
+            "tour" => match flag("tour", &value) {
+                Ok(on) => state.tour = on,
+                Err(e) => errors.push(e),
             },
             _ => {}
         }

@@ -1,0 +1,183 @@
+//! Running a world to its end: the one loop every judge, player and adapter uses, with the
+//! one liveness rule ([`stall_bound_ms`]) and one cap ([`Limit`]).
+//!
+//! A run ends in one of three ways ([`Ending`]): it settled, it went past its liveness bound
+//! without progress (stuck), or its trace reached the cap first. The oracle, the explorer,
+//! the CLI, the wasm API and the dashboard all stop a run here, so a stuck run ends at the
+//! same event wherever it is shown.
+
+use batchscope_engine::barrier::{BarrierEvent, TopologyWorld};
+use batchscope_engine::sim::Sim;
+use batchscope_engine::{Event, EventKind, Scenario, World};
+
+/// How [`run`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The world settled ([`Sim::settled`]): nothing more changes what the judges see.
+    Converged,
+    /// No progress within the liveness bound while data was available (a liveness failure).
+    Stuck,
+    /// The trace reached the [`Limit`] first: not a verdict, a cap on memory and time.
+    Capped,
+}
+
+impl Ending {
+    /// Whether the run converged (a judge counts `Stuck` and `Capped` alike as not converged).
+    pub fn converged(self) -> bool {
+        self == Ending::Converged
+    }
+}
+
+/// The cap on a run's length, in events of the whole trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit {
+    /// The run stops once its trace holds this many events.
+    pub max_events: u64,
+}
+
+impl Limit {
+    /// For judging: far beyond any run the liveness rule lets go on (a safety net only).
+    pub const JUDGE: Limit = Limit {
+        max_events: 10_000_000,
+    };
+    /// For what a person watches (dashboard, tours, lessons): the longest run kept in memory.
+    pub const SCREEN: Limit = Limit { max_events: 20_000 };
+
+    /// A cap of `max_events` events.
+    pub const fn events(max_events: u64) -> Limit {
+        Limit { max_events }
+    }
+}
+
+/// A world's liveness rule: which events are progress, and how long it may go without.
+pub trait Liveness: Sim {
+    /// When `event` counts as progress, its simulated time.
+    fn progress_ms(event: &Self::Event) -> Option<u64>;
+
+    /// When the stall clock starts: the last progress so far, or later.
+    fn stall_from_ms(&self) -> u64;
+
+    /// How long the run may go without progress before it is stuck; `None` for a world that
+    /// ends by itself.
+    fn stall_bound_ms(&self) -> Option<u64>;
+
+    /// Whether the run is over before its next step: settled, unless the world's own steps
+    /// say when it ends.
+    fn over(&self) -> bool {
+        self.settled()
+    }
+}
+
+/// Steps `world` until it settles, is stuck, or reaches `limit`.
+pub fn run<S: Liveness>(world: &mut S, limit: Limit) -> Ending {
+    run_observed(world, limit, |_| {})
+}
+
+/// [`run`], calling `on_step` with the world after every event (to keep snapshots or frames).
+pub fn run_observed<S: Liveness>(
+    world: &mut S,
+    limit: Limit,
+    mut on_step: impl FnMut(&S),
+) -> Ending {
+    let stall = world.stall_bound_ms();
+    let mut since_ms = world.stall_from_ms();
+    loop {
+        if world.over() {
+            return Ending::Converged;
+        }
+        if world.events().len() as u64 >= limit.max_events {
+            return Ending::Capped;
+        }
+        let Some(event) = world.next_event() else {
+            // Nothing left to do: the world drained.
+            return Ending::Converged;
+        };
+        on_step(world);
+        match S::progress_ms(&event) {
+            Some(at_ms) => since_ms = since_ms.max(at_ms),
+            None => {
+                if stall.is_some_and(|b| world.clock_ms().saturating_sub(since_ms) > b) {
+                    return Ending::Stuck;
+                }
+            }
+        }
+    }
+}
+
+/// How long a run may go without progress (a committed batch or a finished task), counted
+/// from the end of the data at the earliest, before it is stuck: 30 trigger intervals, plus a restart for every crash and failure,
+/// plus the outages.
+pub fn stall_bound_ms(s: &Scenario) -> u64 {
+    let restarts = (s.crashes.len() + s.crash_after_events.len() + 2) as u64
+        * (s.restart_delay_ms + s.trigger_interval_ms);
+    let outages: u64 = s
+        .sink
+        .outages
+        .iter()
+        .map(|w| w.to_ms - w.from_ms + s.restart_delay_ms)
+        .sum();
+    30 * s.trigger_interval_ms + restarts + outages
+}
+
+/// Whether an event counts as progress for liveness.
+fn is_progress(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::CommitLogWritten { .. } | EventKind::TaskFinished { .. }
+    )
+}
+
+/// When the run last made progress (0 if never), read from its trace.
+pub fn last_progress_ms(world: &World) -> u64 {
+    world
+        .events()
+        .iter()
+        .rev()
+        .find(|e| is_progress(&e.kind))
+        .map_or(0, |e| e.at_ms)
+}
+
+/// The simulated time by which the run must make progress again, or it is stuck. Before the
+/// data has ended, a quiet query may simply be waiting for records, so the clock starts then.
+pub fn liveness_bound_ms(world: &World) -> u64 {
+    world.stall_from_ms() + stall_bound_ms(world.scenario())
+}
+
+/// Whether a stepping run is stuck: not converged and past its liveness bound.
+pub fn is_stuck(world: &World) -> bool {
+    !world.is_converged() && world.now_ms() > liveness_bound_ms(world)
+}
+
+impl Liveness for World {
+    fn progress_ms(event: &Event) -> Option<u64> {
+        is_progress(&event.kind).then_some(event.at_ms)
+    }
+
+    fn stall_from_ms(&self) -> u64 {
+        last_progress_ms(self).max(self.scenario().data_end_ms())
+    }
+
+    fn stall_bound_ms(&self) -> Option<u64> {
+        Some(stall_bound_ms(self.scenario()))
+    }
+}
+
+/// A topology run drains by itself: its scheduled actions are finite.
+impl Liveness for TopologyWorld {
+    fn progress_ms(_: &BarrierEvent) -> Option<u64> {
+        None
+    }
+
+    fn stall_from_ms(&self) -> u64 {
+        0
+    }
+
+    fn stall_bound_ms(&self) -> Option<u64> {
+        None
+    }
+
+    /// The step decides: a fault placed at the next step still fires on a drained queue.
+    fn over(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,81 @@
+//! The lesson index: every lesson of both modes, its question and the link that opens its tour.
+//!
+//! Apart from the tours so that neither mode's tour module imports the other's lessons.
+
+use crate::lessons::lesson;
+use crate::topology::{topology_lesson, topology_tour};
+
+/// One entry of the lesson index: a lesson's question and the link that opens its tour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonLink {
+    /// Preset or topology name.
+    pub name: &'static str,
+    /// The lesson's heading.
+    pub title: &'static str,
+    /// The question it answers.
+    pub question: &'static str,
+    /// The dashboard hash that opens it with its tour on (and the tour's crash or fault armed).
+    pub href: String,
+}
+
+/// Every lesson of the project, micro-batch presets first, then the topologies: the index of
+/// the questions the dashboard answers.
+pub fn lesson_index() -> Vec<LessonLink> {
+    let mut out: Vec<LessonLink> = batchscope_engine::presets()
+        .into_iter()
+        .map(|p| {
+            let l = lesson(p.name);
+            let crash = l
+                .try_crash
+                .map(|c| format!("&crash={c}"))
+                .unwrap_or_default();
+            LessonLink {
+                name: p.name,
+                title: l.title,
+                question: l.question,
+                href: format!("#preset={}{crash}&tour=1&at=0", p.name),
+            }
+        })
+        .collect();
+    for (name, _) in batchscope_engine::barrier::presets() {
+        let l = topology_lesson(name);
+        out.push(LessonLink {
+            name,
+            title: l.title,
+            question: l.question,
+            href: topology_tour(name).hash.replace("&at=", "&tour=1&at="),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tour::tour;
+    use batchscope_engine::{presets, CrashPoint};
+
+    #[test]
+    fn every_index_link_opens_its_lesson_with_the_tour_on() {
+        let index = lesson_index();
+        assert_eq!(
+            index.len(),
+            presets().len() + batchscope_engine::barrier::presets().len()
+        );
+        let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
+        for link in &index {
+            if link.href.contains("mode=topology") {
+                let u = crate::topology::parse_topology(&link.href).expect("a topology link");
+                assert!(u.tour && u.topology == link.name, "{}", link.href);
+                assert!(!u.faults.is_empty(), "{}: the tour's fault", link.href);
+            } else {
+                let u = crate::url::parse(&link.href, &names).expect("a micro-batch link");
+                assert!(u.tour && u.preset == link.name, "{}", link.href);
+                let crash = tour(link.name)
+                    .crash
+                    .map(|c| c.parse::<CrashPoint>().unwrap());
+                assert_eq!(u.crashes.first().copied(), crash, "{}", link.href);
+            }
+        }
+    }
+}

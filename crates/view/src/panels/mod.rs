@@ -1,0 +1,276 @@
+//! The live panels as plain data computed from a `World`: channels, Meta-table rows, the
+//! checkpoint folder, the sink, and the verdict badge. The dashboard only renders these.
+//!
+//! One file per panel ([`channels`], [`meta`], [`files`], [`sink`], [`badge`](mod@badge)) and the
+//! [`offsets`] they share; everything is re-exported here.
+
+pub mod badge;
+pub mod channels;
+pub mod files;
+pub mod meta;
+pub mod offsets;
+pub mod sink;
+
+pub use badge::{badge, Badge};
+pub use channels::{channel_rows, ChannelRow};
+pub use files::{checkpoint_files, files_written_by, CheckpointFile};
+pub use meta::{meta_rows, MetaRowView, RowRole};
+pub use offsets::{batch_offsets, initial_offset, offset_text, uuid_of, BatchOffsets};
+pub use sink::{
+    key_order, lost_keys, sink_kind_text, sink_view, KeyChip, RowGroup, SinkFileView, SinkView,
+    StoreView,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchscope_check::oracle::{run, run_observed, visible_counts, Limit};
+    use batchscope_engine::EventKind;
+    use batchscope_engine::{preset, World};
+    use std::collections::BTreeMap;
+
+    fn world_at(name: &str, crash: Option<&str>, until: impl Fn(&EventKind) -> bool) -> World {
+        let mut s = preset(name).unwrap();
+        if let Some(c) = crash {
+            s.crashes.push(c.parse().unwrap());
+        }
+        let mut w = World::new(s);
+        for _ in 0..2000 {
+            let e = w.step();
+            if until(&e.kind) {
+                return w;
+            }
+        }
+        panic!("event not reached");
+    }
+
+    fn expected_of(name: &str) -> BTreeMap<String, u64> {
+        let mut w = World::new(preset(name).unwrap());
+        run(&mut w, Limit::JUDGE);
+        visible_counts(&w)
+    }
+
+    #[test]
+    fn tablestore_rows_of_the_start_and_end_uuid_are_marked() {
+        // Batch 1's second task has just written its end row.
+        let w = world_at(
+            "tablestore",
+            None,
+            |k| matches!(k, EventKind::MetaRowWritten { batch_id: 1, row, .. } if row.channel == "ch1"),
+        );
+        let rows = meta_rows(&w);
+        let offsets = batch_offsets(&w);
+        assert_eq!(offsets.batch_id, Some(1));
+        assert!(offsets.in_flight);
+        let start: Vec<&MetaRowView> = rows.iter().filter(|r| r.role == RowRole::Start).collect();
+        let end: Vec<&MetaRowView> = rows.iter().filter(|r| r.role == RowRole::End).collect();
+        assert_eq!(start.len(), 2);
+        assert_eq!(end.len(), 2);
+        assert_eq!(start[0].named_by, "offsets/0");
+        assert_eq!(end[0].named_by, "offsets/1");
+        // Only the row just written is marked new.
+        let now: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.written_now)
+            .map(|r| r.channel.as_str())
+            .collect();
+        assert_eq!(now, ["ch1"]);
+        // UUID₀'s rows come first (written first).
+        assert_eq!(rows[0].named_by, "sources/0/0");
+        assert!(rows[0].channel_offset.starts_with("{\"logPoint\""));
+        // The channels panel shows the same positions.
+        let ch = channel_rows(&w);
+        assert_eq!(ch.len(), 2);
+        assert_eq!(ch[1].end, end[1].token);
+        assert_eq!(ch[0].status.as_deref(), Some("OPEN"));
+        assert!(ch[0].in_memory.starts_with("read "));
+    }
+
+    #[test]
+    fn after_a_crash_the_panels_show_what_the_restart_will_use() {
+        let w = world_at("kafka-append", Some("sink-commit@3"), |k| {
+            matches!(k, EventKind::Crashed { .. })
+        });
+        assert!(w.driver.batch.is_none());
+        let o = batch_offsets(&w);
+        assert_eq!(o.batch_id, Some(3));
+        assert!(!o.in_flight);
+        assert_eq!(offset_text(&o.start, &w), "{0:9,1:9}");
+        assert_eq!(offset_text(&o.end, &w), "{0:12,1:12}");
+        let ch = channel_rows(&w);
+        assert_eq!(
+            ch[0].status, None,
+            "Kafka-like partitions have no Tunnel status"
+        );
+        assert_eq!(ch[0].start, "9");
+        assert_eq!(ch[0].end, "12");
+        assert_eq!(ch[0].in_memory, "—");
+        // While the re-run reads, the in-memory position is a plain offset.
+        let w = world_at("kafka-append", Some("sink-commit@3"), |k| {
+            matches!(
+                k,
+                EventKind::TaskRead {
+                    batch_id: 4,
+                    partition: 0,
+                    ..
+                }
+            )
+        });
+        assert_eq!(channel_rows(&w)[0].in_memory, "read 12 → 18 · 6 rows");
+    }
+
+    #[test]
+    fn the_checkpoint_folder_lists_files_in_order_and_marks_the_new_one() {
+        let w = world_at("kafka-append", None, |k| {
+            matches!(k, EventKind::OffsetLogWritten { batch_id: 2, .. })
+        });
+        let files = checkpoint_files(&w);
+        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "metadata",
+                "offsets/0",
+                "offsets/1",
+                "offsets/2",
+                "commits/0",
+                "commits/1",
+                "sources/0/0"
+            ]
+        );
+        let new: Vec<&str> = files
+            .iter()
+            .filter(|f| f.new)
+            .map(|f| f.path.as_str())
+            .collect();
+        assert_eq!(new, ["offsets/2"]);
+        let src = files.iter().find(|f| f.path == "sources/0/0").unwrap();
+        assert!(src.text.starts_with("\\0v1\n"));
+        assert_eq!(src.dir, "sources/0");
+        let commit = files.iter().find(|f| f.path == "commits/1").unwrap();
+        assert_eq!(commit.text, "v1\n{\"nextBatchWatermarkMs\":0}");
+    }
+
+    #[test]
+    fn duplicates_are_marked_in_the_sink_and_the_badge() {
+        let expected = expected_of("kafka-append");
+        let w = world_at("kafka-append", Some("sink-commit@3"), |k| {
+            matches!(k, EventKind::CommitLogWritten { batch_id: 3, .. })
+        });
+        let v = sink_view(&w, &expected);
+        assert_eq!(
+            v.duplicate_keys,
+            ["ch0-9", "ch0-10", "ch0-11", "ch1-9", "ch1-10", "ch1-11"],
+            "in natural order"
+        );
+        let groups: Vec<u64> = v.stores[0].groups.iter().map(|g| g.batch_id).collect();
+        assert_eq!(groups, [0, 1, 2, 3, 3], "the re-run appends batch 3 again");
+        assert!(v.stores[0].groups[4].keys.iter().all(|k| k.duplicate));
+        assert!(!v.stores[0].groups[0].keys[0].duplicate);
+        assert!(
+            !v.missing_keys.is_empty(),
+            "batch 4 and 5 are not delivered yet"
+        );
+        assert_eq!(v.delivered + v.missing_keys.len() as u64, v.expected);
+        let running = badge(None, v.expected, v.delivered, 6, 0);
+        assert_eq!(running.class, "running");
+        assert_eq!(
+            running.detail,
+            format!("so far {}/36 delivered · 6 duplicates", v.delivered)
+        );
+        let done = badge(Some("duplicates"), 36, 36, 6, 0);
+        assert_eq!(done.title, "duplicates");
+        assert_eq!(done.detail, "6 duplicates · nothing lost");
+        assert_eq!(
+            badge(Some("data-loss"), 36, 30, 0, 6).detail,
+            "6 of 36 lost · no duplicates"
+        );
+    }
+
+    #[test]
+    fn keys_skipped_by_a_rerun_are_lost_as_soon_as_the_rerun_commits() {
+        let expected = expected_of("tablestore-two-phase");
+        // Just before the re-run writes commits/2: nothing is lost yet.
+        let before = world_at("tablestore-two-phase", Some("sink-commit@2"), |k| {
+            matches!(
+                k,
+                EventKind::SinkCommitted {
+                    batch_id: 2,
+                    skipped: true,
+                    ..
+                }
+            )
+        });
+        assert!(lost_keys(&before, &expected).1.is_empty());
+        // commits/2 is written: the rows the re-run read beyond the first attempt are behind it.
+        let after = world_at("tablestore-two-phase", Some("sink-commit@2"), |k| {
+            matches!(k, EventKind::CommitLogWritten { batch_id: 2, .. })
+        });
+        let (behind, lost) = lost_keys(&after, &expected);
+        assert_eq!(behind, Some(2));
+        assert_eq!(lost.first().map(String::as_str), Some("ch0-6"));
+        let v = sink_view(&after, &expected);
+        assert_eq!(v.lost_keys, lost);
+        assert!(v.missing_keys.iter().all(|k| !lost.contains(k)));
+        assert_eq!(
+            badge(None, 36, v.delivered, 0, lost.len() as u64).class,
+            "running-loss"
+        );
+        // A run without loss never reports lost keys on the way.
+        let mut w = World::new(preset("kafka-append").unwrap());
+        for _ in 0..80 {
+            w.step();
+            assert!(lost_keys(&w, &expected_of("kafka-append")).1.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_key_called_lost_during_a_run_is_really_missing_at_the_end() {
+        use batchscope_engine::{presets, CrashKind, CrashPoint};
+        for p in presets() {
+            if !batchscope_check::oracle::failure_free(&p.scenario).1 {
+                continue; // a run that never converges (reader-never-closes) calls nothing lost
+            }
+            let expected = expected_of(p.name);
+            for kind in CrashKind::ALL {
+                for batch_id in 1..=3 {
+                    let mut s = p.scenario.clone();
+                    s.crashes.push(CrashPoint { kind, batch_id });
+                    let mut w = World::new(s);
+                    let mut called = std::collections::BTreeSet::new();
+                    run_observed(&mut w, Limit::events(3000), |w| {
+                        called.extend(lost_keys(w, &expected).1)
+                    });
+                    let visible: Vec<&str> = w.sink.visible().map(|r| r.key.as_str()).collect();
+                    for k in &called {
+                        assert!(
+                            !visible.contains(&k.as_str()),
+                            "{} with {kind:?}@{batch_id}: {k} was called lost but is delivered",
+                            p.name
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_file_sink_keeps_orphans_of_a_killed_attempt_invisible() {
+        let w = world_at("kafka-idempotent", Some("task@2"), |k| {
+            matches!(k, EventKind::CommitLogWritten { batch_id: 2, .. })
+        });
+        let v = sink_view(&w, &expected_of("kafka-idempotent"));
+        // The killed attempt's file and the re-run's two files are all on disk.
+        assert_eq!(v.files.iter().filter(|f| f.batch_id == 2).count(), 3);
+        assert!(v.duplicate_keys.is_empty());
+        assert_eq!(
+            v.stores[0]
+                .groups
+                .iter()
+                .filter(|g| g.batch_id == 2)
+                .count(),
+            1
+        );
+        assert_eq!(v.manifest, [0, 1, 2]);
+    }
+}

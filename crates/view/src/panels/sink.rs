@@ -1,0 +1,249 @@
+//! The Sink panel: stores and their rows grouped by batch, duplicate, missing and lost keys.
+//!
+//! `committed_positions` answers "where does each channel stand after batch C" again, as the
+//! engine's `World::source_caught_up` does; it is kept here until the engine exposes one answer.
+
+use crate::panels::offsets::offset_line;
+use batchscope_check::progress::so_far;
+use batchscope_engine::source::SourceOffset;
+use batchscope_engine::{SourceKind, World};
+use std::collections::BTreeMap;
+
+/// A key in the sink panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyChip {
+    /// The record key (`ch0-17`).
+    pub key: String,
+    /// Whether the key is visible more than once (across all stores).
+    pub duplicate: bool,
+}
+
+/// Consecutive rows written by one batch (a re-run that appends again shows up as a second group).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowGroup {
+    /// The batch that wrote them.
+    pub batch_id: u64,
+    /// The keys.
+    pub keys: Vec<KeyChip>,
+}
+
+/// One store of the sink.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreView {
+    /// Store name (`table`, `store-0`…).
+    pub name: String,
+    /// Visible rows.
+    pub rows: u64,
+    /// The rows by writing batch.
+    pub groups: Vec<RowGroup>,
+}
+
+/// A data file of a file sink.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SinkFileView {
+    /// File name.
+    pub name: String,
+    /// The batch whose attempt wrote it.
+    pub batch_id: u64,
+    /// Rows in it.
+    pub rows: u64,
+    /// Listed in `_spark_metadata` (visible); otherwise an orphan of a killed attempt.
+    pub committed: bool,
+}
+
+/// The Sink panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SinkView {
+    /// What kind of sink, in words.
+    pub kind: &'static str,
+    /// Stores and their rows.
+    pub stores: Vec<StoreView>,
+    /// File sink: data files.
+    pub files: Vec<SinkFileView>,
+    /// File sink: batch ids in `_spark_metadata`.
+    pub manifest: Vec<u64>,
+    /// Two-phase: last committed epoch.
+    pub last_committed_epoch: Option<u64>,
+    /// Rows staged by the attempt in flight (invisible until the commit).
+    pub staged_rows: u64,
+    /// Keys visible more than once.
+    pub duplicate_keys: Vec<String>,
+    /// Expected keys not visible and not lost (yet): a later batch will deliver them.
+    pub missing_keys: Vec<String>,
+    /// Expected keys that can no longer arrive: not visible, and behind where the last
+    /// committed batch ended (the next batch starts after them). See [`lost_keys`].
+    pub lost_keys: Vec<String>,
+    /// The `commits/N` behind which the lost keys lie.
+    pub lost_behind: Option<u64>,
+    /// Upsert: rows written again and absorbed by the key.
+    pub rewrites: u64,
+    /// Visible rows (with repeats).
+    pub visible: u64,
+    /// Distinct expected keys visible.
+    pub delivered: u64,
+    /// Keys a failure-free run delivers.
+    pub expected: u64,
+}
+
+/// Describes a sink kind in a few words.
+pub fn sink_kind_text(kind: batchscope_engine::SinkKind) -> &'static str {
+    use batchscope_engine::SinkKind::*;
+    match kind {
+        File => "file sink (skips batch ids in its _spark_metadata manifest)",
+        Upsert => "upsert by key (a replayed row overwrites itself)",
+        Append => "plain append (tasks write rows as they go)",
+        ForeachBatch => "foreachBatch writing each batch to one random store",
+        TwoPhase => "two-phase (tasks stage, the driver commits epoch N once)",
+    }
+}
+
+/// Orders record keys naturally (`ch0-9` before `ch0-10`): by channel, then sequence number.
+pub fn key_order(key: &str) -> (String, u64, String) {
+    match key.rsplit_once('-') {
+        Some((prefix, n)) => match n.parse::<u64>() {
+            Ok(n) => (prefix.to_string(), n, String::new()),
+            Err(_) => (key.to_string(), 0, String::new()),
+        },
+        None => (key.to_string(), 0, key.to_string()),
+    }
+}
+
+/// Where each channel stands at the end of the last committed batch (`commits/C`): the next
+/// batch starts here. `None` for a channel whose position cannot be told (then nothing in it
+/// counts as lost before the run settles).
+fn committed_positions(world: &World) -> Option<(u64, BTreeMap<u32, u64>)> {
+    use batchscope_engine::tunnel::Token;
+    let c = world.checkpoint.latest_commit_id()?;
+    let end = offset_line(world, c)?;
+    let len = |i: u32| world.upstream.channel(i).len();
+    let token_pos = |i: u32, t: Token| match t {
+        Token::At(p) => p,
+        Token::Finished => len(i),
+    };
+    let mut pos = BTreeMap::new();
+    match end {
+        SourceOffset::Log(map) => pos.extend(map),
+        SourceOffset::Checkpoint(batch) => {
+            for ch in &world.upstream.channels {
+                pos.insert(ch.index, world.seatunnel_restore(batch, ch.index));
+            }
+        }
+        SourceOffset::Positions(map) => {
+            pos.extend(map.into_iter().map(|(i, t)| (i, token_pos(i, t))))
+        }
+        SourceOffset::Uuid(u) => {
+            if world.scenario().source.kind != SourceKind::Tablestore {
+                return None; // auto-commit restarts from the Tunnel, not from these rows
+            }
+            for ch in &world.upstream.channels {
+                let row = world
+                    .meta_table
+                    .rows_of(&u)
+                    .into_iter()
+                    .find(|r| r.channel == ch.id);
+                match row {
+                    Some(r) => {
+                        pos.insert(ch.index, token_pos(ch.index, r.token));
+                    }
+                    // A finished channel's row is deleted on commit; the server then says `finished`.
+                    None if world
+                        .tunnel
+                        .get(ch.index)
+                        .is_some_and(|t| t.checkpoint == Token::Finished) =>
+                    {
+                        pos.insert(ch.index, len(ch.index));
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    Some((c, pos))
+}
+
+/// Expected keys that can no longer be delivered, and the `commits/C` they lie behind: not
+/// visible in the sink, yet before the position where batch C ended. Sound because `commits/C`
+/// is written only after the sink finished batch C, and batch C+1 starts at C's end.
+pub fn lost_keys(world: &World, expected: &BTreeMap<String, u64>) -> (Option<u64>, Vec<String>) {
+    let Some((c, pos)) = committed_positions(world) else {
+        return (None, vec![]);
+    };
+    let visible: std::collections::BTreeSet<&str> =
+        world.sink.visible().map(|r| r.key.as_str()).collect();
+    let mut lost: Vec<String> = world
+        .upstream
+        .records()
+        .filter(|r| expected.contains_key(&r.key) && !visible.contains(r.key.as_str()))
+        .filter(|r| pos.get(&r.channel).is_some_and(|&p| r.seq < p))
+        .map(|r| r.key.clone())
+        .collect();
+    lost.sort_by_key(|k| key_order(k));
+    (Some(c).filter(|_| !lost.is_empty()), lost)
+}
+
+/// See [`SinkView`]. `expected` holds the keys of a failure-free run.
+pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
+    let sink = &world.sink;
+    let progress = so_far(world, expected);
+    let stores = sink
+        .stores
+        .iter()
+        .map(|s| {
+            let mut groups: Vec<RowGroup> = vec![];
+            for (batch_id, r) in &s.rows {
+                let chip = KeyChip {
+                    key: r.key.clone(),
+                    duplicate: progress.is_duplicate(&r.key),
+                };
+                // A new group when the batch changes, or when a key repeats (a re-run appending again).
+                match groups.last_mut() {
+                    Some(g)
+                        if g.batch_id == *batch_id && !g.keys.iter().any(|k| k.key == r.key) =>
+                    {
+                        g.keys.push(chip)
+                    }
+                    _ => groups.push(RowGroup {
+                        batch_id: *batch_id,
+                        keys: vec![chip],
+                    }),
+                }
+            }
+            StoreView {
+                name: s.name.clone(),
+                rows: s.rows.len() as u64,
+                groups,
+            }
+        })
+        .collect();
+    let (lost_behind, lost) = lost_keys(world, expected);
+    let mut missing_keys = progress.missing_keys;
+    missing_keys.sort_by_key(|k| key_order(k));
+    missing_keys.retain(|k| !lost.contains(k));
+    let mut duplicate_keys = progress.duplicate_keys;
+    duplicate_keys.sort_by_key(|k| key_order(k));
+    SinkView {
+        kind: sink_kind_text(sink.kind()),
+        stores,
+        files: sink
+            .files
+            .iter()
+            .map(|f| SinkFileView {
+                name: f.name.clone(),
+                batch_id: f.batch_id,
+                rows: f.keys.len() as u64,
+                committed: f.committed,
+            })
+            .collect(),
+        manifest: sink.manifest.keys().copied().collect(),
+        last_committed_epoch: sink.last_committed_epoch,
+        staged_rows: sink.staged.iter().map(|(_, r)| r.len() as u64).sum(),
+        duplicate_keys,
+        delivered: progress.delivered,
+        missing_keys,
+        lost_keys: lost,
+        lost_behind,
+        rewrites: sink.rewrites(),
+        visible: sink.visible_len(),
+        expected: progress.expected,
+    }
+}

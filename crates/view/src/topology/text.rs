@@ -1,0 +1,257 @@
+//! What the topology graph says at a step: edge labels, what is active, event and step texts,
+//! and the words for levels, consistencies and faults.
+
+use batchscope_engine::barrier::{
+    BarrierEvent, BarrierEventKind, Consistency, Fault, ReadLevel, TopologyWorld, CDC_SOURCE,
+};
+
+/// `strong` or `weak`.
+pub fn consistency_short(c: Consistency) -> &'static str {
+    match c {
+        Consistency::Strong => "strong",
+        Consistency::Weak => "weak",
+    }
+}
+
+/// The level's name as the seed spells it.
+pub fn level_title(l: ReadLevel) -> &'static str {
+    match l {
+        ReadLevel::ReadUncommitted => "Read Uncommitted",
+        ReadLevel::ReadCommitted => "Read Committed",
+        ReadLevel::RepeatableRead => "Repeatable Read",
+    }
+}
+
+/// A fault in words (the list of recorded inputs).
+pub fn fault_text(f: &Fault) -> String {
+    match f {
+        Fault::FailBeforeWritten { job, barrier } => {
+            format!("{job} fails after barrier {barrier} is PRECOMMIT, before WRITTEN")
+        }
+        Fault::FailAtStep { job, step } => format!("{job} fails after step {step}"),
+        Fault::ReviseAtStep {
+            table,
+            barrier,
+            step,
+        } => format!("{table} revised to barrier {barrier} after step {step}"),
+        Fault::ReviseAfterWritten {
+            table,
+            barrier,
+            written,
+        } => format!("{table} revised to barrier {barrier} once barrier {written} is WRITTEN"),
+    }
+}
+
+/// The barrier label of an edge at a step: source → job shows the last barrier the job read
+/// from that input (its checkpoint id / CDC offset without barriers), job → table the last
+/// barrier PROCESSED in the table.
+pub fn edge_label(world: &TopologyWorld, from: &str, to: &str) -> String {
+    let nb = world.spec().no_barriers;
+    if let Some(job) = world.jobs().iter().find(|j| j.spec.name == to) {
+        let consumed = job
+            .inputs
+            .iter()
+            .find(|i| i.source == from)
+            .map_or(0, |i| i.consumed);
+        return match (nb, from == CDC_SOURCE) {
+            (false, _) => format!("b{consumed}"),
+            (true, true) => format!("off {consumed}"),
+            (true, false) => format!("ckpt {consumed}"),
+        };
+    }
+    let processed = world.table(to).map_or(0, |t| t.processed());
+    if nb {
+        format!("ckpt {processed}")
+    } else {
+        format!("b{processed}")
+    }
+}
+
+/// Edges and nodes the event on screen involves (drawn highlighted).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Active {
+    /// (from, to) edges.
+    pub edges: Vec<(String, String)>,
+    /// Node names.
+    pub nodes: Vec<String>,
+    /// Whether the event is a failure or a revision (drawn red).
+    pub alarm: bool,
+}
+
+/// What the event touches, for highlighting.
+pub fn active(world: &TopologyWorld, event: Option<&BarrierEvent>) -> Active {
+    let Some(e) = event else {
+        return Active::default();
+    };
+    let writer = |t: &str| world.meta().writer_of(t).unwrap_or("").to_string();
+    let mut a = Active::default();
+    match &e.kind {
+        BarrierEventKind::CdcRecord { written, .. } => {
+            a.nodes.push(CDC_SOURCE.into());
+            for w in written {
+                let j = writer(&w.table);
+                a.edges.push((CDC_SOURCE.into(), j.clone()));
+                a.edges.push((j, w.table.clone()));
+            }
+        }
+        BarrierEventKind::BarrierIssued { .. } => a.nodes.push(CDC_SOURCE.into()),
+        BarrierEventKind::SourceEmit { job, input, .. } => {
+            a.edges.push((input.clone(), job.clone()));
+            a.nodes.push(job.clone());
+        }
+        BarrierEventKind::CheckpointTriggered { job, .. } => a.nodes.push(job.clone()),
+        BarrierEventKind::Processed { job, table, .. } => {
+            a.edges.push((job.clone(), table.clone()));
+            a.nodes.push(table.clone());
+        }
+        BarrierEventKind::SnapshotHeld { job, .. } => a.nodes.push(job.clone()),
+        BarrierEventKind::SnapshotWritten { table, .. } => a.nodes.push(table.clone()),
+        BarrierEventKind::Precommit { .. } | BarrierEventKind::Commit { .. } => {
+            a.nodes = world.tables().iter().map(|t| t.name.clone()).collect();
+        }
+        BarrierEventKind::JobFailed { job, table, .. } => {
+            a.nodes.push(job.clone());
+            a.nodes.push(table.clone());
+            a.alarm = true;
+        }
+        BarrierEventKind::JobRecovered { job, .. } => a.nodes.push(job.clone()),
+        BarrierEventKind::Revised { tables, jobs, .. } => {
+            a.nodes.extend(tables.iter().cloned());
+            a.nodes.extend(jobs.iter().cloned());
+            a.alarm = true;
+        }
+    }
+    a
+}
+
+/// One step in words, for the step note.
+pub fn event_text(kind: &BarrierEventKind) -> String {
+    use BarrierEventKind as K;
+    match kind {
+        K::CdcRecord { record, written } => {
+            let [u, i, a, p] = record.row;
+            let to: Vec<String> = written
+                .iter()
+                .map(|w| format!("{} (open barrier {})", w.table, w.barrier))
+                .collect();
+            format!(
+                "CDC record #{} (userId {u}, itemId {i}, amount {a}, price {p}) streams into {}.",
+                record.offset,
+                if to.is_empty() { "the ingest job".into() } else { to.join(", ") }
+            )
+        }
+        K::BarrierIssued {
+            barrier,
+            cdc_offset_start,
+            cdc_offset_end,
+        } => format!(
+            "MetaService issues timestamp barrier {barrier}: it closes CDC offsets {cdc_offset_start}..{cdc_offset_end}, one bounded transaction."
+        ),
+        K::SourceEmit {
+            job,
+            input,
+            barrier,
+            records,
+            waiting_for,
+        } => {
+            let mut s = format!(
+                "{job} reads barrier {barrier} of {input} ({records} records) and passes the barrier on."
+            );
+            if !waiting_for.is_empty() {
+                s.push_str(&format!(
+                    " Its stateful operator aligns: it buffers this input until barrier {barrier} of {} arrives.",
+                    waiting_for.join(", ")
+                ));
+            }
+            s
+        }
+        K::CheckpointTriggered {
+            job,
+            checkpoint,
+            records,
+        } => format!(
+            "No barriers: {job} cuts its own checkpoint {checkpoint} and reads whatever upstream has written so far ({records} records)."
+        ),
+        K::Processed {
+            job,
+            table,
+            barrier,
+            records,
+        } => format!(
+            "{job} finished barrier {barrier}: PROCESSED in {table} ({records} records) — visible to Read Uncommitted / Read Committed, not yet in a snapshot."
+        ),
+        K::SnapshotHeld { job, barrier } => format!(
+            "{job} holds its snapshot of barrier {barrier} until the barrier is PRECOMMIT (the armed failure waits for that point)."
+        ),
+        K::SnapshotWritten {
+            table,
+            barrier,
+            snapshot_id,
+            total_record_count,
+            ..
+        } => format!(
+            "{table} commits snapshot {snapshot_id} for barrier {barrier} ({total_record_count} rows): WRITTEN — Repeatable Read can now read it, and it never rolls back."
+        ),
+        K::Precommit { barrier } => format!(
+            "Barrier {barrier} is PRECOMMIT: PROCESSED in every table. Read Committed now returns its data."
+        ),
+        K::Commit { barrier } => format!(
+            "Barrier {barrier} is COMMIT: WRITTEN in every table, a globally consistent set of snapshots."
+        ),
+        K::JobFailed {
+            job,
+            table,
+            restored_barrier,
+            lost_barriers,
+        } => {
+            let lost: Vec<String> = lost_barriers.iter().map(u64::to_string).collect();
+            format!(
+                "{job} FAILED. {table} loses what it had not WRITTEN{}; the job restarts from the checkpoint of barrier {restored_barrier}. Read Committed rolls back, Repeatable Read does not.",
+                if lost.is_empty() { String::new() } else { format!(" (barriers {} roll back)", lost.join(", ")) }
+            )
+        }
+        K::JobRecovered {
+            job,
+            from_barrier,
+            replay,
+        } => {
+            let r: Vec<String> = replay
+                .iter()
+                .map(|r| format!("b{} = CDC {}..{}", r.barrier, r.cdc_offset_start, r.cdc_offset_end))
+                .collect();
+            format!(
+                "{job} restarted from barrier {from_barrier}{}: the same barriers, the same data, nothing lost or repeated.",
+                if r.is_empty() { String::new() } else { format!(" and replays {}", r.join(", ")) }
+            )
+        }
+        K::Revised {
+            table,
+            barrier,
+            tables,
+            jobs,
+        } => format!(
+            "{table} revised to barrier {barrier}: {} roll back to it and {} restart from there and replay.",
+            tables.join(", "),
+            jobs.join(", ")
+        ),
+    }
+}
+
+/// The step note: [`event_text`], speaking of the jobs' own checkpoints where the run has no
+/// timestamp barriers (the engine then numbers snapshots by checkpoint).
+pub fn step_text(kind: &BarrierEventKind, no_barriers: bool) -> String {
+    let text = event_text(kind);
+    let per_checkpoint = matches!(
+        kind,
+        BarrierEventKind::Processed { .. }
+            | BarrierEventKind::SnapshotWritten { .. }
+            | BarrierEventKind::JobFailed { .. }
+            | BarrierEventKind::JobRecovered { .. }
+    );
+    if no_barriers && per_checkpoint {
+        text.replace("barriers ", "checkpoints ")
+            .replace("barrier ", "checkpoint ")
+    } else {
+        text
+    }
+}
