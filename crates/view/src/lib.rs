@@ -11,6 +11,7 @@ pub mod labels;
 pub mod lessons;
 pub mod palette;
 pub mod panels;
+pub mod replay;
 pub mod timeline;
 pub mod topology;
 pub mod tour;
