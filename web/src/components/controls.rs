@@ -2,7 +2,7 @@
 //! crash now and the shortcut help.
 
 use crate::hooks::SHORTCUTS;
-use crate::shell::{icon, select_value, Icon, PlayerControls, Theme};
+use crate::shell::{icon, Icon, PlayerControls, Theme};
 use crate::state::Action;
 use yew::prelude::*;
 
@@ -34,25 +34,11 @@ pub struct ControlsProps {
 /// The header's control bar.
 #[component]
 pub fn Controls(props: &ControlsProps) -> Html {
-    let on_preset = {
-        let cb = props.on_action.clone();
-        Callback::from(move |e: Event| {
-            if let Some(v) = select_value(&e) {
-                cb.emit(Action::SetPreset(v));
-            }
-        })
-    };
     let on = |a: Action| {
         let cb = props.on_action.clone();
         Callback::from(move |_: MouseEvent| cb.emit(a.clone()))
     };
     let at_end = props.cursor >= props.total;
-    let description = props
-        .presets
-        .iter()
-        .find(|(n, _)| *n == props.preset)
-        .map(|(_, d)| d.clone())
-        .unwrap_or_default();
     let help = html! {
         <span class="help" tabindex="0" data-testid="help" aria-label="Keyboard shortcuts">
             { "?" }
@@ -63,16 +49,6 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 }) }
             </span>
         </span>
-    };
-    let picker = html! {
-        <label class="field" title={description}>
-            <span class="field-label">{ "preset" }</span>
-            <select id="preset" data-testid="preset" onchange={on_preset}>
-                { for props.presets.iter().map(|(name, _)| html! {
-                    <option value={name.clone()} selected={*name == props.preset}>{ name }</option>
-                }) }
-            </select>
-        </label>
     };
     let last_button = html! {
         <button id="next-batch" data-testid="next-batch" class="wide"
@@ -85,7 +61,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 disabled={!props.can_crash} onclick={on(Action::CrashNow)}>{ "✕ Crash now" }</button>
     };
     html! {
-        <PlayerControls prefix="" picker={picker} seed={props.seed} cursor={props.cursor} total={props.total}
+        <PlayerControls prefix="" pick="preset" choices={props.presets.clone()} chosen={props.preset.clone()}
+            on_pick={props.on_action.reform(Action::SetPreset)} seed={props.seed} cursor={props.cursor} total={props.total}
             playing={props.playing} speed={props.speed} theme={props.theme} last_button={last_button}
             extra={crash_now} help={help} on_cmd={props.on_action.reform(Action::from)} />
     }

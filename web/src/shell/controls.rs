@@ -1,4 +1,4 @@
-//! The player's control bar, one for both modes: the mode's picker, seed, transport (reset,
+//! The player's control bar, one for both modes: the mode's picker (preset, topology), seed, transport (reset,
 //! back, play, step, and a last button each mode chooses), speed, step count, the mode's own
 //! control, theme, and help. It speaks [`PlayerCmd`]. Element ids take the mode's prefix (`""`
 //! or `"topo-"`), so `#play` and `#topo-play` stay distinct.
@@ -14,8 +14,14 @@ use yew::prelude::*;
 pub struct PlayerControlsProps {
     /// Id prefix of the mode (`""`, `"topo-"`).
     pub prefix: &'static str,
-    /// The mode's picker (preset, topology), first in the bar.
-    pub picker: Html,
+    /// What the picker, first in the bar, picks (`preset`, `topology`): its label and its id.
+    pub pick: &'static str,
+    /// Every choice of the picker: (name, description).
+    pub choices: Vec<(String, String)>,
+    /// The choice on screen.
+    pub chosen: String,
+    /// A new choice.
+    pub on_pick: Callback<String>,
     /// Current seed.
     pub seed: u64,
     /// Steps shown.
@@ -57,10 +63,26 @@ pub fn PlayerControls(props: &PlayerControlsProps) -> Html {
             }
         })
     };
+    let on_pick = props
+        .on_pick
+        .reform(|e: Event| select_value(&e).unwrap_or_default());
+    let description = props
+        .choices
+        .iter()
+        .find(|(n, _)| *n == props.chosen)
+        .map(|(_, d)| d.clone())
+        .unwrap_or_default();
     let theme = props.theme;
     html! {
         <div class="controls">
-            { props.picker.clone() }
+            <label class="field" title={description}>
+                <span class="field-label">{ props.pick }</span>
+                <select id={props.pick} data-testid={props.pick} onchange={on_pick}>
+                    { for props.choices.iter().map(|(name, _)| html! {
+                        <option value={name.clone()} selected={*name == props.chosen}>{ name }</option>
+                    }) }
+                </select>
+            </label>
             { seed_field(&id("seed"), props.seed, &props.on_cmd) }
             <div class="transport" role="group" aria-label="Playback">
                 <button id={id("reset")} data-testid={id("reset")} title="Reset to the start (r)" aria-label="Reset"
@@ -160,7 +182,7 @@ pub fn icon(which: Icon) -> Html {
 }
 
 /// The value of the `<select>` an event came from.
-pub fn select_value(e: &Event) -> Option<String> {
+fn select_value(e: &Event) -> Option<String> {
     e.target()
         .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
         .map(|s| s.value())

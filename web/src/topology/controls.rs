@@ -2,7 +2,7 @@
 //! jump to the end, and the "no barriers" contrast.
 
 use super::state::TopoAction;
-use crate::shell::{icon, select_value, Icon, PlayerCmd, PlayerControls, Theme};
+use crate::shell::{icon, Icon, PlayerCmd, PlayerControls, Theme};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -35,14 +35,6 @@ pub struct TopoControlsProps {
 /// The header's control bar in Topology mode.
 #[component]
 pub fn TopoControls(props: &TopoControlsProps) -> Html {
-    let on_topology = {
-        let cb = props.on_action.clone();
-        Callback::from(move |e: Event| {
-            if let Some(v) = select_value(&e) {
-                cb.emit(TopoAction::SetTopology(v));
-            }
-        })
-    };
     let on_barriers = {
         let cb = props.on_action.clone();
         Callback::from(move |e: Event| {
@@ -59,22 +51,6 @@ pub fn TopoControls(props: &TopoControlsProps) -> Html {
         Callback::from(move |_: MouseEvent| cb.emit(PlayerCmd::Seek(usize::MAX).into()))
     };
     let at_end = props.cursor >= props.total;
-    let description = props
-        .topologies
-        .iter()
-        .find(|(n, _)| *n == props.topology)
-        .map(|(_, d)| d.clone())
-        .unwrap_or_default();
-    let picker = html! {
-        <label class="field" title={description}>
-            <span class="field-label">{ "topology" }</span>
-            <select id="topology" data-testid="topology" onchange={on_topology}>
-                { for props.topologies.iter().map(|(name, _)| html! {
-                    <option value={name.clone()} selected={*name == props.topology}>{ name }</option>
-                }) }
-            </select>
-        </label>
-    };
     let last_button = html! {
         <button id="topo-end" data-testid="topo-end" title="Jump to the end of the run" aria-label="To the end"
                 disabled={at_end} onclick={to_end}>{ icon(Icon::Next) }</button>
@@ -86,7 +62,8 @@ pub fn TopoControls(props: &TopoControlsProps) -> Html {
         </label>
     };
     html! {
-        <PlayerControls prefix="topo-" picker={picker} seed={props.seed} cursor={props.cursor} total={props.total}
+        <PlayerControls prefix="topo-" pick="topology" choices={props.topologies.clone()} chosen={props.topology.clone()}
+            on_pick={props.on_action.reform(TopoAction::SetTopology)} seed={props.seed} cursor={props.cursor} total={props.total}
             playing={props.playing} speed={props.speed} theme={props.theme} last_button={last_button}
             extra={no_barriers} on_cmd={props.on_action.reform(TopoAction::from)} />
     }
