@@ -1,13 +1,18 @@
 //! The batchscope dashboard (Yew, client-side rendered): the engine runs in the browser as a
-//! Rust crate; `state` is the pure player reducer, `components` render it, `hooks` own timers,
-//! listeners and animation frames; `topology` is the FLIP-276 Topology mode and the page root.
+//! Rust crate. `shell` is what both modes share — the one player reducer over a recorded run,
+//! its controls, the tour and lesson card, the page root; `state`, `run` and `components` are
+//! the micro-batch mode; `topology` is the FLIP-276 Topology mode; `hooks` own timers,
+//! listeners and animation frames.
+//!
+//! Imports point one way: `components`, `topology` → `hooks` → `shell`; the entry point
+//! (`main.rs`) hands both dashboards to [`shell::Root`].
 
 pub mod components;
 pub mod hooks;
-pub mod playback;
 pub mod run;
+pub mod shell;
 pub mod state;
 pub mod topology;
 
 pub use components::App;
-pub use topology::Root;
+pub use shell::Root;

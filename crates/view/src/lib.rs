@@ -12,6 +12,7 @@ pub mod lesson_index;
 pub mod lessons;
 pub mod palette;
 pub mod panels;
+pub mod replay;
 pub mod timeline;
 pub mod topology;
 pub mod tour;

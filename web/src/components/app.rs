@@ -1,19 +1,20 @@
-//! The root component: owns the player reducer and the hooks, lays out header, diagram,
-//! lesson and panels, and timeline. Every view is a pure function of the world at the cursor.
+//! The micro-batch dashboard: owns its player and the hooks, lays out header, diagram, lesson
+//! and panels, and timeline. Every view is a pure function of the world at the cursor.
 
 use super::{
-    ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, LessonBox, MetaPanel,
-    Notices, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, TourView, VerdictBadge,
+    ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, MetaPanel,
+    SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
 };
-use crate::components::crash_controls::ArmedCrash;
-
-use crate::hooks::{use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, SHORTCUTS};
-use crate::playback::Playback;
-use crate::state::{Action, Player, Tab};
+use crate::hooks::{
+    use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut, SHORTCUTS,
+};
+use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd};
+use crate::state::{Action, MicroPlayer, Tab};
 use batchscope_engine::source::uses_meta_table;
 use batchscope_engine::{presets, EventKind, SourceKind};
+use batchscope_view::lessons::SIMPLIFICATIONS;
 use batchscope_view::panels::{self, batch_offsets, offset_text};
-use batchscope_view::{explain, lesson, timeline, url};
+use batchscope_view::{explain, lesson, timeline};
 use yew::prelude::*;
 
 /// Rows of the sequence diagram.
@@ -48,33 +49,33 @@ pub struct AppProps {
 /// The dashboard.
 #[component]
 pub fn App(props: &AppProps) -> Html {
-    let (player, on_action) = use_player(props.hash.clone(), Player::from_hash);
-    use_keyboard(on_action.clone());
+    let (player, on_action) = use_player(props.hash.clone(), MicroPlayer::from_hash);
+    use_keyboard(on_action.reform(|key| match key {
+        Shortcut::Player(cmd) => Action::Player(cmd),
+        Shortcut::NextBatch => Action::NextBatch,
+        Shortcut::CrashNow => Action::CrashNow,
+    }));
     use_play_timer(
         player.playing,
         player.step_ms().round() as u32,
-        on_action.reform(|_| Action::Tick),
+        on_action.reform(|_| PlayerCmd::Tick.into()),
     );
-    use_url_sync(
-        url::format(&player.url_state()),
-        !player.playing,
-        on_action.clone(),
-    );
+    use_url_sync(&player, on_action.clone());
     use_theme(player.theme);
 
     let explore_open = use_state(|| false);
-    let base_scenario = use_memo(player.run.scenario.clone(), |s| s.clone());
+    let base_scenario = use_memo(player.mode.run.scenario.clone(), |s| s.clone());
 
-    let run = Shared(player.run.clone());
-    let cells = use_memo(run.clone(), |r| timeline::cells(&r.events));
-    let starts = use_memo(run.clone(), |r| timeline::batch_starts(&r.events));
+    let run = Shared(player.mode.run.clone());
+    let cells = use_memo(run.clone(), |r| timeline::cells(r.events()));
+    let starts = use_memo(run.clone(), |r| timeline::batch_starts(r.events()));
     let world = &player.world;
     let scenario = player.scenario();
     let cursor = player.cursor;
 
     // Verdict.
-    let (settled, report) = player.run.verdict_at(world, cursor);
-    let sink = panels::sink_view(world, &player.run.expected);
+    let (settled, report) = player.mode.run.verdict_at(world, cursor);
+    let sink = panels::sink_view(world, &player.mode.run.expected);
     let badge = panels::badge(
         settled.as_ref().map(|r| r.verdict.name()),
         report.expected,
@@ -84,26 +85,18 @@ pub fn App(props: &AppProps) -> Html {
     );
 
     // Lesson and the note on the current step.
-    let lesson_data = lesson(&player.preset);
-    let tour_data = batchscope_view::tour::tour(&player.preset);
-    let tour_cursors = player.tour_cursors();
-    let timeline_stops: Vec<(usize, String)> = if player.tour {
-        tour_cursors
-            .iter()
-            .zip(&tour_data.stops)
-            .filter_map(|(c, s)| c.map(|c| (c, s.title.to_string())))
-            .collect()
-    } else {
-        vec![]
-    };
-    let tour_view = TourView {
-        on: player.tour,
-        setup: tour_data.crash.map(|c| format!("arms {c}")),
-        cursors: tour_cursors,
-        stops: tour_data.stops.iter().map(|s| (s.title, s.text)).collect(),
-        cursor,
-        playing: player.playing,
-    };
+    let preset = &player.mode.preset;
+    let lesson_data = lesson(preset);
+    let tour_data = batchscope_view::tour::tour(preset);
+    let tour_view = player.tour_view(
+        tour_data.crash.map(|c| format!("arms {c}")),
+        tour_data.stops.iter().map(|s| (s.title, s.text)).collect(),
+    );
+    let timeline_stops: Vec<(usize, String)> = tour_view
+        .marks()
+        .into_iter()
+        .map(|(c, title)| (c, title.to_string()))
+        .collect();
     let current = world.events().last();
     let (step_head, mut note, alarm) = match current {
         Some(e) => (
@@ -128,7 +121,7 @@ pub fn App(props: &AppProps) -> Html {
                 "{} Step through it, arm a crash below, and watch the badge.",
                 presets()
                     .iter()
-                    .find(|p| p.name == player.preset)
+                    .find(|p| p.name == *preset)
                     .map_or("", |p| p.description)
             ),
             false,
@@ -145,7 +138,7 @@ pub fn App(props: &AppProps) -> Html {
     }
 
     // Faults.
-    let fired = player.run.last.fired_crashes();
+    let fired = player.mode.run.last().fired_crashes();
     let armed: Vec<ArmedCrash> = scenario
         .crashes
         .iter()
@@ -174,7 +167,7 @@ pub fn App(props: &AppProps) -> Html {
         (Some(b), false) => format!("batch {b} next"),
         (None, _) => "no batch".to_string(),
     };
-    let panel = match player.tab {
+    let panel = match player.mode.tab {
         Tab::Channels => html! {
             <ChannelsPanel rows={channel_rows} meta_rows={uses_meta_table(&scenario.source)}
                 kafka={kind == SourceKind::ReplayableLog} batch={batch_label}
@@ -185,7 +178,7 @@ pub fn App(props: &AppProps) -> Html {
             <MetaPanel rows={meta_rows} used={uses_meta_table(&scenario.source)} />
         },
         Tab::Checkpoint => html! {
-            <CheckpointPanel files={files} selected={player.selected_file.clone()} on_action={on_action.clone()} />
+            <CheckpointPanel files={files} selected={player.mode.selected_file.clone()} on_action={on_action.clone()} />
         },
         Tab::Sink => html! { <SinkPanel view={sink} settled={settled.is_some()} /> },
     };
@@ -208,33 +201,37 @@ pub fn App(props: &AppProps) -> Html {
                 <div class="brand" title="Deterministic simulator of streaming fault tolerance">
                     <span class="logo">{ "◧" }</span>{ "batchscope" }
                 </div>
-                <crate::topology::ModeTabs mode={crate::topology::Mode::Micro} />
-                <Controls preset={player.preset.clone()} presets={preset_list} seed={scenario.seed}
-                    cursor={cursor} total={player.run.len()} playing={player.playing} speed={player.speed}
+                <ModeTabs mode={Dashboard::Micro} />
+                <Controls preset={preset.clone()} presets={preset_list} seed={scenario.seed}
+                    cursor={cursor} total={player.len()} playing={player.playing} speed={player.speed}
                     theme={player.theme} can_crash={can_crash} on_action={on_action.clone()} />
                 <button class="xp-open" data-testid="explore-open"
                         title="Explore every crash point of this preset and seed: which ones lose or duplicate data?"
                         onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "▦ Explore" }</button>
                 <VerdictBadge badge={badge} />
             </header>
-            <ExplorePanel preset={player.preset.clone()} scenario={Shared(base_scenario.clone())}
+            <ExplorePanel preset={preset.clone()} scenario={Shared(base_scenario.clone())}
                 open={*explore_open} on_close={{ let o = explore_open.clone(); Callback::from(move |_| o.set(false)) }}
                 on_action={on_action.clone()} />
-            <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(Action::Dismiss)} />
+            <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
             <main class="main">
                 <section class="diagram-pane" aria-label="Sequence diagram">
                     <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} />
                 </section>
                 <aside class="side">
-                    <LessonBox preset={player.preset.clone()} lesson={lesson_data.clone()} tour={tour_view} step_head={step_head} note={note}
-                        alarm={alarm} on_action={on_action.clone()} />
+                    <LessonCard tour={tour_view} on_cmd={on_action.reform(Action::from)}
+                        step_head={step_head} note={note} alarm={alarm} note_testid="step-note"
+                        title={lesson_data.title} title_testid="lesson-title" question={lesson_data.question}
+                        paragraphs={lesson_data.paragraphs.clone()} current={preset.clone()}>
+                        <p class="simplified">{ SIMPLIFICATIONS }</p>
+                    </LessonCard>
                     <CrashControls armed={armed} crash_after_events={scenario.crash_after_events.clone()}
                         cursor={cursor} batch_hint={offsets.batch_id.unwrap_or(0)}
                         suggestion={lesson_data.try_crash.map(str::to_string)}
                         suggestion_outcome={lesson_data.try_outcome.to_string()}
                         on_action={on_action.clone()} />
                     <section class="card panels">
-                        <SideTabs tab={player.tab} counts={counts}
+                        <SideTabs tab={player.mode.tab} counts={counts}
                             changed={current.and_then(|e| tab_changed(&e.kind))} on_action={on_action.clone()} />
                         { panel }
                     </section>

@@ -1,6 +1,7 @@
 //! Faults: arm a crash point (NAME@batch) on an upcoming step, see and remove the armed ones
 //! and the crash-now inputs, or try the lesson's suggested crash.
 
+use crate::shell::PlayerCmd;
 use crate::state::Action;
 use batchscope_engine::{CrashKind, CrashPoint};
 use wasm_bindgen::JsCast;
@@ -72,9 +73,12 @@ pub fn CrashControls(props: &CrashControlsProps) -> Html {
         let text = batch_text.clone();
         Callback::from(move |_: MouseEvent| match text.trim().parse::<u64>() {
             Ok(batch_id) => cb.emit(Action::ArmCrash(CrashPoint { kind, batch_id })),
-            Err(_) => cb.emit(Action::Notify(format!(
-                "crash point batch: `{text}` is not a batch id (a whole number ≥ 0)."
-            ))),
+            Err(_) => cb.emit(
+                PlayerCmd::Notify(format!(
+                    "crash point batch: `{text}` is not a batch id (a whole number ≥ 0)."
+                ))
+                .into(),
+            ),
         })
     };
     let suggestion = props.suggestion.as_ref().and_then(|s| {

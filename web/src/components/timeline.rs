@@ -1,6 +1,7 @@
 //! The timeline: every event of the run coloured by batch, crash / failure / re-run / commit
 //! marks, the guided tour's stops, batch labels, and a scrubber.
 
+use crate::shell::PlayerCmd;
 use crate::state::Action;
 use batchscope_view::palette::batch_color;
 use batchscope_view::timeline::{BatchStart, Cell, Mark};
@@ -40,7 +41,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
                 .and_then(|i| i.value().parse::<usize>().ok())
             {
-                cb.emit(Action::Seek(v));
+                cb.emit(PlayerCmd::Seek(v).into());
             }
         })
     };

@@ -10,7 +10,7 @@ mod use_url_sync;
 
 pub use use_arrow_progress::use_arrow_progress;
 pub use use_explorer::{use_explorer, ExploreState, ExploreStatus, UseExplorer};
-pub use use_keyboard::{key_action, use_keyboard, SHORTCUTS};
+pub use use_keyboard::{key_action, use_keyboard, Shortcut, SHORTCUTS};
 pub use use_play_timer::use_play_timer;
 pub use use_player::{use_player, use_theme};
-pub use use_url_sync::{use_hash_sync, use_url_sync};
+pub use use_url_sync::use_url_sync;

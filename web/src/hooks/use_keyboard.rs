@@ -1,7 +1,8 @@
 //! Keyboard shortcuts: → step, ← back, space play/pause, n next batch, r reset, c crash now,
-//! t guided tour (start it, or play on to its next stop).
+//! t guided tour (start it, or play on to its next stop). Both modes listen; Topology ignores
+//! the micro-batch mode's own keys (n, c).
 
-use crate::state::Action;
+use crate::shell::PlayerCmd;
 use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, KeyboardEvent};
@@ -18,16 +19,27 @@ pub const SHORTCUTS: [(&str, &str); 7] = [
     ("t", "tour: next stop"),
 ];
 
-/// The action of a key (`KeyboardEvent.key`), if it is a shortcut.
-pub fn key_action(key: &str) -> Option<Action> {
+/// What a shortcut asks: a command every player knows, or one of the micro-batch mode's own.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shortcut {
+    /// A shared player command.
+    Player(PlayerCmd),
+    /// `n`: to the next `commits/N` (micro-batch).
+    NextBatch,
+    /// `c`: crash the driver now (micro-batch).
+    CrashNow,
+}
+
+/// The shortcut of a key (`KeyboardEvent.key`), if it is one.
+pub fn key_action(key: &str) -> Option<Shortcut> {
     Some(match key {
-        "ArrowRight" => Action::Step,
-        "ArrowLeft" => Action::Back,
-        " " | "Spacebar" => Action::TogglePlay,
-        "n" | "N" => Action::NextBatch,
-        "r" | "R" => Action::Reset,
-        "c" | "C" => Action::CrashNow,
-        "t" | "T" => Action::TourKey,
+        "ArrowRight" => Shortcut::Player(PlayerCmd::Step),
+        "ArrowLeft" => Shortcut::Player(PlayerCmd::Back),
+        " " | "Spacebar" => Shortcut::Player(PlayerCmd::TogglePlay),
+        "n" | "N" => Shortcut::NextBatch,
+        "r" | "R" => Shortcut::Player(PlayerCmd::Reset),
+        "c" | "C" => Shortcut::CrashNow,
+        "t" | "T" => Shortcut::Player(PlayerCmd::TourKey),
         _ => return None,
     })
 }
@@ -40,7 +52,7 @@ fn typing_into_a_field(e: &KeyboardEvent) -> bool {
 
 /// Listens on the document for shortcuts while mounted.
 #[hook]
-pub fn use_keyboard(on_action: Callback<Action>) {
+pub fn use_keyboard(on_action: Callback<Shortcut>) {
     use_effect_with((), move |_| {
         let document = gloo::utils::document();
         let listener = EventListener::new_with_options(
@@ -76,6 +88,7 @@ mod tests {
             assert!(key_action(k).is_some(), "{shown}");
         }
         assert_eq!(key_action("x"), None);
-        assert_eq!(key_action("C"), Some(Action::CrashNow));
+        assert_eq!(key_action("C"), Some(Shortcut::CrashNow));
+        assert_eq!(key_action("t"), Some(Shortcut::Player(PlayerCmd::TourKey)));
     }
 }

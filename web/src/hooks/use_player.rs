@@ -1,7 +1,7 @@
 //! What both dashboards set up first: their player, built from the page's URL hash (or a given
 //! one), with a callback that dispatches its actions; and the colour theme on the root element.
 
-use crate::state::Theme;
+use crate::shell::Theme;
 use yew::prelude::*;
 
 /// The player reducer started from `hash` (`None`: `location.hash`), and its dispatch callback.

@@ -3,18 +3,11 @@
 //! Every view is a pure function of the world at the cursor.
 
 use super::state::{TopoAction, TopoPlayer};
-use super::{
-    BarrierTable, DelayChart, Mode, ModeTabs, QueryPanel, TopoControls, TopoFaults, TopoLessonBox,
-    TopologyGraph,
-};
-use crate::components::{Notices, Shared, TourView};
-use crate::hooks::{use_hash_sync, use_keyboard, use_play_timer, use_player, use_theme};
-use crate::playback::Playback;
-use crate::state::{Action, Theme};
+use super::{BarrierTable, DelayChart, QueryPanel, TopoControls, TopoFaults, TopologyGraph};
+use crate::hooks::{use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut};
+use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd, Shared, Theme};
 use batchscope_engine::barrier::{self, BarrierEventKind};
-use batchscope_view::topology::{
-    format_topology, is_topology_hash, parse_topology, step_text, topology_lesson,
-};
+use batchscope_view::topology::{parse_topology, simplifications, step_text, topology_lesson};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -35,58 +28,24 @@ fn prefers_dark() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Writes the hash when paused; a pasted Topology link loads its moment.
-#[hook]
-fn use_topo_url_sync(hash: String, paused: bool, on_action: Callback<TopoAction>) {
-    use_hash_sync(
-        hash,
-        paused,
-        Callback::from(move |hash: String| {
-            if !is_topology_hash(&hash) {
-                return; // The root switches to the micro-batch mode.
-            }
-            match parse_topology(&hash) {
-                Ok(state) => on_action.emit(TopoAction::LoadUrl(state)),
-                Err(errors) => {
-                    let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-                    on_action.emit(TopoAction::Notify(format!(
-                        "This link could not be read — {}. The topology on screen is kept.",
-                        list.join("; ")
-                    )));
-                }
-            }
-        }),
-    );
-}
-
 /// The Topology dashboard.
 #[component]
 pub fn TopologyApp(props: &TopologyAppProps) -> Html {
     let (player, on_action) = use_player(props.hash.clone(), TopoPlayer::from_hash);
+    // The micro-batch mode's own keys (next batch, crash now) mean nothing here.
     {
         let cb = on_action.clone();
-        use_keyboard(Callback::from(move |a: Action| {
-            let mapped = match a {
-                Action::Step => TopoAction::Step,
-                Action::Back => TopoAction::Back,
-                Action::TogglePlay => TopoAction::TogglePlay,
-                Action::Reset => TopoAction::Reset,
-                Action::TourKey => TopoAction::TourKey,
-                _ => return,
-            };
-            cb.emit(mapped);
+        use_keyboard(Callback::from(move |key| match key {
+            Shortcut::Player(cmd) => cb.emit(TopoAction::Player(cmd)),
+            Shortcut::NextBatch | Shortcut::CrashNow => {}
         }));
     }
     use_play_timer(
         player.playing,
         player.step_ms().round() as u32,
-        on_action.reform(|_| TopoAction::Tick),
+        on_action.reform(|_| PlayerCmd::Tick.into()),
     );
-    use_topo_url_sync(
-        format_topology(&player.url_state()),
-        !player.playing,
-        on_action.clone(),
-    );
+    use_url_sync(&player, on_action.clone());
     use_theme(player.theme);
     let dark = match player.theme {
         Theme::Dark => true,
@@ -94,17 +53,15 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
         Theme::System => prefers_dark(),
     };
 
-    let frames = Shared(player.frames.clone());
-    let history = Shared(player.history.clone());
+    let url = &player.mode.url;
+    let world = Shared(player.world.clone());
+    let history = Shared(player.mode.history.clone());
     let cursor = player.cursor;
-    let world = player.world();
     let spec = world.spec();
-    let lesson = topology_lesson(&player.url.topology);
-    let tour_data = batchscope_view::topology::topology_tour(&player.url.topology);
-    let tour_cursors = player.tour_cursors();
-    let tour_view = TourView {
-        on: player.url.tour,
-        setup: parse_topology(tour_data.hash)
+    let lesson = topology_lesson(&url.topology);
+    let tour_data = batchscope_view::topology::topology_tour(&url.topology);
+    let tour_view = player.tour_view(
+        parse_topology(tour_data.hash)
             .ok()
             .and_then(|u| u.faults.first().cloned())
             .map(|f| match f {
@@ -113,11 +70,8 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                 }
                 other => format!("sets up {other:?}"),
             }),
-        stops: tour_data.stops.iter().map(|s| (s.title, s.text)).collect(),
-        cursors: tour_cursors.clone(),
-        cursor: player.cursor,
-        playing: player.playing,
-    };
+        tour_data.stops.iter().map(|s| (s.title, s.text)).collect(),
+    );
     let (step_head, note, alarm) = match world.trace().last() {
         Some(e) => (
             format!("#{} · {} ms", e.step + 1, e.at_ms),
@@ -148,12 +102,12 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                 .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
                 .and_then(|i| i.value().parse::<usize>().ok())
             {
-                cb.emit(TopoAction::Seek(v));
+                cb.emit(PlayerCmd::Seek(v).into());
             }
         })
     };
     let total = player.len();
-    let marks = player.last().trace().iter().filter_map(|e| {
+    let marks = player.mode.last().trace().iter().filter_map(|e| {
         let (class, sym) = match e.kind {
             BarrierEventKind::Commit { .. } => ("mark-commit", "●"),
             BarrierEventKind::JobFailed { .. } | BarrierEventKind::Revised { .. } => {
@@ -164,12 +118,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
         let left = (e.step + 1) as f64 / total.max(1) as f64 * 100.0;
         Some(html! { <span class={classes!("scrub-mark", class)} style={format!("left:{left:.2}%")}>{ sym }</span> })
     });
-    let stops = tour_cursors
-        .iter()
-        .zip(&tour_data.stops)
-        .filter(|_| player.url.tour)
-        .filter_map(|(c, s)| c.map(|c| (c, s.title)))
-        .map(|(c, title)| {
+    let stops = tour_view.marks().into_iter().map(|(c, title)| {
             let left = c as f64 / total.max(1) as f64 * 100.0;
             html! {
                 <span class={classes!("tl-stop", "scrub-stop", (c <= cursor).then_some("tl-stop-reached"))}
@@ -182,32 +131,40 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                 <div class="brand" title="Deterministic simulator of streaming fault tolerance">
                     <span class="logo">{ "◧" }</span>{ "batchscope" }
                 </div>
-                <ModeTabs mode={Mode::Topology} />
-                <TopoControls topology={player.url.topology.clone()} topologies={topologies}
-                    seed={player.url.seed} cursor={cursor} total={total} playing={player.playing}
-                    speed={player.speed} no_barriers={player.url.no_barriers} theme={player.theme}
+                <ModeTabs mode={Dashboard::Topology} />
+                <TopoControls topology={url.topology.clone()} topologies={topologies}
+                    seed={url.seed} cursor={cursor} total={total} playing={player.playing}
+                    speed={player.speed} no_barriers={url.no_barriers} theme={player.theme}
                     on_action={on_action.clone()} />
             </header>
-            <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(TopoAction::Dismiss)} />
+            <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
             <main class="topo-main">
                 <section class="topo-left">
                     <div class="card topo-graph-card">
-                        <TopologyGraph frames={frames.clone()} cursor={cursor} />
+                        <TopologyGraph world={world.clone()} />
                     </div>
                     <div class="topo-lower">
-                        <BarrierTable frames={frames.clone()} cursor={cursor} />
+                        <BarrierTable world={world.clone()} />
                         <DelayChart report={world.delays()} dark={dark} />
                     </div>
                 </section>
                 <aside class="side topo-side">
-                    <TopoLessonBox topology={player.url.topology.clone()} lesson={lesson} tour={tour_view} step_head={step_head} note={note} alarm={alarm}
-                        on_action={on_action.clone()} />
-                    <QueryPanel frames={frames.clone()} history={history} cursor={cursor}
-                        level={player.url.level} consistency={player.url.consistency} on_action={on_action.clone()} />
+                    <LessonCard class="topo-lesson" tour={tour_view} on_cmd={on_action.reform(TopoAction::from)}
+                        step_head={step_head} note={note} alarm={alarm} note_testid="topo-step-note"
+                        title={lesson.title} title_testid="topo-lesson-title" question={lesson.question}
+                        paragraphs={lesson.paragraphs.clone()} current={url.topology.clone()}>
+                        <p class="try">{ "Try: " }<a href={lesson.try_hash} data-testid="topo-try">{ lesson.try_text }</a></p>
+                        <details class="simplified">
+                            <summary>{ "Where the model simplifies FLIP-276" }</summary>
+                            <ul>{ for simplifications().into_iter().map(|s| html! { <li>{ s }</li> }) }</ul>
+                        </details>
+                    </LessonCard>
+                    <QueryPanel world={world.clone()} history={history} cursor={cursor}
+                        level={url.level} consistency={url.consistency} on_action={on_action.clone()} />
                     <TopoFaults jobs={spec.jobs.iter().map(|j| j.name.clone()).collect::<Vec<_>>()}
                         tables={spec.tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>()}
                         barriers={world.run().barriers} no_barriers={spec.no_barriers}
-                        faults={player.url.faults.clone()} on_action={on_action.clone()} />
+                        faults={url.faults.clone()} on_action={on_action.clone()} />
                 </aside>
             </main>
             <footer class="bottom topo-bottom">

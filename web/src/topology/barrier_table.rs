@@ -1,23 +1,21 @@
 //! The transaction state of every barrier: per table PROCESSED / WRITTEN, globally PRECOMMIT /
 //! COMMIT (seed 003, "Data Consistency Type"), and the snapshots of each table.
 
-use crate::components::Shared;
+use crate::shell::Shared;
 use batchscope_engine::barrier::{TableTxnState, TopologyWorld, TransactionState};
 use yew::prelude::*;
 
 /// Props of [`BarrierTable`].
 #[derive(Properties, PartialEq)]
 pub struct BarrierTableProps {
-    /// The world after every step.
-    pub frames: Shared<Vec<TopologyWorld>>,
-    /// Steps shown.
-    pub cursor: usize,
+    /// The world on screen.
+    pub world: Shared<TopologyWorld>,
 }
 
 /// Barriers × tables.
 #[component]
 pub fn BarrierTable(props: &BarrierTableProps) -> Html {
-    let w = &props.frames[props.cursor.min(props.frames.len() - 1)];
+    let w = &*props.world;
     let tables: Vec<&str> = w.tables().iter().map(|t| t.name.as_str()).collect();
     if w.spec().no_barriers {
         return html! {

@@ -2,7 +2,7 @@
 //! Each edge carries the barrier that last passed it; each table shows its barriers as squares
 //! (pending / PROCESSED / WRITTEN) and its latest snapshot; the step on screen is highlighted.
 
-use crate::components::Shared;
+use crate::shell::Shared;
 use batchscope_engine::barrier::{OperatorSpec, TableTxnState, TopologyWorld, CDC_SOURCE};
 use batchscope_view::topology::{
     active, edge_label, layout, layout_width, NodeKind, TopoNode, LEGEND_H,
@@ -12,10 +12,8 @@ use yew::prelude::*;
 /// Props of [`TopologyGraph`].
 #[derive(Properties, PartialEq)]
 pub struct TopologyGraphProps {
-    /// The world after every step.
-    pub frames: Shared<Vec<TopologyWorld>>,
-    /// Steps shown.
-    pub cursor: usize,
+    /// The world on screen.
+    pub world: Shared<TopologyWorld>,
 }
 
 fn state_class(s: TableTxnState) -> &'static str {
@@ -131,7 +129,7 @@ fn table_node(w: &TopologyWorld, n: &TopoNode, on: bool, barriers: u64) -> Html 
 /// The DAG.
 #[component]
 pub fn TopologyGraph(props: &TopologyGraphProps) -> Html {
-    let w = &props.frames[props.cursor.min(props.frames.len() - 1)];
+    let w = &*props.world;
     let l = layout(w.spec(), layout_width(w.spec()));
     let event = w.trace().last();
     let act = active(w, event);

@@ -1,7 +1,6 @@
 //! The Topology mode of the dashboard (FLIP-276 timestamp barriers across an ETL topology):
-//! a reducer of its own (`state`), the root component that switches between the micro-batch
-//! and topology modes, and the topology components (DAG, barrier table, query panel, delay
-//! chart, controls, lesson).
+//! its part of the shared player (`state`), its page and its components (DAG, barrier table,
+//! query panel, delay chart, controls, faults).
 
 mod app;
 mod barrier_table;
@@ -9,9 +8,7 @@ mod controls;
 mod delay_chart;
 mod faults;
 mod graph;
-mod lesson;
 mod query_panel;
-mod root;
 pub mod state;
 
 pub use app::{TopologyApp, TopologyAppProps};
@@ -20,6 +17,4 @@ pub use controls::TopoControls;
 pub use delay_chart::DelayChart;
 pub use faults::TopoFaults;
 pub use graph::TopologyGraph;
-pub use lesson::TopoLessonBox;
 pub use query_panel::QueryPanel;
-pub use root::{Mode, ModeSwitch, ModeTabs, Root};

@@ -3,7 +3,7 @@
 //! and the history of its value so a roll-back is visible.
 
 use super::state::TopoAction;
-use crate::components::Shared;
+use crate::shell::Shared;
 use batchscope_engine::barrier::{Consistency, ReadLevel, TopologyWorld};
 use batchscope_view::topology::{
     level_title, ratio_text, rolled_back, value_changes, HistoryPoint,
@@ -13,8 +13,8 @@ use yew::prelude::*;
 /// Props of [`QueryPanel`].
 #[derive(Properties, PartialEq)]
 pub struct QueryPanelProps {
-    /// The world after every step.
-    pub frames: Shared<Vec<TopologyWorld>>,
+    /// The world on screen.
+    pub world: Shared<TopologyWorld>,
     /// The query after every step at this level and consistency.
     pub history: Shared<Vec<HistoryPoint>>,
     /// Steps shown.
@@ -34,7 +34,7 @@ fn short_col(c: &str) -> &str {
 /// The query panel.
 #[component]
 pub fn QueryPanel(props: &QueryPanelProps) -> Html {
-    let w = &props.frames[props.cursor.min(props.frames.len() - 1)];
+    let w = &*props.world;
     let q = w.declared_query(props.level, props.consistency);
     let r = w.query(&q);
     let spec = &w.spec().query;

@@ -1,7 +1,15 @@
-//! Dismissible messages (a broken link, a crash point that cannot be armed).
+//! Dismissible messages (a broken link, a crash point that cannot be armed), in both modes.
 
-use crate::state::Notice;
 use yew::prelude::*;
+
+/// A dismissible message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// Id for dismissal.
+    pub id: u32,
+    /// The text.
+    pub text: String,
+}
 
 /// Props of [`Notices`].
 #[derive(Properties, PartialEq)]

@@ -2,7 +2,10 @@
 //! step on screen, the lesson itself (title, question, paragraphs, and what each mode adds
 //! below them as children), and the index of every lesson, each a link that opens its tour.
 
-use super::tour_box::{TourBlock, TourCmd, TourInvite, TourView};
+use super::player::PlayerCmd;
+use super::tour::TourView;
+use super::tour_block::TourBlock;
+use super::tour_invite::TourInvite;
 use batchscope_view::tour::lesson_index;
 use yew::prelude::*;
 
@@ -15,7 +18,7 @@ pub struct LessonCardProps {
     /// The tour and where the run is in it.
     pub tour: TourView,
     /// The tour's buttons.
-    pub on_cmd: Callback<TourCmd>,
+    pub on_cmd: Callback<PlayerCmd>,
     /// Heading of the step note.
     pub step_head: String,
     /// What the step on screen did and why it matters.

@@ -1,72 +1,24 @@
-//! The guided tour's block, shared by both modes: the invitation to start it, and, while it is
-//! on, its progress, the stop on screen and the way on. Each mode maps [`TourCmd`] to its own
-//! player's actions and fills [`TourView`] from its own stops.
+//! The guided tour while it is on, in both modes: its progress, the stop on screen and the way
+//! on. Each mode fills [`TourView`] from its own stops; the buttons speak [`PlayerCmd`].
 
+use super::player::PlayerCmd;
+use super::tour::TourView;
 use batchscope_view::tour::{current_stop, next_stop};
 use yew::prelude::*;
 
-/// What the tour block shows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TourView {
-    /// Whether the tour is on.
-    pub on: bool,
-    /// What starting the tour sets up (`arms sink-commit@2`, `fails price_job at barrier 2`).
-    pub setup: Option<String>,
-    /// Each stop's title and text.
-    pub stops: Vec<(&'static str, &'static str)>,
-    /// Where each stop pauses in this run (`None`: never reached).
-    pub cursors: Vec<Option<usize>>,
-    /// Steps shown.
-    pub cursor: usize,
-    /// Whether playback runs.
-    pub playing: bool,
-}
-
-/// What the tour's buttons ask of the player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TourCmd {
-    /// Start (or restart) the tour.
-    Start,
-    /// Play on to the next stop.
-    Next,
-    /// Jump to stop `i`.
-    Go(usize),
-    /// Pause playback.
-    Pause,
-    /// Leave the tour.
-    Exit,
-}
-
-/// Props of [`TourInvite`] and [`TourBlock`].
+/// Props of [`TourBlock`] and [`TourInvite`](super::tour_invite::TourInvite).
 #[derive(Properties, PartialEq)]
 pub struct TourProps {
     /// The tour and where the run is in it.
     pub tour: TourView,
     /// Button presses.
-    pub on_cmd: Callback<TourCmd>,
+    pub on_cmd: Callback<PlayerCmd>,
 }
 
-fn cmd(cb: &Callback<TourCmd>, c: TourCmd) -> Callback<MouseEvent> {
+/// A button's click as a player command.
+pub fn cmd(cb: &Callback<PlayerCmd>, c: PlayerCmd) -> Callback<MouseEvent> {
     let cb = cb.clone();
-    Callback::from(move |_| cb.emit(c))
-}
-
-/// The call to start the tour, when it is off.
-#[component]
-pub fn TourInvite(props: &TourProps) -> Html {
-    let t = &props.tour;
-    let what = match &t.setup {
-        Some(s) => format!("{s}, plays, and pauses at"),
-        None => "plays and pauses at".to_string(),
-    };
-    html! {
-        <div class="tour-invite">
-            <button class="tour-start" data-testid="tour-start" onclick={cmd(&props.on_cmd, TourCmd::Start)}>
-                { "▶ Guided tour" }
-            </button>
-            <span class="tour-invite-text">{ format!("{} stops: {what} each moment that matters", t.stops.len()) }</span>
-        </div>
-    }
+    Callback::from(move |_| cb.emit(c.clone()))
 }
 
 /// The tour while it is on: progress dots, the stop on screen, and Continue.
@@ -96,7 +48,7 @@ pub fn TourBlock(props: &TourProps) -> Html {
         };
         html! {
             <button class={class} title={label.clone()} aria-label={label} disabled={t.cursors[i].is_none()}
-                onclick={cmd(on_cmd, TourCmd::Go(i))} />
+                onclick={cmd(on_cmd, PlayerCmd::TourGo(i))} />
         }
     });
     let (title, text) = match (current, next) {
@@ -113,10 +65,10 @@ pub fn TourBlock(props: &TourProps) -> Html {
     };
     let action = match next {
         _ if t.playing => html! {
-            <button class="tour-next" data-testid="tour-next" onclick={cmd(on_cmd, TourCmd::Pause)}>{ "❚❚ Pause" }</button>
+            <button class="tour-next" data-testid="tour-next" onclick={cmd(on_cmd, PlayerCmd::TogglePlay)}>{ "❚❚ Pause" }</button>
         },
         Some(j) => html! {
-            <button class="tour-next" data-testid="tour-next" onclick={cmd(on_cmd, TourCmd::Next)}
+            <button class="tour-next" data-testid="tour-next" onclick={cmd(on_cmd, PlayerCmd::TourNext)}
                 title={format!("Play on to stop {}: {}", j + 1, t.stops[j].0)}>
                 { if current.is_none() { "▶ Play to the first stop" } else { "Continue ▸" } }
             </button>
@@ -124,7 +76,7 @@ pub fn TourBlock(props: &TourProps) -> Html {
         None => html! {
             <>
                 <span class="tour-done" data-testid="tour-done">{ "✓ Tour complete" }</span>
-                <button class="ghost" data-testid="tour-again" onclick={cmd(on_cmd, TourCmd::Start)}>{ "↺ Again" }</button>
+                <button class="ghost" data-testid="tour-again" onclick={cmd(on_cmd, PlayerCmd::TourStart)}>{ "↺ Again" }</button>
             </>
         },
     };
@@ -135,7 +87,7 @@ pub fn TourBlock(props: &TourProps) -> Html {
                 <span class="tour-progress" data-testid="tour-progress">{ progress }</span>
                 <span class="tour-dots">{ for dots }</span>
                 <button class="ghost tour-exit" data-testid="tour-exit" title="Leave the tour: playback no longer pauses"
-                    onclick={cmd(on_cmd, TourCmd::Exit)}>{ "✕" }</button>
+                    onclick={cmd(on_cmd, PlayerCmd::TourExit)}>{ "✕" }</button>
             </div>
             // Read out by screen readers when playback reaches a stop.
             <div aria-live="polite">

@@ -1,0 +1,217 @@
+//! A recorded run of either world, as the dashboard's player seeks in it: the events, the
+//! final world, and a snapshot every few events. The snapshots are only a cache — a world is
+//! deterministic, so the world after any number of events is rebuilt by stepping the nearest
+//! snapshot before it (RaftScope stores every state; we derive them).
+
+use batchscope_engine::Sim;
+
+/// Events between two snapshots.
+pub const SNAPSHOT_EVERY: usize = 32;
+
+/// A run recorded to its end, seekable to any cursor (the number of events shown).
+#[derive(Clone, Debug)]
+pub struct Timeline<S: Sim> {
+    /// The world after `i * every` events (`snapshots[0]`: before the first event).
+    snapshots: Vec<S>,
+    /// The world after the last event.
+    last: S,
+    /// Events between two snapshots.
+    every: usize,
+}
+
+impl<S: Sim> Timeline<S> {
+    /// Steps `first` (a world that has not stepped yet) until `stop` says so before a step, or
+    /// until the world has nothing left to do; a snapshot every [`SNAPSHOT_EVERY`] events.
+    pub fn record(first: S, stop: impl FnMut(&S) -> bool) -> Timeline<S> {
+        Timeline::record_every(first, SNAPSHOT_EVERY, stop)
+    }
+
+    /// [`Timeline::record`] with a snapshot every `every` events (at least 1).
+    pub fn record_every(first: S, every: usize, mut stop: impl FnMut(&S) -> bool) -> Timeline<S> {
+        assert!(
+            first.events().is_empty(),
+            "a timeline starts before the first event"
+        );
+        let every = every.max(1);
+        let mut world = first.clone();
+        let mut snapshots = vec![first];
+        while !stop(&world) {
+            if world.next_event().is_none() {
+                // A step that emits nothing may still have moved internal state: the last world
+                // is the one right after the last event, rebuilt from the nearest snapshot.
+                let n = world.events().len();
+                world = replay(&snapshots[n / every], n);
+                break;
+            }
+            if world.events().len().is_multiple_of(every) {
+                snapshots.push(world.clone());
+            }
+        }
+        Timeline {
+            snapshots,
+            last: world,
+            every,
+        }
+    }
+
+    /// Every event of the run, in order.
+    pub fn events(&self) -> &[S::Event] {
+        self.last.events()
+    }
+
+    /// Number of events in the run.
+    pub fn len(&self) -> usize {
+        self.events().len()
+    }
+
+    /// Whether the run has no events.
+    pub fn is_empty(&self) -> bool {
+        self.events().is_empty()
+    }
+
+    /// The world before the first event.
+    pub fn first(&self) -> &S {
+        &self.snapshots[0]
+    }
+
+    /// The world after the last event.
+    pub fn last(&self) -> &S {
+        &self.last
+    }
+
+    /// The world after the first `cursor` events (clamped to the run).
+    pub fn world_at(&self, cursor: usize) -> S {
+        let cursor = cursor.min(self.len());
+        if cursor == self.len() {
+            return self.last.clone();
+        }
+        let snap = (cursor / self.every).min(self.snapshots.len() - 1);
+        replay(&self.snapshots[snap], cursor)
+    }
+
+    /// The first cursor where two runs' events differ (the shorter length if one is a prefix):
+    /// the worlds of both runs are equal up to it.
+    pub fn divergence(&self, other: &Timeline<S>) -> usize {
+        self.events()
+            .iter()
+            .zip(other.events())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| self.len().min(other.len()))
+    }
+
+    /// `f` of the world after 0, 1, …, `len` events, in order (one pass, one world in memory).
+    pub fn map_worlds<T>(&self, mut f: impl FnMut(&S) -> T) -> Vec<T> {
+        let mut world = self.first().clone();
+        let mut out = Vec::with_capacity(self.len() + 1);
+        out.push(f(&world));
+        for _ in 0..self.len() {
+            world.next_event().expect("a recorded step replays");
+            out.push(f(&world));
+        }
+        out
+    }
+}
+
+/// `from` stepped until it has emitted `cursor` events.
+fn replay<S: Sim>(from: &S, cursor: usize) -> S {
+    let mut world = from.clone();
+    while world.events().len() < cursor {
+        world
+            .next_event()
+            .expect("a recorded step replays: the world is deterministic");
+    }
+    world
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchscope_engine::barrier::{self, TopologyWorld};
+    use batchscope_engine::{preset, World};
+
+    fn micro_batch(crash: &str) -> (World, Timeline<World>) {
+        let mut s = preset("tablestore").unwrap();
+        s.crashes.push(crash.parse().unwrap());
+        let first = World::new(s);
+        let t = Timeline::record(first.clone(), |w| w.is_converged());
+        (first, t)
+    }
+
+    fn topology() -> (TopologyWorld, Timeline<TopologyWorld>) {
+        let (name, _) = barrier::presets()[0];
+        let first = TopologyWorld::new(barrier::preset(name).unwrap(), 1).unwrap();
+        // Snapshots every 8 events: the run is a few dozen steps long.
+        let t = Timeline::record_every(first.clone(), 8, |w| w.events().len() >= 5_000);
+        (first, t)
+    }
+
+    /// The whole state of a world (neither world is `PartialEq`; both print every field).
+    fn state<S: std::fmt::Debug>(w: &S) -> String {
+        format!("{w:?}")
+    }
+
+    /// Seeking to any cursor gives the world that stepping from the start gives.
+    fn seek_equals_stepping<S: Sim + std::fmt::Debug>(first: S, t: &Timeline<S>) {
+        let n = t.len();
+        let k = t.every;
+        assert!(n > 3 * k, "long enough to use snapshots");
+        let cursors = [0, 1, k - 1, k, k + 1, 2 * k, 3 * k - 1, n / 2, n - 1, n];
+        let mut stepped = first;
+        let mut clocks = vec![stepped.clock_ms()];
+        for cursor in 0..=n {
+            if cursors.contains(&cursor) {
+                assert_eq!(
+                    state(&t.world_at(cursor)),
+                    state(&stepped),
+                    "cursor {cursor}"
+                );
+            }
+            if cursor < n {
+                stepped.next_event().unwrap();
+                clocks.push(stepped.clock_ms());
+            }
+        }
+        assert_eq!(state(&t.world_at(usize::MAX)), state(&stepped));
+        assert_eq!(state(t.last()), state(&stepped));
+        assert_eq!(t.map_worlds(|w| w.clock_ms()), clocks);
+        assert_eq!(
+            t.map_worlds(|w| w.events().len()),
+            (0..=n).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn seeking_a_micro_batch_run_gives_the_world_of_stepping() {
+        let (first, t) = micro_batch("sink-commit@2");
+        assert!(t.last().is_converged());
+        seek_equals_stepping(first, &t);
+    }
+
+    #[test]
+    fn seeking_a_topology_run_gives_the_world_of_stepping() {
+        let (first, t) = topology();
+        assert!(t.last().is_drained(), "the run drains before the bound");
+        seek_equals_stepping(first, &t);
+    }
+
+    #[test]
+    fn divergence_is_where_the_recorded_inputs_change_the_events() {
+        let (_, a) = micro_batch("sink-commit@2");
+        let (_, b) = micro_batch("sink-commit@3");
+        let d = a.divergence(&b);
+        assert!(d > 0 && d < a.len().min(b.len()));
+        assert_eq!(a.events()[..d], b.events()[..d]);
+        assert_ne!(a.events()[d], b.events()[d]);
+        assert_eq!(a.divergence(&a), a.len());
+        let (_, t) = topology();
+        assert_eq!(t.divergence(&t.clone()), t.len());
+    }
+
+    #[test]
+    fn the_stop_rule_bounds_the_run() {
+        let (first, _) = topology();
+        let t = Timeline::record_every(first, 7, |w| w.events().len() >= 50);
+        assert_eq!(t.len(), 50);
+        assert_eq!(t.world_at(49).events(), &t.events()[..49]);
+    }
+}

@@ -1,0 +1,32 @@
+//! The page shell both dashboard modes share: the one player (`player`: the reducer over a
+//! recorded run, `tour`: the guided tour's runner), the control bar, the lesson card with its
+//! tour block, notices, theme, the mode tabs and the page root.
+//!
+//! The shell knows neither mode: each mode implements [`Mode`] and renders these parts; the
+//! entry point hands both dashboards to [`Root`].
+
+mod controls;
+mod lesson_card;
+mod mode_tabs;
+mod notices;
+mod player;
+mod root;
+mod shared;
+mod switch;
+mod theme;
+mod tour;
+mod tour_block;
+mod tour_invite;
+
+pub use controls::{icon, Icon, PlayerControls, PlayerControlsProps};
+pub use lesson_card::{LessonCard, LessonCardProps};
+pub use mode_tabs::{ModeTabs, ModeTabsProps};
+pub use notices::{Notice, Notices, NoticesProps};
+pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, SPEEDS};
+pub use root::{Root, RootProps};
+pub use shared::Shared;
+pub use switch::{Dashboard, ModeSwitch};
+pub use theme::Theme;
+pub use tour::TourView;
+pub use tour_block::{TourBlock, TourProps};
+pub use tour_invite::TourInvite;

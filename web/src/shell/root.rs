@@ -1,0 +1,69 @@
+//! The page root: the micro-batch dashboard or the Topology mode, chosen by `mode=` in the URL
+//! hash; a pasted link of the other mode switches the page. The entry point hands it both
+//! pages, so the shell depends on neither.
+
+use super::switch::{Dashboard, ModeSwitch};
+use gloo::events::EventListener;
+use yew::prelude::*;
+
+fn current_hash() -> String {
+    gloo::utils::window().location().hash().unwrap_or_default()
+}
+
+/// Writes `hash` into the address bar without a history entry or a `hashchange`.
+fn replace_hash(hash: &str) {
+    let window = gloo::utils::window();
+    let path = window.location().pathname().unwrap_or_default();
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{hash}")),
+        );
+    }
+}
+
+/// Props of [`Root`].
+#[derive(Properties, PartialEq)]
+pub struct RootProps {
+    /// The micro-batch dashboard.
+    pub micro: Html,
+    /// The Topology dashboard.
+    pub topology: Html,
+}
+
+/// The page: mounts one of the two dashboards.
+#[component]
+pub fn Root(props: &RootProps) -> Html {
+    let mode = use_state(|| Dashboard::of_hash(&current_hash()));
+    {
+        let mode = mode.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                mode.set(Dashboard::of_hash(&current_hash()));
+            });
+            move || drop(listener)
+        });
+    }
+    let switch = {
+        let mode = mode.clone();
+        ModeSwitch(Callback::from(move |m: Dashboard| {
+            if m != *mode {
+                let hash = match m.hash() {
+                    "" => String::new(),
+                    h => format!("#{h}"),
+                };
+                replace_hash(&hash);
+                mode.set(m);
+            }
+        }))
+    };
+    html! {
+        <ContextProvider<ModeSwitch> context={switch}>
+            { match *mode {
+                Dashboard::Micro => props.micro.clone(),
+                Dashboard::Topology => props.topology.clone(),
+            } }
+        </ContextProvider<ModeSwitch>>
+    }
+}
