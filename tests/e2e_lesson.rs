@@ -11,7 +11,7 @@
 mod common;
 
 use batchscope_engine::{preset, World};
-use batchscope_view::topology::{frames, parse_topology, topo_stop_cursors, topology_tour};
+use batchscope_view::topology::{parse_topology, record, topo_stop_cursors, topology_tour};
 use batchscope_view::tour::{stop_cursors, tour, Panel};
 use batchscope_view::url::DEFAULT_SEED;
 use common::browser::*;
@@ -233,8 +233,8 @@ async fn wait_for_stop(client: &Client, i: usize, n: usize, title: &str) -> Test
 async fn walk_topology(client: &Client, port: u16) -> TestResult {
     let t = topology_tour("shopping");
     let url = parse_topology(t.hash).map_err(|e| format!("the tour's link: {e:?}"))?;
-    let run = frames(&url.run().expect("a run")).map_err(|e| e.to_string())?;
-    let cursors = topo_stop_cursors(&t.stops, run.last().expect("a frame").trace());
+    let run = record(&url.run().expect("a run"))?;
+    let cursors = topo_stop_cursors(&t.stops, run.last().trace());
     let n = t.stops.len();
     open_topology(client, port, "#mode=topology&topology=shopping").await?;
     select(client, "#topo-speed", "4").await?;

@@ -6,18 +6,14 @@
 //! - No source file under `crates/*/src` or `web/src` is longer than [`MAX_LINES`].
 //! - Every `.rs` file opens with a `//!` line saying what it is for.
 //!
-//! The `KNOWN_*` lists name today's exceptions; each must only shrink, and an entry that no
-//! longer needs its exception fails the test until it is removed.
+//! The `KNOWN_BANNED` list names exceptions (none today); it must only shrink, and an entry
+//! that no longer needs its exception fails the test until it is removed.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The longest a source file may be.
 const MAX_LINES: usize = 600;
-
-/// Source files still longer than [`MAX_LINES`]: each is being split on its own branch. To be
-/// emptied when those branches merge.
-const KNOWN_LONG: &[&str] = &["web/src/state.rs"];
 
 /// Engine files still allowed a banned name, with the name (none: both worlds draw from the
 /// one `Prng`).
@@ -167,7 +163,6 @@ fn source_files() -> Vec<String> {
 fn source_files_are_at_most_600_lines() {
     let too_long: Vec<String> = source_files()
         .into_iter()
-        .filter(|f| !KNOWN_LONG.contains(&f.as_str()))
         .filter_map(|f| {
             let n = read(&f).lines().count();
             (n > MAX_LINES).then(|| format!("{f}: {n} lines"))
@@ -178,17 +173,6 @@ fn source_files_are_at_most_600_lines() {
         "longer than {MAX_LINES} lines (split by concern):\n{}",
         too_long.join("\n")
     );
-}
-
-#[test]
-fn known_long_files_are_still_long() {
-    for file in KNOWN_LONG {
-        let still_long = root().join(file).exists() && read(file).lines().count() > MAX_LINES;
-        assert!(
-            still_long,
-            "{file} is no longer over {MAX_LINES} lines: remove it from KNOWN_LONG in tests/tidy.rs"
-        );
-    }
 }
 
 #[test]

@@ -3,14 +3,12 @@
 //! from the scenario), and what only the micro-batch badge needs: the keys a failure-free run
 //! delivers and the oracle's verdict at a cursor.
 
-use batchscope_check::oracle::{expected_counts, is_stuck, judge, Report};
+use batchscope_check::liveness::Limit;
+use batchscope_check::oracle::{expected_counts, judge, Report};
 use batchscope_engine::{Event, Scenario, World};
 use batchscope_view::replay::Timeline;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-
-/// A run stops here even if it neither converged nor passed the liveness bound (browser safety).
-pub const MAX_EVENTS: usize = 20_000;
 
 /// A scenario run to its end.
 #[derive(Debug)]
@@ -29,9 +27,8 @@ impl Run {
     /// Runs the scenario to its end; `expected` is reused when only crash inputs changed.
     pub fn compute(scenario: Scenario, expected: Option<Rc<BTreeMap<String, u64>>>) -> Run {
         let expected = expected.unwrap_or_else(|| Rc::new(expected_counts(&scenario)));
-        let timeline = Timeline::record(World::new(scenario.clone()), |w| {
-            w.is_converged() || is_stuck(w) || w.events().len() >= MAX_EVENTS
-        });
+        // The judges' run loop, capped at what a person watches (browser safety).
+        let (timeline, _) = Timeline::record(World::new(scenario.clone()), Limit::SCREEN);
         Run {
             scenario,
             converged: timeline.last().is_converged(),

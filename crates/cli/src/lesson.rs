@@ -6,7 +6,7 @@ use batchscope_check::oracle::check_world;
 use batchscope_engine::{barrier, presets, CrashPoint};
 use batchscope_view::lessons::{lesson, SIMPLIFICATIONS};
 use batchscope_view::topology::{
-    frames, parse_topology, topo_stop_cursors, topology_lesson, topology_tour,
+    parse_topology, record, topo_stop_cursors, topology_lesson, topology_tour,
 };
 use batchscope_view::tour::{stop_cursors, tour, Panel};
 use clap::Args;
@@ -137,8 +137,8 @@ pub fn report(args: &LessonArgs) -> Result<LessonReport, String> {
         let run = url
             .run()
             .ok_or_else(|| format!("unknown topology `{name}`"))?;
-        let all = frames(&run)?;
-        let trace = all.last().expect("a run has a first frame").trace();
+        let timeline = record(&run)?;
+        let trace = timeline.last().trace();
         let cursors = topo_stop_cursors(&t.stops, trace);
         return Ok(LessonReport {
             preset: name.to_string(),

@@ -3,6 +3,7 @@
 //! deterministic, so the world after any number of events is rebuilt by stepping the nearest
 //! snapshot before it (RaftScope stores every state; we derive them).
 
+use batchscope_check::liveness::{run_observed, Ending, Limit, Liveness};
 use batchscope_engine::Sim;
 
 /// Events between two snapshots.
@@ -19,15 +20,16 @@ pub struct Timeline<S: Sim> {
     every: usize,
 }
 
-impl<S: Sim> Timeline<S> {
-    /// Steps `first` (a world that has not stepped yet) until `stop` says so before a step, or
-    /// until the world has nothing left to do; a snapshot every [`SNAPSHOT_EVERY`] events.
-    pub fn record(first: S, stop: impl FnMut(&S) -> bool) -> Timeline<S> {
-        Timeline::record_every(first, SNAPSHOT_EVERY, stop)
+impl<S: Liveness> Timeline<S> {
+    /// Runs `first` (a world that has not stepped yet) to its end through the judges' one
+    /// run loop ([`run_observed`]: settled, stuck, or `limit`), with a snapshot every
+    /// [`SNAPSHOT_EVERY`] events; returns the timeline and how the run ended.
+    pub fn record(first: S, limit: Limit) -> (Timeline<S>, Ending) {
+        Timeline::record_every(first, SNAPSHOT_EVERY, limit)
     }
 
     /// [`Timeline::record`] with a snapshot every `every` events (at least 1).
-    pub fn record_every(first: S, every: usize, mut stop: impl FnMut(&S) -> bool) -> Timeline<S> {
+    pub fn record_every(first: S, every: usize, limit: Limit) -> (Timeline<S>, Ending) {
         assert!(
             first.events().is_empty(),
             "a timeline starts before the first event"
@@ -35,25 +37,26 @@ impl<S: Sim> Timeline<S> {
         let every = every.max(1);
         let mut world = first.clone();
         let mut snapshots = vec![first];
-        while !stop(&world) {
-            if world.next_event().is_none() {
-                // A step that emits nothing may still have moved internal state: the last world
-                // is the one right after the last event, rebuilt from the nearest snapshot.
-                let n = world.events().len();
-                world = replay(&snapshots[n / every], n);
-                break;
+        let ending = run_observed(&mut world, limit, |w| {
+            if w.events().len().is_multiple_of(every) {
+                snapshots.push(w.clone());
             }
-            if world.events().len().is_multiple_of(every) {
-                snapshots.push(world.clone());
-            }
-        }
-        Timeline {
+        });
+        // A step that emits nothing may still move internal state (a drained topology pops
+        // silent actions): the last world is the one right after the last event, rebuilt from
+        // the nearest snapshot.
+        let n = world.events().len();
+        let last = replay(&snapshots[n / every], n);
+        let timeline = Timeline {
             snapshots,
-            last: world,
+            last,
             every,
-        }
+        };
+        (timeline, ending)
     }
+}
 
+impl<S: Sim> Timeline<S> {
     /// Every event of the run, in order.
     pub fn events(&self) -> &[S::Event] {
         self.last.events()
@@ -133,7 +136,8 @@ mod tests {
         let mut s = preset("tablestore").unwrap();
         s.crashes.push(crash.parse().unwrap());
         let first = World::new(s);
-        let t = Timeline::record(first.clone(), |w| w.is_converged());
+        let (t, ending) = Timeline::record(first.clone(), Limit::JUDGE);
+        assert_eq!(ending, Ending::Converged);
         (first, t)
     }
 
@@ -141,7 +145,7 @@ mod tests {
         let (name, _) = barrier::presets()[0];
         let first = TopologyWorld::new(barrier::preset(name).unwrap(), 1).unwrap();
         // Snapshots every 8 events: the run is a few dozen steps long.
-        let t = Timeline::record_every(first.clone(), 8, |w| w.events().len() >= 5_000);
+        let (t, _) = Timeline::record_every(first.clone(), 8, Limit::events(5_000));
         (first, t)
     }
 
@@ -208,9 +212,10 @@ mod tests {
     }
 
     #[test]
-    fn the_stop_rule_bounds_the_run() {
+    fn the_limit_bounds_the_run() {
         let (first, _) = topology();
-        let t = Timeline::record_every(first, 7, |w| w.events().len() >= 50);
+        let (t, ending) = Timeline::record_every(first, 7, Limit::events(50));
+        assert_eq!(ending, Ending::Capped);
         assert_eq!(t.len(), 50);
         assert_eq!(t.world_at(49).events(), &t.events()[..49]);
     }

@@ -5,7 +5,6 @@
 //! works for any seed: each stop is the first matching event after the previous stop. A stop
 //! that a run never reaches (another seed, another crash) is reported as `None`, never guessed.
 
-pub use crate::lesson_index::{lesson_index, LessonLink};
 use crate::lessons::lesson;
 pub use crate::tour_runner::{current_stop, next_stop, resolve_in_order};
 use batchscope_engine::{Event, EventKind};

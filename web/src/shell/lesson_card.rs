@@ -6,7 +6,7 @@ use super::player::PlayerCmd;
 use super::tour::TourView;
 use super::tour_block::TourBlock;
 use super::tour_invite::TourInvite;
-use batchscope_view::tour::lesson_index;
+use batchscope_view::lesson_index::lesson_index;
 use yew::prelude::*;
 
 /// Props of [`LessonCard`].

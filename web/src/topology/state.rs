@@ -10,7 +10,7 @@ use crate::shell::{Mode, Opened, Player, PlayerCmd};
 use batchscope_engine::barrier::{BarrierEventKind, Consistency, Fault, ReadLevel, TopologyWorld};
 use batchscope_view::replay::Timeline;
 use batchscope_view::topology::{
-    self as topo, canonical_faults, parse_topology, query_history, HistoryPoint, TopoUrl, MAX_STEPS,
+    self as topo, canonical_faults, parse_topology, query_history, HistoryPoint, TopoUrl,
 };
 use std::rc::Rc;
 
@@ -66,13 +66,12 @@ pub struct Topo {
 /// The Topology-mode player.
 pub type TopoPlayer = Player<Topo>;
 
-/// The run a state describes, to its end (or [`MAX_STEPS`]).
+/// The run a state describes, to its end (or [`topo::MAX_STEPS`]).
 fn record(url: &TopoUrl) -> Result<Timeline<TopologyWorld>, String> {
     let run = url
         .run()
         .ok_or_else(|| format!("unknown topology `{}`", url.topology))?;
-    let first = TopologyWorld::from_run(run).map_err(|e| e.to_string())?;
-    Ok(Timeline::record(first, |w| w.steps() as usize >= MAX_STEPS))
+    batchscope_view::topology::record(&run)
 }
 
 /// The declared query after every step of `timeline`.
@@ -81,11 +80,7 @@ fn history(
     level: ReadLevel,
     consistency: Consistency,
 ) -> Vec<HistoryPoint> {
-    timeline
-        .map_worlds(|w| query_history(std::slice::from_ref(w), level, consistency))
-        .into_iter()
-        .flatten()
-        .collect()
+    query_history(timeline, level, consistency)
 }
 
 impl Topo {

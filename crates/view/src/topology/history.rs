@@ -1,20 +1,17 @@
-//! A topology run at every step (the frames the player seeks in) and the declared query's
-//! answer over the run.
+//! A topology run recorded for seeking (the same [`Timeline`] as the micro-batch player) and
+//! the declared query's answer over the run.
 
-use batchscope_check::oracle::{run_observed, Limit};
+use crate::replay::Timeline;
+use batchscope_check::liveness::Limit;
 use batchscope_engine::barrier::{Consistency, ReadLevel, TopologyRun, TopologyWorld};
 
 /// A run stops here whatever happens (browser safety; the presets need about 100 steps).
 pub const MAX_STEPS: usize = 5_000;
 
-/// The world after every step of a run: `frames[i]` has emitted `i` events.
-pub fn frames(run: &TopologyRun) -> Result<Vec<TopologyWorld>, String> {
-    let mut world = TopologyWorld::from_run(run.clone()).map_err(|e| e.to_string())?;
-    let mut out = vec![world.clone()];
-    run_observed(&mut world, Limit::events(MAX_STEPS as u64), |w| {
-        out.push(w.clone())
-    });
-    Ok(out)
+/// A run recorded to its end (or [`MAX_STEPS`]), seekable to any step.
+pub fn record(run: &TopologyRun) -> Result<Timeline<TopologyWorld>, String> {
+    let first = TopologyWorld::from_run(run.clone()).map_err(|e| e.to_string())?;
+    Ok(Timeline::record(first, Limit::events(MAX_STEPS as u64)).0)
 }
 
 /// The declared query's answer at one step.
@@ -30,24 +27,28 @@ pub struct HistoryPoint {
     pub barriers: Vec<u64>,
 }
 
-/// The declared query evaluated after every step.
+/// The declared query's answer in one world.
+pub fn history_point(
+    w: &TopologyWorld,
+    level: ReadLevel,
+    consistency: Consistency,
+) -> HistoryPoint {
+    let r = w.query(&w.declared_query(level, consistency));
+    HistoryPoint {
+        step: w.steps(),
+        ratio: r.rows.first().and_then(|row| row.ratio),
+        consistent: r.consistent,
+        barriers: r.reads.iter().map(|t| t.barrier).collect(),
+    }
+}
+
+/// The declared query evaluated before the first step and after every step.
 pub fn query_history(
-    frames: &[TopologyWorld],
+    timeline: &Timeline<TopologyWorld>,
     level: ReadLevel,
     consistency: Consistency,
 ) -> Vec<HistoryPoint> {
-    frames
-        .iter()
-        .map(|w| {
-            let r = w.query(&w.declared_query(level, consistency));
-            HistoryPoint {
-                step: w.steps(),
-                ratio: r.rows.first().and_then(|row| row.ratio),
-                consistent: r.consistent,
-                barriers: r.reads.iter().map(|t| t.barrier).collect(),
-            }
-        })
-        .collect()
+    timeline.map_worlds(|w| history_point(w, level, consistency))
 }
 
 /// The points where the value or its consistency changed, up to and including `cursor`: the

@@ -15,7 +15,8 @@ pub mod url;
 
 pub use delay_chart::{delay_chart_svg, delay_legend, SERIES_COLORS};
 pub use history::{
-    frames, query_history, ratio_text, rolled_back, value_changes, HistoryPoint, MAX_STEPS,
+    history_point, query_history, ratio_text, record, rolled_back, value_changes, HistoryPoint,
+    MAX_STEPS,
 };
 pub use layout::{
     layout, layout_width, NodeKind, TopoEdge, TopoLayout, TopoNode, LEGEND_H, TABLE_H,
@@ -35,13 +36,14 @@ pub use url::{
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replay::Timeline;
     use batchscope_engine::barrier::{
         self, BarrierEventKind, Consistency, ReadLevel, TopologyWorld,
     };
 
-    fn frames_of(hash: &str) -> Vec<TopologyWorld> {
+    fn frames_of(hash: &str) -> Timeline<TopologyWorld> {
         let url = parse_topology(hash).unwrap();
-        frames(&url.run().unwrap()).unwrap()
+        record(&url.run().unwrap()).unwrap()
     }
 
     #[test]
@@ -54,7 +56,7 @@ mod tests {
                 t.hash
             );
             let frames = frames_of(t.hash);
-            let trace = frames.last().unwrap().trace();
+            let trace = frames.last().trace();
             let cursors = topo_stop_cursors(&t.stops, trace);
             for (stop, c) in t.stops.iter().zip(&cursors) {
                 assert!(
@@ -70,13 +72,13 @@ mod tests {
             );
             assert_eq!(
                 reached.last(),
-                Some(&(frames.len() - 1)),
+                Some(&frames.len()),
                 "{name} ends at the end"
             );
         }
         // The tour's text is about what happens: price_job fails right after PRECOMMIT 2.
         let t = topology_tour("shopping");
-        let trace = frames_of(t.hash).last().unwrap().trace().to_vec();
+        let trace = frames_of(t.hash).last().trace().to_vec();
         let c = topo_stop_cursors(&t.stops, &trace);
         assert_eq!(
             c[5],
@@ -218,7 +220,7 @@ mod tests {
     #[test]
     fn step_texts_and_highlights_follow_the_events() {
         let f = frames_of("#mode=topology&topology=shopping&fail=price_job@2");
-        let last = f.last().unwrap();
+        let last = f.last();
         let texts: Vec<String> = last.trace().iter().map(|e| event_text(&e.kind)).collect();
         assert!(texts.iter().any(|t| t.contains("price_job FAILED")));
         assert!(texts.iter().any(|t| t.contains("is PRECOMMIT")));
@@ -231,10 +233,10 @@ mod tests {
         assert!(a.alarm && a.nodes.contains(&"price_job".to_string()));
         assert_eq!(edge_label(last, "shopping", "price_job"), "b5");
         assert_eq!(edge_label(last, "price_job", "user_item_price"), "b5");
-        assert_eq!(edge_label(&f[0], "cdc", "ingest_shopping"), "b0");
+        assert_eq!(edge_label(f.first(), "cdc", "ingest_shopping"), "b0");
         // Without barriers the notes speak of each job's own checkpoints.
         let nb = frames_of("#mode=topology&topology=shopping&nobarriers=1");
-        let last = nb.last().unwrap();
+        let last = nb.last();
         let processed = last
             .trace()
             .iter()
@@ -254,7 +256,7 @@ mod tests {
     #[test]
     fn the_delay_chart_names_every_series() {
         let f = frames_of("#mode=topology&topology=shopping");
-        let report = f.last().unwrap().delays();
+        let report = f.last().delays();
         let svg = delay_chart_svg(&report, 480, 220, false);
         assert!(svg.starts_with("<svg") && svg.contains("delay (ms)"));
         let legend = delay_legend(&report);
@@ -271,8 +273,8 @@ mod tests {
         }
         assert_eq!(report.job_to_optimise.as_deref(), Some("amount_job"));
         // Before any snapshot there is nothing to draw but the axes.
-        assert!(delay_legend(&f[0].delays()).is_empty());
-        assert!(delay_chart_svg(&f[0].delays(), 480, 220, true).starts_with("<svg"));
+        assert!(delay_legend(&f.first().delays()).is_empty());
+        assert!(delay_chart_svg(&f.first().delays(), 480, 220, true).starts_with("<svg"));
     }
 
     #[test]
