@@ -2,7 +2,8 @@
 //! range, and Spark never commits anything back to the broker (SEMANTICS §1.1, §6).
 
 use super::{
-    read_range, InitialOffset, PartitionPlan, Source, SourceCtx, SourceOffset, SourceView, TaskRead,
+    read_planned_range, InitialOffset, PartitionPlan, Source, SourceCtx, SourceOffset, SourceView,
+    TaskRead,
 };
 use crate::tunnel::Token;
 use std::collections::BTreeMap;
@@ -74,15 +75,7 @@ impl Source for ReplayableLog {
     }
 
     fn read(&self, ctx: &mut SourceCtx, plan: &PartitionPlan) -> TaskRead {
-        let end = plan.end.expect("a replayable log plans fixed ranges");
-        let rows = read_range(ctx.upstream, plan.channel, plan.start, end);
-        ctx.counters.rows_read_by_tasks += rows.len() as u64;
-        TaskRead {
-            rows,
-            end,
-            committed: false,
-            from_cache: false,
-        }
+        read_planned_range(ctx, plan, "a replayable log")
     }
 
     fn position_after(

@@ -274,6 +274,26 @@ pub fn read_channel(
     }
 }
 
+/// A task's read of a planned fixed range `[plan.start, plan.end)` straight from the log (the
+/// replayable log, and pull-ahead when its cache does not hold the range), counted as read by
+/// tasks. `kind` names the source in the precondition.
+pub fn read_planned_range(ctx: &mut SourceCtx, plan: &PartitionPlan, kind: &str) -> TaskRead {
+    let end = plan.end.unwrap_or_else(|| {
+        panic!(
+            "{kind} plans fixed ranges: channel {} has no end",
+            plan.channel
+        )
+    });
+    let rows = read_range(ctx.upstream, plan.channel, plan.start, end);
+    ctx.counters.rows_read_by_tasks += rows.len() as u64;
+    TaskRead {
+        rows,
+        end,
+        committed: false,
+        from_cache: false,
+    }
+}
+
 /// Rows `[start, end)` of a channel, straight from the log (replayable: same range, same rows).
 pub fn read_range(upstream: &Upstream, channel: u32, start: Token, end: Token) -> Vec<Record> {
     let ch = upstream.channel(channel);

@@ -2,8 +2,8 @@
 //! the end positions and caches them for the tasks; offsets are real channel positions.
 
 use super::{
-    read_channel, read_range, InitialOffset, PartitionPlan, ReadRequest, Source, SourceCommit,
-    SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView, TaskRead,
+    read_channel, read_planned_range, InitialOffset, PartitionPlan, ReadRequest, Source,
+    SourceCommit, SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView, TaskRead,
 };
 use crate::tunnel::Token;
 use std::collections::BTreeMap;
@@ -117,15 +117,7 @@ impl Source for PullAhead {
             }
             _ => {
                 // Not cached (e.g. after a restart): read the same range again from the Tunnel server.
-                let end = plan.end.expect("pull-ahead plans fixed ranges");
-                let rows = read_range(ctx.upstream, plan.channel, plan.start, end);
-                ctx.counters.rows_read_by_tasks += rows.len() as u64;
-                TaskRead {
-                    rows,
-                    end,
-                    committed: false,
-                    from_cache: false,
-                }
+                read_planned_range(ctx, plan, "pull-ahead")
             }
         }
     }
