@@ -1,7 +1,8 @@
 //! Acceptance: every real Spark checkpoint folder in tests/fixtures/spark-checkpoints
 //! is read from disk, inspected, and gets the restart decision Spark would take.
 
-use batchscope_cli::inspect::{inspect, read_folder};
+use batchscope_cli::inspect::read_folder;
+use batchscope_engine::checkpoint::{inspect, InspectOptions};
 use std::fs;
 use std::path::Path;
 
@@ -72,15 +73,16 @@ fn every_fixture_checkpoint_gets_sparks_restart_decision() {
     );
     for (name, action, batch, reason) in EXPECTED {
         let folder = read_folder(&root.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let inspection = inspect(&folder).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let inspection = inspect(&folder, &InspectOptions::default());
         assert!(inspection.query_id.is_some(), "{name}");
         assert_eq!(inspection.restart.action, *action, "{name}");
         assert_eq!(inspection.restart.batch, *batch, "{name}");
-        let text = format!(
-            "{} {}",
-            inspection.restart.reason,
-            inspection.warnings.join(" ")
-        );
+        let problems: Vec<&str> = inspection
+            .problems
+            .iter()
+            .map(|p| p.message.as_str())
+            .collect();
+        let text = format!("{} {}", inspection.restart.reason, problems.join(" "));
         assert!(text.contains(reason), "{name}: {text}");
         assert!(inspection
             .batches
