@@ -353,3 +353,150 @@ fn folder_without_metadata_fails_on_spark_4_2_and_warns_before() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A folder left by a kill inside batch 2 (offsets/2, no commits/2), with a file sink
+/// whose manifest has (or has not) batch 2.
+fn killed_in_batch_2(label: &str) -> PathBuf {
+    let dir = temp_dir(label);
+    write(
+        &dir,
+        "ckpt/metadata",
+        b"{\"id\":\"fc415a71-f0a2-4c3c-aeaf-f9e258c3f726\"}",
+    );
+    for id in 0..3 {
+        let entry = format!(
+            "v1\n{{\"batchWatermarkMs\":0,\"batchTimestampMs\":{}}}\n{{\"logOffset\":{id}}}",
+            100 + id
+        );
+        write(&dir, &format!("ckpt/offsets/{id}"), entry.as_bytes());
+    }
+    for id in 0..2 {
+        write(
+            &dir,
+            &format!("ckpt/commits/{id}"),
+            b"v1\n{\"nextBatchWatermarkMs\":0}",
+        );
+    }
+    let file = |name: &str| {
+        format!(
+            "{{\"path\":\"file:/out/{name}\",\"size\":9,\"isDir\":false,\"modificationTime\":1,\
+             \"blockReplication\":1,\"blockSize\":9,\"action\":\"add\"}}"
+        )
+    };
+    for id in 0..3 {
+        let entry = format!(
+            "v1\n{}\n{}",
+            file(&format!("a{id}")),
+            file(&format!("b{id}"))
+        );
+        write(
+            &dir,
+            &format!("sink/_spark_metadata/{id}"),
+            entry.as_bytes(),
+        );
+    }
+    dir
+}
+
+#[test]
+fn the_dry_run_says_what_each_sink_kind_gets() {
+    let dir = killed_in_batch_2("sinks");
+    let folder = read_folder(&dir.join("ckpt")).unwrap();
+    let effect = |kind: &str| {
+        let options = InspectOptions {
+            sink_kind: batchscope_engine::checkpoint::SinkKind::parse(kind),
+            ..InspectOptions::default()
+        };
+        let inspection = batchscope_engine::checkpoint::inspect(&folder, &options);
+        assert_eq!(inspection.restart.action, "rerun");
+        assert_eq!(inspection.restart.batch_timestamp_ms, Some(102));
+        inspection.restart.sink.unwrap()
+    };
+    assert!(effect("append").duplicates_possible);
+    assert!(effect("append").effect.contains("twice"));
+    assert!(effect("foreach-batch").effect.contains("batchId 2"));
+    assert!(!effect("upsert").duplicates_possible);
+    assert!(!effect("file").duplicates_possible);
+    // With the sink folder the manifest decides: batch 2 is in it, so it is skipped.
+    let mut args = InspectArgs::for_dir(dir.join("ckpt"));
+    args.sink = Some(dir.join("sink"));
+    assert_eq!(run(&args), 0);
+    let sink = batchscope_cli::inspect::read_sink(&dir.join("sink")).unwrap();
+    let options = InspectOptions {
+        sink: Some(sink),
+        ..InspectOptions::default()
+    };
+    let inspection = batchscope_engine::checkpoint::inspect(&folder, &options);
+    let sink_log = inspection.sink.as_ref().unwrap();
+    assert_eq!(sink_log.latest_batch, Some(2));
+    assert_eq!(sink_log.files_added.get(&2), Some(&2));
+    let effect = inspection.restart.sink.unwrap();
+    assert!(
+        effect.effect.contains("FileStreamSink skips it") && effect.effect.contains("(2 files)"),
+        "{}",
+        effect.effect
+    );
+    assert!(batchscope_cli::inspect::read_sink(&dir).is_err());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn conf_given_for_the_restart_is_compared_with_the_offset_metadata() {
+    let dir = temp_dir("conf");
+    write(
+        &dir,
+        "metadata",
+        b"{\"id\":\"fc415a71-f0a2-4c3c-aeaf-f9e258c3f726\"}",
+    );
+    write(
+        &dir,
+        "offsets/0",
+        b"v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":7,\"conf\":{\"spark.sql.shuffle.partitions\":\"5\"}}\n3",
+    );
+    let folder = read_folder(&dir).unwrap();
+    let mut options = InspectOptions::default();
+    options
+        .conf
+        .insert("spark.sql.shuffle.partitions".to_owned(), "200".to_owned());
+    let inspection = batchscope_engine::checkpoint::inspect(&folder, &options);
+    assert_eq!(codes(&inspection), vec!["conf_differs"]);
+    assert_eq!(
+        inspection.problems[0].spark_says.as_deref(),
+        Some(
+            "Updating the value of conf 'spark.sql.shuffle.partitions' in current session from \
+             '200' to '5'."
+        )
+    );
+    options
+        .conf
+        .insert("spark.sql.shuffle.partitions".to_owned(), "5".to_owned());
+    let inspection = batchscope_engine::checkpoint::inspect(&folder, &options);
+    assert!(inspection.problems.is_empty());
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn state_behind_the_last_commit_is_an_error() {
+    let dir = killed_in_batch_2("state");
+    let ckpt = dir.join("ckpt");
+    write(&ckpt, "state/0/0/1.delta", b"x");
+    write(&ckpt, "state/0/1/1.delta", b"x");
+    write(&ckpt, "state/0/1/2.delta", b"x");
+    let inspection = inspect(&read_folder(&ckpt).unwrap());
+    assert_eq!(inspection.restart.state_version, Some(2));
+    assert_eq!(codes(&inspection), vec!["state_behind_commit"]);
+    assert!(inspection.problems[0]
+        .spark_says
+        .as_deref()
+        .unwrap()
+        .starts_with("[CANNOT_LOAD_STATE_STORE.CANNOT_READ_DELTA_FILE_NOT_EXISTS]"));
+    write(&ckpt, "state/0/0/2.delta", b"x");
+    write(&ckpt, "state/0/0/3.delta", b"x");
+    let inspection = inspect(&read_folder(&ckpt).unwrap());
+    assert!(inspection.problems.is_empty(), "{:?}", inspection.problems);
+    assert_eq!(
+        inspection.state.unwrap().operators[0].latest_version,
+        Some(3)
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
