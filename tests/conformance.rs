@@ -10,7 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SETUP_HINT: &str = "run `bash scripts/setup-spark.sh` first (installs Java 17, pyspark 4.3.0 \
+const SETUP_HINT: &str =
+    "run `bash scripts/setup-spark.sh` first (installs Java 17, pyspark 4.3.0 \
      into .venv and pyspark 3.5.x into .venv/pyspark-3.5)";
 
 /// The workspace root (this test belongs to the root package).

@@ -42,8 +42,12 @@ pub struct InspectArgs {
     pub async_progress_tracking: bool,
     /// The restarted query's sources: a count (`2`) or names (`orders,users`).
     #[arg(long, value_name = "N|NAMES", value_parser = parse_sources)]
-    pub sources: Option<Vec<SourceId>>,
+    pub sources: Option<QuerySources>,
 }
+
+/// The sources of the restarted query, as `--sources` gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuerySources(pub Vec<SourceId>);
 
 fn parse_sink_kind(text: &str) -> Result<SinkKind, String> {
     SinkKind::parse(text).ok_or_else(|| {
@@ -62,9 +66,9 @@ fn parse_spark(text: &str) -> Result<SparkVersion, String> {
     SparkVersion::parse(text).ok_or_else(|| format!("`{text}` is not a Spark version like 3.5"))
 }
 
-fn parse_sources(text: &str) -> Result<Vec<SourceId>, String> {
+fn parse_sources(text: &str) -> Result<QuerySources, String> {
     if let Ok(count) = text.parse::<u32>() {
-        return Ok((0..count).map(SourceId::Index).collect());
+        return Ok(QuerySources((0..count).map(SourceId::Index).collect()));
     }
     let names: Vec<SourceId> = text
         .split(',')
@@ -76,7 +80,7 @@ fn parse_sources(text: &str) -> Result<Vec<SourceId>, String> {
     {
         return Err(format!("`{text}` is not a count or a list of source names"));
     }
-    Ok(names)
+    Ok(QuerySources(names))
 }
 
 impl InspectArgs {
@@ -114,7 +118,7 @@ pub fn run(args: &InspectArgs) -> i32 {
         restart: RestartOptions {
             spark: args.spark,
             async_progress_tracking: args.async_progress_tracking,
-            query_sources: args.sources.clone(),
+            query_sources: args.sources.clone().map(|sources| sources.0),
         },
         conf: args.conf.iter().cloned().collect::<BTreeMap<_, _>>(),
         sink_kind: args.sink_kind,

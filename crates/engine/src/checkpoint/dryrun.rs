@@ -125,9 +125,10 @@ pub fn dry_run(input: &DryRunInput<'_>) -> RestartReport {
         .filter(|s| s.v1_source == Some(true))
         .map(|s| format!("{} ({})", s.id, s.kind))
         .collect();
+    let empty_ranges = empty_ranges(plan, input.sources);
     let get_batch_without_running = match plan.action {
         RestartAction::Next { .. } => !v1_names.is_empty(),
-        RestartAction::Rerun { .. } => !v1_names.is_empty() && has_empty_range(plan, input.sources),
+        RestartAction::Rerun { .. } => !empty_ranges.is_empty(),
         _ => false,
     };
     let state_version = match (&plan.action, input.state.is_empty()) {
@@ -140,7 +141,7 @@ pub fn dry_run(input: &DryRunInput<'_>) -> RestartReport {
         .sink_kind
         .map(|kind| sink_effect(kind, &plan.action, input.sink_log));
     let mut steps = vec![format!("{} ({}).", plan.reason, plan.rule.source())];
-    steps.extend(action_steps(plan, &v1_names));
+    steps.extend(action_steps(plan, &v1_names, &empty_ranges));
     if let Some(version) = state_version {
         steps.push(state_step(version, input.state, &plan.action));
     }
@@ -171,19 +172,21 @@ pub fn dry_run(input: &DryRunInput<'_>) -> RestartReport {
     }
 }
 
-/// A re-run calls `getBatch` early for V1 sources whose range in the batch is empty.
-fn has_empty_range(plan: &RestartPlan, sources: &[SourceReport]) -> bool {
-    let (Some(end), start) = (&plan.end, &plan.start) else {
-        return false;
+/// A re-run calls `getBatch` early for V1 sources whose range in the batch is empty (no
+/// start, or start == end): their names.
+fn empty_ranges(plan: &RestartPlan, sources: &[SourceReport]) -> Vec<String> {
+    let (RestartAction::Rerun { .. }, Some(end)) = (&plan.action, &plan.end) else {
+        return Vec::new();
     };
     sources
         .iter()
         .filter(|s| s.v1_source == Some(true))
-        .any(|s| {
-            let end_offset = end.offset_of(&s.id);
-            let start_offset = start.as_ref().and_then(|e| e.offset_of(&s.id));
-            start_offset.is_none() || start_offset == end_offset
+        .filter(|s| {
+            let start = plan.start.as_ref().and_then(|e| e.offset_of(&s.id));
+            start.is_none() || start == end.offset_of(&s.id)
         })
+        .map(|s| format!("{} ({})", s.id, s.kind))
+        .collect()
 }
 
 fn offsets_text(entry: Option<&OffsetLogEntry>) -> String {
@@ -198,7 +201,7 @@ fn offsets_text(entry: Option<&OffsetLogEntry>) -> String {
     }
 }
 
-fn action_steps(plan: &RestartPlan, v1_names: &[String]) -> Vec<String> {
+fn action_steps(plan: &RestartPlan, v1_names: &[String], empty: &[String]) -> Vec<String> {
     let mut steps = Vec::new();
     match &plan.action {
         RestartAction::Fresh => steps.push(
@@ -227,11 +230,11 @@ fn action_steps(plan: &RestartPlan, v1_names: &[String]) -> Vec<String> {
                     batch_id + 1
                 ));
             }
-            if !v1_names.is_empty() {
+            if !empty.is_empty() {
                 steps.push(format!(
                     "V1 sources whose range in this batch is empty get a getBatch call first, \
                      to initialise: {}.",
-                    v1_names.join(", ")
+                    empty.join(", ")
                 ));
             }
         }

@@ -177,6 +177,13 @@ pub fn inspect(folder: &CheckpointFolder, options: &InspectOptions) -> Inspectio
     }
     let plan = restart_plan_with(folder, &options.restart).unwrap_or_else(unreadable_plan);
     let (sources, mut notes) = source_reports(folder, latest_entry.as_ref());
+    // Source evolution: sources the restart adds or drops are worth a line.
+    notes.extend(
+        plan.warnings
+            .iter()
+            .filter(|w| w.starts_with("source "))
+            .cloned(),
+    );
     let (operators, state_notes) = state_operators(folder);
     notes.extend(
         state_notes
