@@ -98,7 +98,9 @@ def _verdict(record, scenario):
     return f"{run['verdict']} (`{mapping['preset']}`, `{mapping['crash']}`)"
 
 
-def _rows(record):
+def _rows(record, scenario):
+    if scenario.get("rows_note"):
+        return f"— ({scenario['rows_note']})"
     rows = record["rows"]
     if record["spark"]["action"] == "fail":
         return f"— (no recovery: {rows['delivered']} of {rows['expected']} rows in the sink)"
@@ -156,7 +158,7 @@ def _version_section(run, compared):
         agree = ("yes" if record.get("agree") else "NO") if compared else "(not compared)"
         lines.append(
             f"| `{scenario['name']}` | {scenario['kill_point']} | {_action(record['spark'])} | "
-            f"{_prediction(record)} | {_rows(record)} | {_verdict(record, scenario)} | "
+            f"{_prediction(record)} | {_rows(record, scenario)} | {_verdict(record, scenario)} | "
             f"{agree} |"
         )
     lines.append("")

@@ -234,13 +234,15 @@ SCENARIOS += [
     },
     {
         "name": "async-progress-tracking",
-        "kill_point": "async progress tracking (processing-time trigger, per-row foreach sink); "
-                      f"in the write task of batch {N}, after its first row",
+        "kill_point": "async progress tracking (processing-time trigger, memory sink); "
+                      f"in a write task of batch {N} (UDF meets a marker row)",
         "sources": ["a"],
         "files": 4,
-        "sink": "foreach",
+        "sink": "memory",
+        "task_marker": True,
         "async_progress": True,
-        "kill": {"at": "foreach_row", "batch": N, "marker": f"a{N:02d}-0"},
+        "kill": {"at": "task_marker", "batch": N, "marker": f"a{N:02d}-0"},
+        "rows_note": "memory sink: its rows die with the driver",
         "expect_at_kill": {"present": ["ckpt/offsets/0"], "absent": []},
         "inspect_args": ["--async-progress-tracking"],
         "batchscope": None,
