@@ -500,3 +500,48 @@ fn state_behind_the_last_commit_is_an_error() {
     );
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every option through the real binary (clap's parsing included).
+#[test]
+fn the_binary_takes_every_option() {
+    let named = fixture("checkpoint-version-4.3.0-named-sources-killed-in-batch-2");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_batchscope"))
+        .arg("inspect")
+        .arg(&named)
+        .args(["--json", "--sources", "src_a,src_b,src_c", "--sink-kind"])
+        .args(["foreach-batch", "--conf", "spark.sql.shuffle.partitions=7"])
+        .args(["--spark", "4.3", "--async-progress-tracking"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["restart"]["action"], "rerun");
+    assert_eq!(json["restart"]["sink"]["kind"], "foreach-batch");
+    assert_eq!(json["problems"][0]["code"], "conf_differs");
+    assert!(json["notes"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("source src_c is not in offsets/2"));
+    let count = std::process::Command::new(env!("CARGO_BIN_EXE_batchscope"))
+        .arg("inspect")
+        .arg(&named)
+        .args(["--sources", "2"])
+        .output()
+        .unwrap();
+    assert!(count.status.success());
+    let text = String::from_utf8(count.stdout).unwrap();
+    assert!(text.contains("restart (Spark 4.3): fails"), "{text}");
+    for bad in [
+        &["--sink-kind", "kafka"][..],
+        &["--conf", "novalue"],
+        &["--spark", "four"],
+    ] {
+        let refused = std::process::Command::new(env!("CARGO_BIN_EXE_batchscope"))
+            .arg("inspect")
+            .arg(&named)
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(2), "{bad:?}");
+    }
+}
