@@ -545,3 +545,36 @@ fn the_binary_takes_every_option() {
         assert_eq!(refused.status.code(), Some(2), "{bad:?}");
     }
 }
+
+#[test]
+fn commit_log_v3_sinks_and_v2_state_ids_are_reported() {
+    let dir = temp_dir("v3");
+    write(
+        &dir,
+        "metadata",
+        b"{\"id\":\"fc415a71-f0a2-4c3c-aeaf-f9e258c3f726\"}",
+    );
+    write(
+        &dir,
+        "offsets/0",
+        b"v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":7}\n3",
+    );
+    write(
+        &dir,
+        "commits/0",
+        b"v3\n{\"nextBatchWatermarkMs\":0,\"stateUniqueIds\":{\"0\":[[\"u1\"]]},\
+          \"sinkMetadataMap\":{\"out\":{\"sinkName\":\"out\",\"commitOffset\":\"-\",\
+          \"providerName\":\"parquet\",\"isActive\":true}}}",
+    );
+    write(&dir, "state/0/0/1_u1.zip", b"x");
+    let inspection = inspect(&read_folder(&dir).unwrap());
+    assert_eq!(inspection.format.commit_log, Some(3));
+    assert_eq!(inspection.commit_sinks.len(), 1);
+    assert_eq!(inspection.commit_sinks[0].provider_name, "parquet");
+    assert_eq!(inspection.batches[0].state_checkpoint_operators, vec!["0"]);
+    let operator = &inspection.state.as_ref().unwrap().operators[0];
+    assert!(operator.checkpoint_ids);
+    assert_eq!(operator.latest_version, Some(1));
+    assert!(inspection.problems.is_empty(), "{:?}", inspection.problems);
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,7 +5,7 @@
 //! A file that does not parse never stops the report: it becomes a problem, and the
 //! restart fails only if Spark reads that file to decide.
 
-use super::commits::CommitMetadata;
+use super::commits::{parse_commit_sinks, CommitMetadata, SinkMetadataInfo};
 use super::dryrun::{dry_run, DryRunInput, RestartReport, SinkKind};
 use super::folder::{commits_path, offsets_path, CheckpointError, CheckpointFolder};
 use super::lint::{lint, LintInput, Problem};
@@ -50,6 +50,9 @@ pub struct Inspection {
     /// Stateful operators, when the folder has `state/`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<StateReport>,
+    /// The sinks the latest commit records (commit log v3, sink evolution); empty before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commit_sinks: Vec<SinkMetadataInfo>,
     /// The file sink's manifest, when the sink folder was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sink: Option<FileSinkLog>,
@@ -175,6 +178,15 @@ pub fn inspect(folder: &CheckpointFolder, options: &InspectOptions) -> Inspectio
         versions.sort_unstable();
         versions.dedup();
     }
+    let commit_sinks = commit_ids
+        .last()
+        .and_then(|c| {
+            folder
+                .parse_file(&commits_path(*c), parse_commit_sinks)
+                .ok()
+                .flatten()
+        })
+        .unwrap_or_default();
     let plan = restart_plan_with(folder, &options.restart).unwrap_or_else(unreadable_plan);
     let (sources, mut notes) = source_reports(folder, latest_entry.as_ref());
     // Source evolution: sources the restart adds or drops are worth a line.
@@ -223,6 +235,7 @@ pub fn inspect(folder: &CheckpointFolder, options: &InspectOptions) -> Inspectio
         latest_commit: commit_ids.last().copied(),
         sources,
         state: (!operators.is_empty()).then_some(StateReport { operators }),
+        commit_sinks,
         sink,
         restart,
         problems,
