@@ -156,6 +156,7 @@ fn inconsistent_folder_fails_for_the_missing_offsets_3() {
         inspection.problems[0].spark_says.as_deref(),
         Some("requirement failed: Previous batch 3 not found in offset log")
     );
+    assert_eq!(inspection.problems[0].path.as_deref(), Some("offsets/3"));
     assert!(render_text(&inspection).contains("restart (Spark 4.3): fails (offsets/3 is missing"));
 }
 

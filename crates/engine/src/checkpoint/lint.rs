@@ -77,7 +77,7 @@ pub fn lint(input: &LintInput<'_>) -> Vec<Problem> {
     let commit_ids = folder.commit_log_ids();
     let l = offset_ids.last().copied();
     let c = commit_ids.last().copied();
-    restart_problem(input.plan, &mut problems);
+    restart_problem(input.plan, l, &mut problems);
     for error in input.unreadable {
         problems.push(unreadable(error));
     }
@@ -129,7 +129,7 @@ pub fn lint(input: &LintInput<'_>) -> Vec<Problem> {
     problems
 }
 
-fn restart_problem(plan: &RestartPlan, problems: &mut Vec<Problem>) {
+fn restart_problem(plan: &RestartPlan, l: Option<u64>, problems: &mut Vec<Problem>) {
     let code = match plan.rule {
         RestartRule::MetadataMissing => "missing_metadata",
         RestartRule::PreviousOffsetsMissing => "previous_offsets_missing",
@@ -139,6 +139,10 @@ fn restart_problem(plan: &RestartPlan, problems: &mut Vec<Problem>) {
     };
     let path = match plan.rule {
         RestartRule::MetadataMissing => Some(super::METADATA_FILE.to_owned()),
+        RestartRule::PreviousOffsetsMissing => l
+            .and_then(|l| l.checked_sub(1))
+            .map(|previous| format!("{OFFSET_LOG_DIR}/{previous}")),
+        RestartRule::SourcesChanged => l.map(|l| format!("{OFFSET_LOG_DIR}/{l}")),
         _ => None,
     };
     let mut problem = Problem::new(code, Severity::Error, path, plan.reason.clone());
