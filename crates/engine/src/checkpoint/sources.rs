@@ -1,5 +1,5 @@
 //! `sources/<index or name>/…` and the offset lines: which source each one is, what it
-//! keeps in its private folder (SEMANTICS of `FileStreamSourceLog`,
+//! keeps in its private folder (Spark's `FileStreamSourceLog`,
 //! `KafkaSourceInitialOffsetWriter`).
 //!
 //! The kind is read from the offset text first — the file source writes
