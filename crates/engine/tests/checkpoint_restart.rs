@@ -2,9 +2,9 @@
 //! offset and commit entries (checked against `MicroBatchExecution.populateStartOffsets`).
 
 use batchscope_engine::checkpoint::{
-    restart_plan, restart_plan_with, CheckpointError, CheckpointFolder, CommitMetadata, OffsetSeq,
-    OffsetSeqMetadata, QueryMetadata, RestartAction, RestartOptions, RestartRule, SourceId,
-    SparkVersion, COMMIT_LOG_MAX_VERSION,
+    inspect, restart_plan, restart_plan_with, CheckpointError, CheckpointFolder, CommitMetadata,
+    InspectOptions, OffsetSeq, OffsetSeqMetadata, QueryMetadata, RestartAction, RestartOptions,
+    RestartRule, SourceId, SparkVersion, COMMIT_LOG_MAX_VERSION,
 };
 
 fn folder(offset_ids: &[u64], commit_ids: &[u64]) -> CheckpointFolder {
@@ -332,4 +332,51 @@ fn named_sources_are_matched_by_name() {
     let unnamed = Some(vec![SourceId::Index(0), SourceId::Index(1)]);
     let plan = restart_plan_with(&f, &with("4.3", false, unnamed)).unwrap();
     assert_eq!(plan.rule, RestartRule::SourcesChanged);
+}
+
+fn problem_codes(folder: &CheckpointFolder, options: &InspectOptions) -> Vec<String> {
+    inspect(folder, options)
+        .problems
+        .into_iter()
+        .map(|p| p.code)
+        .collect()
+}
+
+/// Offsets more than one batch ahead of commits: Spark's own warning, and what it means
+/// with and without async progress tracking on the restarted query.
+#[test]
+fn offsets_far_ahead_of_commits_are_a_warning_with_sparks_line() {
+    let f = folder(&[0, 1, 2, 3], &[0]);
+    let inspection = inspect(&f, &InspectOptions::default());
+    let problem = &inspection.problems[0];
+    assert_eq!(problem.code, "offsets_ahead_of_commits");
+    assert_eq!(
+        problem.spark_says.as_deref(),
+        Some("Batch completion log latest batch id is 0, which is not trailing batchid 3 by one")
+    );
+    assert!(problem.message.contains("batches 1..2 are not run again"));
+    let mut options = InspectOptions::default();
+    options.restart.async_progress_tracking = true;
+    let inspection = inspect(&f, &options);
+    assert!(inspection.problems[0]
+        .message
+        .contains("async progress tracking"));
+    assert_eq!(inspection.restart.rule, RestartRule::CommitLogBehind);
+}
+
+#[test]
+fn a_change_in_the_number_of_offset_lines_is_reported() {
+    let mut f = folder(&[], &[]);
+    for (id, text) in [(0, "v1\n\n1\n1"), (1, "v1\n\n2"), (2, "v1\n\n3")] {
+        f.create_atomic(&format!("offsets/{id}"), text.as_bytes().to_vec())
+            .unwrap();
+    }
+    f.write_commit(0, &CommitMetadata::v1(0)).unwrap();
+    f.write_commit(1, &CommitMetadata::v1(0)).unwrap();
+    assert_eq!(
+        problem_codes(&f, &InspectOptions::default()),
+        vec!["offset_lines_changed"]
+    );
+    let healthy = folder(&[0, 1], &[0, 1]);
+    assert!(problem_codes(&healthy, &InspectOptions::default()).is_empty());
 }
