@@ -55,8 +55,14 @@ const EXPECTED: &[(&str, &str, Option<u64>, &str)] = &[
         Some(1),
         "offsets/1",
     ),
-    // Written by pyspark 4.3.0 in the conformance suite, driver killed inside batch 2;
-    // the restarted Spark re-ran batch 2 (docs/CONFORMANCE.md).
+    // Written by pyspark 3.5.9 / 4.3.0 in the conformance suite, driver killed inside
+    // batch 2; the restarted Spark re-ran batch 2 (docs/CONFORMANCE.md).
+    (
+        "checkpoint-version-3.5.9-stateful-aggregation-killed-in-batch-2",
+        "rerun",
+        Some(2),
+        "offsets/2 has no commits/2",
+    ),
     (
         "checkpoint-version-4.3.0-named-sources-killed-in-batch-2",
         "rerun",
@@ -80,7 +86,8 @@ fn every_fixture_checkpoint_gets_sparks_restart_decision() {
         .filter(|name| name.starts_with("checkpoint-"))
         .collect();
     folders.sort();
-    let listed: Vec<&str> = EXPECTED.iter().map(|(name, ..)| *name).collect();
+    let mut listed: Vec<&str> = EXPECTED.iter().map(|(name, ..)| *name).collect();
+    listed.sort_unstable();
     assert_eq!(
         folders, listed,
         "every fixture folder needs an expected decision"
@@ -156,7 +163,15 @@ fn named_sources_of_spark_4_3_are_reported_by_name() {
 /// A running count: `state/0/0/<v>.delta` up to the version the killed batch wrote.
 #[test]
 fn state_of_a_stateful_aggregation_is_counted_per_operator() {
-    let name = "checkpoint-version-4.3.0-stateful-aggregation-killed-in-batch-2";
+    for name in [
+        "checkpoint-version-3.5.9-stateful-aggregation-killed-in-batch-2",
+        "checkpoint-version-4.3.0-stateful-aggregation-killed-in-batch-2",
+    ] {
+        stateful_aggregation(name);
+    }
+}
+
+fn stateful_aggregation(name: &str) {
     let inspection = inspect_fixture(name);
     let state = inspection.state.as_ref().expect("a state report");
     assert_eq!(state.operators.len(), 1);

@@ -164,7 +164,8 @@ SCENARIOS = [
         "kill": _fb("after_write"),
         "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
         "batchscope": {"preset": "kafka-append", "crash": f"sink-commit@{N}"},
-        "why": "the v2 offset log (`0:{…}` lines) recovers the same way as v1",
+        "why": "the v2 offset log (`0:{…}` lines, Spark 4.2+; earlier releases ignore the conf "
+               "and write v1) recovers the same way as v1",
     },
     {
         "name": "first-batch",
@@ -198,7 +199,8 @@ SCENARIOS = [
         "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
         "tamper": ["ckpt/metadata"],
         "batchscope": None,
-        "why": "offsets and commits without `metadata`: Spark 4.2+ refuses to invent a new query id",
+        "why": "offsets and commits without `metadata`: Spark 4.2+ refuses to invent a new query "
+               "id; earlier releases write a new one and re-run the batch",
     },
     {
         "name": "offset-gap",
