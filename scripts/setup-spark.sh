@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 #! Installs what the Spark conformance suite needs: Java 17 and a project-local venv `.venv` with
-#! the pinned pyspark. Idempotent: a second run only checks versions and returns at once.
+#! the pinned pyspark, plus a pinned 3.5.x pyspark beside it in `.venv/pyspark-3.5` (the suite
+#! puts that folder first on PYTHONPATH to run Spark 3.5). Idempotent: a second run only checks
+#! versions and returns at once.
 set -euo pipefail
 
 # The version the conformance table (docs/CONFORMANCE.md) was generated with; changing it
 # changes the table, so regenerate the doc in the same commit.
 PYSPARK_VERSION="4.3.0"
+PYSPARK_35_VERSION="3.5.9"
 
 log() { printf '[setup-spark] %s\n' "$*" >&2; }
 
@@ -30,4 +33,13 @@ if [ "$installed" != "$PYSPARK_VERSION" ]; then
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "pyspark==$PYSPARK_VERSION"
 fi
 
-log "spark ready: pyspark $PYSPARK_VERSION, $(java -version 2>&1 | head -n 1)"
+spark35="$venv/pyspark-3.5"
+installed35="$(PYTHONPATH="$spark35" "$venv/bin/python" -c 'import pyspark; print(pyspark.__version__)' 2>/dev/null || true)"
+if [ "$installed35" != "$PYSPARK_35_VERSION" ]; then
+  log "installing pyspark $PYSPARK_35_VERSION into $spark35 (about 320 MB)"
+  rm -rf "$spark35"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --target "$spark35" \
+    "pyspark==$PYSPARK_35_VERSION"
+fi
+
+log "spark ready: pyspark $PYSPARK_VERSION and $PYSPARK_35_VERSION, $(java -version 2>&1 | head -n 1)"

@@ -1,7 +1,7 @@
 //! Spark conformance: kills a real Spark driver at protocol points and holds batchscope to it.
 //!
-//! Runs `tests/conformance/run.py` (pyspark in the project's `.venv`, made by
-//! `scripts/setup-spark.sh`) with the built `batchscope` binary. Fails when Spark and
+//! Runs `tests/conformance/run.py` (pyspark 4.3.0 in the project's `.venv` and 3.5.x in
+//! `.venv/pyspark-3.5`, made by `scripts/setup-spark.sh`) with the built `batchscope` binary. Fails when Spark and
 //! batchscope disagree on any scenario, when the checkpoint layouts differ, or when the
 //! committed `docs/CONFORMANCE.md` is not what the suite generates (the suite rewrites it, so
 //! after a change the new table is in the working tree, ready to review and commit).
@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const SETUP_HINT: &str =
-    "run `bash scripts/setup-spark.sh` first (installs Java 17 and pyspark into .venv)";
+    "run `bash scripts/setup-spark.sh` first (installs Java 17, pyspark 4.3.0 \
+     into .venv and pyspark 3.5.x into .venv/pyspark-3.5)";
 
 /// The workspace root (this test belongs to the root package).
 fn root() -> PathBuf {
@@ -55,6 +56,20 @@ fn spark_conformance() {
     assert!(
         pyspark.success(),
         "pyspark is not importable from .venv: {SETUP_HINT}"
+    );
+    let spark_35 = root.join(".venv").join("pyspark-3.5");
+    let pyspark_35 = Command::new(&python)
+        .args([
+            "-c",
+            "import pyspark, sys; sys.exit(not pyspark.__version__.startswith('3.5.'))",
+        ])
+        .env("PYTHONPATH", &spark_35)
+        .status()
+        .expect("run .venv/bin/python");
+    assert!(
+        pyspark_35.success(),
+        "pyspark 3.5 is not importable from {}: {SETUP_HINT}",
+        spark_35.display()
     );
     let bin = batchscope_bin(&root);
     assert!(

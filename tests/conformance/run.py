@@ -17,12 +17,16 @@ re-run does not churn). Exit status 0 when every comparison agrees, 1 otherwise 
 mismatch is printed naming the scenario, Spark's action and batchscope's prediction), 2 when
 the suite itself could not run.
 
+Every Spark release in SPARKS runs the scenarios it supports (``min_spark``): pyspark 4.3.0
+from the venv itself and a 3.5.x release installed beside it (``.venv/pyspark-3.5``, put first
+on PYTHONPATH); ``batchscope inspect`` is told the release (``--spark``).
+
 Usage: .venv/bin/python tests/conformance/run.py --out target/conformance
-       [--only NAME ...] [--batchscope PATH] [--spark-only] [--doc PATH | --no-doc]
+       [--only NAME ...] [--spark LABEL ...] [--batchscope PATH] [--spark-only]
+       [--doc PATH | --no-doc]
 """
 
 import argparse
-import importlib.metadata
 import json
 import os
 import shutil
@@ -39,7 +43,15 @@ sys.path.insert(0, HERE)
 
 import report  # noqa: E402
 import shape  # noqa: E402
+from compare import Batchscope, compare, log_ids  # noqa: E402
 from scenarios import ROWS_PER_FILE, SCENARIOS  # noqa: E402
+
+# The Spark releases the suite runs: a label (what `batchscope inspect --spark` is told) and
+# the folder put first on PYTHONPATH (None = the venv's own pyspark).
+SPARKS = [
+    {"label": "4.3", "pythonpath": None},
+    {"label": "3.5", "pythonpath": os.path.join(ROOT, ".venv", "pyspark-3.5")},
+]
 
 KILL_TRIES = 3
 KILL_TIMEOUT_S = 240
@@ -60,7 +72,12 @@ def log(message):
 def stage_input(try_dir, scenario):
     """Writes the scenario's input files; returns every key a failure-free run delivers."""
     keys = []
-    for source in scenario["sources"]:
+    restart_sources = scenario.get("restart_sources", scenario["sources"])
+    if scenario.get("aggregate"):
+        # A running count per source: one `<src>:<count>` row per batch.
+        keys = [f"{source}:{ROWS_PER_FILE * (index + 1)}"
+                for source in restart_sources for index in range(scenario["files"])]
+    for source in sorted(set(scenario["sources"]) | set(restart_sources)):
         folder = os.path.join(try_dir, "input", source)
         os.makedirs(folder)
         for index in range(scenario["files"]):
@@ -68,21 +85,30 @@ def stage_input(try_dir, scenario):
             with open(path, "w", encoding="utf-8") as out:
                 for row in range(ROWS_PER_FILE):
                     key = f"{source}{index:02d}-{row}"
-                    keys.append(key)
+                    if not scenario.get("aggregate") and source in restart_sources:
+                        keys.append(key)
                     out.write(json.dumps({"key": key, "src": source, "file": index}) + "\n")
             mtime = MTIME_BASE_S + 10 * index
             os.utime(path, (mtime, mtime))
     return sorted(keys)
 
 
-def job_spec(scenario, try_dir):
+def job_spec(scenario, try_dir, restart=False):
     """The job a child driver runs (kill or restart) for one scenario attempt."""
     kill = dict(scenario["kill"])
     if "path" in kill:
         kill["path"] = os.path.join(try_dir, kill["path"])
+    sources = scenario["sources"]
+    names = scenario.get("source_names")
+    if restart:
+        sources = scenario.get("restart_sources", sources)
+        names = scenario.get("restart_source_names", names)
     return {
         "name": scenario["name"],
-        "sources": [os.path.join(try_dir, "input", s) for s in scenario["sources"]],
+        "sources": [os.path.join(try_dir, "input", s) for s in sources],
+        "source_names": names,
+        "aggregate": scenario.get("aggregate", False),
+        "async_progress": scenario.get("async_progress", False),
         "checkpoint": os.path.join(try_dir, "ckpt"),
         "sink": scenario["sink"],
         "sink_path": os.path.join(try_dir, "sink"),
@@ -94,13 +120,41 @@ def job_spec(scenario, try_dir):
     }
 
 
-def run_child(spec, spec_path, log_path, timeout_s):
-    """Runs spark_child.py in its own process group; returns its exit status (-9 = SIGKILL)."""
-    with open(spec_path, "w", encoding="utf-8") as out:
-        json.dump(spec, out, indent=1)
+def spark_env(spark):
+    """The environment a child driver of this Spark release runs in."""
     # SPARK_LOCAL_IP: the driver binds to loopback only (no lookup of the host's addresses).
     env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable,
                PYTHONDONTWRITEBYTECODE="1", SPARK_LOCAL_IP="127.0.0.1")
+    env.pop("SPARK_HOME", None)
+    if spark["pythonpath"]:
+        env["PYTHONPATH"] = spark["pythonpath"]
+    else:
+        env.pop("PYTHONPATH", None)
+    return env
+
+
+def pyspark_version(spark):
+    """The pyspark version a child of this release imports."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "import pyspark; print(pyspark.__version__)"],
+        capture_output=True, text=True, env=spark_env(spark), check=False,
+    )
+    if proc.returncode != 0:
+        raise SuiteError(f"pyspark {spark['label']} is not importable: {proc.stderr.strip()}")
+    return proc.stdout.strip()
+
+
+def supports(spark, scenario):
+    """Whether the release runs the scenario (named sources need 4.2+)."""
+    major, minor = (int(part) for part in spark["label"].split("."))
+    return (major, minor) >= scenario.get("min_spark", (0, 0))
+
+
+def run_child(spec, spec_path, log_path, timeout_s, spark):
+    """Runs spark_child.py in its own process group; returns its exit status (-9 = SIGKILL)."""
+    with open(spec_path, "w", encoding="utf-8") as out:
+        json.dump(spec, out, indent=1)
+    env = spark_env(spark)
     with open(log_path, "w", encoding="utf-8") as log_file:
         child = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "spark_child.py"), spec_path],
@@ -147,7 +201,7 @@ def remove_entry(path):
         os.remove(crc)
 
 
-def kill_phase(scenario, work_dir):
+def kill_phase(scenario, work_dir, spark):
     """Runs kill attempts until one leaves the expected folder; returns the attempt record."""
     tries = []
     for attempt in range(1, KILL_TRIES + 1):
@@ -162,6 +216,7 @@ def kill_phase(scenario, work_dir):
             os.path.join(try_dir, "kill-spec.json"),
             os.path.join(try_dir, "kill.log"),
             KILL_TIMEOUT_S,
+            spark,
         )
         elapsed = round(time.monotonic() - started, 1)
         problems = []
@@ -177,13 +232,6 @@ def kill_phase(scenario, work_dir):
             shutil.copytree(os.path.join(try_dir, "ckpt"), os.path.join(try_dir, "ckpt-at-kill"))
             return {"try_dir": try_dir, "tries": tries, "expected": expected}
     return {"try_dir": None, "tries": tries, "expected": []}
-
-
-def log_ids(folder):
-    """Sorted batch ids of an offset/commit log folder (names that parse as integers)."""
-    if not os.path.isdir(folder):
-        return []
-    return sorted(int(name) for name in os.listdir(folder) if name.isdigit())
 
 
 def read_bytes(path):
@@ -267,156 +315,38 @@ def orphan_files(try_dir):
     return sorted(n for n in parts if n not in listed)
 
 
-class Batchscope:
-    """The batchscope CLI, called as a user would call it."""
-
-    def __init__(self, binary):
-        self.binary = binary
-
-    def _json(self, args):
-        proc = subprocess.run(
-            [self.binary] + args, capture_output=True, text=True, timeout=120, check=False
-        )
-        try:
-            parsed = json.loads(proc.stdout)
-        except json.JSONDecodeError:
-            parsed = None
-        return proc.returncode, parsed, proc.stderr.strip()
-
-    def inspect(self, folder):
-        """`batchscope inspect DIR --json`: the predicted restart, or an error record."""
-        code, parsed, stderr = self._json(["inspect", folder, "--json"])
-        if code != 0 or not isinstance(parsed, dict) or "restart" not in parsed:
-            return {"error": f"exit {code}: {stderr or 'no JSON on stdout'}"}
-        return parsed
-
-    def run(self, preset, crash):
-        """`batchscope run --preset P --crash NAME@N --json`: the verdict, or an error record."""
-        code, parsed, stderr = self._json(["run", "--preset", preset, "--crash", crash, "--json"])
-        if not isinstance(parsed, dict) or "verdict" not in parsed:
-            return {"error": f"exit {code}: {stderr or 'no JSON on stdout'}"}
-        return parsed
-
-    def checkpoint_out(self, preset, batches, folder):
-        """`batchscope run --preset P --batches K --checkpoint-out DIR`; returns an error or None."""
-        shutil.rmtree(folder, ignore_errors=True)
-        proc = subprocess.run(
-            [self.binary, "run", "--preset", preset, "--batches", str(batches),
-             "--checkpoint-out", folder],
-            capture_output=True, text=True, timeout=120, check=False,
-        )
-        if not os.path.isdir(folder):
-            return f"exit {proc.returncode}: {proc.stderr.strip() or 'no folder written'}"
-        return None
-
-
-def compare(record, scenario, batchscope):
-    """Fills in batchscope's prediction and verdict for one scenario, and whether they agree."""
-    mismatches = []
-    observed = record["spark"]
-    prediction = batchscope.inspect(os.path.join(record["try_dir"], "ckpt-at-kill"))
-    record["inspect"] = prediction
-    if "error" in prediction:
-        mismatches.append(f"batchscope inspect failed: {prediction['error']}")
-    else:
-        restart = prediction["restart"]
-        predicted = (restart.get("action"), restart.get("batch"))
-        if predicted == ("fresh", None):
-            # The contract allows `batch: null` with `fresh`; a fresh query always starts at 0.
-            predicted = ("fresh", 0)
-        if predicted != (observed["action"], observed["batch"]):
-            mismatches.append(
-                f"Spark did {report.action_text(observed['action'], observed['batch'])}, "
-                "batchscope inspect predicted "
-                f"{report.action_text(restart.get('action'), restart.get('batch'))} "
-                f"({restart.get('reason')})"
-            )
-        version = 2 if scenario.get("confs", {}).get(
-            "spark.sql.streaming.offsetLog.formatVersion") == "2" else 1
-        if observed["latest_offset"] is not None and prediction.get("offset_log_version") != version:
-            mismatches.append(
-                f"offset log version: Spark wrote v{version}, batchscope inspect read "
-                f"{prediction.get('offset_log_version')}"
-            )
-    mapping = scenario.get("batchscope")
-    if mapping:
-        verdict = batchscope.run(mapping["preset"], mapping["crash"])
-        record["run"] = verdict
-        if "error" in verdict:
-            mismatches.append(f"batchscope run failed: {verdict['error']}")
-        elif verdict.get("crashes_unreached"):
-            mismatches.append(
-                f"batchscope run --preset {mapping['preset']} never reached crash "
-                f"{verdict['crashes_unreached']}, so its verdict says nothing about this kill"
-            )
-        elif verdict["verdict"] != record["rows"]["verdict"]:
-            mismatches.append(
-                f"rows: Spark delivered {record['rows']['verdict']}, batchscope run "
-                f"--preset {mapping['preset']} --crash {mapping['crash']} says {verdict['verdict']}"
-            )
-    record["mismatches"] = mismatches
-    record["agree"] = not mismatches
-
-
 def render_only(args):
     """Writes the doc from a results.json (the rendering is a pure function of the results)."""
     with open(args.render, encoding="utf-8") as results_file:
         results = json.load(results_file)
-    names = [r["name"] for r in results["scenarios"]]
-    scenarios = [s for s in SCENARIOS if s["name"] in names]
-    compared = any("inspect" in r for r in results["scenarios"])
-    document = report.render(results["spark_version"], scenarios, results["scenarios"],
-                             results["structure"], compared)
+    runs = [dict(run, scenarios=[s for s in SCENARIOS
+                                 if s["name"] in [r["name"] for r in run["records"]]])
+            for run in results["runs"]]
+    compared = any("inspect" in r for run in runs for r in run["records"])
+    document = report.render(runs, compared)
     with open(args.doc, "w", encoding="utf-8") as doc:
         doc.write(document)
     print(document)
     return 0
 
 
-def main():
-    """Runs the suite; see the module doc for arguments and exit status."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", required=True, help="folder for work files and results")
-    parser.add_argument("--only", action="append", help="run only this scenario (repeatable)")
-    parser.add_argument("--batchscope", default=os.environ.get("BATCHSCOPE_BIN")
-                        or os.path.join(ROOT, "target", "debug", "batchscope"))
-    parser.add_argument("--spark-only", action="store_true",
-                        help="record Spark's behaviour without comparing (no batchscope needed)")
-    parser.add_argument("--doc", default=os.path.join(ROOT, "docs", "CONFORMANCE.md"))
-    parser.add_argument("--no-doc", action="store_true", help="do not write --doc")
-    parser.add_argument("--render", metavar="RESULTS_JSON",
-                        help="only re-render the doc from an earlier run's results.json")
-    args = parser.parse_args()
-    if args.render:
-        return render_only(args)
-
-    started = time.monotonic()
-    scenarios = [s for s in SCENARIOS if not args.only or s["name"] in args.only]
-    if args.only and len(scenarios) != len(args.only):
-        known = ", ".join(s["name"] for s in SCENARIOS)
-        raise SuiteError(f"--only names an unknown scenario; known: {known}")
-    batchscope = None
-    if not args.spark_only:
-        if not os.access(args.batchscope, os.X_OK):
-            raise SuiteError(
-                f"batchscope binary not found at {args.batchscope}: build it with "
-                "`cargo build -p batchscope-cli` or set BATCHSCOPE_BIN"
-            )
-        batchscope = Batchscope(args.batchscope)
-
-    out = os.path.abspath(args.out)
-    work_dir = os.path.join(out, "work")
+def run_spark(spark, scenarios, batchscope, out):
+    """Every scenario on one Spark release: kills, one restart driver, comparisons."""
+    version = pyspark_version(spark)
+    work_dir = os.path.join(out, "work", spark["label"])
     shutil.rmtree(work_dir, ignore_errors=True)
     os.makedirs(work_dir)
-
+    scenarios = [s for s in scenarios if supports(spark, s)]
+    log(f"pyspark {version}: {len(scenarios)} scenarios")
     records = []
     for scenario in scenarios:
-        kill = kill_phase(scenario, work_dir)
+        kill = kill_phase(scenario, work_dir, spark)
         records.append({"name": scenario["name"], **kill})
 
     ready = [r for r in records if r["try_dir"]]
     if ready:
-        jobs = [job_spec(next(s for s in scenarios if s["name"] == r["name"]), r["try_dir"])
+        jobs = [job_spec(next(s for s in scenarios if s["name"] == r["name"]), r["try_dir"],
+                         restart=True)
                 for r in ready]
         for job in jobs:
             job["kill"] = None
@@ -426,6 +356,7 @@ def main():
             os.path.join(work_dir, "restart-spec.json"),
             os.path.join(work_dir, "restart.log"),
             RESTART_TIMEOUT_S,
+            spark,
         )
         if status != 0:
             raise SuiteError(f"restart driver exited with {status}; see {work_dir}/restart.log")
@@ -448,34 +379,80 @@ def main():
         record["rows"] = row_verdict(record["expected"], restart["delivered"])
         record["orphan_files"] = orphan_files(record["try_dir"])
         if batchscope:
-            compare(record, scenario, batchscope)
+            compare(record, scenario, batchscope, spark)
             ok = ok and record["agree"]
 
-    structure = shape.compare_structure(records, batchscope, out)
+    structure = shape.compare_structure(records, batchscope, os.path.join(out, spark["label"]))
     if structure.get("mismatches"):
         ok = False
+    return {"label": spark["label"], "spark_version": version, "scenarios": scenarios,
+            "records": records, "structure": structure, "ok": ok}
 
-    spark_version = importlib.metadata.version("pyspark")
-    document = report.render(spark_version, scenarios, records, structure, bool(batchscope))
+
+def main():
+    """Runs the suite; see the module doc for arguments and exit status."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="folder for work files and results")
+    parser.add_argument("--only", action="append", help="run only this scenario (repeatable)")
+    parser.add_argument("--spark", action="append",
+                        help="run only this Spark release (label of SPARKS, repeatable)")
+    parser.add_argument("--batchscope", default=os.environ.get("BATCHSCOPE_BIN")
+                        or os.path.join(ROOT, "target", "debug", "batchscope"))
+    parser.add_argument("--spark-only", action="store_true",
+                        help="record Spark's behaviour without comparing (no batchscope needed)")
+    parser.add_argument("--doc", default=os.path.join(ROOT, "docs", "CONFORMANCE.md"))
+    parser.add_argument("--no-doc", action="store_true", help="do not write --doc")
+    parser.add_argument("--render", metavar="RESULTS_JSON",
+                        help="only re-render the doc from an earlier run's results.json")
+    args = parser.parse_args()
+    if args.render:
+        return render_only(args)
+
+    started = time.monotonic()
+    scenarios = [s for s in SCENARIOS if not args.only or s["name"] in args.only]
+    if args.only and len(scenarios) != len(args.only):
+        known = ", ".join(s["name"] for s in SCENARIOS)
+        raise SuiteError(f"--only names an unknown scenario; known: {known}")
+    sparks = [s for s in SPARKS if not args.spark or s["label"] in args.spark]
+    if args.spark and len(sparks) != len(args.spark):
+        raise SuiteError("--spark names an unknown release; known: "
+                         + ", ".join(s["label"] for s in SPARKS))
+    batchscope = None
+    if not args.spark_only:
+        if not os.access(args.batchscope, os.X_OK):
+            raise SuiteError(
+                f"batchscope binary not found at {args.batchscope}: build it with "
+                "`cargo build -p batchscope-cli` or set BATCHSCOPE_BIN"
+            )
+        batchscope = Batchscope(args.batchscope)
+
+    out = os.path.abspath(args.out)
+    runs = [run_spark(spark, scenarios, batchscope, out) for spark in sparks]
+    ok = all(run["ok"] for run in runs)
+
+    document = report.render(runs, bool(batchscope))
     with open(os.path.join(out, "CONFORMANCE.md"), "w", encoding="utf-8") as doc:
         doc.write(document)
-    if not args.no_doc and not args.only:
+    if not args.no_doc and not args.only and not args.spark:
         os.makedirs(os.path.dirname(args.doc), exist_ok=True)
         with open(args.doc, "w", encoding="utf-8") as doc:
             doc.write(document)
 
     seconds = round(time.monotonic() - started, 1)
     with open(os.path.join(out, "results.json"), "w", encoding="utf-8") as results:
-        json.dump({"spark_version": spark_version, "seconds": seconds, "scenarios": records,
-                   "structure": structure}, results, indent=1, sort_keys=True)
+        json.dump({"seconds": seconds,
+                   "runs": [{k: v for k, v in run.items() if k != "scenarios"} for run in runs]},
+                  results, indent=1, sort_keys=True)
 
     print(document)
-    for record in records:
-        for mismatch in record.get("mismatches", []):
-            print(f"MISMATCH {record['name']}: {mismatch}")
-    for mismatch in structure.get("mismatches", []):
-        print(f"MISMATCH checkpoint layout: {mismatch}")
-    log(f"{len(records)} scenarios in {seconds} s; results in {out}/results.json")
+    for run in runs:
+        for record in run["records"]:
+            for mismatch in record.get("mismatches", []):
+                print(f"MISMATCH {run['spark_version']} {record['name']}: {mismatch}")
+        for mismatch in run["structure"].get("mismatches", []):
+            print(f"MISMATCH {run['spark_version']} checkpoint layout: {mismatch}")
+    total = sum(len(run["records"]) for run in runs)
+    log(f"{total} scenarios in {seconds} s; results in {out}/results.json")
     return 0 if ok else 1
 
 

@@ -164,7 +164,8 @@ SCENARIOS = [
         "kill": _fb("after_write"),
         "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
         "batchscope": {"preset": "kafka-append", "crash": f"sink-commit@{N}"},
-        "why": "the v2 offset log (`0:{…}` lines) recovers the same way as v1",
+        "why": "the v2 offset log (`0:{…}` lines, Spark 4.2+; earlier releases ignore the conf "
+               "and write v1) recovers the same way as v1",
     },
     {
         "name": "first-batch",
@@ -198,7 +199,8 @@ SCENARIOS = [
         "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
         "tamper": ["ckpt/metadata"],
         "batchscope": None,
-        "why": "offsets and commits without `metadata`: Spark 4.2+ refuses to invent a new query id",
+        "why": "offsets and commits without `metadata`: Spark 4.2+ refuses to invent a new query "
+               "id; earlier releases write a new one and re-run the batch",
     },
     {
         "name": "offset-gap",
@@ -211,5 +213,98 @@ SCENARIOS = [
         "tamper": [f"ckpt/offsets/{N - 1}"],
         "batchscope": None,
         "why": "the batch before the last must exist to re-run the last one",
+    },
+]
+
+SCENARIOS += [
+    {
+        "name": "stateful-aggregation",
+        "kill_point": f"running count per source (`state/0/0/`); inside foreachBatch of batch {N}, "
+                      "after writing",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "aggregate": True,
+        "kill": _fb("after_write"),
+        "expect_at_kill": {
+            "present": [f"ckpt/offsets/{N}", "ckpt/state/0/0"],
+            "absent": [f"ckpt/commits/{N}"],
+        },
+        "batchscope": {"preset": "kafka-append", "crash": f"sink-commit@{N}"},
+        "why": "the killed attempt already wrote state version N+1; the re-run loads version N and "
+               "recomputes the same count, which foreachBatch receives twice",
+    },
+    {
+        "name": "async-progress-tracking",
+        "kill_point": "async progress tracking (processing-time trigger, noop sink); "
+                      f"in a write task of batch {N} (UDF meets a marker row)",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "noop",
+        "task_marker": True,
+        "async_progress": True,
+        "kill": {"at": "task_marker", "batch": N, "marker": f"a{N:02d}-0"},
+        "rows_note": "noop sink: keeps no rows",
+        "expect_at_kill": {"present": ["ckpt/offsets/0"], "absent": []},
+        "inspect_args": ["--async-progress-tracking"],
+        "batchscope": None,
+        "why": "offsets and commits are written asynchronously, at most every checkpoint interval: "
+               "the restart takes the previous offset entry on disk, wherever it is",
+    },
+    {
+        "name": "source-added-between-runs",
+        "kill_point": f"one source; inside foreachBatch of batch {N}, after writing; restarted "
+                      "with a second source",
+        "sources": ["a"],
+        "restart_sources": ["a", "b"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("after_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "inspect_args": ["--sources", "2"],
+        "batchscope": None,
+        "why": "offset lines are matched to sources by position: one line, two sources",
+    },
+    {
+        "name": "named-sources",
+        "min_spark": (4, 2),
+        "kill_point": f"two named file sources (offset log v2, source evolution); inside "
+                      f"foreachBatch of batch {N}, after writing",
+        "sources": ["a", "b"],
+        "source_names": ["src_a", "src_b"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "confs": {
+            "spark.sql.streaming.queryEvolution.enableSourceEvolution": "true",
+            "spark.sql.streaming.offsetLog.formatVersion": "2",
+        },
+        "kill": _fb("after_write"),
+        "expect_at_kill": {
+            "present": [f"ckpt/offsets/{N}", "ckpt/sources/src_a"],
+            "absent": [f"ckpt/commits/{N}"],
+        },
+        "inspect_args": ["--sources", "src_a,src_b"],
+        "batchscope": {"preset": "kafka-append", "crash": f"sink-commit@{N}"},
+        "why": "offset lines and `sources/` folders carry the sources' names; the re-run is the same",
+    },
+    {
+        "name": "named-source-added",
+        "min_spark": (4, 2),
+        "kill_point": f"as named-sources; restarted with a third named source",
+        "sources": ["a", "b"],
+        "source_names": ["src_a", "src_b"],
+        "restart_sources": ["a", "b", "c"],
+        "restart_source_names": ["src_a", "src_b", "src_c"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "confs": {
+            "spark.sql.streaming.queryEvolution.enableSourceEvolution": "true",
+            "spark.sql.streaming.offsetLog.formatVersion": "2",
+        },
+        "kill": _fb("after_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "inspect_args": ["--sources", "src_a,src_b,src_c"],
+        "batchscope": None,
+        "why": "with source evolution, sources are matched by name, so a new one can join",
     },
 ]

@@ -1,32 +1,98 @@
-//! `batchscope inspect`: read a real Spark checkpoint folder and predict what a restart does.
+//! `batchscope inspect`: read a real Spark checkpoint folder (2.x to 4.3), say what a
+//! restart does and why, and what Spark would fail on.
 //!
-//! The directory is read here (the only I/O); parsing and the restart decision are the
-//! engine's (`batchscope_engine::checkpoint`), so the simulation and this command agree.
+//! The directory is read here (the only I/O); parsing, the restart dry-run and the linter
+//! are the engine's (`batchscope_engine::checkpoint::inspect`), so the simulation, this
+//! command and the dashboard agree.
 
+pub use batchscope_engine::checkpoint::{inspect, InspectOptions, Inspection};
 use batchscope_engine::checkpoint::{
-    parse_initial_offset, restart_plan, CheckpointError, CheckpointFolder, RestartAction,
-    COMMIT_LOG_DIR, METADATA_FILE, OFFSET_LOG_DIR,
+    CheckpointFolder, RestartOptions, Severity, SinkKind, SourceId, SparkVersion, COMMIT_LOG_DIR,
+    METADATA_FILE, OFFSET_LOG_DIR, SINK_LOG_DIR, STATE_DIR,
 };
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `batchscope inspect`.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Default)]
 pub struct InspectArgs {
     /// The checkpoint root (the folder holding `metadata`, `offsets/`, `commits/`).
     pub dir: PathBuf,
     /// Print the inspection as JSON instead of a text summary.
     #[arg(long)]
     pub json: bool,
+    /// The file sink's output folder: its `_spark_metadata/` manifest says whether a
+    /// re-run batch is skipped.
+    #[arg(long, value_name = "DIR")]
+    pub sink: Option<PathBuf>,
+    /// What the restart means for this kind of sink: file, upsert, append, foreach-batch.
+    #[arg(long, value_name = "KIND", value_parser = parse_sink_kind)]
+    pub sink_kind: Option<SinkKind>,
+    /// A conf the restarted query sets (KEY=VALUE, repeatable); compared with the confs
+    /// Spark restores from the offset metadata.
+    #[arg(long, value_name = "KEY=VALUE", value_parser = parse_conf)]
+    pub conf: Vec<(String, String)>,
+    /// The Spark release that restarts the query (e.g. 3.5, 4.3); rules differ by release.
+    #[arg(long, value_name = "VERSION", value_parser = parse_spark, default_value = "4.3")]
+    pub spark: SparkVersion,
+    /// The restarted query enables async progress tracking.
+    #[arg(long)]
+    pub async_progress_tracking: bool,
+    /// The restarted query's sources: a count (`2`) or names (`orders,users`).
+    #[arg(long, value_name = "N|NAMES", value_parser = parse_sources)]
+    pub sources: Option<QuerySources>,
 }
 
-/// Directory of source-private files inside the checkpoint root.
-const SOURCES_DIR: &str = "sources";
-/// Directory of state store files (binary; only counted).
-const STATE_DIR: &str = "state";
+/// The sources of the restarted query, as `--sources` gives them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuerySources(pub Vec<SourceId>);
+
+fn parse_sink_kind(text: &str) -> Result<SinkKind, String> {
+    SinkKind::parse(text).ok_or_else(|| {
+        format!("`{text}` is not a sink kind: file, upsert, append or foreach-batch")
+    })
+}
+
+fn parse_conf(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() => Ok((key.to_owned(), value.to_owned())),
+        _ => Err(format!("`{text}` is not KEY=VALUE")),
+    }
+}
+
+fn parse_spark(text: &str) -> Result<SparkVersion, String> {
+    SparkVersion::parse(text).ok_or_else(|| format!("`{text}` is not a Spark version like 3.5"))
+}
+
+fn parse_sources(text: &str) -> Result<QuerySources, String> {
+    if let Ok(count) = text.parse::<u32>() {
+        return Ok(QuerySources((0..count).map(SourceId::Index).collect()));
+    }
+    let names: Vec<SourceId> = text
+        .split(',')
+        .map(|name| SourceId::Name(name.trim().to_owned()))
+        .collect();
+    if names
+        .iter()
+        .any(|id| matches!(id, SourceId::Name(name) if name.is_empty()))
+    {
+        return Err(format!("`{text}` is not a count or a list of source names"));
+    }
+    Ok(QuerySources(names))
+}
+
+impl InspectArgs {
+    /// Arguments for a folder with every option at its default.
+    pub fn for_dir(dir: impl Into<PathBuf>) -> InspectArgs {
+        InspectArgs {
+            dir: dir.into(),
+            spark: SparkVersion::LATEST,
+            ..InspectArgs::default()
+        }
+    }
+}
 
 /// Runs `batchscope inspect`; returns the process exit code (0 ok, 2 bad input with
 /// one line on stderr naming the problem).
@@ -38,13 +104,28 @@ pub fn run(args: &InspectArgs) -> i32 {
             return 2;
         }
     };
-    let inspection = match inspect(&folder) {
-        Ok(inspection) => inspection,
-        Err(error) => {
-            eprintln!("error: {}/{error}", args.dir.display());
-            return 2;
-        }
+    let sink = match &args.sink {
+        Some(dir) => match read_sink(dir) {
+            Ok(sink) => Some(sink),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return 2;
+            }
+        },
+        None => None,
     };
+    let options = InspectOptions {
+        restart: RestartOptions {
+            spark: args.spark,
+            async_progress_tracking: args.async_progress_tracking,
+            query_sources: args.sources.clone().map(|sources| sources.0),
+        },
+        conf: args.conf.iter().cloned().collect::<BTreeMap<_, _>>(),
+        sink_kind: args.sink_kind,
+        sink,
+    };
+    let mut inspection = inspect(&folder, &options);
+    inspection.notes.extend(unknown_entries(&args.dir));
     if args.json {
         match serde_json::to_string_pretty(&inspection) {
             Ok(json) => println!("{json}"),
@@ -58,6 +139,9 @@ pub fn run(args: &InspectArgs) -> i32 {
     }
     0
 }
+
+/// Directory of source-private files inside the checkpoint root.
+const SOURCES_DIR: &str = "sources";
 
 /// Reads a checkpoint root into memory: `metadata`, `offsets/*`, `commits/*` and
 /// `sources/**` with their bytes; `state/**` files are listed with empty content (they
@@ -85,6 +169,7 @@ pub fn read_folder(dir: &Path) -> Result<CheckpointFolder, String> {
         collect(dir, log_dir, false, true, &mut files)?;
     }
     collect(dir, SOURCES_DIR, true, true, &mut files)?;
+    // The file-source log can be large, but it is text and the report counts its entries.
     collect(dir, STATE_DIR, true, false, &mut files)?;
     Ok(CheckpointFolder::from_files(files))
 }
@@ -135,181 +220,48 @@ fn collect(
     Ok(())
 }
 
+/// Reads the `_spark_metadata/` entries of a file sink's output folder.
+pub fn read_sink(dir: &Path) -> Result<CheckpointFolder, String> {
+    let shown = dir.display();
+    if !dir.join(SINK_LOG_DIR).is_dir() {
+        return Err(format!(
+            "{shown}: not a file sink output folder (no `{SINK_LOG_DIR}/` directory)"
+        ));
+    }
+    let mut files = Vec::new();
+    collect(dir, SINK_LOG_DIR, false, true, &mut files)?;
+    Ok(CheckpointFolder::from_files(files))
+}
+
+/// Top-level entries of the checkpoint root that Spark does not write (report lines).
+fn unknown_entries(dir: &Path) -> Vec<String> {
+    let known = [
+        METADATA_FILE,
+        OFFSET_LOG_DIR,
+        COMMIT_LOG_DIR,
+        SOURCES_DIR,
+        STATE_DIR,
+    ];
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| !name.starts_with('.') && !known.contains(&name.as_str()))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| format!("{name}: not part of a Spark checkpoint; ignored"))
+        .collect()
+}
+
 fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     fs::read(path).map_err(|error| format!("{}: {error}", path.display()))
 }
 
-/// What `inspect` found; its JSON form is a contract other tools parse.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Inspection {
-    /// The query id from `metadata`; `None` if the file is absent.
-    pub query_id: Option<String>,
-    /// Version of the latest offset entry (what Spark keeps using); `None` without one.
-    pub offset_log_version: Option<u32>,
-    /// Every batch id found in the offset log or the commit log, ascending.
-    pub batches: Vec<BatchSummary>,
-    /// Latest offset-log batch id (`L`).
-    pub latest_offset: Option<u64>,
-    /// Latest commit-log batch id (`C`).
-    pub latest_commit: Option<u64>,
-    /// Source-private folders `sources/<index>/`.
-    pub sources: Vec<SourceSummary>,
-    /// Number of files under `state/` (binary, not read).
-    pub state_files: u64,
-    /// What Spark does on restart.
-    pub restart: RestartSummary,
-    /// Things that are off but do not stop Spark.
-    pub warnings: Vec<String>,
-}
-
-/// One batch id of the logs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BatchSummary {
-    /// The batch id.
-    pub batch_id: u64,
-    /// Whether `offsets/<batch_id>` exists (a commit can outlive its purged offsets).
-    pub has_offsets: bool,
-    /// Raw offset text per source in plan order; `None` = `-` (no offset yet).
-    pub offsets: Vec<Option<String>>,
-    /// `batchWatermarkMs` of the offset metadata; `None` without metadata.
-    pub batch_watermark_ms: Option<i64>,
-    /// `batchTimestampMs` of the offset metadata; `None` without metadata.
-    pub batch_timestamp_ms: Option<i64>,
-    /// Whether `commits/<batch_id>` exists.
-    pub committed: bool,
-    /// `nextBatchWatermarkMs` of the commit; `None` if absent (`{}` of Spark 2.2/2.3)
-    /// or not committed.
-    pub next_batch_watermark_ms: Option<i64>,
-}
-
-/// One `sources/<index>/` folder.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SourceSummary {
-    /// Source index in plan order.
-    pub index: u32,
-    /// Files below it, relative to the checkpoint root, sorted.
-    pub files: Vec<String>,
-    /// Body of `sources/<index>/0` when it is an initial-offset file (0x00 + `v<N>\n` +
-    /// body: Kafka JSON, Tablestore UUID); `None` otherwise.
-    pub initial_offset: Option<String>,
-    /// Version line of that initial-offset file (0 = Spark 2.1.0 form without one).
-    pub initial_offset_version: Option<u32>,
-}
-
-/// The restart decision in the JSON contract's words.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RestartSummary {
-    /// `fresh`, `rerun`, `next` or `fail`.
-    pub action: String,
-    /// The batch that runs (re-run or next); `None` for fresh and fail.
-    pub batch: Option<u64>,
-    /// One sentence why.
-    pub reason: String,
-}
-
-/// Reads every log entry of the folder and predicts the restart. Any offsets, commits
-/// or metadata file that does not parse is an error naming it.
-pub fn inspect(folder: &CheckpointFolder) -> Result<Inspection, CheckpointError> {
-    let query_id = folder.query_metadata()?.map(|meta| meta.id);
-    let offset_ids = folder.offset_log_ids();
-    let commit_ids = folder.commit_log_ids();
-    let mut ids: Vec<u64> = offset_ids.iter().chain(&commit_ids).copied().collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let mut batches = Vec::new();
-    let mut offset_log_version = None;
-    for batch_id in ids {
-        let offsets = folder.offsets(batch_id)?;
-        let commit = folder.commit(batch_id)?;
-        if let Some(seq) = &offsets {
-            offset_log_version = Some(seq.version);
-        }
-        let metadata = offsets.as_ref().and_then(|seq| seq.metadata.as_ref());
-        batches.push(BatchSummary {
-            batch_id,
-            has_offsets: offsets.is_some(),
-            offsets: offsets
-                .as_ref()
-                .map(|seq| seq.offsets.clone())
-                .unwrap_or_default(),
-            batch_watermark_ms: metadata.map(|m| m.batch_watermark_ms),
-            batch_timestamp_ms: metadata.map(|m| m.batch_timestamp_ms),
-            committed: commit.is_some(),
-            next_batch_watermark_ms: commit.and_then(|c| c.next_batch_watermark_ms),
-        });
-    }
-    let plan = restart_plan(folder)?;
-    let (action, batch) = match &plan.action {
-        RestartAction::Fresh => ("fresh", Some(0)),
-        RestartAction::Rerun { batch_id } => ("rerun", Some(*batch_id)),
-        RestartAction::Next { batch_id } => ("next", Some(*batch_id)),
-        RestartAction::Fail { .. } => ("fail", None),
-    };
-    let mut warnings = Vec::new();
-    if query_id.is_none() {
-        warnings.push(
-            "there is no `metadata` file: Spark gives the query a new id when it starts".to_owned(),
-        );
-    }
-    warnings.extend(plan.warnings);
-    let (sources, source_warnings) = sources(folder);
-    warnings.extend(source_warnings);
-    let state_files = folder
-        .files()
-        .filter(|(path, _)| path.starts_with("state/"))
-        .count() as u64;
-    Ok(Inspection {
-        query_id,
-        offset_log_version,
-        batches,
-        latest_offset: offset_ids.last().copied(),
-        latest_commit: commit_ids.last().copied(),
-        sources,
-        state_files,
-        restart: RestartSummary {
-            action: action.to_owned(),
-            batch,
-            reason: plan.reason,
-        },
-        warnings,
-    })
-}
-
-fn sources(folder: &CheckpointFolder) -> (Vec<SourceSummary>, Vec<String>) {
-    let mut by_index: BTreeMap<u32, Vec<String>> = BTreeMap::new();
-    let mut warnings = Vec::new();
-    for (path, _) in folder.files() {
-        let Some(rest) = path.strip_prefix("sources/") else {
-            continue;
-        };
-        let index_text = rest.split('/').next().unwrap_or_default();
-        match index_text.parse::<u32>() {
-            Ok(index) if rest.contains('/') => {
-                by_index.entry(index).or_default().push(path.to_owned())
-            }
-            _ => warnings.push(format!(
-                "{path}: not inside a `sources/<index>/` folder; ignored"
-            )),
-        }
-    }
-    let summaries = by_index
-        .into_iter()
-        .map(|(index, files)| {
-            let initial = folder
-                .read(&format!("sources/{index}/0"))
-                .and_then(|bytes| parse_initial_offset(bytes).ok());
-            SourceSummary {
-                index,
-                files,
-                initial_offset_version: initial.as_ref().map(|(version, _)| *version),
-                initial_offset: initial.map(|(_, body)| body),
-            }
-        })
-        .collect();
-    (summaries, warnings)
-}
-
-/// A readable summary: query id, a table of batches, sources, the restart line.
+/// A readable summary: formats, batches, sources, state, the restart step by step and
+/// the problems.
 pub fn render_text(i: &Inspection) -> String {
     let mut out = String::new();
     let none = || "-".to_owned();
@@ -320,13 +272,23 @@ pub fn render_text(i: &Inspection) -> String {
             .clone()
             .unwrap_or_else(|| "(no metadata file)".to_owned())
     );
-    let offset_log = match (i.offset_log_version, i.latest_offset) {
-        (Some(version), Some(id)) => format!("v{version}, latest offsets/{id}"),
+    let offset_log = match (i.format.offset_log, i.latest_offset) {
+        (Some(version), Some(id)) => format!(
+            "v{version}{}, latest offsets/{id}",
+            if i.format.named_sources {
+                " (named sources)"
+            } else {
+                ""
+            }
+        ),
+        (None, Some(id)) => format!("unreadable, latest offsets/{id}"),
         _ => "empty".to_owned(),
     };
-    let commit_log = i
-        .latest_commit
-        .map_or_else(|| "empty".to_owned(), |id| format!("latest commits/{id}"));
+    let commit_log = match (i.format.commit_log, i.latest_commit) {
+        (Some(version), Some(id)) => format!("v{version}, latest commits/{id}"),
+        (None, Some(id)) => format!("unreadable, latest commits/{id}"),
+        _ => "empty".to_owned(),
+    };
     let _ = writeln!(out, "offset log: {offset_log}; commit log: {commit_log}");
     if !i.batches.is_empty() {
         let _ = writeln!(
@@ -335,15 +297,17 @@ pub fn render_text(i: &Inspection) -> String {
             "batch", "committed", "watermark_ms", "timestamp_ms", "next_wm_ms"
         );
         for batch in &i.batches {
-            let offsets = if batch.has_offsets {
+            let offsets = if !batch.has_offsets {
+                "(no offsets file)".to_owned()
+            } else if batch.offset_version.is_none() {
+                "(unreadable)".to_owned()
+            } else {
                 batch
                     .offsets
                     .iter()
-                    .map(|o| o.clone().unwrap_or_else(|| "-".to_owned()))
+                    .map(|o| format!("{}={}", o.id, o.offset.as_deref().unwrap_or("-")))
                     .collect::<Vec<_>>()
                     .join(" | ")
-            } else {
-                "(no offsets file)".to_owned()
             };
             let _ = writeln!(
                 out,
@@ -366,17 +330,41 @@ pub fn render_text(i: &Inspection) -> String {
     for source in &i.sources {
         let _ = write!(
             out,
-            "source {}: {} file(s)",
-            source.index,
-            source.files.len()
+            "source {}: {}, {} private file(s)",
+            source.id, source.kind, source.private_files
         );
+        if let Some(log) = &source.file_log {
+            let _ = write!(
+                out,
+                ", file-source log up to entry {} ({} compact), {} input file(s)",
+                log.latest_entry.map_or_else(none, |v| v.to_string()),
+                log.compact_entries.len(),
+                log.input_files
+            );
+        }
         if let Some(initial) = &source.initial_offset {
             let _ = write!(out, ", initial offset {initial}");
         }
         out.push('\n');
     }
-    if i.state_files > 0 {
-        let _ = writeln!(out, "state: {} file(s)", i.state_files);
+    if let Some(state) = &i.state {
+        for op in &state.operators {
+            let _ = writeln!(
+                out,
+                "state operator {}: {} partition(s), {} file(s), latest version {}",
+                op.operator_id,
+                op.partitions,
+                op.files,
+                op.latest_version.map_or_else(none, |v| v.to_string())
+            );
+        }
+    }
+    if let Some(sink) = &i.sink {
+        let _ = writeln!(
+            out,
+            "file sink manifest: latest batch {}",
+            sink.latest_batch.map_or_else(none, |v| v.to_string())
+        );
     }
     let restart = match (i.restart.action.as_str(), i.restart.batch) {
         ("rerun", Some(batch)) => format!("re-run batch {batch}"),
@@ -385,9 +373,33 @@ pub fn render_text(i: &Inspection) -> String {
         ("fail", _) => "fails".to_owned(),
         (other, _) => other.to_owned(),
     };
-    let _ = writeln!(out, "restart: {restart} ({})", i.restart.reason);
-    for warning in &i.warnings {
-        let _ = writeln!(out, "warning: {warning}");
+    let _ = writeln!(
+        out,
+        "restart (Spark {}): {restart} ({})",
+        i.spark, i.restart.reason
+    );
+    let _ = writeln!(out, "  rule: {}", i.restart.rule);
+    for (n, step) in i.restart.steps.iter().enumerate().skip(1) {
+        let _ = writeln!(out, "  {n}. {step}");
+    }
+    if let Some(error) = &i.restart.spark_error {
+        let _ = writeln!(out, "  Spark: {error}");
+    }
+    if i.problems.is_empty() {
+        let _ = writeln!(out, "problems: none");
+    }
+    for problem in &i.problems {
+        let severity = match problem.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let _ = writeln!(out, "{severity} [{}]: {}", problem.code, problem.message);
+        if let Some(says) = &problem.spark_says {
+            let _ = writeln!(out, "  Spark: {says}");
+        }
+    }
+    for note in &i.notes {
+        let _ = writeln!(out, "note: {note}");
     }
     out
 }

@@ -2,7 +2,8 @@
 //! Apache Spark test resources) parse, carry the values Spark put there, and round-trip.
 
 use batchscope_engine::checkpoint::{
-    CheckpointFolder, CommitMetadata, OffsetSeq, QueryMetadata, RestartAction,
+    restart_plan, source_reports, state_operators, CheckpointFolder, CommitMetadata,
+    OffsetLogEntry, OffsetSeq, QueryMetadata, RestartAction, SourceId,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -43,11 +44,13 @@ fn load(name: &str) -> CheckpointFolder {
     CheckpointFolder::from_files(files)
 }
 
+/// The folders copied from Apache Spark's test resources (the `-killed-in-` folders were
+/// written by the conformance suite and are read by their own tests below).
 fn checkpoint_folders() -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(fixtures())
         .unwrap()
         .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .filter(|name| name.starts_with("checkpoint-"))
+        .filter(|name| name.starts_with("checkpoint-") && !name.contains("-killed-in-"))
         .collect();
     names.sort();
     names
@@ -261,4 +264,67 @@ fn restart_decisions_on_the_fixture_folders() {
             },
         }
     }
+}
+
+/// Every file of a fixture folder, recursively, with paths relative to it.
+fn load_all(name: &str) -> CheckpointFolder {
+    fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, Vec<u8>)>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, files);
+            } else {
+                let relative = path.strip_prefix(root).unwrap().to_str().unwrap();
+                files.push((relative.replace('\\', "/"), fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let root = fixtures().join(name);
+    let mut files = Vec::new();
+    walk(&root, &root, &mut files);
+    CheckpointFolder::from_files(files)
+}
+
+/// pyspark 4.3.0 with source evolution writes `<name>:<offset>` lines (offset log v2).
+#[test]
+fn spark_4_3_named_offset_lines_keep_their_names() {
+    let name = "checkpoint-version-4.3.0-named-sources-killed-in-batch-2";
+    let text = text(&format!("{name}/offsets/2"));
+    let entry = OffsetLogEntry::parse(&text).unwrap();
+    assert_eq!(entry.version, 2);
+    let ids: Vec<String> = entry.sources.iter().map(|s| s.id.to_string()).collect();
+    assert_eq!(ids, vec!["src_a", "src_b"]);
+    assert_eq!(entry.metadata_extra_keys, vec!["sourceMetadataInfo"]);
+    let conf = entry.metadata.unwrap().conf.unwrap();
+    assert_eq!(
+        conf.get("spark.sql.streaming.queryEvolution.enableSourceEvolution")
+            .map(String::as_str),
+        Some("true")
+    );
+    assert!(
+        OffsetSeq::parse(&text).is_err(),
+        "positions cannot hold names"
+    );
+    let folder = load_all(name);
+    let plan = restart_plan(&folder).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 2 });
+    let (sources, notes) = source_reports(&folder, plan.end.as_ref());
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(sources[0].id, SourceId::Name("src_a".to_owned()));
+    let log = sources[0].file_log.as_ref().unwrap();
+    assert_eq!(log.latest_entry, Some(2));
+    assert_eq!(log.input_files, 3);
+}
+
+#[test]
+fn spark_4_3_state_folder_counts_versions_per_operator() {
+    let folder = load_all("checkpoint-version-4.3.0-stateful-aggregation-killed-in-batch-2");
+    let (operators, unknown) = state_operators(&folder);
+    assert!(unknown.is_empty(), "{unknown:?}");
+    assert_eq!(operators.len(), 1);
+    assert_eq!(operators[0].operator_id, 0);
+    assert_eq!(operators[0].latest_version, Some(3));
+    assert_eq!(operators[0].min_partition_version, Some(3));
+    assert_eq!(operators[0].by_kind.get("delta"), Some(&3));
+    assert!(!operators[0].checkpoint_ids);
 }

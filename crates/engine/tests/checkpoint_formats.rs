@@ -2,8 +2,9 @@
 //! how they read back (SEMANTICS.md §1.4, §2, §3.2, §6).
 
 use batchscope_engine::checkpoint::{
-    initial_offset_bytes, parse_initial_offset, CheckpointError, CheckpointFolder, CommitMetadata,
-    OffsetSeq, OffsetSeqMetadata, QueryMetadata,
+    initial_offset_bytes, parse_commit_sinks, parse_initial_offset, CheckpointError,
+    CheckpointFolder, CommitMetadata, OffsetLogEntry, OffsetSeq, OffsetSeqMetadata, QueryMetadata,
+    SourceId, COMMIT_LOG_MAX_VERSION,
 };
 use std::collections::BTreeMap;
 
@@ -116,11 +117,15 @@ fn offsets_errors_name_the_line_and_the_problem() {
             "v1\n[1]\n0",
             "line 2: offset metadata: expected a JSON object",
         ),
-        ("v2\n{}\nzero", "line 3: expected `<sourceIndex>:<offset>`"),
+        ("v2\n{}\nzero", "line 3: expected `<sourceId>:<offset>`"),
+        (
+            "v2\n{}\nsrc-a:1",
+            "line 3: source id `src-a` is neither an index nor",
+        ),
         ("v2\n{}\n0:1\n0:2", "line 4: source 0 appears twice"),
         (
             "v2\n{}\nkafka:1",
-            "line 3: source id `kafka` is not a source index",
+            "source `kafka` is named; sources by position were expected",
         ),
     ];
     for (text, expected) in cases {
@@ -173,8 +178,8 @@ fn commit_without_second_line_reads_as_empty_object() {
 #[test]
 fn commit_errors_are_clear() {
     assert_eq!(
-        CommitMetadata::parse("v3\n{}").unwrap_err().to_string(),
-        "log version v3 is newer than the supported v2"
+        CommitMetadata::parse("v4\n{}").unwrap_err().to_string(),
+        format!("log version v4 is newer than the supported v{COMMIT_LOG_MAX_VERSION}")
     );
     let message = CommitMetadata::parse("v1\nnot json")
         .unwrap_err()
@@ -386,4 +391,55 @@ fn public_types_serialize_with_snake_case_fields() {
     let back: CheckpointFolder =
         serde_json::from_str(&serde_json::to_string(&folder).unwrap()).unwrap();
     assert_eq!(back, folder);
+}
+
+/// Spark 4.2+ with `spark.sql.streaming.queryEvolution.enableSourceEvolution`: v2 lines
+/// carry the source's name (SPARK-54423); the order in the file is a hash map's.
+#[test]
+fn named_sources_in_offset_log_v2_keep_their_names() {
+    let text = "v2\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":7,\"conf\":{},\
+                \"sourceMetadataInfo\":{}}\nsrc_b:-\nsrc_a:{\"logOffset\":2}";
+    let entry = OffsetLogEntry::parse(text).unwrap();
+    assert_eq!(entry.version, 2);
+    assert!(entry.named());
+    assert_eq!(entry.metadata_extra_keys, vec!["sourceMetadataInfo"]);
+    let ids: Vec<String> = entry.sources.iter().map(|s| s.id.to_string()).collect();
+    assert_eq!(ids, vec!["src_a", "src_b"]);
+    assert_eq!(
+        entry.offset_of(&SourceId::Name("src_a".to_owned())),
+        Some("{\"logOffset\":2}")
+    );
+    assert_eq!(entry.offset_of(&SourceId::Name("src_b".to_owned())), None);
+    assert_eq!(SourceId::Name("src_a".to_owned()).folder(), "sources/src_a");
+    let by_index = OffsetLogEntry::parse("v2\n{}\n1:5\n0:4").unwrap();
+    assert!(!by_index.named());
+    assert_eq!(by_index.sources[0].id, SourceId::Index(0));
+    assert_eq!(
+        OffsetSeq::parse("v2\n{}\n1:5\n0:4").unwrap().offsets,
+        vec![Some("4".to_owned()), Some("5".to_owned())]
+    );
+    let v1 = OffsetLogEntry::parse("v1\n\n-\n3").unwrap();
+    assert_eq!(v1.sources[1].id, SourceId::Index(1));
+    assert_eq!(v1.sources[0].offset, None);
+}
+
+/// `CommitMetadataV3` (sink evolution): `sinkMetadataMap` beside `stateUniqueIds`.
+#[test]
+fn commit_log_v3_carries_sink_metadata() {
+    let text = "v3\n{\"nextBatchWatermarkMs\":5,\"stateUniqueIds\":{\"0\":[[\"u1\"]]},\
+                \"sinkMetadataMap\":{\"out\":{\"sinkName\":\"out\",\"commitOffset\":\"-\",\
+                \"providerName\":\"parquet\",\"isActive\":true}}}";
+    let commit = CommitMetadata::parse(text).unwrap();
+    assert_eq!(commit.version, 3);
+    assert_eq!(commit.next_batch_watermark_ms, Some(5));
+    assert!(commit.state_unique_ids.is_some());
+    let sinks = parse_commit_sinks(text).unwrap();
+    assert_eq!(sinks.len(), 1);
+    assert_eq!(sinks[0].sink_name, "out");
+    assert_eq!(sinks[0].provider_name, "parquet");
+    assert!(sinks[0].is_active);
+    assert!(parse_commit_sinks("v1\n{}").unwrap().is_empty());
+    let mut folder = CheckpointFolder::new();
+    let refused = folder.write_commit(0, &commit).unwrap_err().to_string();
+    assert!(refused.contains("must be 1 or 2"), "{refused}");
 }

@@ -2,8 +2,9 @@
 //! offset and commit entries (checked against `MicroBatchExecution.populateStartOffsets`).
 
 use batchscope_engine::checkpoint::{
-    restart_plan, CheckpointError, CheckpointFolder, CommitMetadata, OffsetSeq, OffsetSeqMetadata,
-    QueryMetadata, RestartAction,
+    inspect, restart_plan, restart_plan_with, CheckpointError, CheckpointFolder, CommitMetadata,
+    InspectOptions, OffsetSeq, OffsetSeqMetadata, QueryMetadata, RestartAction, RestartOptions,
+    RestartRule, SourceId, SparkVersion, COMMIT_LOG_MAX_VERSION,
 };
 
 fn folder(offset_ids: &[u64], commit_ids: &[u64]) -> CheckpointFolder {
@@ -163,7 +164,7 @@ fn broken_files_spark_reads_are_errors() {
     f.create_atomic("commits/0", b"v7\n{}".to_vec()).unwrap();
     assert_eq!(
         restart_plan(&f).unwrap_err().to_string(),
-        "commits/0: log version v7 is newer than the supported v2"
+        format!("commits/0: log version v7 is newer than the supported v{COMMIT_LOG_MAX_VERSION}")
     );
 }
 
@@ -196,4 +197,186 @@ fn batches_without_metadata_fail_like_spark_4_2() {
         })
         .unwrap();
     assert_eq!(restart_plan(&empty).unwrap().action, RestartAction::Fresh);
+}
+
+fn with(
+    spark: &str,
+    async_progress_tracking: bool,
+    sources: Option<Vec<SourceId>>,
+) -> RestartOptions {
+    RestartOptions {
+        spark: SparkVersion::parse(spark).unwrap(),
+        async_progress_tracking,
+        query_sources: sources,
+    }
+}
+
+#[test]
+fn every_decision_names_its_rule() {
+    let cases: [(&[u64], &[u64], RestartRule); 6] = [
+        (&[], &[], RestartRule::NoOffsetLog),
+        (&[0, 1], &[0, 1], RestartRule::LastBatchCommitted),
+        (&[0, 1], &[0], RestartRule::LastBatchUncommitted),
+        (&[0, 1, 2], &[0], RestartRule::CommitLogBehind),
+        (&[0, 1], &[], RestartRule::NoCommitLog),
+        (&[0], &[0, 1], RestartRule::CommitAheadOfOffsets),
+    ];
+    for (offsets, commits, rule) in cases {
+        let plan = restart_plan(&folder(offsets, commits)).unwrap();
+        assert_eq!(plan.rule, rule, "{offsets:?} {commits:?}");
+        assert!(plan.spark_error.is_none());
+    }
+    let plan = restart_plan(&folder(&[0, 2], &[0])).unwrap();
+    assert_eq!(plan.rule, RestartRule::PreviousOffsetsMissing);
+    assert_eq!(
+        plan.spark_error.as_deref(),
+        Some("requirement failed: Previous batch 1 not found in offset log")
+    );
+    let old = restart_plan_with(&folder(&[0, 2], &[0]), &with("3.5", false, None)).unwrap();
+    assert_eq!(old.spark_error.as_deref(), Some("batch 1 doesn't exist"));
+}
+
+#[test]
+fn a_rerun_uses_the_logged_offsets_and_a_next_batch_starts_from_them() {
+    let plan = restart_plan(&folder(&[0, 1, 2], &[0, 1])).unwrap();
+    assert_eq!(plan.start.unwrap().sources[0].offset.as_deref(), Some("1"));
+    assert_eq!(plan.end.unwrap().sources[0].offset.as_deref(), Some("2"));
+    let plan = restart_plan(&folder(&[0, 1, 2], &[0, 1, 2])).unwrap();
+    assert_eq!(plan.start.unwrap().sources[0].offset.as_deref(), Some("2"));
+    assert_eq!(plan.end, None);
+}
+
+#[test]
+fn metadata_is_required_from_spark_4_2_only() {
+    let mut f = folder(&[0, 1], &[0]);
+    f.delete("metadata");
+    assert_eq!(
+        restart_plan_with(&f, &with("4.2", false, None))
+            .unwrap()
+            .rule,
+        RestartRule::MetadataMissing
+    );
+    let plan = restart_plan_with(&f, &with("3.5.9", false, None)).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 1 });
+}
+
+/// `AsyncProgressTrackingMicroBatchExecution.validateOffsetLogAndGetPrevOffset`: the
+/// previous entry on disk, wherever it is.
+#[test]
+fn async_progress_tracking_starts_from_the_previous_entry_on_disk() {
+    let f = folder(&[0, 2, 5], &[0, 2]);
+    let plan = restart_plan_with(&f, &with("4.3", true, None)).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 5 });
+    assert_eq!(plan.start.unwrap().sources[0].offset.as_deref(), Some("2"));
+    assert!(plan
+        .warnings
+        .iter()
+        .all(|w| !w.contains("offsets/ has gaps")));
+    let plain = restart_plan(&f).unwrap();
+    assert_eq!(plain.rule, RestartRule::PreviousOffsetsMissing);
+}
+
+#[test]
+fn the_query_sources_must_match_the_offset_lines() {
+    let f = folder(&[0, 1], &[0]);
+    let two = Some(vec![SourceId::Index(0), SourceId::Index(1)]);
+    let plan = restart_plan_with(&f, &with("4.3", false, two)).unwrap();
+    assert_eq!(plan.rule, RestartRule::SourcesChanged);
+    assert_eq!(
+        plan.spark_error.as_deref(),
+        Some(
+            "assertion failed: There are [1] sources in the checkpoint offsets and now there are \
+             [2] sources requested by the query. Cannot continue."
+        )
+    );
+    let named = Some(vec![SourceId::Name("a".to_owned())]);
+    let plan = restart_plan_with(&f, &with("4.3", false, named)).unwrap();
+    assert!(plan
+        .spark_error
+        .unwrap()
+        .contains("CANNOT_ENABLE_ON_EXISTING_CHECKPOINT"));
+}
+
+#[test]
+fn named_sources_are_matched_by_name() {
+    let mut f = CheckpointFolder::new();
+    f.write_metadata(&QueryMetadata {
+        id: "d4358946-170c-49a7-823b-d8e4e9126616".to_owned(),
+    })
+    .unwrap();
+    let meta = "{\"batchWatermarkMs\":0,\"batchTimestampMs\":1}";
+    for (id, offset) in [(0, 1), (1, 2)] {
+        let text = format!("v2\n{meta}\nsrc_a:{{\"logOffset\":{offset}}}\nsrc_b:-");
+        f.create_atomic(&format!("offsets/{id}"), text.into_bytes())
+            .unwrap();
+    }
+    f.write_commit(0, &CommitMetadata::v1(0)).unwrap();
+    let plan = restart_plan(&f).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 1 });
+    let end = plan.end.unwrap();
+    assert_eq!(
+        end.offset_of(&SourceId::Name("src_a".to_owned())),
+        Some("{\"logOffset\":2}")
+    );
+    let added = Some(vec![
+        SourceId::Name("src_a".to_owned()),
+        SourceId::Name("src_b".to_owned()),
+        SourceId::Name("src_c".to_owned()),
+    ]);
+    let plan = restart_plan_with(&f, &with("4.3", false, added)).unwrap();
+    assert_eq!(plan.action, RestartAction::Rerun { batch_id: 1 });
+    assert!(plan
+        .warnings
+        .iter()
+        .any(|w| w.contains("source src_c is not in offsets/1")));
+    let unnamed = Some(vec![SourceId::Index(0), SourceId::Index(1)]);
+    let plan = restart_plan_with(&f, &with("4.3", false, unnamed)).unwrap();
+    assert_eq!(plan.rule, RestartRule::SourcesChanged);
+}
+
+fn problem_codes(folder: &CheckpointFolder, options: &InspectOptions) -> Vec<String> {
+    inspect(folder, options)
+        .problems
+        .into_iter()
+        .map(|p| p.code)
+        .collect()
+}
+
+/// Offsets more than one batch ahead of commits: Spark's own warning, and what it means
+/// with and without async progress tracking on the restarted query.
+#[test]
+fn offsets_far_ahead_of_commits_are_a_warning_with_sparks_line() {
+    let f = folder(&[0, 1, 2, 3], &[0]);
+    let inspection = inspect(&f, &InspectOptions::default());
+    let problem = &inspection.problems[0];
+    assert_eq!(problem.code, "offsets_ahead_of_commits");
+    assert_eq!(
+        problem.spark_says.as_deref(),
+        Some("Batch completion log latest batch id is 0, which is not trailing batchid 3 by one")
+    );
+    assert!(problem.message.contains("batches 1..2 are not run again"));
+    let mut options = InspectOptions::default();
+    options.restart.async_progress_tracking = true;
+    let inspection = inspect(&f, &options);
+    assert!(inspection.problems[0]
+        .message
+        .contains("async progress tracking"));
+    assert_eq!(inspection.restart.rule, RestartRule::CommitLogBehind);
+}
+
+#[test]
+fn a_change_in_the_number_of_offset_lines_is_reported() {
+    let mut f = folder(&[], &[]);
+    for (id, text) in [(0, "v1\n\n1\n1"), (1, "v1\n\n2"), (2, "v1\n\n3")] {
+        f.create_atomic(&format!("offsets/{id}"), text.as_bytes().to_vec())
+            .unwrap();
+    }
+    f.write_commit(0, &CommitMetadata::v1(0)).unwrap();
+    f.write_commit(1, &CommitMetadata::v1(0)).unwrap();
+    assert_eq!(
+        problem_codes(&f, &InspectOptions::default()),
+        vec!["offset_lines_changed"]
+    );
+    let healthy = folder(&[0, 1], &[0, 1]);
+    assert!(problem_codes(&healthy, &InspectOptions::default()).is_empty());
 }

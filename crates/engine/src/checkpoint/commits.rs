@@ -4,20 +4,21 @@
 use super::format::{json_object, optional_long, parse_version_line, split_lines, FormatError};
 use serde::{Deserialize, Serialize};
 
-/// Highest commit-log version Spark reads (`CommitLog.MAX_VERSION`; v2 = checkpoint
-/// format v2 with state store unique ids).
-pub const COMMIT_LOG_MAX_VERSION: u32 = 2;
+/// Highest commit-log version Spark reads (`CommitLog.MAX_VERSION`): v2 = checkpoint
+/// format v2 with state store unique ids, v3 = v2 plus `sinkMetadataMap` (sink
+/// evolution, Spark 4.2+).
+pub const COMMIT_LOG_MAX_VERSION: u32 = 3;
 
 /// One commit-log entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommitMetadata {
-    /// File format version, 1 or 2.
+    /// File format version, 1, 2 or 3.
     pub version: u32,
     /// Watermark for the next batch (`nextBatchWatermarkMs`, Spark 2.4+). `None` = the
     /// key is absent, the `{}` body of Spark 2.2/2.3; Spark then reads it as 0 and takes
     /// the watermark from the offset log instead (SPARK-24699).
     pub next_batch_watermark_ms: Option<i64>,
-    /// `stateUniqueIds` of version 2: operator id -> per partition -> state store
+    /// `stateUniqueIds` of versions 2 and 3: operator id -> per partition -> state store
     /// checkpoint ids. Kept as JSON; ignored when reading version 1, as Spark does.
     pub state_unique_ids: Option<serde_json::Value>,
 }
@@ -74,7 +75,7 @@ impl CommitMetadata {
         let next_batch_watermark_ms = optional_long(&object, "nextBatchWatermarkMs")
             .map_err(|message| FormatError::at_line(2, message))?;
         let state_unique_ids = match (version, object.get("stateUniqueIds")) {
-            (2, Some(value)) if !value.is_null() => {
+            (2 | 3, Some(value)) if !value.is_null() => {
                 check_state_unique_ids(value).map_err(|m| FormatError::at_line(2, m))?;
                 Some(value.clone())
             }
@@ -86,6 +87,58 @@ impl CommitMetadata {
             state_unique_ids,
         })
     }
+}
+
+/// One entry of `sinkMetadataMap` (`SinkMetadataInfo`, commit log v3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SinkMetadataInfo {
+    /// The sink's name (`DataStreamWriter.name`, or Spark's default sink name).
+    pub sink_name: String,
+    /// The latest offset committed to the sink, as JSON text, or `-`.
+    pub commit_offset: String,
+    /// The sink implementation (e.g. a class name).
+    pub provider_name: String,
+    /// Whether this is the active sink; older sinks are kept with `false`.
+    pub is_active: bool,
+}
+
+/// Reads the `sinkMetadataMap` of a commit-log entry (version 3; empty for 1 and 2),
+/// sorted by the map's key.
+pub fn parse_commit_sinks(text: &str) -> Result<Vec<SinkMetadataInfo>, FormatError> {
+    let commit = CommitMetadata::parse(text)?;
+    if commit.version < 3 {
+        return Ok(Vec::new());
+    }
+    let lines = split_lines(text);
+    let object = json_object(lines.get(1).copied().unwrap_or("{}"))
+        .map_err(|message| FormatError::at_line(2, message))?;
+    let Some(map) = object.get("sinkMetadataMap") else {
+        return Ok(Vec::new());
+    };
+    let map = map
+        .as_object()
+        .ok_or_else(|| FormatError::at_line(2, "`sinkMetadataMap` must be a JSON object"))?;
+    let mut sinks = Vec::new();
+    for (key, info) in map {
+        let text_field = |name: &str| {
+            info.get(name)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    FormatError::at_line(2, format!("sink `{key}`: `{name}` must be a string"))
+                })
+        };
+        sinks.push(SinkMetadataInfo {
+            sink_name: text_field("sinkName")?,
+            commit_offset: text_field("commitOffset")?,
+            provider_name: text_field("providerName")?,
+            is_active: info
+                .get("isActive")
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(true),
+        });
+    }
+    Ok(sinks)
 }
 
 /// `stateUniqueIds` is `Map[Long, Array[Array[String]]]` in Spark.

@@ -4,7 +4,7 @@
 use super::commits::CommitMetadata;
 use super::format::FormatError;
 use super::metadata::QueryMetadata;
-use super::offsets::{OffsetSeq, OFFSET_LOG_MAX_VERSION};
+use super::offsets::{OffsetLogEntry, OffsetSeq, OFFSET_LOG_MAX_VERSION};
 use super::COMMIT_LOG_MAX_VERSION;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -169,7 +169,8 @@ impl CheckpointFolder {
     ) -> Result<(), CheckpointError> {
         let path = commits_path(batch_id);
         check_batch_id(&path, batch_id)?;
-        if !(1..=COMMIT_LOG_MAX_VERSION).contains(&commit.version) {
+        // The simulation writes v1 and v2; v3 needs sink metadata it does not model.
+        if !(1..COMMIT_LOG_MAX_VERSION).contains(&commit.version) {
             return Err(CheckpointError::Invalid {
                 path,
                 reason: format!("commit log version must be 1 or 2, not {}", commit.version),
@@ -187,6 +188,11 @@ impl CheckpointFolder {
     /// Reads `offsets/<batch_id>`; `None` if absent.
     pub fn offsets(&self, batch_id: u64) -> Result<Option<OffsetSeq>, CheckpointError> {
         self.parse_file(&offsets_path(batch_id), OffsetSeq::parse)
+    }
+
+    /// Reads `offsets/<batch_id>` keeping source names; `None` if absent.
+    pub fn offset_entry(&self, batch_id: u64) -> Result<Option<OffsetLogEntry>, CheckpointError> {
+        self.parse_file(&offsets_path(batch_id), OffsetLogEntry::parse)
     }
 
     /// Reads `commits/<batch_id>`; `None` if absent.
@@ -246,7 +252,9 @@ impl CheckpointFolder {
         ids
     }
 
-    fn parse_file<T>(
+    /// Reads one file as text with `parse`; `None` if absent, an error naming the file
+    /// if it is not UTF-8 or does not parse.
+    pub fn parse_file<T>(
         &self,
         path: &str,
         parse: impl FnOnce(&str) -> Result<T, FormatError>,

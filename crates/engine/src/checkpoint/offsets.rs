@@ -114,11 +114,100 @@ impl OffsetSeq {
         text.into_bytes()
     }
 
-    /// Reads an entry as `OffsetSeqLog.deserialize` does. Accepts a trailing newline
-    /// and CRLF line ends (see `split_lines`); the metadata line is trimmed, source
-    /// lines are taken verbatim; version 2 lines may come in any order (Spark writes
-    /// them in hash-map order).
+    /// Reads an entry as `OffsetSeqLog.deserialize` does, for a query whose sources are
+    /// known by position. Accepts a trailing newline and CRLF line ends (see
+    /// `split_lines`); version 2 lines may come in any order (Spark writes them in hash-map
+    /// order). A version 2 entry with named sources is refused here: read it with
+    /// [`OffsetLogEntry::parse`], which keeps the names.
     pub fn parse(text: &str) -> Result<OffsetSeq, FormatError> {
+        let entry = OffsetLogEntry::parse(text)?;
+        let mut offsets: Vec<Option<String>> = Vec::new();
+        for source in &entry.sources {
+            let SourceId::Index(index) = &source.id else {
+                return Err(FormatError::whole(format!(
+                    "source `{}` is named; sources by position were expected",
+                    excerpt(&source.id.to_string())
+                )));
+            };
+            let index = *index as usize;
+            if offsets.len() <= index {
+                offsets.resize(index + 1, None);
+            }
+            offsets[index] = source.offset.clone();
+        }
+        Ok(OffsetSeq {
+            version: entry.version,
+            metadata: entry.metadata,
+            offsets,
+        })
+    }
+}
+
+/// How an offset-log line names its source: the plan-order index (offset log v1, and v2
+/// without names) or the name given with `DataStreamReader.name` (v2 with
+/// `spark.sql.streaming.queryEvolution.enableSourceEvolution`, Spark 4.2+).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SourceId {
+    /// Position of the source in the query plan, 0-based.
+    Index(u32),
+    /// The source's name.
+    Name(String),
+}
+
+impl SourceId {
+    /// The source's private folder in the checkpoint, `sources/<index or name>`.
+    pub fn folder(&self) -> String {
+        format!("sources/{self}")
+    }
+
+    /// Reads a source id as it appears in a v2 line or a `sources/` folder name: decimal
+    /// digits are an index, anything else a name.
+    pub fn parse(text: &str) -> SourceId {
+        match text.parse::<u32>() {
+            Ok(index) if text.bytes().all(|b| b.is_ascii_digit()) => SourceId::Index(index),
+            _ => SourceId::Name(text.to_owned()),
+        }
+    }
+}
+
+impl std::fmt::Display for SourceId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SourceId::Index(index) => write!(f, "{index}"),
+            SourceId::Name(name) => f.write_str(name),
+        }
+    }
+}
+
+/// One source line of an offset-log entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceOffset {
+    /// Which source.
+    pub id: SourceId,
+    /// The raw offset text; `None` = `-`, no offset yet.
+    pub offset: Option<String>,
+}
+
+/// An offset-log entry as read from any Spark version, keeping how each source is named.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OffsetLogEntry {
+    /// File format version, 1 or 2.
+    pub version: u32,
+    /// The metadata line; `None` = empty line.
+    pub metadata: Option<OffsetSeqMetadata>,
+    /// Top-level keys of the metadata JSON beyond the three of `OffsetSeqMetadata`
+    /// (Spark 4.2+ v2 writes `sourceMetadataInfo`), sorted.
+    pub metadata_extra_keys: Vec<String>,
+    /// Source lines: by index in plan order, then by name, sorted.
+    pub sources: Vec<SourceOffset>,
+}
+
+impl OffsetLogEntry {
+    /// Reads an entry as `OffsetSeqLog.deserialize` does: `v1` lines are sources by
+    /// position; `v2` lines are `<sourceId>:<offset>` split at the first colon, where the
+    /// id is an index or a name.
+    pub fn parse(text: &str) -> Result<OffsetLogEntry, FormatError> {
         let lines = split_lines(text);
         let Some(first) = lines.first() else {
             return Err(FormatError::whole(
@@ -132,23 +221,61 @@ impl OffsetSeq {
                 "missing the metadata line (Spark writes an empty line when there is none)",
             ));
         };
-        let metadata = match metadata_line.trim() {
-            "" => None,
-            json => Some(OffsetSeqMetadata::parse_json(json).map_err(|message| {
-                FormatError::at_line(2, format!("offset metadata: {message}"))
-            })?),
+        let (metadata, metadata_extra_keys) = match metadata_line.trim() {
+            "" => (None, Vec::new()),
+            json => {
+                let metadata = OffsetSeqMetadata::parse_json(json).map_err(|message| {
+                    FormatError::at_line(2, format!("offset metadata: {message}"))
+                })?;
+                let extra = json_object(json)
+                    .map(|object| {
+                        object
+                            .keys()
+                            .filter(|key| {
+                                !["batchWatermarkMs", "batchTimestampMs", "conf"]
+                                    .contains(&key.as_str())
+                            })
+                            .cloned()
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (Some(metadata), extra)
+            }
         };
         let source_lines = &lines[2..];
-        let offsets = if version == 2 {
+        let sources = if version == 2 {
             parse_offset_map(source_lines)?
         } else {
-            source_lines.iter().map(|line| void_or(line)).collect()
+            source_lines
+                .iter()
+                .enumerate()
+                .map(|(index, line)| SourceOffset {
+                    id: SourceId::Index(u32::try_from(index).unwrap_or(u32::MAX)),
+                    offset: void_or(line),
+                })
+                .collect()
         };
-        Ok(OffsetSeq {
+        Ok(OffsetLogEntry {
             version,
             metadata,
-            offsets,
+            metadata_extra_keys,
+            sources,
         })
+    }
+
+    /// Whether the sources are named (offset log v2 with source evolution).
+    pub fn named(&self) -> bool {
+        self.sources
+            .iter()
+            .any(|source| matches!(source.id, SourceId::Name(_)))
+    }
+
+    /// The offset of one source; `None` when absent or `-`.
+    pub fn offset_of(&self, id: &SourceId) -> Option<&str> {
+        self.sources
+            .iter()
+            .find(|source| &source.id == id)
+            .and_then(|source| source.offset.as_deref())
     }
 }
 
@@ -156,48 +283,42 @@ fn void_or(text: &str) -> Option<String> {
     (text != SERIALIZED_VOID_OFFSET).then(|| text.to_owned())
 }
 
-/// Version-2 source lines `<sourceIndex>:<offset>`; indexes absent from the file are
-/// sources without an offset.
-fn parse_offset_map(lines: &[&str]) -> Result<Vec<Option<String>>, FormatError> {
-    let mut by_index: BTreeMap<u32, Option<String>> = BTreeMap::new();
+/// Version-2 source lines `<sourceId>:<offset>`, split at the first colon as Spark does;
+/// the id is an index or a name (`[A-Za-z0-9_]+`, `INVALID_SOURCE_NAME` otherwise).
+fn parse_offset_map(lines: &[&str]) -> Result<Vec<SourceOffset>, FormatError> {
+    let mut by_id: BTreeMap<SourceId, Option<String>> = BTreeMap::new();
     for (position, line) in lines.iter().enumerate() {
         let line_number = u32::try_from(position + 3).unwrap_or(u32::MAX);
         let Some((id, offset)) = line.split_once(':') else {
             return Err(FormatError::at_line(
                 line_number,
                 format!(
-                    "expected `<sourceIndex>:<offset>`, found `{}`",
+                    "expected `<sourceId>:<offset>` (Invalid OffsetMap format), found `{}`",
                     excerpt(line)
                 ),
             ));
         };
-        let index: u32 = id
-            .parse()
-            .ok()
-            .filter(|_| id.bytes().all(|b| b.is_ascii_digit()))
-            .ok_or_else(|| {
-                FormatError::at_line(
-                    line_number,
-                    format!(
-                        "source id `{}` is not a source index (named sources are not modelled)",
-                        excerpt(id)
-                    ),
-                )
-            })?;
-        if by_index.insert(index, void_or(offset)).is_some() {
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return Err(FormatError::at_line(
                 line_number,
-                format!("source {index} appears twice"),
+                format!(
+                    "source id `{}` is neither an index nor a source name (ASCII letters, \
+                     digits, underscores)",
+                    excerpt(id)
+                ),
             ));
         }
+        let id = SourceId::parse(id);
+        if by_id.contains_key(&id) {
+            return Err(FormatError::at_line(
+                line_number,
+                format!("source {id} appears twice"),
+            ));
+        }
+        by_id.insert(id, void_or(offset));
     }
-    let count = by_index
-        .keys()
-        .next_back()
-        .map_or(0, |last| *last as usize + 1);
-    let mut offsets = vec![None; count];
-    for (index, offset) in by_index {
-        offsets[index as usize] = offset;
-    }
-    Ok(offsets)
+    Ok(by_id
+        .into_iter()
+        .map(|(id, offset)| SourceOffset { id, offset })
+        .collect())
 }
