@@ -1,12 +1,15 @@
 //! Scenarios: what is simulated (upstream, source, sink, trigger, faults), as validated JSON, and the presets.
 //!
-//! `spec` holds the types, `validate` the checks serde cannot make, `presets` the
+//! `spec` holds the types, `validate` the checks serde cannot make, `budget` the work a
+//! scenario asks for and its limits, `presets` the
 //! built-in scenarios.
 
+mod budget;
 mod presets;
 mod spec;
 mod validate;
 
+pub use budget::{Work, MAX_EVENTS, MAX_LIST, MAX_RECORDS, MAX_TIME_MS};
 pub use presets::{preset, presets, Preset};
 pub use spec::{
     Burst, CrashKind, CrashPoint, CrashPointError, Execution, ReaderEnd, Scenario, ScenarioError,
