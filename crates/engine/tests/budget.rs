@@ -102,3 +102,44 @@ fn each_limit_refuses_naming_the_field_and_the_limit() {
     s.source.page_size = 1;
     refused(&s, "trigger intervals", MAX_EVENTS);
 }
+
+#[test]
+fn topology_presets_are_inside_the_budget_and_each_limit_refuses_naming_the_field() {
+    use batchscope_engine::barrier::{self, budget};
+    for (name, _) in barrier::presets() {
+        let spec = barrier::preset(name).expect("preset");
+        assert_eq!(spec.validate(), Ok(()), "{name}");
+        assert!(spec.work().events <= budget::MAX_EVENTS);
+    }
+    let base = barrier::preset("shopping").unwrap();
+    let refused = |spec: &barrier::TopologySpec, field: &str, limit: String| {
+        let line = spec.validate().expect_err("over the budget").to_string();
+        assert!(line.contains(field), "{line}");
+        assert!(line.contains(&limit), "the limit is named: {line}");
+    };
+
+    let mut s = base.clone();
+    s.barriers = u64::MAX;
+    refused(&s, "barriers", budget::MAX_TIME_MS.to_string());
+
+    let mut s = base.clone();
+    s.cdc.generated_per_barrier = u32::MAX;
+    refused(
+        &s,
+        "cdc.generated_per_barrier",
+        budget::MAX_RECORDS.to_string(),
+    );
+
+    let mut s = base.clone();
+    s.query.tables = vec![s.query.tables[0].clone(); budget::MAX_QUERY_TABLES + 1];
+    refused(&s, "query.tables", budget::MAX_QUERY_TABLES.to_string());
+
+    let mut s = base.clone();
+    s.jobs[0].restart_ms = u64::MAX;
+    refused(&s, "jobs[0].restart_ms", budget::MAX_TIME_MS.to_string());
+
+    let mut s = base.clone();
+    s.cdc.generated_per_barrier = 2_000;
+    s.barriers = 20;
+    refused(&s, "query.tables", budget::MAX_QUERY_ROWS.to_string());
+}

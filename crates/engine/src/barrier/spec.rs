@@ -351,7 +351,7 @@ impl TopologySpec {
         Ok(cols)
     }
 
-    /// Checks names, references, schemas, writers and cycles.
+    /// Checks the work budget (`budget`), names, references, schemas, writers and cycles.
     pub fn validate(&self) -> Result<(), TopologyError> {
         if self.barrier_interval_ms == 0 {
             return Err(invalid("barrier_interval_ms", "must be above 0"));
@@ -359,6 +359,8 @@ impl TopologySpec {
         if self.barriers == 0 {
             return Err(invalid("barriers", "must be at least 1"));
         }
+        // Sizes, times and work first: what follows multiplies times and walks the graph.
+        self.validate_budget()?;
         if self.cdc.generated_per_barrier > 0 && (self.cdc.users == 0 || self.cdc.items == 0) {
             return Err(invalid("cdc", "users and items must be at least 1"));
         }
