@@ -6,6 +6,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::scenario::printable;
+
 /// The name a job uses in `sources` to read the simulated CDC stream (the external source of a
 /// root table, SEMANTICS §5.1 "root tables (fed by external sources)").
 pub const CDC_SOURCE: &str = "cdc";
@@ -241,20 +243,19 @@ pub enum TopologyError {
 }
 
 impl fmt::Display for TopologyError {
+    /// One line: control characters quoted from the input are escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TopologyError::Invalid { field, reason } => write!(f, "{field}: {reason}"),
+        let text = match self {
+            TopologyError::Invalid { field, reason } => format!("{field}: {reason}"),
             TopologyError::TwoWriters {
                 table,
                 first,
                 second,
-            } => write!(
-                f,
-                "table `{table}` has two writers: `{first}` and `{second}`"
-            ),
-            TopologyError::Cycle { path } => write!(f, "cycle: {}", path.join(" → ")),
-            TopologyError::Json(e) => write!(f, "topology JSON: {e}"),
-        }
+            } => format!("table `{table}` has two writers: `{first}` and `{second}`"),
+            TopologyError::Cycle { path } => format!("cycle: {}", path.join(" → ")),
+            TopologyError::Json(e) => format!("topology JSON: {e}"),
+        };
+        f.write_str(&printable(&text))
     }
 }
 

@@ -11,6 +11,7 @@ mod validate;
 
 pub use budget::{Work, MAX_EVENTS, MAX_LIST, MAX_RECORDS, MAX_TIME_MS};
 pub use presets::{preset, presets, Preset};
+pub(crate) use spec::printable;
 pub use spec::{
     Burst, CrashKind, CrashPoint, CrashPointError, Execution, ReaderEnd, Scenario, ScenarioError,
     SinkKind, SinkSpec, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window, MAX_BATCHES,
