@@ -2,7 +2,7 @@
 """Trunk post_build hook: writes the dashboard's Content-Security-Policy into the staged index.html.
 
 Trunk injects an inline <script type="module"> that loads the wasm (and, under `trunk serve`,
-an inline live-reload script). The policy allows each inline script by the sha256 of its exact
+an inline live-reload script, hashed for the addresses of Trunk.toml's [serve]). The policy allows each inline script by the sha256 of its exact
 text, so no other inline script runs; everything else comes from the page's own origin:
 
   default-src 'self'                       fetches (the .wasm, the live-reload websocket) and fonts
@@ -26,13 +26,42 @@ SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S | re
 MARKER = 'http-equiv="Content-Security-Policy"'
 
 
+def serve_hosts() -> list:
+    """The `host:port` a browser sends to `trunk serve` as Trunk.toml configures it (and localhost)."""
+    try:
+        import tomllib
+
+        with open("Trunk.toml", "rb") as f:
+            serve = tomllib.load(f).get("serve", {})
+    except (ImportError, OSError, ValueError):
+        serve = {}
+    port = serve.get("port", 8080)
+    addresses = list(serve.get("addresses", ["127.0.0.1"])) + ["localhost"]
+    return ["%s:%s" % (a, port) for a in dict.fromkeys(addresses)]
+
+
+def bodies(body: str) -> list:
+    """The text a script has once served: `trunk serve` fills the live-reload script's address
+    (the request's Host) and websocket base in at request time, so that script is hashed for
+    each address the configuration serves on (another host or port: the page works, the
+    live-reload script is refused)."""
+    if "{{__TRUNK_ADDRESS__}}" not in body:
+        return [body]
+    base = os.environ.get("TRUNK_PUBLIC_URL", "/") or "/"
+    return [
+        body.replace("{{__TRUNK_ADDRESS__}}", host).replace("{{__TRUNK_WS_BASE__}}", base)
+        for host in serve_hosts()
+    ]
+
+
 def policy(html: str) -> str:
     hashes = []
     for m in SCRIPT.finditer(html):
         if re.search(r"\bsrc\s*=", m.group("attrs"), re.I):
             continue
-        digest = hashlib.sha256(m.group("body").encode("utf-8")).digest()
-        hashes.append("'sha256-%s'" % base64.b64encode(digest).decode("ascii"))
+        for body in bodies(m.group("body")):
+            digest = hashlib.sha256(body.encode("utf-8")).digest()
+            hashes.append("'sha256-%s'" % base64.b64encode(digest).decode("ascii"))
     return "; ".join(
         [
             "default-src 'self'",
