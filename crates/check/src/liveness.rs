@@ -36,7 +36,9 @@ pub struct Limit {
 }
 
 impl Limit {
-    /// For judging: far beyond any run the liveness rule lets go on (a safety net only).
+    /// For judging: far beyond any run the liveness rule lets go on (a safety net only; a
+    /// micro-batch run also ends, judged stuck, at its scenario's step bound,
+    /// [`Liveness::step_bound`]).
     pub const JUDGE: Limit = Limit {
         max_events: 10_000_000,
     };
@@ -66,9 +68,16 @@ pub trait Liveness: Sim {
     fn over(&self) -> bool {
         self.settled()
     }
+
+    /// The most events a run of this world may take, derived from its inputs: a run that has
+    /// not settled by then is stuck. `None` for a world that ends by itself.
+    fn step_bound(&self) -> Option<u64> {
+        None
+    }
 }
 
-/// Steps `world` until it settles, is stuck, or reaches `limit`.
+/// Steps `world` until it settles, is stuck (no progress within its liveness bound, or its
+/// step bound reached), or reaches `limit`.
 pub fn run<S: Liveness>(world: &mut S, limit: Limit) -> Ending {
     run_observed(world, limit, |_| {})
 }
@@ -80,13 +89,18 @@ pub fn run_observed<S: Liveness>(
     mut on_step: impl FnMut(&S),
 ) -> Ending {
     let stall = world.stall_bound_ms();
+    let steps = world.step_bound();
     let mut since_ms = world.stall_from_ms();
     loop {
         if world.over() {
             return Ending::Converged;
         }
-        if world.events().len() as u64 >= limit.max_events {
+        let taken = world.events().len() as u64;
+        if taken >= limit.max_events {
             return Ending::Capped;
+        }
+        if steps.is_some_and(|b| taken >= b) {
+            return Ending::Stuck;
         }
         let Some(event) = world.next_event() else {
             // Nothing left to do: the world drained.
@@ -104,7 +118,8 @@ pub fn run_observed<S: Liveness>(
     }
 }
 
-/// How long a run may go without progress (a committed batch or a finished task), counted
+/// How long a run may go without progress (data read or delivered, see [`Liveness`] for the
+/// micro-batch `World`), counted
 /// from the end of the data at the earliest, before it is stuck: 30 trigger intervals, plus a restart for every crash and failure,
 /// plus the outages.
 pub fn stall_bound_ms(s: &Scenario) -> u64 {
@@ -119,12 +134,18 @@ pub fn stall_bound_ms(s: &Scenario) -> u64 {
     30 * s.trigger_interval_ms + restarts + outages
 }
 
-/// Whether an event counts as progress for liveness.
+/// Whether an event counts as progress for liveness: progress of data, not of batches. A task
+/// read that moved a source position or read rows, rows handed to the sink or made visible by
+/// its commit, a SeaTunnel poll that found rows. A committed batch is not progress by itself:
+/// a source that commits empty batches forever (a Tablestore ReadRecords page larger than
+/// `max_offsets_per_channel`, never consumed) is stuck.
 fn is_progress(kind: &EventKind) -> bool {
-    matches!(
-        kind,
-        EventKind::CommitLogWritten { .. } | EventKind::TaskFinished { .. }
-    )
+    match kind {
+        EventKind::TaskRead { from, to, rows, .. } => from != to || *rows > 0,
+        EventKind::TaskFinished { rows, .. } | EventKind::ReaderPolled { rows, .. } => *rows > 0,
+        EventKind::SinkCommitted { rows, skipped, .. } => *rows > 0 && !skipped,
+        _ => false,
+    }
 }
 
 /// When the run last made progress (0 if never), read from its trace.
@@ -159,6 +180,12 @@ impl Liveness for World {
 
     fn stall_bound_ms(&self) -> Option<u64> {
         Some(stall_bound_ms(self.scenario()))
+    }
+
+    /// The scenario's work budget: an upper estimate of the events of any run that converges,
+    /// computed at validation ([`Scenario::work`]).
+    fn step_bound(&self) -> Option<u64> {
+        Some(self.scenario().work().events)
     }
 }
 

@@ -11,6 +11,7 @@
 //! PRECOMMIT → COMMIT), `faults` (failover, revision), `job`, `delay`, `trace`, and the model
 //! pieces `spec`, `meta`, `table`, `snapshot`, `operator`, `query`.
 
+pub mod budget;
 mod commit;
 mod cut;
 mod delay;
@@ -27,6 +28,7 @@ mod table;
 pub mod trace;
 mod world;
 
+pub use budget::TopologyWork;
 pub use commit::{BarrierView, TableTxnState, TransactionState};
 pub use delay::{DelayReport, DelaySample, DelaySeries};
 pub use event::{BarrierEvent, BarrierEventKind, CdcRecord, ReplayRange, TableBarrierRef};

@@ -6,6 +6,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::scenario::printable;
+
 /// The name a job uses in `sources` to read the simulated CDC stream (the external source of a
 /// root table, SEMANTICS §5.1 "root tables (fed by external sources)").
 pub const CDC_SOURCE: &str = "cdc";
@@ -241,20 +243,19 @@ pub enum TopologyError {
 }
 
 impl fmt::Display for TopologyError {
+    /// One line: control characters quoted from the input are escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TopologyError::Invalid { field, reason } => write!(f, "{field}: {reason}"),
+        let text = match self {
+            TopologyError::Invalid { field, reason } => format!("{field}: {reason}"),
             TopologyError::TwoWriters {
                 table,
                 first,
                 second,
-            } => write!(
-                f,
-                "table `{table}` has two writers: `{first}` and `{second}`"
-            ),
-            TopologyError::Cycle { path } => write!(f, "cycle: {}", path.join(" → ")),
-            TopologyError::Json(e) => write!(f, "topology JSON: {e}"),
-        }
+            } => format!("table `{table}` has two writers: `{first}` and `{second}`"),
+            TopologyError::Cycle { path } => format!("cycle: {}", path.join(" → ")),
+            TopologyError::Json(e) => format!("topology JSON: {e}"),
+        };
+        f.write_str(&printable(&text))
     }
 }
 
@@ -351,7 +352,7 @@ impl TopologySpec {
         Ok(cols)
     }
 
-    /// Checks names, references, schemas, writers and cycles.
+    /// Checks the work budget (`budget`), names, references, schemas, writers and cycles.
     pub fn validate(&self) -> Result<(), TopologyError> {
         if self.barrier_interval_ms == 0 {
             return Err(invalid("barrier_interval_ms", "must be above 0"));
@@ -359,6 +360,8 @@ impl TopologySpec {
         if self.barriers == 0 {
             return Err(invalid("barriers", "must be at least 1"));
         }
+        // Sizes, times and work first: what follows multiplies times and walks the graph.
+        self.validate_budget()?;
         if self.cdc.generated_per_barrier > 0 && (self.cdc.users == 0 || self.cdc.items == 0) {
             return Err(invalid("cdc", "users and items must be at least 1"));
         }

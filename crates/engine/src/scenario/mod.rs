@@ -1,13 +1,17 @@
 //! Scenarios: what is simulated (upstream, source, sink, trigger, faults), as validated JSON, and the presets.
 //!
-//! `spec` holds the types, `validate` the checks serde cannot make, `presets` the
+//! `spec` holds the types, `validate` the checks serde cannot make, `budget` the work a
+//! scenario asks for and its limits, `presets` the
 //! built-in scenarios.
 
+mod budget;
 mod presets;
 mod spec;
 mod validate;
 
+pub use budget::{Work, MAX_EVENTS, MAX_LIST, MAX_RECORDS, MAX_TIME_MS};
 pub use presets::{preset, presets, Preset};
+pub(crate) use spec::printable;
 pub use spec::{
     Burst, CrashKind, CrashPoint, CrashPointError, Execution, ReaderEnd, Scenario, ScenarioError,
     SinkKind, SinkSpec, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window, MAX_BATCHES,

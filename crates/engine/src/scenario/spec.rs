@@ -365,9 +365,28 @@ pub struct ScenarioError {
 }
 
 impl fmt::Display for ScenarioError {
+    /// One line: control characters a reason quotes from the input (a newline in a string
+    /// value) are escaped, so a rejection never spans lines nor moves a terminal's cursor.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.field, self.reason)
+        write!(f, "{}: {}", printable(&self.field), printable(&self.reason))
     }
+}
+
+/// `text` with its control characters escaped (`\n`, `\u{1b}`): fit for one line of a message.
+pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
 }
 
 impl std::error::Error for ScenarioError {}

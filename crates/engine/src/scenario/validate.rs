@@ -13,7 +13,8 @@ impl Scenario {
         self.validate_sizes()?;
         self.validate_source()?;
         self.validate_upstream()?;
-        self.validate_execution()
+        self.validate_execution()?;
+        self.validate_budget()
     }
 
     /// Channels, batches and the trigger interval are within bounds.
