@@ -36,23 +36,13 @@ fn largest_preset() -> (String, usize) {
         .expect("at least one preset")
 }
 
-/// Waits for the app to mount (the verdict badge in the DOM), then reports when that was,
-/// whether it had already happened at the first look (then the time is an upper bound), the
-/// navigation's load event, the largest contentful paint and the JS heap after a GC.
+/// Waits for the app to mount (the verdict badge in the DOM), then reports when that was and
+/// whether it had already happened at the first look (then the time is an upper bound).
 const LOAD_PROBE: &str = r#"
     const done = arguments[arguments.length - 1];
     const mounted = () => document.querySelector('[data-testid=verdict]');
     const already = !!mounted();
-    let lcp = null;
-    try {
-        new PerformanceObserver(l => { for (const e of l.getEntries()) lcp = e.startTime; })
-            .observe({ type: 'largest-contentful-paint', buffered: true });
-    } catch (e) {}
-    const finish = t => requestAnimationFrame(() => requestAnimationFrame(() => {
-        const nav = performance.getEntriesByType('navigation')[0];
-        done({ mounted_ms: t, already, load_ms: nav ? nav.loadEventEnd : null, lcp_ms: lcp });
-    }));
-    const tick = () => mounted() ? finish(performance.now()) : requestAnimationFrame(tick);
+    const tick = () => mounted() ? done({ mounted_ms: performance.now(), already }) : requestAnimationFrame(tick);
     tick();"#;
 
 /// The JS heap in bytes after a full GC (`--js-flags=--expose-gc`), settled for 500 ms.
@@ -204,12 +194,9 @@ async fn measure(client: &Client, port: u16, preset: &str) -> Result<(), String>
     } else {
         ""
     };
-    let lcp = load["lcp_ms"]
-        .as_f64()
-        .map_or("unknown".into(), |v| format!("{v:.0} ms"));
     figure(
         "load",
-        format!("{bound}{mounted:.0} ms to the mounted app (largest contentful paint {lcp})"),
+        format!("{bound}{mounted:.0} ms from navigation start to the mounted app"),
         "first load → app mounted (navigation start = 0)",
     );
     let heap = async_js(client, HEAP_PROBE, vec![]).await?;
