@@ -169,6 +169,22 @@ How each row is taken:
   from the last event (step back, then step forward again, unmeasured). The largest preset is
   the one with the most events in its failure-free run; a 64 × 1,000 scenario cannot be loaded
   in the dashboard yet.
+
+## Profiles
+
+\`release\` is \`opt-level = 3\` (LTO, one codegen unit, \`panic = "abort"\`): the CLI, the
+explorer and the wasm package Node runs above. The dashboard's wasm has a profile of its own,
+\`web-release\` (the same with \`opt-level = "z"\`), which \`trunk build --release\` uses
+through \`data-cargo-profile-release\` in \`index.html\`, then \`wasm-opt -Oz\`. A per-package
+override could not do this: the engine is one package, shared by the page and the CLI.
+Measured once when the profiles were split (2026-12-01, this machine, load average 4.5–7),
+1 M records, 256 channels, \`kafka-idempotent\` / \`tablestore\` / \`tablestore-append\`:
+
+| | everything \`opt-level = "z"\` (before) | \`release\` 3, \`web-release\` "z" (after) |
+|---|---|---|
+| release \`batchscope run FILE\`, wall, two runs each | 4.12, 4.53 / 5.75, 5.62 / 3.05, 2.88 s | 3.75, 4.05 / 5.25, 5.57 / 2.39, 2.26 s |
+| dashboard \`.wasm\`, gzip -9 (raw) | 446,509 B (1,158,779 B) | 446,509 B (1,158,779 B): the same bytes |
+| the same page with \`web-release\` at \`opt-level = "s"\` (tried, not kept) | | 506,012 B (1,345,699 B) |
 EOF
 
 printf '\n%s\n\n(written to docs/PERFORMANCE.md)\n' "$table"
