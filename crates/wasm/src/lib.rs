@@ -244,6 +244,16 @@ pub fn presets_json() -> String {
     to_json(&list)
 }
 
+/// Runs a scenario given as JSON text to its end (converged, stuck past the liveness bound, or
+/// the judging cap) and returns the number of events: the engine alone, with no JSON out, so
+/// a benchmark can time it the same way natively and in a JavaScript engine.
+#[wasm_bindgen(js_name = runScenarioJson)]
+pub fn run_scenario_json(json: &str) -> Result<u64, ApiError> {
+    let mut world = World::new(Scenario::from_json(json)?);
+    run(&mut world, Limit::JUDGE);
+    Ok(world.events().len() as u64)
+}
+
 /// Every verdict name, good first.
 #[wasm_bindgen(js_name = verdictNames, unchecked_return_type = "Verdict[]")]
 pub fn verdict_names() -> Vec<String> {

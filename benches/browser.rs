@@ -1,0 +1,280 @@
+//! Benchmark: the release dashboard (`dist/`) in headless Chromium, measured inside the page.
+//!
+//! `cargo bench --bench browser` (after `trunk build --release --offline`) opens the largest
+//! preset (the most events in a failure-free run; the dashboard plays presets only) and prints:
+//! first load to the mounted app, step click → next painted frame (p50 / p95 over
+//! [`STEPS`] clicks), step back at the end of the run (the same), and the JS heap after load
+//! and after the run. Times come from `performance.now()` in the page; a step's time ends after
+//! the first animation frame that follows its DOM change has been painted. Each figure is also
+//! printed as a `browser KEY VALUE` line for scripts/bench.sh. Asserts nothing about speed.
+
+#[path = "../tests/common/browser.rs"]
+mod browser;
+
+use batchscope_check::oracle::{run, Limit};
+use batchscope_engine::{presets, World};
+use browser::{dist_dir, js, serve, start_chromedriver, tool, wait_for};
+use fantoccini::wd::TimeoutConfiguration;
+use fantoccini::{Client, ClientBuilder};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// Clicks measured for each of step and step back.
+const STEPS: u64 = 60;
+
+/// The preset whose failure-free run has the most events, and that count.
+fn largest_preset() -> (String, usize) {
+    presets()
+        .into_iter()
+        .map(|p| {
+            let mut world = World::new(p.scenario);
+            run(&mut world, Limit::SCREEN);
+            (p.name.to_string(), world.events().len())
+        })
+        .max_by_key(|(_, events)| *events)
+        .expect("at least one preset")
+}
+
+/// Waits for the app to mount (the verdict badge in the DOM), then reports when that was and
+/// whether it had already happened at the first look (then the time is an upper bound).
+const LOAD_PROBE: &str = r#"
+    const done = arguments[arguments.length - 1];
+    const mounted = () => document.querySelector('[data-testid=verdict]');
+    const already = !!mounted();
+    const tick = () => mounted() ? done({ mounted_ms: performance.now(), already }) : requestAnimationFrame(tick);
+    tick();"#;
+
+/// The JS heap in bytes after a full GC (`--js-flags=--expose-gc`), settled for 500 ms.
+const HEAP_PROBE: &str = r#"
+    const done = arguments[arguments.length - 1];
+    setTimeout(() => { if (window.gc) window.gc(); done(performance.memory ? performance.memory.usedJSHeapSize : null); }, 500);"#;
+
+/// Clicks the button `#id` (arguments[0]) up to arguments[1] times, each time recording the
+/// time from the click to the end of the first frame painted after the DOM changed; when
+/// arguments[2] names another button, it is clicked (unmeasured) after each measured click, so
+/// every measured click starts from the same place. Stops early when the button is disabled.
+const CLICK_PROBE: &str = r#"
+    const done = arguments[arguments.length - 1];
+    const [id, n, undo] = [arguments[0], arguments[1], arguments[2]];
+    const painted = () => new Promise(r => requestAnimationFrame(() => {
+        const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0);
+    }));
+    const mutation = () => new Promise(r => {
+        const o = new MutationObserver(() => { o.disconnect(); r(true); });
+        o.observe(document.body, { childList: true, characterData: true, subtree: true, attributes: true });
+        setTimeout(() => { o.disconnect(); r(false); }, 2000);
+    });
+    const click = async id => {
+        const b = document.querySelector('#' + id);
+        if (!b || b.disabled) return null;
+        const changed = mutation();
+        const t0 = performance.now();
+        b.click();
+        if (!(await changed)) return null;
+        await painted();
+        return performance.now() - t0;
+    };
+    (async () => {
+        const times = [];
+        for (let i = 0; i < n; i++) {
+            const t = await click(id);
+            if (t === null) break;
+            times.push(t);
+            await painted();
+            if (undo) { await click(undo); await painted(); }
+        }
+        done(times);
+    })();"#;
+
+/// Clicks `#step` until it is disabled (the end of the run); returns the steps taken.
+const TO_THE_END: &str = r#"
+    const done = arguments[arguments.length - 1];
+    (async () => {
+        let n = 0;
+        for (;;) {
+            const b = document.querySelector('#step');
+            if (!b || b.disabled) break;
+            b.click(); n++;
+            await new Promise(r => setTimeout(r, 0));
+        }
+        await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+        done(n);
+    })();"#;
+
+/// A headless Chromium session like the end-to-end tests', with precise heap figures and `gc()`.
+async fn session(chromium: &std::path::Path, driver_port: u16) -> (Client, std::path::PathBuf) {
+    let profile = std::env::temp_dir().join(format!("batchscope-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    std::fs::create_dir_all(&profile).expect("create the browser profile directory");
+    let capabilities = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": chromium.display().to_string(),
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--hide-scrollbars", "--window-size=1366,768", "--enable-precise-memory-info",
+                "--js-flags=--expose-gc",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    });
+    let Value::Object(capabilities) = capabilities else {
+        unreachable!("a JSON object")
+    };
+    let client = ClientBuilder::new(HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("open a Chromium session through chromedriver");
+    (client, profile)
+}
+
+/// p-th percentile (nearest rank) of `times`.
+fn percentile(times: &[f64], p: f64) -> f64 {
+    let mut sorted = times.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn times(value: &Value) -> Vec<f64> {
+    value
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_f64).collect())
+        .unwrap_or_default()
+}
+
+async fn async_js(client: &Client, script: &str, args: Vec<Value>) -> Result<Value, String> {
+    client
+        .execute_async(script, args)
+        .await
+        .map_err(|e| format!("script failed: {e}"))
+}
+
+/// Prints a figure for people and as `browser KEY VALUE` for the script.
+fn figure(key: &str, value: String, label: &str) {
+    println!("  {label}: {value}");
+    println!("browser {key} {value}");
+}
+
+fn click_figures(key: &str, label: &str, samples: &[f64]) {
+    if samples.is_empty() {
+        figure(key, "none".into(), label);
+        return;
+    }
+    let value = format!(
+        "p50 {:.1} ms / p95 {:.1} ms ({} clicks)",
+        percentile(samples, 50.0),
+        percentile(samples, 95.0),
+        samples.len()
+    );
+    figure(key, value, label);
+}
+
+async fn measure(client: &Client, port: u16, preset: &str) -> Result<(), String> {
+    client
+        .update_timeouts(TimeoutConfiguration::new(
+            Some(Duration::from_secs(300)),
+            Some(Duration::from_secs(60)),
+            None,
+        ))
+        .await
+        .map_err(|e| format!("timeouts: {e}"))?;
+    let url = format!("http://127.0.0.1:{port}/#preset={preset}");
+    client
+        .goto(&url)
+        .await
+        .map_err(|e| format!("open {url}: {e}"))?;
+    let load = async_js(client, LOAD_PROBE, vec![]).await?;
+    let mounted = load["mounted_ms"].as_f64().unwrap_or(f64::NAN);
+    let bound = if load["already"] == json!(true) {
+        "≤ "
+    } else {
+        ""
+    };
+    figure(
+        "load",
+        format!("{bound}{mounted:.0} ms from navigation start to the mounted app"),
+        "first load → app mounted (navigation start = 0)",
+    );
+    let heap = async_js(client, HEAP_PROBE, vec![]).await?;
+    figure("heap_load", heap.to_string(), "JS heap after load, bytes");
+
+    wait_for(
+        client,
+        "document.querySelector('#step') && !document.querySelector('#step').disabled",
+        30,
+        "the step button",
+    )
+    .await?;
+    let step = async_js(
+        client,
+        CLICK_PROBE,
+        vec![json!("step"), json!(STEPS), json!(null)],
+    )
+    .await?;
+    click_figures(
+        "step",
+        &format!("step click → painted frame, preset {preset}"),
+        &times(&step),
+    );
+    async_js(client, TO_THE_END, vec![]).await?;
+    let count = js(
+        client,
+        "return document.querySelector('[data-testid=step-count]').textContent;",
+    )
+    .await?;
+    figure(
+        "events",
+        count.as_str().unwrap_or("?").trim().to_string(),
+        "steps shown / steps in the run",
+    );
+    let back = async_js(
+        client,
+        CLICK_PROBE,
+        vec![json!("back"), json!(STEPS), json!("step")],
+    )
+    .await?;
+    click_figures(
+        "back",
+        &format!("step back at the end of the run, preset {preset}"),
+        &times(&back),
+    );
+    let heap = async_js(client, HEAP_PROBE, vec![]).await?;
+    figure(
+        "heap_end",
+        heap.to_string(),
+        "JS heap at the end of the run, bytes",
+    );
+    Ok(())
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let (preset, events) = largest_preset();
+    println!("batchscope browser: release dist/, largest preset `{preset}` ({events} events failure-free)");
+    println!("browser preset {preset}");
+    let dist = dist_dir();
+    let chromedriver = tool(
+        "CHROMEDRIVER",
+        "/usr/bin/chromedriver",
+        "apt-get install -y chromium chromium-driver",
+    );
+    let chromium = tool(
+        "CHROMIUM",
+        "/usr/bin/chromium",
+        "apt-get install -y chromium chromium-driver",
+    );
+    let port = serve(dist);
+    let (_driver, driver_port) = start_chromedriver(&chromedriver);
+    let (client, profile) = session(&chromium, driver_port).await;
+    let result = measure(&client, port, &preset).await;
+    let _ = client.close().await;
+    let _ = std::fs::remove_dir_all(&profile);
+    if let Err(message) = result {
+        eprintln!("browser benchmark failed: {message}");
+        std::process::exit(1);
+    }
+}

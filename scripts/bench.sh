@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+#! The benchmark command: measures every row of the performance table in one run on this
+#! machine, prints the table and writes it to docs/PERFORMANCE.md with the machine and date.
+# Rows: the engine alone on 1 M records over 256 channels natively and as wasm in Node (and the
+# ratio), peak memory of the native engine and of `batchscope run FILE`, the wasm heap in Node,
+# the release dashboard's .wasm size, the throughput floor, the explorer, and the dashboard in
+# headless Chromium. Numbers are printed, never asserted; not part of scripts/test.sh.
+# Needs the toolchain of scripts/setup.sh (run first) and node; installs Debian's `time`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '[bench] %s\n' "$*" >&2; }
+
+bash scripts/setup.sh
+if [ ! -x /usr/bin/time ]; then
+  log "installing Debian's time (for peak memory)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq time >/dev/null
+fi
+command -v node >/dev/null || { echo "bench: node not found" >&2; exit 1; }
+
+out="target/bench"
+mkdir -p "$out"
+scenarios=(kafka-idempotent tablestore tablestore-append)
+load_before="$(uptime)"
+
+# ---- builds (not timed) ----
+log "building: release CLI, release wasm for Node, release dashboard, bench binaries"
+cargo build --locked --release -p batchscope-cli
+cargo build --locked --release --target wasm32-unknown-unknown -p batchscope-wasm --lib
+pkg="target/wasm-pkg/bench"
+rm -rf "$pkg"
+wasm-bindgen --target nodejs --out-dir "$pkg" target/wasm32-unknown-unknown/release/batchscope_wasm.wasm
+trunk build --release --offline
+cargo bench --locked --no-run --bench throughput --bench browser
+cli="target/release/batchscope"
+
+# ---- measurements ----
+for s in "${scenarios[@]}"; do
+  cargo bench --locked -q --bench throughput -- scenario "$s" "$out/$s.json"
+done
+
+log "native engine and floor"
+native="$(cargo bench --locked -q --bench throughput)"
+echo "$native" | grep -v '^native ' >&2
+
+log "native engine peak memory, one process per scenario"
+rss=""
+for s in "${scenarios[@]}"; do
+  rss+="$(cargo bench --locked -q --bench throughput -- rss "$s")"$'\n'
+done
+
+log "wasm engine in Node, one process per scenario"
+wasm=""
+for s in "${scenarios[@]}"; do
+  wasm+="$(BATCHSCOPE_WASM_PKG="$PWD/$pkg" node benches/wasm_node.cjs "$s" "$out/$s.json")"$'\n'
+done
+
+log "batchscope run FILE under /usr/bin/time -v"
+cli_rows=""
+for s in "${scenarios[@]}"; do
+  /usr/bin/time -v -o "$out/$s.time" "$cli" run "$out/$s.json" >"$out/$s.run" 2>&1 || true
+  kb="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/$s.time")"
+  wall="$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$out/$s.time")"
+  cli_rows+="cli $s $kb $wall"$'\n'
+done
+
+log "explorer: tablestore, depth 2"
+t0="$(date +%s.%N)"
+"$cli" explore --preset tablestore --depth 2 --json >"$out/explore.json"
+t1="$(date +%s.%N)"
+explore_runs="$(node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(r.runs ?? r.summary?.runs ?? "?")' "$out/explore.json")"
+explore_s="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+
+log "dashboard .wasm size"
+web_wasm="$(ls dist/*.wasm | head -n 1)"
+web_raw="$(wc -c <"$web_wasm")"
+web_gz="$(gzip -9 -c "$web_wasm" | wc -c)"
+
+log "dashboard in headless Chromium"
+browser="$(cargo bench --locked -q --bench browser)" || { log "the browser benchmark failed"; browser=""; }
+echo "$browser" | grep -v '^browser ' >&2
+load_after="$(uptime)"
+
+# ---- the table ----
+commas() { sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|[^0-9]\)/\1,\2\3/' -e 'ta' <<<"$1"; }
+field() { awk -v k="$2" -v n="$3" '$1 == k && $2 == n' <<<"$1"; }
+col() { awk -v c="$2" '{ print $c }' <<<"$1"; }
+per() { # per-scenario values joined with " / "
+  local fn="$1" parts=() s
+  for s in "${scenarios[@]}"; do parts+=("$($fn "$s")"); done
+  local IFS='|'; sed 's/|/ \/ /g' <<<"${parts[*]}"
+}
+native_ms() { col "$(field "$native" native "$1")" 5; }
+wasm_ms() { col "$(field "$wasm" wasm "$1")" 4; }
+secs() { awk -v m="$1" 'BEGIN { printf "%.2f s", m / 1000 }'; }
+mb() { awk -v b="$1" 'BEGIN { if (b ~ /^[0-9]+$/) printf (b < 10485760 ? "%.1f MB" : "%.0f MB"), b / 1048576; else print b }'; }
+row_native() { secs "$(native_ms "$1")"; }
+row_wasm() { secs "$(wasm_ms "$1")"; }
+row_ratio() { awk -v w="$(wasm_ms "$1")" -v n="$(native_ms "$1")" 'BEGIN { printf "%.1f×", w / n }'; }
+row_events() { commas "$(col "$(field "$native" native "$1")" 4)"; }
+row_rss() { mb "$(col "$(field "$rss" rss "$1")" 3)"; }
+row_cli_rss() { mb "$(( $(col "$(field "$cli_rows" cli "$1")" 3) * 1024 ))"; }
+row_cli_wall() { awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f s", s }' <<<"$(col "$(field "$cli_rows" cli "$1")" 4)"; }
+row_heap() { mb "$(col "$(field "$wasm" wasm "$1")" 5)"; }
+row_floor() {
+  local l; l="$(field "$native" native "$1")"
+  awk -v v="$(col "$l" 6)" -v m="$(col "$l" 7)" -v e="$(col "$l" 5)" \
+    'BEGIN { printf "Vec %.0f ms, map %.0f ms (engine %.0f× the map)", v, m, e / m }'
+}
+b() {
+  local v; v="$(awk -v k="$1" '$1 == "browser" && $2 == k { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' <<<"$browser")"
+  echo "${v:-not measured (the browser benchmark failed; see its output)}"
+}
+heap_b() { mb "$(b "$1")"; }
+preset="$(b preset)"
+
+table="| measure | measured | goal |
+|---|---|---|
+| engine only, native: \`kafka-idempotent\` / \`tablestore\` / \`tablestore-append\` (1 M records, 256 channels; events: $(per row_events)) | $(per row_native) | — |
+| the same, wasm in Node (release wasm, \`runScenarioJson\` timed alone) | $(per row_wasm) | — |
+| wasm in Node ÷ native | $(per row_ratio) | ≤ 1.5× |
+| peak memory (RSS), native engine alone | $(per row_rss) | ≤ 128 MB |
+| peak memory (RSS), \`batchscope run FILE\` (includes the oracle) | $(per row_cli_rss) | ≤ 256 MB |
+| wall time, release \`batchscope run FILE\` | $(per row_cli_wall) | — |
+| wasm heap in Node after the run (memory buffer) | $(per row_heap) | — |
+| release dashboard \`.wasm\`, gzip -9 (raw) | $(commas "$web_gz") B ($(commas "$web_raw") B raw) | ≤ 350 KB |
+| throughput floor: the same records into a \`Vec\` of fixed-width rows / a \`BTreeMap<(u32, u64), u32>\` | $(per row_floor) | a bound the engine approaches |
+| explorer, \`tablestore\`, depth 2 (\`batchscope explore --json\`) | $(commas "$explore_runs") runs in $explore_s s (wall, whole command) | keep |
+| browser: first load → app mounted (release, headless Chromium) | $(b load) | — |
+| browser: step click → painted frame, 64 channels × 1,000 batches | not measurable yet: the dashboard plays presets only | p95 ≤ 16 ms |
+| browser: step click → painted frame, largest preset \`$preset\` ($(b events) steps) | $(b step) | p95 ≤ 16 ms |
+| browser: step back at the end of the run, largest preset \`$preset\` | $(b back) | p95 ≤ 16 ms |
+| browser: JS heap after load / at the end of the \`$preset\` run (after GC) | $(heap_b heap_load) / $(heap_b heap_end) | — |"
+
+machine="$(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) memory"
+cat >docs/PERFORMANCE.md <<EOF
+# Performance
+
+Generated by \`bash scripts/bench.sh\`; every row measured in the same run on the same machine.
+Each figure is one run (no repetition), so on a shared machine it carries the noise of the load
+below. Numbers are printed, never asserted.
+
+- date: $(date -u '+%Y-%m-%d %H:%M UTC')
+- machine: $machine
+- rustc: $(rustc --version)
+- node: $(node --version); chromium: $(/usr/bin/chromium --version 2>/dev/null | grep -o 'Chromium [0-9.]*' || echo unknown)
+- load before: ${load_before#*load average: } · after: ${load_after#*load average: } (1, 5, 15 min)
+
+$table
+
+How each row is taken:
+
+- Scenario: the preset with 256 channels, 40 trigger intervals, 1 M records
+  (\`max_offsets_per_channel\` 1 M, page size 100), as \`benches/throughput.rs\` builds it
+  (\`-- scenario NAME FILE\` writes the JSON both engines read).
+- Engine only: the scenario JSON parsed, the world built and run to its end
+  (\`batchscope_check::oracle::run\`, \`Limit::JUDGE\`) — natively in the \`bench\` profile, in
+  Node by \`runScenarioJson\` of the \`--release\` wasm32 build through \`wasm-bindgen --target nodejs\`,
+  timed with \`performance.now()\` around that call only.
+- Peak memory of the engine alone: \`VmHWM\` of the benchmark process, one process per scenario;
+  of the CLI: "Maximum resident set size" of \`/usr/bin/time -v\`.
+- Floor: one pass over the same records into a \`Vec\` of fixed-width rows, and into a map from
+  (channel, sequence) to a copy count; no string is cloned.
+- Browser: \`benches/browser.rs\` serves \`dist/\` (\`trunk build --release --offline\`), drives
+  Chromium through chromedriver, and measures inside the page: \`performance.now()\` from the
+  click to the end of the first animation frame after the DOM changed. Step back is measured
+  from the last event (step back, then step forward again, unmeasured). The largest preset is
+  the one with the most events in its failure-free run; a 64 × 1,000 scenario cannot be loaded
+  in the dashboard yet.
+
+## Profiles
+
+\`release\` is \`opt-level = 3\` (LTO, one codegen unit, \`panic = "abort"\`): the CLI, the
+explorer and the wasm package Node runs above. The dashboard's wasm has a profile of its own,
+\`web-release\` (the same with \`opt-level = "z"\`), which \`trunk build --release\` uses
+through \`data-cargo-profile-release\` in \`index.html\`, then \`wasm-opt -Oz\`. A per-package
+override could not do this: the engine is one package, shared by the page and the CLI.
+Measured once when the profiles were split (2026-12-01, this machine, load average 4.5–7),
+1 M records, 256 channels, \`kafka-idempotent\` / \`tablestore\` / \`tablestore-append\`:
+
+| | everything \`opt-level = "z"\` (before) | \`release\` 3, \`web-release\` "z" (after) |
+|---|---|---|
+| release \`batchscope run FILE\`, wall, two runs each | 4.12, 4.53 / 5.75, 5.62 / 3.05, 2.88 s | 3.75, 4.05 / 5.25, 5.57 / 2.39, 2.26 s |
+| dashboard \`.wasm\`, gzip -9 (raw) | 446,509 B (1,158,779 B) | 446,509 B (1,158,779 B): the same bytes |
+| the same page with \`web-release\` at \`opt-level = "s"\` (tried, not kept) | | 506,012 B (1,345,699 B) |
+EOF
+
+printf '\n%s\n\n(written to docs/PERFORMANCE.md)\n' "$table"
