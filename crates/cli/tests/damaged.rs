@@ -374,7 +374,7 @@ fn a_folder_with_more_entries_than_the_cap_is_reported() {
     let offsets = dir.join("offsets");
     fs::create_dir_all(&offsets).unwrap();
     for n in 0..100_500u32 {
-        fs::File::create(offsets.join(format!("x{n}"))).unwrap();
+        fs::File::create(offsets.join(n.to_string())).unwrap();
     }
     let outcome = inspect_json(&dir);
     check("100,500 entries in offsets/", &outcome);
