@@ -427,3 +427,46 @@ fn log_ids_far_apart_give_a_bounded_gap_warning() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Each kind of damaged entry is a report line naming it, and the folder is still reported.
+#[test]
+fn damaged_entries_are_named_in_report_lines() {
+    use std::os::unix::fs::symlink;
+    let dir = std::env::temp_dir().join(format!("batchscope-notes-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let fixture = fixtures()
+        .into_iter()
+        .find(|p| p.ends_with("checkpoint-version-4.3.0-stateful-aggregation-killed-in-batch-2"))
+        .expect("the 4.3.0 fixture");
+    copy_tree(&fixture, &dir);
+    symlink(".", dir.join("state/0/loop")).unwrap();
+    symlink("../sources", dir.join("sources/0/up")).unwrap();
+    fs::remove_file(dir.join("commits/1")).unwrap();
+    let status = Command::new("mkfifo")
+        .arg(dir.join("commits/1"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    fs::create_dir(dir.join("offsets/7")).unwrap();
+    {
+        use std::os::unix::ffi::OsStrExt;
+        fs::write(
+            dir.join(std::ffi::OsStr::from_bytes(b"offsets/\xff")),
+            b"v1",
+        )
+        .unwrap();
+    }
+    let outcome = inspect_json(&dir);
+    check("named damage", &outcome);
+    assert_eq!(outcome.code, Some(0));
+    for needle in [
+        "state/0/loop: symbolic link; not followed",
+        "sources/0/up: symbolic link; not followed",
+        "commits/1: not a regular file (a FIFO, socket or device); not opened",
+        "offsets/7: a directory where a file is expected; skipped",
+        "file name is not UTF-8; skipped",
+    ] {
+        assert!(outcome.stdout.contains(needle), "no report line `{needle}`");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
