@@ -148,9 +148,13 @@ const SOURCES_DIR: &str = "sources";
 /// per batch and per state version: a few thousand in a long-lived query); the rest are
 /// not read and a note says so.
 pub const MAX_ENTRIES: usize = 100_000;
-/// A file larger than this is skipped with a note (Spark's log files are kilobytes; a
-/// compacted file-source log of millions of input files stays below it).
+/// A file under `sources/` larger than this is skipped with a note (a compacted file-source
+/// log of a few hundred thousand input files stays below it).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// `metadata`, `offsets/N` and `commits/N` larger than this are skipped with a note: Spark
+/// writes kilobytes (a Kafka offset of 10,000 partitions is ~300 KB), and the report quotes
+/// source offsets, so a huge damaged offsets file would make a report of gigabytes.
+pub const MAX_LOG_FILE_BYTES: u64 = 1024 * 1024;
 /// At most this many bytes are read in total; later files are skipped with a note.
 pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
 /// `sources/` and `state/` are read at most this many directories deep (Spark's state is
@@ -170,10 +174,11 @@ pub fn read_folder(dir: &Path) -> Result<CheckpointFolder, String> {
 
 /// Like [`read_folder`], and returns the report lines about what was skipped. Bounded for
 /// damaged folders: symbolic links below the root are never followed (so no loop can be
-/// entered; each is a note), at most [`MAX_ENTRIES`] entries per folder, files over
-/// [`MAX_FILE_BYTES`] and beyond [`MAX_TOTAL_BYTES`] in total are skipped, `sources/` and
-/// `state/` are read [`MAX_DEPTH`] levels deep; a FIFO, socket or device is never opened
-/// (its type is checked first); a directory where a file is expected, a name that is not
+/// entered; each is a note), at most [`MAX_ENTRIES`] entries per folder, log files over
+/// [`MAX_LOG_FILE_BYTES`], `sources/` files over [`MAX_FILE_BYTES`] and beyond
+/// [`MAX_TOTAL_BYTES`] in total are skipped, `sources/` and `state/` are read
+/// [`MAX_DEPTH`] levels deep; a FIFO, socket or device is never opened (its type is
+/// checked first); a directory where a file is expected, a name that is not
 /// UTF-8 and a read error are notes too. Errors only when `dir` is not a directory or
 /// holds neither a `metadata` file nor an `offsets/` directory.
 pub fn read_folder_with_notes(dir: &Path) -> Result<(CheckpointFolder, Vec<String>), String> {
@@ -339,9 +344,14 @@ impl Reader {
             files.push((relative.to_owned(), Vec::new()));
             return;
         }
-        if meta.len() > MAX_FILE_BYTES {
+        let limit = if relative.starts_with(SOURCES_DIR) {
+            MAX_FILE_BYTES
+        } else {
+            MAX_LOG_FILE_BYTES
+        };
+        if meta.len() > limit {
             return self.note(format!(
-                "{relative}: {} bytes, over the {MAX_FILE_BYTES}-byte limit; skipped",
+                "{relative}: {} bytes, over the {limit}-byte limit; skipped",
                 meta.len()
             ));
         }
@@ -351,8 +361,7 @@ impl Reader {
             ));
         }
         let mut bytes = Vec::new();
-        let read = fs::File::open(&path)
-            .and_then(|file| file.take(MAX_FILE_BYTES).read_to_end(&mut bytes));
+        let read = fs::File::open(&path).and_then(|file| file.take(limit).read_to_end(&mut bytes));
         match read {
             Ok(_) => {
                 self.bytes += bytes.len() as u64;

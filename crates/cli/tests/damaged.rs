@@ -470,3 +470,30 @@ fn damaged_entries_are_named_in_report_lines() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Found by the damaged-folder run (case 38 of seed 7): `offsets/1` extended to 40 MB of
+/// zero bytes was quoted four times in the report (1 GB of JSON, 10 s). Log files over 1 MiB
+/// are now skipped with a report line.
+#[test]
+fn an_oversized_offsets_file_is_skipped_not_quoted() {
+    let dir = std::env::temp_dir().join(format!("batchscope-big-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let fixture = fixtures()
+        .into_iter()
+        .find(|p| p.ends_with("checkpoint-version-2.3.1-without-commit-log-metadata"))
+        .expect("the 2.3.1 fixture");
+    copy_tree(&fixture, &dir);
+    let file = fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("offsets/1"))
+        .unwrap();
+    file.set_len(40 * 1024 * 1024).unwrap();
+    let outcome = inspect_json(&dir);
+    check("40 MB offsets/1", &outcome);
+    assert_eq!(outcome.code, Some(0));
+    assert!(outcome
+        .stdout
+        .contains("offsets/1: 41943040 bytes, over the 1048576-byte limit"));
+    assert!(outcome.stdout.len() < 1024 * 1024, "the report stays small");
+    let _ = fs::remove_dir_all(&dir);
+}
