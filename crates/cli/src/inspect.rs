@@ -13,6 +13,7 @@ use batchscope_engine::checkpoint::{
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `batchscope inspect`.
@@ -97,8 +98,8 @@ impl InspectArgs {
 /// Runs `batchscope inspect`; returns the process exit code (0 ok, 2 bad input with
 /// one line on stderr naming the problem).
 pub fn run(args: &InspectArgs) -> i32 {
-    let folder = match read_folder(&args.dir) {
-        Ok(folder) => folder,
+    let (folder, notes) = match read_folder_with_notes(&args.dir) {
+        Ok(read) => read,
         Err(message) => {
             eprintln!("error: {message}");
             return 2;
@@ -125,7 +126,7 @@ pub fn run(args: &InspectArgs) -> i32 {
         sink,
     };
     let mut inspection = inspect(&folder, &options);
-    inspection.notes.extend(unknown_entries(&args.dir));
+    inspection.notes.extend(notes);
     if args.json {
         match serde_json::to_string_pretty(&inspection) {
             Ok(json) => println!("{json}"),
@@ -143,84 +144,252 @@ pub fn run(args: &InspectArgs) -> i32 {
 /// Directory of source-private files inside the checkpoint root.
 const SOURCES_DIR: &str = "sources";
 
+/// At most this many directory entries are looked at in one folder (Spark writes one file
+/// per batch and per state version: a few thousand in a long-lived query); the rest are
+/// not read and a note says so.
+pub const MAX_ENTRIES: usize = 100_000;
+/// A file under `sources/` larger than this is skipped with a note (a compacted file-source
+/// log of a few hundred thousand input files stays below it).
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+/// `metadata`, `offsets/N` and `commits/N` larger than this are skipped with a note: Spark
+/// writes kilobytes (a Kafka offset of 10,000 partitions is ~300 KB), and the report quotes
+/// source offsets, so a huge damaged offsets file would make a report of gigabytes.
+pub const MAX_LOG_FILE_BYTES: u64 = 1024 * 1024;
+/// At most this many bytes are read in total; later files are skipped with a note.
+pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
+/// `sources/` and `state/` are read at most this many directories deep (Spark's state is
+/// `state/<operator>/<partition>/<store>/`: four).
+pub const MAX_DEPTH: usize = 16;
+/// At most this many notes about skipped entries are kept; one more line counts the rest.
+pub const MAX_NOTES: usize = 50;
+
 /// Reads a checkpoint root into memory: `metadata`, `offsets/*`, `commits/*` and
 /// `sources/**` with their bytes; `state/**` files are listed with empty content (they
 /// are binary and only counted). Hidden files (Hadoop's `.crc`) and `*.tmp` files are
-/// skipped. The error is one line naming the path and the reason.
+/// skipped. The error is one line naming the path and the reason. Damage is not an
+/// error: see [`read_folder_with_notes`], which also returns what was skipped.
 pub fn read_folder(dir: &Path) -> Result<CheckpointFolder, String> {
+    read_folder_with_notes(dir).map(|(folder, _)| folder)
+}
+
+/// Like [`read_folder`], and returns the report lines about what was skipped. Bounded for
+/// damaged folders: symbolic links below the root are never followed (so no loop can be
+/// entered; each is a note), at most [`MAX_ENTRIES`] entries per folder, log files over
+/// [`MAX_LOG_FILE_BYTES`], `sources/` files over [`MAX_FILE_BYTES`] and beyond
+/// [`MAX_TOTAL_BYTES`] in total are skipped, `sources/` and `state/` are read
+/// [`MAX_DEPTH`] levels deep; a FIFO, socket or device is never opened (its type is
+/// checked first); a directory where a file is expected, a name that is not
+/// UTF-8 and a read error are notes too. Errors only when `dir` is not a directory or
+/// holds neither a `metadata` file nor an `offsets/` directory.
+pub fn read_folder_with_notes(dir: &Path) -> Result<(CheckpointFolder, Vec<String>), String> {
     let shown = dir.display();
     let meta = fs::metadata(dir).map_err(|error| format!("{shown}: {error}"))?;
     if !meta.is_dir() {
         return Err(format!("{shown}: not a directory"));
     }
-    let metadata_path = dir.join(METADATA_FILE);
-    let offsets_dir = dir.join(OFFSET_LOG_DIR);
-    if !metadata_path.is_file() && !offsets_dir.is_dir() {
+    let kind = |name: &str| fs::symlink_metadata(dir.join(name)).ok();
+    let metadata_entry = kind(METADATA_FILE);
+    let offsets_entry = kind(OFFSET_LOG_DIR);
+    if metadata_entry.is_none() && !offsets_entry.as_ref().is_some_and(|m| m.is_dir()) {
         return Err(format!(
             "{shown}: not a Spark checkpoint folder (no `metadata` file and no `offsets/` \
              directory)"
         ));
     }
+    let mut reader = Reader::default();
     let mut files = Vec::new();
-    if metadata_path.is_file() {
-        files.push((METADATA_FILE.to_owned(), read_file(&metadata_path)?));
+    if metadata_entry.is_some() {
+        reader.file(dir, METADATA_FILE, true, &mut files);
     }
     for log_dir in [OFFSET_LOG_DIR, COMMIT_LOG_DIR] {
-        collect(dir, log_dir, false, true, &mut files)?;
+        reader.collect(dir, log_dir, 0, false, true, &mut files);
     }
-    collect(dir, SOURCES_DIR, true, true, &mut files)?;
-    // The file-source log can be large, but it is text and the report counts its entries.
-    collect(dir, STATE_DIR, true, false, &mut files)?;
-    Ok(CheckpointFolder::from_files(files))
+    reader.collect(dir, SOURCES_DIR, 0, true, true, &mut files);
+    reader.collect(dir, STATE_DIR, 0, true, false, &mut files);
+    reader.unknown_entries(dir);
+    Ok((CheckpointFolder::from_files(files), reader.finish()))
 }
 
-/// Reads the files of `root/relative`: its direct files, or every file below it when
-/// `recursive`; with `contents == false` only the names are recorded.
-fn collect(
-    root: &Path,
-    relative: &str,
-    recursive: bool,
-    contents: bool,
-    files: &mut Vec<(String, Vec<u8>)>,
-) -> Result<(), String> {
-    let dir = root.join(relative);
-    if !dir.is_dir() {
-        return Ok(());
-    }
-    let entries = fs::read_dir(&dir).map_err(|error| format!("{}: {error}", dir.display()))?;
-    let mut names = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|error| format!("{}: {error}", dir.display()))?;
-        let name = entry
-            .file_name()
-            .into_string()
-            .map_err(|name| format!("{}: file name {name:?} is not UTF-8", dir.display()))?;
-        if name.starts_with('.') || name.ends_with(".tmp") {
-            continue;
+/// The bounded disk reader: what it has read so far and the notes about what it skipped.
+#[derive(Default)]
+struct Reader {
+    bytes: u64,
+    notes: Vec<String>,
+    dropped_notes: usize,
+}
+
+impl Reader {
+    fn note(&mut self, line: String) {
+        if self.notes.len() < MAX_NOTES {
+            self.notes.push(line);
+        } else {
+            self.dropped_notes += 1;
         }
-        names.push(name);
     }
-    names.sort();
-    for name in names {
-        let path = dir.join(&name);
-        let child = format!("{relative}/{name}");
-        if path.is_dir() {
-            if recursive {
-                collect(root, &child, recursive, contents, files)?;
+
+    fn finish(mut self) -> Vec<String> {
+        if self.dropped_notes > 0 {
+            self.notes.push(format!(
+                "{} more skipped entries not listed",
+                self.dropped_notes
+            ));
+        }
+        self.notes
+    }
+
+    /// The names in `dir` (sorted, hidden and `*.tmp` left out), at most [`MAX_ENTRIES`].
+    fn names(&mut self, dir: &Path, relative: &str) -> Vec<String> {
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(error) => {
+                self.note(format!("{relative}: cannot be listed ({error}); skipped"));
+                return Vec::new();
             }
-        } else if path.is_file() {
-            let bytes = if contents {
-                read_file(&path)?
-            } else {
-                Vec::new()
+        };
+        let mut names = Vec::new();
+        for (seen, entry) in entries.enumerate() {
+            if seen >= MAX_ENTRIES {
+                self.note(format!(
+                    "{relative}: more than {MAX_ENTRIES} entries; the rest not read"
+                ));
+                break;
+            }
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) => {
+                    self.note(format!(
+                        "{relative}: listing failed ({error}); the rest not read"
+                    ));
+                    break;
+                }
             };
-            files.push((child, bytes));
+            match entry.file_name().into_string() {
+                Ok(name) if name.starts_with('.') || name.ends_with(".tmp") => {}
+                Ok(name) => names.push(name),
+                Err(name) => self.note(format!(
+                    "{relative}/{}: file name is not UTF-8; skipped",
+                    name.to_string_lossy()
+                )),
+            }
+        }
+        names.sort();
+        names
+    }
+
+    /// Reads the files of `root/relative`: its direct files, or every file below it when
+    /// `recursive` (at most [`MAX_DEPTH`] deep); with `contents == false` only the names
+    /// are recorded.
+    fn collect(
+        &mut self,
+        root: &Path,
+        relative: &str,
+        depth: usize,
+        recursive: bool,
+        contents: bool,
+        files: &mut Vec<(String, Vec<u8>)>,
+    ) {
+        let dir = root.join(relative);
+        match fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return self.note(format!("{relative}: symbolic link; not followed"));
+            }
+            Ok(_) => return self.note(format!("{relative}: not a directory; skipped")),
+            Err(_) => return,
+        }
+        if depth > MAX_DEPTH {
+            return self.note(format!(
+                "{relative}: nested deeper than {MAX_DEPTH}; skipped"
+            ));
+        }
+        for name in self.names(&dir, relative) {
+            let child = format!("{relative}/{name}");
+            let is_dir = fs::symlink_metadata(dir.join(&name)).is_ok_and(|m| m.is_dir());
+            if is_dir && recursive {
+                self.collect(root, &child, depth + 1, recursive, contents, files);
+            } else {
+                self.file(root, &child, contents, files);
+            }
         }
     }
-    Ok(())
+
+    /// Reads one file expected at `root/relative`, or notes why it is skipped.
+    fn file(
+        &mut self,
+        root: &Path,
+        relative: &str,
+        contents: bool,
+        files: &mut Vec<(String, Vec<u8>)>,
+    ) {
+        let path = root.join(relative);
+        let meta = match fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(error) => return self.note(format!("{relative}: {error}; skipped")),
+        };
+        let file_type = meta.file_type();
+        if file_type.is_symlink() {
+            return self.note(format!("{relative}: symbolic link; not followed"));
+        }
+        if file_type.is_dir() {
+            return self.note(format!(
+                "{relative}: a directory where a file is expected; skipped"
+            ));
+        }
+        if !file_type.is_file() {
+            return self.note(format!(
+                "{relative}: not a regular file (a FIFO, socket or device); not opened"
+            ));
+        }
+        if !contents {
+            files.push((relative.to_owned(), Vec::new()));
+            return;
+        }
+        let limit = if relative.starts_with(SOURCES_DIR) {
+            MAX_FILE_BYTES
+        } else {
+            MAX_LOG_FILE_BYTES
+        };
+        if meta.len() > limit {
+            return self.note(format!(
+                "{relative}: {} bytes, over the {limit}-byte limit; skipped",
+                meta.len()
+            ));
+        }
+        if self.bytes + meta.len() > MAX_TOTAL_BYTES {
+            return self.note(format!(
+                "{relative}: over the {MAX_TOTAL_BYTES}-byte limit for the folder; skipped"
+            ));
+        }
+        let mut bytes = Vec::new();
+        let read = fs::File::open(&path).and_then(|file| file.take(limit).read_to_end(&mut bytes));
+        match read {
+            Ok(_) => {
+                self.bytes += bytes.len() as u64;
+                files.push((relative.to_owned(), bytes));
+            }
+            Err(error) => self.note(format!("{relative}: cannot be read ({error}); skipped")),
+        }
+    }
+
+    /// Notes the top-level entries of the checkpoint root that Spark does not write.
+    fn unknown_entries(&mut self, dir: &Path) {
+        let known = [
+            METADATA_FILE,
+            OFFSET_LOG_DIR,
+            COMMIT_LOG_DIR,
+            SOURCES_DIR,
+            STATE_DIR,
+        ];
+        for name in self.names(dir, ".") {
+            if !known.contains(&name.as_str()) {
+                self.note(format!("{name}: not part of a Spark checkpoint; ignored"));
+            }
+        }
+    }
 }
 
-/// Reads the `_spark_metadata/` entries of a file sink's output folder.
+/// Reads the `_spark_metadata/` entries of a file sink's output folder (bounded like
+/// [`read_folder_with_notes`]; skipped entries are left out).
 pub fn read_sink(dir: &Path) -> Result<CheckpointFolder, String> {
     let shown = dir.display();
     if !dir.join(SINK_LOG_DIR).is_dir() {
@@ -229,35 +398,8 @@ pub fn read_sink(dir: &Path) -> Result<CheckpointFolder, String> {
         ));
     }
     let mut files = Vec::new();
-    collect(dir, SINK_LOG_DIR, false, true, &mut files)?;
+    Reader::default().collect(dir, SINK_LOG_DIR, 0, false, true, &mut files);
     Ok(CheckpointFolder::from_files(files))
-}
-
-/// Top-level entries of the checkpoint root that Spark does not write (report lines).
-fn unknown_entries(dir: &Path) -> Vec<String> {
-    let known = [
-        METADATA_FILE,
-        OFFSET_LOG_DIR,
-        COMMIT_LOG_DIR,
-        SOURCES_DIR,
-        STATE_DIR,
-    ];
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|name| !name.starts_with('.') && !known.contains(&name.as_str()))
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|name| format!("{name}: not part of a Spark checkpoint; ignored"))
-        .collect()
-}
-
-fn read_file(path: &Path) -> Result<Vec<u8>, String> {
-    fs::read(path).map_err(|error| format!("{}: {error}", path.display()))
 }
 
 /// A readable summary: formats, batches, sources, state, the restart step by step and

@@ -180,18 +180,9 @@ fn unreadable(error: &CheckpointError) -> Problem {
 }
 
 fn gaps(dir: &str, ids: &[u64], input: &LintInput<'_>, problems: &mut Vec<Problem>) {
-    let missing: Vec<u64> = ids
-        .windows(2)
-        .flat_map(|pair| (pair[0] + 1)..pair[1])
-        .collect();
-    if missing.is_empty() {
+    let Some(list) = super::restart::missing_ids(ids) else {
         return;
-    }
-    let list = missing
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
+    };
     let async_note = if input.options.async_progress_tracking {
         " (expected with async progress tracking, which writes only every \
          asyncProgressTrackingCheckpointIntervalMs)"

@@ -512,17 +512,38 @@ fn missing(path: &str) -> CheckpointError {
     }
 }
 
+/// At most this many missing ids are named in a gap warning; the rest are counted (a
+/// damaged folder can hold `offsets/0` and `offsets/1099511627776`).
+const MAX_GAP_IDS_NAMED: usize = 20;
+
 /// `HDFSMetadataLog` assumes ids are contiguous from the smallest to the largest.
 fn warn_gaps(dir: &str, ids: &[u64], warnings: &mut Vec<String>) {
-    let missing: Vec<String> = ids
-        .windows(2)
-        .flat_map(|pair| (pair[0] + 1)..pair[1])
-        .map(|id| id.to_string())
-        .collect();
-    if !missing.is_empty() {
+    if let Some(missing) = missing_ids(ids) {
         warnings.push(format!(
-            "{dir}/ has gaps (missing {}); Spark assumes batch ids are contiguous",
-            missing.join(", ")
+            "{dir}/ has gaps (missing {missing}); Spark assumes batch ids are contiguous"
         ));
     }
+}
+
+/// The ids missing between sorted `ids`, comma-separated: the first
+/// `MAX_GAP_IDS_NAMED`, then how many more (bounded however far apart the ids are).
+pub(crate) fn missing_ids(ids: &[u64]) -> Option<String> {
+    let total: u128 = ids
+        .windows(2)
+        .map(|pair| u128::from(pair[1].saturating_sub(pair[0]).saturating_sub(1)))
+        .sum();
+    if total == 0 {
+        return None;
+    }
+    let mut missing: Vec<String> = ids
+        .windows(2)
+        .flat_map(|pair| (pair[0].saturating_add(1))..pair[1])
+        .take(MAX_GAP_IDS_NAMED)
+        .map(|id| id.to_string())
+        .collect();
+    let named = missing.len() as u128;
+    if total > named {
+        missing.push(format!("and {} more", total - named));
+    }
+    Some(missing.join(", "))
 }
