@@ -151,7 +151,7 @@ pub fn lesson(name: &str) -> Lesson {
             paragraphs: vec![
                 "A micro-batch ends when every task's reader says next() = false. SeaTunnel's reader waits while its handover queue is empty — `while (running && handover.isEmpty()) sleep` — and in streaming mode it is always running.",
                 "Watch the SourceRDD lane: the readers poll forever and keep reading new rows, but the task never finishes, so the sink never commits and commits/0 is never written. Nothing reaches the sink and the delay grows without bound.",
-                "The oracle calls this `stuck`: no batch commits and no task finishes long after the data has ended. The real report is apache/seatunnel#9477 (\"job gets stuck and never move forward … the files also doesn't get written\").",
+                "The oracle calls this `stuck`: no data moves (no task reads a row, none reaches the sink) long after the data has ended. The real report is apache/seatunnel#9477 (\"job gets stuck and never move forward … the files also doesn't get written\").",
                 "Simplified: readers poll in turn, one poll per step; the SeaTunnel sink writer is modelled as an append sink.",
             ],
             try_crash: None,
