@@ -5,10 +5,11 @@
 //! are the engine's (`batchscope_engine::checkpoint::inspect`), so the simulation, this
 //! command and the dashboard agree.
 
+use batchscope_engine::checkpoint::{byte_limit, is_ignored_name};
 pub use batchscope_engine::checkpoint::{inspect, InspectOptions, Inspection};
 use batchscope_engine::checkpoint::{
     CheckpointFolder, RestartOptions, Severity, SinkKind, SourceId, SparkVersion, COMMIT_LOG_DIR,
-    METADATA_FILE, OFFSET_LOG_DIR, SINK_LOG_DIR, STATE_DIR,
+    METADATA_FILE, OFFSET_LOG_DIR, SINK_LOG_DIR, SOURCES_DIR, STATE_DIR,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -141,27 +142,9 @@ pub fn run(args: &InspectArgs) -> i32 {
     0
 }
 
-/// Directory of source-private files inside the checkpoint root.
-const SOURCES_DIR: &str = "sources";
-
-/// At most this many directory entries are looked at in one folder (Spark writes one file
-/// per batch and per state version: a few thousand in a long-lived query); the rest are
-/// not read and a note says so.
-pub const MAX_ENTRIES: usize = 100_000;
-/// A file under `sources/` larger than this is skipped with a note (a compacted file-source
-/// log of a few hundred thousand input files stays below it).
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
-/// `metadata`, `offsets/N` and `commits/N` larger than this are skipped with a note: Spark
-/// writes kilobytes (a Kafka offset of 10,000 partitions is ~300 KB), and the report quotes
-/// source offsets, so a huge damaged offsets file would make a report of gigabytes.
-pub const MAX_LOG_FILE_BYTES: u64 = 1024 * 1024;
-/// At most this many bytes are read in total; later files are skipped with a note.
-pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
-/// `sources/` and `state/` are read at most this many directories deep (Spark's state is
-/// `state/<operator>/<partition>/<store>/`: four).
-pub const MAX_DEPTH: usize = 16;
-/// At most this many notes about skipped entries are kept; one more line counts the rest.
-pub const MAX_NOTES: usize = 50;
+pub use batchscope_engine::checkpoint::{
+    MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, MAX_LOG_FILE_BYTES, MAX_NOTES, MAX_TOTAL_BYTES,
+};
 
 /// Reads a checkpoint root into memory: `metadata`, `offsets/*`, `commits/*` and
 /// `sources/**` with their bytes; `state/**` files are listed with empty content (they
@@ -264,7 +247,7 @@ impl Reader {
                 }
             };
             match entry.file_name().into_string() {
-                Ok(name) if name.starts_with('.') || name.ends_with(".tmp") => {}
+                Ok(name) if is_ignored_name(&name) => {}
                 Ok(name) => names.push(name),
                 Err(name) => self.note(format!(
                     "{relative}/{}: file name is not UTF-8; skipped",
@@ -344,11 +327,7 @@ impl Reader {
             files.push((relative.to_owned(), Vec::new()));
             return;
         }
-        let limit = if relative.starts_with(SOURCES_DIR) {
-            MAX_FILE_BYTES
-        } else {
-            MAX_LOG_FILE_BYTES
-        };
+        let limit = byte_limit(relative);
         if meta.len() > limit {
             return self.note(format!(
                 "{relative}: {} bytes, over the {limit}-byte limit; skipped",

@@ -17,6 +17,7 @@ pub mod timeline;
 pub mod topology;
 pub mod tour;
 pub mod tour_runner;
+pub mod upload;
 pub mod url;
 
 pub use explain::explain;

@@ -10,6 +10,7 @@ mod commits;
 mod dryrun;
 mod folder;
 mod format;
+mod intake;
 mod lint;
 mod metadata;
 mod offsets;
@@ -26,6 +27,10 @@ pub use folder::{
     OFFSET_LOG_DIR,
 };
 pub use format::FormatError;
+pub use intake::{
+    byte_limit, find_root, is_ignored_name, Admit, Intake, MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES,
+    MAX_LOG_FILE_BYTES, MAX_NOTES, MAX_TOTAL_BYTES, SOURCES_DIR,
+};
 pub use lint::{lint, LintInput, Problem, Severity};
 pub use metadata::{
     initial_offset_bytes, parse_initial_offset, QueryMetadata, INITIAL_OFFSET_MARKER,
