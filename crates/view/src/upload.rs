@@ -4,7 +4,7 @@
 //!
 //! Nothing leaves the browser: the bytes are read locally and parsed here.
 
-use batchscope_engine::checkpoint::{find_root, CheckpointFolder, Intake, MAX_ENTRIES};
+use batchscope_engine::checkpoint::{find_root, Admit, CheckpointFolder, Intake, MAX_ENTRIES};
 use std::io::{Cursor, Read};
 
 /// A checkpoint folder read from the user's files, with what was skipped.
@@ -90,20 +90,73 @@ pub fn from_zip(bytes: &[u8]) -> Result<Upload, String> {
 /// Reads the files of a folder chosen or dropped in the browser, each given by its path
 /// (`webkitRelativePath`, `/`-separated, starting with the folder's name) and bytes.
 pub fn from_files(files: Vec<(String, Vec<u8>)>) -> Result<Upload, String> {
-    let root = find_root(files.iter().map(|(path, _)| path.as_str()))
-        .ok_or_else(|| no_root("the folder"))?;
-    let mut intake = Intake::new();
-    for (path, bytes) in &files {
-        if let Some(relative) = below(&root, path) {
-            intake.offer(relative, bytes.len() as u64, bytes.as_slice());
+    let listed: Vec<(String, u64)> = files
+        .iter()
+        .map(|(path, bytes)| (path.clone(), bytes.len() as u64))
+        .collect();
+    let mut selection = Selection::of(&listed)?;
+    for (index, bytes) in files.into_iter().map(|(_, bytes)| bytes).enumerate() {
+        selection.give(index, bytes);
+    }
+    Ok(selection.finish())
+}
+
+/// The files of a folder to read, decided from their paths and sizes before any byte is
+/// read (the browser reads a file asynchronously, and a file over its limit is never read).
+#[derive(Debug)]
+pub struct Selection {
+    root: String,
+    intake: Intake,
+    wanted: Vec<Option<(String, Admit)>>,
+}
+
+impl Selection {
+    /// Decides on every file `(path, size)`; errors when no checkpoint root is among them.
+    pub fn of(files: &[(String, u64)]) -> Result<Selection, String> {
+        let root = find_root(files.iter().map(|(path, _)| path.as_str()))
+            .ok_or_else(|| no_root("the folder"))?;
+        let mut intake = Intake::new();
+        let wanted = files
+            .iter()
+            .map(|(path, size)| {
+                let relative = below(&root, path)?;
+                match intake.admit(relative, *size) {
+                    Admit::Skip => None,
+                    admit => Some((relative.to_owned(), admit)),
+                }
+            })
+            .collect();
+        Ok(Selection {
+            root,
+            intake,
+            wanted,
+        })
+    }
+
+    /// Whether the bytes of file `index` are to be read.
+    pub fn wants_bytes(&self, index: usize) -> bool {
+        matches!(self.wanted.get(index), Some(Some((_, Admit::Contents(_)))))
+    }
+
+    /// Hands over file `index` (its bytes when [`Selection::wants_bytes`], else anything:
+    /// they are not kept).
+    pub fn give(&mut self, index: usize, bytes: Vec<u8>) {
+        match self.wanted.get(index) {
+            Some(Some((relative, Admit::Contents(_)))) => self.intake.push(relative, bytes),
+            Some(Some((relative, Admit::NameOnly))) => self.intake.push_name(relative),
+            _ => {}
         }
     }
-    let (folder, notes) = intake.finish();
-    Ok(Upload {
-        folder,
-        root,
-        notes,
-    })
+
+    /// The folder read.
+    pub fn finish(self) -> Upload {
+        let (folder, notes) = self.intake.finish();
+        Upload {
+            folder,
+            root: self.root,
+            notes,
+        }
+    }
 }
 
 /// Whether `bytes` start like a `.zip` archive (a local file header or an empty archive).

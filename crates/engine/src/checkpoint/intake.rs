@@ -156,30 +156,40 @@ impl Intake {
     pub fn offer(&mut self, relative: &str, len: u64, reader: impl Read) {
         match self.admit(relative, len) {
             Admit::Skip => {}
-            Admit::NameOnly => self.files.push((relative.to_owned(), Vec::new())),
+            Admit::NameOnly => self.push_name(relative),
             Admit::Contents(limit) => {
                 let mut bytes = Vec::new();
                 match reader.take(limit + 1).read_to_end(&mut bytes) {
-                    Ok(_) if bytes.len() as u64 > limit => self.note(format!(
-                        "{relative}: more than the {limit} bytes it claims or is allowed; \
-                         skipped"
-                    )),
-                    Ok(_) if self.bytes + bytes.len() as u64 > MAX_TOTAL_BYTES => {
-                        self.note(format!(
-                            "{relative}: over the {MAX_TOTAL_BYTES}-byte limit for the \
-                             folder; skipped"
-                        ))
-                    }
-                    Ok(_) => {
-                        self.bytes += bytes.len() as u64;
-                        self.files.push((relative.to_owned(), bytes));
-                    }
+                    Ok(_) => self.push(relative, bytes),
                     Err(error) => {
                         self.note(format!("{relative}: cannot be read ({error}); skipped"))
                     }
                 }
             }
         }
+    }
+
+    /// Adds the bytes of a file that [`Intake::admit`] admitted as
+    /// [`Admit::Contents`] (the caller read them), checking the limits once more.
+    pub fn push(&mut self, relative: &str, bytes: Vec<u8>) {
+        let limit = byte_limit(relative);
+        if bytes.len() as u64 > limit {
+            self.note(format!(
+                "{relative}: more than the {limit} bytes it claims or is allowed; skipped"
+            ));
+        } else if self.bytes + bytes.len() as u64 > MAX_TOTAL_BYTES {
+            self.note(format!(
+                "{relative}: over the {MAX_TOTAL_BYTES}-byte limit for the folder; skipped"
+            ));
+        } else {
+            self.bytes += bytes.len() as u64;
+            self.files.push((relative.to_owned(), bytes));
+        }
+    }
+
+    /// Records the name of a file that [`Intake::admit`] admitted as [`Admit::NameOnly`].
+    pub fn push_name(&mut self, relative: &str) {
+        self.files.push((relative.to_owned(), Vec::new()));
     }
 
     /// The folder read so far and the report lines about what was skipped.
