@@ -9,6 +9,7 @@
 
 pub mod components;
 pub mod hooks;
+pub mod inspect;
 pub mod run;
 pub mod shell;
 pub mod state;

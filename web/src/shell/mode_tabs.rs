@@ -1,4 +1,4 @@
-//! The "Micro-batch | Topology" tabs in the header of both dashboards.
+//! The "Micro-batch | Topology | Inspect" tabs in the header of both dashboards.
 
 use super::switch::{Dashboard, ModeSwitch};
 use yew::prelude::*;
@@ -33,6 +33,7 @@ pub fn ModeTabs(props: &ModeTabsProps) -> Html {
         <nav class="mode-tabs" role="tablist" aria-label="Mode">
             { tab(Dashboard::Micro, "Micro-batch", "mode-micro", "Spark Structured Streaming micro-batches: one query, its checkpoint folder and sink") }
             { tab(Dashboard::Topology, "Topology", "mode-topology", "FLIP-276 timestamp barriers across an ETL topology of jobs and tables") }
+            { tab(Dashboard::Inspect, "Inspect", "mode-inspect", "Drop a real Spark checkpoint folder: its batches, what a restart does and why") }
         </nav>
     }
 }

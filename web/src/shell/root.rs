@@ -1,4 +1,4 @@
-//! The page root: the micro-batch dashboard or the Topology mode, chosen by `mode=` in the URL
+//! The page root: the micro-batch dashboard, the Topology mode or the Inspect page, chosen by `mode=` in the URL
 //! hash; a pasted link of the other mode switches the page. The entry point hands it both
 //! pages, so the shell depends on neither.
 
@@ -30,6 +30,8 @@ pub struct RootProps {
     pub micro: Html,
     /// The Topology dashboard.
     pub topology: Html,
+    /// The Inspect page (a real checkpoint folder).
+    pub inspect: Html,
 }
 
 /// The page: mounts one of the two dashboards.
@@ -63,6 +65,7 @@ pub fn Root(props: &RootProps) -> Html {
             { match *mode {
                 Dashboard::Micro => props.micro.clone(),
                 Dashboard::Topology => props.topology.clone(),
+                Dashboard::Inspect => props.inspect.clone(),
             } }
         </ContextProvider<ModeSwitch>>
     }

@@ -1,8 +1,15 @@
-//! Which dashboard is on screen (micro-batch or Topology), chosen by `mode=` in the URL hash,
+//! Which dashboard is on screen (micro-batch, Topology or Inspect), chosen by `mode=` in the URL hash,
 //! and the switch the header tabs call.
 
 use batchscope_view::topology::is_topology_hash;
 use yew::Callback;
+
+/// Whether a URL hash asks for the Inspect page (`mode=inspect`).
+pub fn is_inspect_hash(hash: &str) -> bool {
+    hash.trim_start_matches('#')
+        .split('&')
+        .any(|part| part == "mode=inspect")
+}
 
 /// Which dashboard is on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,6 +18,8 @@ pub enum Dashboard {
     Micro,
     /// FLIP-276 timestamp barriers across an ETL topology.
     Topology,
+    /// A real Spark checkpoint folder dropped on the page.
+    Inspect,
 }
 
 impl Dashboard {
@@ -18,6 +27,8 @@ impl Dashboard {
     pub fn of_hash(hash: &str) -> Dashboard {
         if is_topology_hash(hash) {
             Dashboard::Topology
+        } else if is_inspect_hash(hash) {
+            Dashboard::Inspect
         } else {
             Dashboard::Micro
         }
@@ -28,6 +39,7 @@ impl Dashboard {
         match self {
             Dashboard::Micro => "",
             Dashboard::Topology => "mode=topology",
+            Dashboard::Inspect => "mode=inspect",
         }
     }
 }
