@@ -413,3 +413,24 @@ fn an_unknown_lesson_names_the_known_ones() {
         "{err}"
     );
 }
+
+#[test]
+fn the_dashboards_trace_export_is_the_clis_trace_json() {
+    let out = batchscope(&[
+        "run",
+        "--preset",
+        "kafka-append",
+        "--crash",
+        "sink-commit@3",
+        "--json",
+        "--trace",
+    ]);
+    let mut scenario = batchscope_engine::preset("kafka-append").unwrap();
+    scenario.crashes = vec!["sink-commit@3".parse().unwrap()];
+    let (report, world) = batchscope_check::oracle::check_world(&scenario, false);
+    let exported = batchscope_view::export::trace_json(&report, world.events());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim_end(),
+        exported.trim_end()
+    );
+}

@@ -2,8 +2,8 @@
 //! and panels, and timeline. Every view is a pure function of the world at the cursor.
 
 use super::{
-    ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, MetaPanel,
-    SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
+    ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, ExportMenu,
+    MetaPanel, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
 };
 use crate::hooks::{
     use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut, SHORTCUTS,
@@ -208,6 +208,7 @@ pub fn App(props: &AppProps) -> Html {
                 <button class="xp-open" data-testid="explore-open"
                         title="Explore every crash point of this preset and seed: which ones lose or duplicate data?"
                         onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "▦ Explore" }</button>
+                <ExportMenu name={preset.clone()} run={Shared(player.mode.run.clone())} cursor={cursor} />
                 <VerdictBadge badge={badge} />
             </header>
             <ExplorePanel preset={preset.clone()} scenario={Shared(base_scenario.clone())}

@@ -1,0 +1,231 @@
+//! The "Export" menu of the micro-batch dashboard: the sequence diagram as SVG or PNG, the
+//! run's trace as JSON (what `batchscope run --trace --json` prints), and the simulated
+//! checkpoint folder at the cursor as a `.zip` (at the end of the run: the bytes
+//! `--checkpoint-out` writes). Files are made in the browser and saved by a download link.
+
+use crate::run::Run;
+use crate::shell::Shared;
+use batchscope_view::export::{checkpoint_zip, standalone_svg, trace_json};
+use js_sys::{Array, Promise, Uint8Array};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    Blob, BlobPropertyBag, CanvasRenderingContext2d, Element, HtmlAnchorElement, HtmlCanvasElement,
+    HtmlImageElement, Url,
+};
+use yew::prelude::*;
+
+/// The page's stylesheet, inlined into exported SVG so it looks as on screen.
+const CSS: &str = include_str!("../../style.css");
+/// PNG pixels per SVG unit (sharp on slides and high-density screens).
+const PNG_SCALE: f64 = 2.0;
+
+/// Saves `bytes` as a file named `name` of MIME type `mime`, and records what was saved on
+/// `marker` (`data-export` = "name|type|size", `data-export-url` = the object URL, kept until
+/// the next export so it can be read back).
+fn save(marker: &Element, name: &str, mime: &str, bytes: &[u8]) -> Result<(), JsValue> {
+    let parts = Array::of1(&Uint8Array::from(bytes));
+    let bag = BlobPropertyBag::new();
+    bag.set_type(mime);
+    let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &bag)?;
+    let url = Url::create_object_url_with_blob(&blob)?;
+    if let Some(previous) = marker.get_attribute("data-export-url") {
+        let _ = Url::revoke_object_url(&previous);
+    }
+    marker.set_attribute("data-export", &format!("{name}|{mime}|{}", bytes.len()))?;
+    marker.set_attribute("data-export-url", &url)?;
+    let document = gloo::utils::document();
+    let a: HtmlAnchorElement = document.create_element("a")?.unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    Ok(())
+}
+
+/// The diagram on the page as a standalone SVG, with its width and height.
+fn diagram_svg() -> Option<(String, f64, f64)> {
+    let svg = gloo::utils::document().get_element_by_id("sequence")?;
+    let view_box = svg.get_attribute("viewBox")?;
+    let mut numbers = view_box
+        .split_whitespace()
+        .filter_map(|n| n.parse::<f64>().ok());
+    let (_, _, w, h) = (
+        numbers.next()?,
+        numbers.next()?,
+        numbers.next()?,
+        numbers.next()?,
+    );
+    let mut text = svg.outer_html();
+    // Give the file a size: on the page the SVG fills its pane.
+    text = text.replacen("<svg", &format!("<svg width=\"{w}\" height=\"{h}\""), 1);
+    Some((standalone_svg(&text, CSS), w, h))
+}
+
+/// Draws an SVG document into a PNG, `scale` pixels per unit.
+async fn svg_to_png(svg: &str, w: f64, h: f64, scale: f64) -> Result<Vec<u8>, JsValue> {
+    let parts = Array::of1(&JsValue::from_str(svg));
+    let bag = BlobPropertyBag::new();
+    bag.set_type("image/svg+xml");
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &bag)?;
+    let url = Url::create_object_url_with_blob(&blob)?;
+    let image = HtmlImageElement::new()?;
+    let loaded = Promise::new(&mut |resolve, reject| {
+        image.set_onload(Some(&resolve));
+        image.set_onerror(Some(&reject));
+    });
+    image.set_src(&url);
+    let waited = JsFuture::from(loaded).await;
+    let _ = Url::revoke_object_url(&url);
+    waited?;
+    let canvas: HtmlCanvasElement = gloo::utils::document()
+        .create_element("canvas")?
+        .unchecked_into();
+    canvas.set_width((w * scale).round() as u32);
+    canvas.set_height((h * scale).round() as u32);
+    let context: CanvasRenderingContext2d = canvas
+        .get_context("2d")?
+        .ok_or("no 2d context")?
+        .unchecked_into();
+    context.scale(scale, scale)?;
+    context.draw_image_with_html_image_element_and_dw_and_dh(&image, 0.0, 0.0, w, h)?;
+    let png = Promise::new(&mut |resolve, _reject| {
+        let callback = Closure::once_into_js(move |blob: JsValue| {
+            let _ = resolve.call1(&JsValue::NULL, &blob);
+        });
+        let _ = canvas.to_blob(callback.unchecked_ref());
+    });
+    let blob: Blob = JsFuture::from(png).await?.dyn_into()?;
+    let buffer = JsFuture::from(blob.array_buffer()).await?;
+    Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+/// Props of [`ExportMenu`].
+#[derive(Properties, PartialEq)]
+pub struct ExportMenuProps {
+    /// The preset or scenario name, for file names.
+    pub name: String,
+    /// The whole run.
+    pub run: Shared<Run>,
+    /// Events shown (the world on screen is the run after this many).
+    pub cursor: usize,
+}
+
+/// The Export menu.
+#[component]
+pub fn ExportMenu(props: &ExportMenuProps) -> Html {
+    let menu = use_node_ref();
+    let status = use_state(String::new);
+    let name = props.name.clone();
+    let done = {
+        let status = status.clone();
+        move |result: Result<(), JsValue>, what: &str| {
+            status.set(match result {
+                Ok(()) => format!("Saved {what}."),
+                Err(error) => format!("Could not export {what}: {error:?}"),
+            })
+        }
+    };
+    let marker = {
+        let menu = menu.clone();
+        move || menu.cast::<Element>()
+    };
+    let on_svg = {
+        let (marker, done, name) = (marker.clone(), done.clone(), name.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(el) = marker() else { return };
+            let result = match diagram_svg() {
+                Some((svg, _, _)) => save(
+                    &el,
+                    &format!("{name}-diagram.svg"),
+                    "image/svg+xml",
+                    svg.as_bytes(),
+                ),
+                None => Err("no diagram on the page".into()),
+            };
+            done(result, "the diagram as SVG");
+        })
+    };
+    let on_png = {
+        let (marker, done, name) = (marker.clone(), done.clone(), name.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(el) = marker() else { return };
+            let (done, name) = (done.clone(), name.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = match diagram_svg() {
+                    Some((svg, w, h)) => match svg_to_png(&svg, w, h, PNG_SCALE).await {
+                        Ok(png) => save(&el, &format!("{name}-diagram.png"), "image/png", &png),
+                        Err(error) => Err(error),
+                    },
+                    None => Err("no diagram on the page".into()),
+                };
+                done(result, "the diagram as PNG");
+            });
+        })
+    };
+    let on_trace = {
+        let (marker, done, name, run) = (
+            marker.clone(),
+            done.clone(),
+            name.clone(),
+            props.run.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let Some(el) = marker() else { return };
+            let last = run.last();
+            let (_, report) = run.verdict_at(last, run.len());
+            let json = trace_json(&report, run.events());
+            done(
+                save(
+                    &el,
+                    &format!("{name}-trace.json"),
+                    "application/json",
+                    json.as_bytes(),
+                ),
+                "the trace",
+            );
+        })
+    };
+    let on_checkpoint = {
+        let (marker, done, name, run, cursor) = (
+            marker.clone(),
+            done.clone(),
+            name.clone(),
+            props.run.clone(),
+            props.cursor,
+        );
+        Callback::from(move |_: MouseEvent| {
+            let Some(el) = marker() else { return };
+            let world = run.timeline.world_at(cursor);
+            let file = if cursor >= run.len() {
+                format!("{name}-checkpoint.zip")
+            } else {
+                format!("{name}-checkpoint-at-{cursor}.zip")
+            };
+            let bytes = checkpoint_zip(&world.checkpoint, "checkpoint");
+            done(
+                save(&el, &file, "application/zip", &bytes),
+                "the checkpoint folder",
+            );
+        })
+    };
+    let at = if props.cursor >= props.run.len() {
+        "at the end of the run".to_owned()
+    } else {
+        format!("after event {}", props.cursor)
+    };
+    html! {
+        <details class="export-menu" ref={menu} data-testid="export-menu">
+            <summary title="Save the diagram, the trace or the checkpoint folder">{ "Export" }</summary>
+            <div class="menu" role="group" aria-label="Export">
+                <button data-testid="export-svg" onclick={on_svg}>{ "Diagram as SVG" }</button>
+                <button data-testid="export-png" onclick={on_png}>{ "Diagram as PNG" }</button>
+                <button data-testid="export-trace" onclick={on_trace}
+                        title="Every event and the verdict: what `batchscope run --trace --json` prints">{ "Trace as JSON" }</button>
+                <button data-testid="export-checkpoint" onclick={on_checkpoint}
+                        title="The simulated Spark checkpoint folder, in Spark's exact format">{ format!("Checkpoint folder (.zip, {at})") }</button>
+                <p class="muted export-status" role="status" aria-live="polite">{ (*status).clone() }</p>
+            </div>
+        </details>
+    }
+}
