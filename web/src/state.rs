@@ -25,11 +25,19 @@ pub enum Tab {
     Checkpoint,
     /// The sink.
     Sink,
+    /// What Spark's UI would show: rates, durations and rows per batch.
+    Progress,
 }
 
 impl Tab {
     /// Every tab, in order.
-    pub const ALL: [Tab; 4] = [Tab::Channels, Tab::Meta, Tab::Checkpoint, Tab::Sink];
+    pub const ALL: [Tab; 5] = [
+        Tab::Channels,
+        Tab::Meta,
+        Tab::Checkpoint,
+        Tab::Sink,
+        Tab::Progress,
+    ];
 
     /// Stable name (ids, test ids).
     pub fn name(self) -> &'static str {
@@ -38,6 +46,7 @@ impl Tab {
             Tab::Meta => "meta",
             Tab::Checkpoint => "checkpoint",
             Tab::Sink => "sink",
+            Tab::Progress => "progress",
         }
     }
 
@@ -48,6 +57,7 @@ impl Tab {
             Tab::Meta => "Meta table",
             Tab::Checkpoint => "Checkpoint folder",
             Tab::Sink => "Sink",
+            Tab::Progress => "Spark UI",
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod lessons;
 pub mod palette;
 pub mod panels;
 pub mod replay;
+pub mod spark_ui;
 pub mod timeline;
 pub mod topology;
 pub mod tour;

@@ -3,7 +3,7 @@
 
 use super::{
     ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, ExportMenu,
-    MetaPanel, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
+    MetaPanel, ProgressPanel, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
 };
 use crate::hooks::{
     use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut, SHORTCUTS,
@@ -155,11 +155,13 @@ pub fn App(props: &AppProps) -> Html {
     let channel_rows = panels::channel_rows(world);
     let meta_rows = panels::meta_rows(world);
     let files = panels::checkpoint_files(world);
+    let progress = batchscope_view::spark_ui::progress(world.events());
     let counts = vec![
         channel_rows.len().to_string(),
         meta_rows.len().to_string(),
         files.len().to_string(),
         sink.visible.to_string(),
+        progress.iter().filter(|p| p.completed).count().to_string(),
     ];
     let batch_label = match (offsets.batch_id, offsets.in_flight) {
         (Some(b), true) => format!("batch {b} in flight"),
@@ -181,6 +183,9 @@ pub fn App(props: &AppProps) -> Html {
             <CheckpointPanel files={files} selected={player.mode.selected_file.clone()} on_action={on_action.clone()} />
         },
         Tab::Sink => html! { <SinkPanel view={sink} settled={settled.is_some()} /> },
+        Tab::Progress => {
+            html! { <ProgressPanel progress={progress} dark={player.theme.is_dark()} /> }
+        }
     };
 
     let window_start = cursor.saturating_sub(WINDOW);

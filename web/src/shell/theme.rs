@@ -21,6 +21,19 @@ impl Theme {
         }
     }
 
+    /// Whether the page is dark under this theme (`System` asks `prefers-color-scheme`).
+    pub fn is_dark(self) -> bool {
+        match self {
+            Theme::Dark => true,
+            Theme::Light => false,
+            Theme::System => gloo::utils::window()
+                .match_media("(prefers-color-scheme: dark)")
+                .ok()
+                .flatten()
+                .is_some_and(|m| m.matches()),
+        }
+    }
+
     /// `data-theme` value on the root element (`system` lets the media query decide).
     pub fn name(self) -> &'static str {
         match self {

@@ -1,0 +1,357 @@
+//! What Spark's UI would show for the simulated run: one progress entry per batch attempt, as
+//! `StreamingQueryProgress` reports it (`numInputRows`, `inputRowsPerSecond`,
+//! `processedRowsPerSecond`, and `durationMs` split into `latestOffset`, `walCommit`,
+//! `getBatch`, `queryPlanning`, `addBatch`, `commitOffsets`), and the Structured Streaming
+//! tab's charts drawn from them (plotters, SVG).
+//!
+//! The durations are the simulation's logical clock (fixed costs per call, see the trace), not
+//! measurements: they show where a batch's time goes in Spark's terms, not how fast Spark is.
+
+use batchscope_engine::{Event, EventKind, Recovery};
+
+/// Spark's `durationMs` keys this model reports, in the order a batch runs them.
+pub const OPERATIONS: [&str; 6] = [
+    "latestOffset",
+    "walCommit",
+    "getBatch",
+    "queryPlanning",
+    "addBatch",
+    "commitOffsets",
+];
+
+/// One batch attempt, as a `StreamingQueryProgress`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchProgress {
+    /// `batchId`.
+    pub batch_id: u64,
+    /// Which run of the driver (a re-run after a restart is a new attempt).
+    pub run: u32,
+    /// When the trigger fired (simulated ms).
+    pub start_ms: u64,
+    /// `numInputRows`: rows the tasks read.
+    pub input_rows: u64,
+    /// Milliseconds per operation, in [`OPERATIONS`] order.
+    pub durations: [u64; 6],
+    /// `triggerExecution`: the whole attempt (includes untimed work such as the source
+    /// commit of the previous batch).
+    pub trigger_ms: u64,
+    /// `inputRowsPerSecond`: input rows over the time since the previous trigger.
+    pub input_rate: f64,
+    /// `processedRowsPerSecond`: input rows over `triggerExecution`.
+    pub processing_rate: f64,
+    /// Whether the attempt wrote `commits/N` (a crash or a failure ends it without).
+    pub completed: bool,
+}
+
+/// The progress of every batch attempt that read data or committed, in order: an attempt
+/// starts when the trigger fires, or when a restart re-runs the batch `offsets/N` holds (its
+/// `latestOffset` and `walCommit` are then 0: the offsets come from the log). Triggers that
+/// found no new data (Spark reports them, without a batch) are left out.
+pub fn progress(events: &[Event]) -> Vec<BatchProgress> {
+    let mut out: Vec<BatchProgress> = Vec::new();
+    let mut current: Option<(BatchProgress, u64)> = None;
+    let mut previous_start: Option<u64> = None;
+    let close = |entry: Option<(BatchProgress, u64)>, out: &mut Vec<BatchProgress>| {
+        if let Some((p, _)) = entry {
+            if p.completed || p.input_rows > 0 {
+                out.push(p);
+            }
+        }
+    };
+    for e in events {
+        let at = e.at_ms;
+        match &e.kind {
+            EventKind::TriggerFired { batch_id }
+            | EventKind::Recovered {
+                recovery: Recovery::Rerun { batch_id },
+                ..
+            } => {
+                close(current.take(), &mut out);
+                let since = previous_start.map_or(0, |s| at.saturating_sub(s));
+                previous_start = Some(at);
+                let p = BatchProgress {
+                    batch_id: *batch_id,
+                    run: e.run,
+                    start_ms: at,
+                    input_rows: 0,
+                    durations: [0; 6],
+                    trigger_ms: 0,
+                    input_rate: since as f64,
+                    processing_rate: 0.0,
+                    completed: false,
+                };
+                current = Some((p, at));
+            }
+            EventKind::NoNewData { .. }
+            | EventKind::Crashed { .. }
+            | EventKind::QueryFailed { .. } => {
+                close(current.take(), &mut out);
+            }
+            kind => {
+                let Some((p, mark)) = current.as_mut() else {
+                    continue;
+                };
+                let op = match kind {
+                    EventKind::GetOffset { .. } => Some(0),
+                    EventKind::OffsetLogWritten { .. } => Some(1),
+                    EventKind::GetBatch { .. } => Some(2),
+                    EventKind::AddBatch { .. } => Some(3),
+                    EventKind::SinkCommitted { .. } => Some(4),
+                    EventKind::CommitLogWritten { .. } => Some(5),
+                    EventKind::SourceCommit { .. } => None,
+                    EventKind::TaskRead { rows, .. } => {
+                        p.input_rows += rows;
+                        continue;
+                    }
+                    _ => continue,
+                };
+                if let Some(op) = op {
+                    p.durations[op] += at.saturating_sub(*mark);
+                }
+                *mark = at;
+                if matches!(kind, EventKind::CommitLogWritten { .. }) {
+                    p.completed = true;
+                    p.trigger_ms = at.saturating_sub(p.start_ms);
+                    close(current.take(), &mut out);
+                }
+            }
+        }
+    }
+    close(current, &mut out);
+    for p in &mut out {
+        let since_ms = p.input_rate;
+        p.input_rate = rate(p.input_rows, since_ms);
+        if p.trigger_ms == 0 {
+            p.trigger_ms = p.durations.iter().sum();
+        }
+        p.processing_rate = rate(p.input_rows, p.trigger_ms as f64);
+    }
+    out
+}
+
+fn rate(rows: u64, ms: f64) -> f64 {
+    if ms <= 0.0 {
+        0.0
+    } else {
+        rows as f64 * 1000.0 / ms
+    }
+}
+
+/// Colours of the operations in the duration chart, distinct on both themes.
+pub const OPERATION_COLORS: [(u8, u8, u8); 6] = [
+    (91, 108, 240),
+    (13, 154, 152),
+    (217, 130, 11),
+    (139, 92, 246),
+    (31, 157, 85),
+    (214, 51, 132),
+];
+
+/// Which chart of the Structured Streaming tab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chart {
+    /// Input rate and processing rate (rows/s) per batch.
+    Rates,
+    /// Batch duration split into operations (ms), stacked.
+    Durations,
+    /// Input rows per batch.
+    Rows,
+}
+
+/// A chart as an SVG string, `width` × `height`, text in the theme's colour.
+pub fn chart_svg(
+    progress: &[BatchProgress],
+    chart: Chart,
+    width: u32,
+    height: u32,
+    dark: bool,
+) -> String {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    let text = if dark {
+        RGBColor(200, 208, 220)
+    } else {
+        RGBColor(60, 70, 86)
+    };
+    let grid = if dark {
+        RGBColor(52, 62, 78)
+    } else {
+        RGBColor(225, 230, 238)
+    };
+    let n = progress.len().max(1);
+    let y_max = match chart {
+        Chart::Rates => progress
+            .iter()
+            .map(|p| p.input_rate.max(p.processing_rate))
+            .fold(1.0, f64::max),
+        Chart::Durations => progress
+            .iter()
+            .map(|p| p.durations.iter().sum::<u64>() as f64)
+            .fold(1.0, f64::max),
+        Chart::Rows => progress
+            .iter()
+            .map(|p| p.input_rows as f64)
+            .fold(1.0, f64::max),
+    } * 1.15;
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        // plotters draws a font of size s at 0.8 s px: 15 gives 12 px.
+        let style = ("sans-serif", 15).into_font().color(&text);
+        let mut c = ChartBuilder::on(&root)
+            .margin(8)
+            .x_label_area_size(26)
+            .y_label_area_size(46)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..y_max)
+            .expect("chart area");
+        let labels: Vec<String> = progress
+            .iter()
+            .map(|p| format!("{}{}", p.batch_id, if p.completed { "" } else { "✗" }))
+            .collect();
+        c.configure_mesh()
+            .light_line_style(grid)
+            .bold_line_style(grid)
+            .axis_style(grid)
+            .x_labels(n.min(12))
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 1e-6 && i >= 0.0 {
+                    labels.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_labels(5)
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .label_style(style.clone())
+            .x_desc("batch")
+            .axis_desc_style(style)
+            .draw()
+            .expect("mesh");
+        match chart {
+            Chart::Rates => {
+                for (i, (color, pick)) in [
+                    (
+                        OPERATION_COLORS[0],
+                        (|p: &BatchProgress| p.input_rate) as fn(&BatchProgress) -> f64,
+                    ),
+                    (OPERATION_COLORS[4], |p: &BatchProgress| p.processing_rate),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    let color = RGBColor(color.0, color.1, color.2);
+                    let points: Vec<(f64, f64)> = progress
+                        .iter()
+                        .enumerate()
+                        .map(|(x, p)| (x as f64, pick(p)))
+                        .collect();
+                    c.draw_series(LineSeries::new(
+                        points.clone(),
+                        color.stroke_width(2 + i as u32),
+                    ))
+                    .expect("line");
+                    c.draw_series(
+                        points
+                            .into_iter()
+                            .map(|pt| Circle::new(pt, 3, color.filled())),
+                    )
+                    .expect("points");
+                }
+            }
+            Chart::Durations => {
+                for (x, p) in progress.iter().enumerate() {
+                    let mut base = 0.0;
+                    for (op, ms) in p.durations.iter().enumerate() {
+                        let (r, g, b) = OPERATION_COLORS[op];
+                        let top = base + *ms as f64;
+                        if *ms > 0 {
+                            c.draw_series(std::iter::once(Rectangle::new(
+                                [(x as f64 - 0.35, base), (x as f64 + 0.35, top)],
+                                RGBColor(r, g, b).filled(),
+                            )))
+                            .expect("bar");
+                        }
+                        base = top;
+                    }
+                }
+            }
+            Chart::Rows => {
+                let (r, g, b) = OPERATION_COLORS[0];
+                c.draw_series(progress.iter().enumerate().map(|(x, p)| {
+                    Rectangle::new(
+                        [
+                            (x as f64 - 0.35, 0.0),
+                            (x as f64 + 0.35, p.input_rows as f64),
+                        ],
+                        RGBColor(r, g, b)
+                            .mix(if p.completed { 1.0 } else { 0.45 })
+                            .filled(),
+                    )
+                }))
+                .expect("bars");
+            }
+        }
+        root.present().expect("svg");
+    }
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchscope_check::oracle::check_world;
+
+    fn run(crash: Option<&str>) -> Vec<Event> {
+        let mut s = batchscope_engine::preset("kafka-append").unwrap();
+        s.crashes = crash.map(|c| vec![c.parse().unwrap()]).unwrap_or_default();
+        check_world(&s, false).1.events().to_vec()
+    }
+
+    #[test]
+    fn every_committed_batch_has_a_progress_whose_parts_add_up() {
+        let events = run(None);
+        let p = progress(&events);
+        let commits = events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::CommitLogWritten { .. }))
+            .count();
+        assert_eq!(p.iter().filter(|b| b.completed).count(), commits);
+        let read: u64 = events
+            .iter()
+            .map(|e| match e.kind {
+                EventKind::TaskRead { rows, .. } => rows,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(p.iter().map(|b| b.input_rows).sum::<u64>(), read);
+        for b in &p {
+            assert!(b.durations.iter().sum::<u64>() <= b.trigger_ms, "{b:?}");
+            assert!(b.durations[4] > 0, "addBatch takes time: {b:?}");
+            assert!(b.processing_rate > 0.0);
+        }
+    }
+
+    #[test]
+    fn a_crashed_attempt_is_reported_unfinished_and_its_rerun_again() {
+        let p = progress(&run(Some("sink-commit@3")));
+        let attempts: Vec<&BatchProgress> = p.iter().filter(|b| b.batch_id == 3).collect();
+        assert_eq!(attempts.len(), 2, "{p:?}");
+        assert!(!attempts[0].completed && attempts[1].completed);
+        assert!(attempts[1].run > attempts[0].run);
+    }
+
+    #[test]
+    fn charts_draw_every_batch() {
+        let p = progress(&run(None));
+        for chart in [Chart::Rates, Chart::Durations, Chart::Rows] {
+            let svg = chart_svg(&p, chart, 360, 160, false);
+            let last = format!("\n{}\n</text>", p.last().unwrap().batch_id);
+            assert!(svg.starts_with("<svg") && svg.contains(&last), "{chart:?}");
+            // Tick labels stay readable on a projector: at least 11 px.
+            for size in svg.split("font-size=\"").skip(1) {
+                let px: f64 = size.split('"').next().unwrap().parse().unwrap();
+                assert!(px >= 11.0, "{chart:?}: {px} px");
+            }
+        }
+    }
+}
