@@ -29,8 +29,14 @@ async fn the_spark_ui_tab_charts_the_run_so_far() {
     }
     let last = expected.last().unwrap();
     let json = text(&r, "[data-testid=progress-json]");
-    assert!(json.contains(&format!("batchId : {}", last.batch_id)), "{json}");
-    assert!(json.contains(&format!("numInputRows : {}", last.input_rows)), "{json}");
+    assert!(
+        json.contains(&format!("batchId : {}", last.batch_id)),
+        "{json}"
+    );
+    assert!(
+        json.contains(&format!("numInputRows : {}", last.input_rows)),
+        "{json}"
+    );
     let committed = expected.iter().filter(|p| p.completed).count();
     assert!(text(&r, "[data-testid=tab-progress]").contains(&committed.to_string()));
 }

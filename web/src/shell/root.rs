@@ -2,6 +2,7 @@
 //! hash; a pasted link of the other mode switches the page. The entry point hands it both
 //! pages, so the shell depends on neither.
 
+use super::present::{use_presentation, EmbedLink};
 use super::switch::{Dashboard, ModeSwitch};
 use gloo::events::EventListener;
 use yew::prelude::*;
@@ -38,6 +39,7 @@ pub struct RootProps {
 #[component]
 pub fn Root(props: &RootProps) -> Html {
     let mode = use_state(|| Dashboard::of_hash(&current_hash()));
+    let (_, embed) = use_presentation();
     {
         let mode = mode.clone();
         use_effect_with((), move |_| {
@@ -62,6 +64,7 @@ pub fn Root(props: &RootProps) -> Html {
     };
     html! {
         <ContextProvider<ModeSwitch> context={switch}>
+            if embed { <EmbedLink /> }
             { match *mode {
                 Dashboard::Micro => props.micro.clone(),
                 Dashboard::Topology => props.topology.clone(),

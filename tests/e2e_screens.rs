@@ -1,0 +1,155 @@
+//! End-to-end test of the built dashboard on every screen a class meets, in headless Chromium:
+//! a 1024×768 laptop and a 1280×720 projector (header controls never overlap, the page never
+//! scrolls sideways), a 390×844 phone (one column, the transport on screen), present mode
+//! (`present=1`: larger text, only what a class needs) and the embed form (`embed=1`: no
+//! header, a link back to the full page).
+
+mod common;
+
+use common::browser::*;
+use fantoccini::Client;
+
+/// Pairs of visible header controls whose boxes overlap (none is inside the other).
+const OVERLAPS: &str = r#"
+    const all = [...document.querySelectorAll(
+        '.topbar .brand, .topbar button, .topbar select, .topbar input:not([type=file]), .topbar summary, .topbar .step-count, .topbar .help, .topbar [data-testid=verdict]')]
+      .filter(e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+                     const folded = e.tagName !== 'SUMMARY' && e.closest('details:not([open])');
+                     return !folded && r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; });
+    const out = [];
+    for (let i = 0; i < all.length; i++) for (let j = i + 1; j < all.length; j++) {
+      const a = all[i], b = all[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const r = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+      const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+      const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+      if (w > 1 && h > 1) out.push((a.dataset.testid || a.id || a.className) + ' × ' + (b.dataset.testid || b.id || b.className));
+    }
+    return out;"#;
+
+async fn resize(client: &Client, w: u32, h: u32) -> TestResult {
+    let chrome = js(client, "return window.outerHeight - window.innerHeight;").await?;
+    let extra = chrome.as_u64().unwrap_or(0) as u32;
+    client
+        .set_window_size(w, h + extra)
+        .await
+        .map_err(|e| format!("resize to {w}×{h}: {e}"))?;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    Ok(())
+}
+
+async fn nothing_overlaps(client: &Client, what: &str) -> TestResult {
+    let overlaps = js(client, OVERLAPS).await?;
+    if overlaps.as_array().is_some_and(|a| !a.is_empty()) {
+        return Err(format!("{what}: header controls overlap: {overlaps}"));
+    }
+    no_overflow_no_errors(client)
+        .await
+        .map_err(|e| format!("{what}: {e}"))
+}
+
+async fn drive(client: &Client, port: u16) -> TestResult {
+    open(client, port, "#preset=tablestore&seed=7&at=60").await?;
+    for (w, h) in [(1024, 768), (1280, 720)] {
+        resize(client, w, h).await?;
+        nothing_overlaps(client, &format!("{w}×{h}")).await?;
+    }
+
+    // A phone: the transport stays on screen, the page does not scroll sideways.
+    resize(client, 390, 844).await?;
+    nothing_overlaps(client, "390×844").await?;
+    let play = js(
+        client,
+        "const r = document.querySelector('[data-testid=play]').getBoundingClientRect(); \
+         return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth;",
+    )
+    .await?;
+    if play != serde_json::Value::Bool(true) {
+        return Err("on a phone the play button is off screen".into());
+    }
+    js(
+        client,
+        "window.scrollTo(0, document.body.scrollHeight); return true;",
+    )
+    .await?;
+    let play_after_scroll = js(
+        client,
+        "const r = document.querySelector('[data-testid=play]').getBoundingClientRect(); \
+         return r.top >= 0 && r.bottom <= window.innerHeight;",
+    )
+    .await?;
+    if play_after_scroll != serde_json::Value::Bool(true) {
+        return Err("on a phone the play button scrolls away".into());
+    }
+
+    // Present mode from the URL, on a projector.
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| format!("blank: {e}"))?;
+    open(
+        client,
+        port,
+        "#preset=tablestore&seed=7&tour=1&at=60&present=1",
+    )
+    .await?;
+    resize(client, 1280, 720).await?;
+    wait_for(
+        client,
+        "document.documentElement.dataset.present === '1'",
+        10,
+        "present mode",
+    )
+    .await?;
+    nothing_overlaps(client, "present mode at 1280×720").await?;
+    let shown = js(
+        client,
+        "const vis = s => { const e = document.querySelector(s); return !!e && getComputedStyle(e).display !== 'none'; }; \
+         return [vis('.mode-tabs'), vis('[data-testid=explore-open]'), vis('[data-testid=play]'), \
+                 parseFloat(getComputedStyle(document.querySelector('.now-text')).fontSize)];",
+    )
+    .await?;
+    if shown[0] != serde_json::Value::Bool(false)
+        || shown[1] != serde_json::Value::Bool(false)
+        || shown[2] != serde_json::Value::Bool(true)
+        || shown[3].as_f64().unwrap_or(0.0) < 18.0
+    {
+        return Err(format!(
+            "present mode should hide the mode tabs and Explore, keep play, and write the step \
+             note at ≥ 18 px: [tabs, explore, play, note px] = {shown}"
+        ));
+    }
+
+    // The embed form: no header, a link to the same moment on the full page.
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| format!("blank: {e}"))?;
+    open(client, port, "#preset=tablestore&seed=7&at=60&embed=1").await?;
+    let embed = js(
+        client,
+        "const bar = document.querySelector('.topbar'); const link = document.querySelector('[data-testid=embed-link]'); \
+         return [getComputedStyle(bar).display, link ? link.getAttribute('href') : null];",
+    )
+    .await?;
+    if embed[0] != "none" {
+        return Err(format!("embed=1 still shows the header: {embed}"));
+    }
+    let href = embed[1].as_str().unwrap_or_default();
+    if !href.contains("preset=tablestore") || href.contains("embed=1") {
+        return Err(format!(
+            "the embed link should open the same moment in full: {href}"
+        ));
+    }
+    no_overflow_no_errors(client).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_screen_present_mode_and_embed() {
+    let session = Session::start("screens").await;
+    let result = drive(&session.client, session.port).await;
+    session.close().await;
+    if let Err(message) = result {
+        panic!("{message}");
+    }
+}
