@@ -16,10 +16,11 @@ pub use batchscope_engine::barrier::trace::{line as event_line, LEGEND};
 /// Consistency used for the report's counters.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ConsistencyArg {
-    /// Every table at the minimum barrier over the queried tables and their upstream tables.
+    /// Every query at the minimum version over the tables all the queries depend on: queries
+    /// asked at one moment agree.
     #[default]
     Strong,
-    /// Every table at its own latest barrier at the level (fresher; may mix barriers).
+    /// Every query at its own latest consistent version: fresher, queries may disagree.
     Weak,
 }
 
@@ -34,9 +35,10 @@ impl From<ConsistencyArg> for Consistency {
 
 /// Run an ETL topology with FLIP-276 timestamp barriers (or without, for contrast).
 ///
-/// After every step the topology's declared query (avgPrice for `shopping`) is evaluated at
+/// After every step the topology's named queries (avgPrice for `shopping`) are evaluated at
 /// read-uncommitted (ru), read-committed (rc) and repeatable-read (rr); the report counts
-/// results that mix barriers and results that went back to an earlier version.
+/// results that mix barriers, results that went back to an earlier version, and moments at
+/// which two queries disagree, and prints each query's value history.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TopologyArgs {
     /// Preset name (`shopping` when neither a preset nor a file is given)
@@ -66,8 +68,8 @@ pub struct TopologyArgs {
     /// PRNG seed for the generated CDC rows (default 1)
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Consistency of the counted queries; strong makes rc/rr consistent with barriers,
-    /// weak lets rr mix barriers until they are COMMIT
+    /// Consistency among the topology's queries (FLIP-276): strong makes them agree, weak lets
+    /// each read its own latest version; neither mixes transactions within one query at rc/rr
     #[arg(long, value_enum, default_value_t = ConsistencyArg::Strong)]
     pub consistency: ConsistencyArg,
 }
@@ -171,6 +173,48 @@ pub fn report(args: &TopologyArgs) -> Result<TopologyReport, String> {
     batchscope_check::topology::report(run, args.consistency.into()).map_err(|e| e.to_string())
 }
 
+fn level_name(level: ReadLevel) -> &'static str {
+    match level {
+        ReadLevel::ReadUncommitted => "Read Uncommitted",
+        ReadLevel::ReadCommitted => "Read Committed",
+        ReadLevel::RepeatableRead => "Repeatable Read",
+    }
+}
+
+/// The text summary after the trace: per level the counts, then each query's value history
+/// (`avgPrice: 10 → 25 (mixed) → 8.333`, each value with the step it appeared at).
+pub fn summary_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out = Vec::new();
+    for level in ReadLevel::ALL {
+        let t = &report.consistency[level.short()];
+        out.push(format!(
+            "{} ({}): {} queries, {} inconsistent, {} rolled back, {} disagreements",
+            level_name(level),
+            level.short(),
+            t.queries,
+            t.inconsistent,
+            t.rolled_back,
+            t.disagreements
+        ));
+        for (name, values) in &t.values {
+            let story: Vec<String> = values
+                .iter()
+                .map(|p| {
+                    let mixed = if p.consistent { "" } else { " (mixed)" };
+                    format!("{}{mixed} @#{}", p.value, p.step)
+                })
+                .collect();
+            let lag = t.freshness.get(name).map_or(0, |l| l.max);
+            out.push(format!(
+                "  {name} at {}: {}  [lags at most {lag} barriers]",
+                level_name(level),
+                story.join(" -> ")
+            ));
+        }
+    }
+    out
+}
+
 /// Runs `batchscope topology`: 0 when the run completed, 2 on bad input (one line on stderr).
 pub fn run(args: &TopologyArgs) -> i32 {
     let report = match report(args) {
@@ -206,12 +250,8 @@ pub fn run(args: &TopologyArgs) -> i32 {
     for e in &report.trace {
         println!("{}", trace::line(e));
     }
-    for level in ReadLevel::ALL.map(ReadLevel::short) {
-        let t = &report.consistency[level];
-        println!(
-            "{level}: {} queries, {} inconsistent, {} rolled back",
-            t.queries, t.inconsistent, t.rolled_back
-        );
+    for line in summary_lines(&report) {
+        println!("{line}");
     }
     if let Some(j) = &report.job_to_optimise {
         let d = &report.delay_ms.jobs[j];

@@ -54,9 +54,77 @@ fn without_barriers_every_level_sees_inconsistent_results() {
 }
 
 #[test]
-fn weak_consistency_lets_repeatable_read_mix_barriers() {
-    let v = json(&["--preset", "shopping", "--consistency", "weak"]);
-    assert!(v["consistency"]["rr"]["inconsistent"].as_u64().unwrap() > 0);
+fn weak_consistency_never_mixes_transactions_at_read_committed_or_repeatable_read() {
+    let v = json(&["--preset", "shopping", "--consistency", "weak", "--json"]);
+    assert_eq!(v["consistency"]["rc"]["inconsistent"], 0);
+    assert_eq!(v["consistency"]["rr"]["inconsistent"], 0);
+    assert!(v["consistency"]["ru"]["inconsistent"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn three_queries_agree_under_strong_and_disagree_under_weak() {
+    let strong = json(&["--preset", "three-queries", "--json"]);
+    for level in ["ru", "rc", "rr"] {
+        assert_eq!(strong["consistency"][level]["disagreements"], 0, "{level}");
+    }
+    let weak = json(&[
+        "--preset",
+        "three-queries",
+        "--consistency",
+        "weak",
+        "--json",
+    ]);
+    assert!(["ru", "rc", "rr"]
+        .iter()
+        .any(|l| weak["consistency"][l]["disagreements"].as_u64().unwrap() > 0));
+    assert_eq!(weak["consistency"]["rc"]["inconsistent"], 0);
+    assert_eq!(weak["consistency"]["rr"]["inconsistent"], 0);
+    let lag = |v: &serde_json::Value| {
+        v["consistency"]["rc"]["freshness"]["Query1"]["total"]
+            .as_u64()
+            .unwrap()
+    };
+    assert!(lag(&weak) < lag(&strong), "Weak is fresher");
+}
+
+#[test]
+fn text_mode_tells_the_avg_price_story_at_each_level() {
+    let r = report(&args(&["--preset", "shopping"])).unwrap();
+    let lines = batchscope_cli::topology::summary_lines(&r);
+    let story = |level: &str| {
+        lines
+            .iter()
+            .find(|l| l.trim_start().starts_with(&format!("avgPrice at {level}:")))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {level} line in {lines:?}"))
+    };
+    let values = |line: &str| -> Vec<String> {
+        line.split(": ")
+            .nth(1)
+            .unwrap()
+            .split("  [")
+            .next()
+            .unwrap()
+            .split(" -> ")
+            .map(|v| v.split(" @#").next().unwrap().to_string())
+            .filter(|v| v != "–" && !v.starts_with("– "))
+            .collect()
+    };
+    let ru = values(&story("Read Uncommitted"));
+    let expected: Vec<String> = {
+        // The seed's story, from the preset's two rows of user 1 / item 1: price/amount of the
+        // first; both prices over the first amount (mixed); both prices over both amounts.
+        let spec = batchscope_engine::barrier::preset("shopping").unwrap();
+        let (r0, r1) = (&spec.cdc.records[0], &spec.cdc.records[1]);
+        let text = |n: i64, d: i64| batchscope_check::topology::ratio_text(n as f64 / d as f64);
+        let a = text(r0.price, r0.amount);
+        let b = text(r0.price + r1.price, r0.amount);
+        let c = text(r0.price + r1.price, r0.amount + r1.amount);
+        vec![a, format!("{b} (mixed)"), c]
+    };
+    assert_eq!(ru[..3], expected[..], "{ru:?}");
+    let rc = values(&story("Read Committed"));
+    assert_eq!(rc, vec![expected[0].clone(), expected[2].clone()]);
 }
 
 #[test]
@@ -149,7 +217,7 @@ fn bad_flags_name_the_flag() {
     assert!(e.contains("needs timestamp barriers"), "{e}");
     let e = report(&args(&["--preset", "nope"])).unwrap_err();
     assert!(
-        e.contains("unknown preset `nope` (known: shopping, chain)"),
+        e.contains("unknown preset `nope` (known: shopping, chain, three-queries)"),
         "{e}"
     );
     let e = report(&args(&["/no/such/topology.json"])).unwrap_err();
@@ -164,7 +232,7 @@ fn help_says_when_the_fault_strikes_and_presets_are_listed() {
     assert!(help.contains("PRECOMMIT"), "{help}");
     assert!(help.contains("JOB@BARRIER"));
     let names: Vec<&str> = topology_presets().iter().map(|p| p.0).collect();
-    assert_eq!(names, vec!["shopping", "chain"]);
+    assert_eq!(names, vec!["shopping", "chain", "three-queries"]);
 }
 
 #[test]

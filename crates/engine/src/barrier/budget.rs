@@ -25,6 +25,8 @@ pub const MAX_OPERATORS: usize = 16;
 pub const MAX_COLUMNS: usize = 64;
 /// Most tables the query joins.
 pub const MAX_QUERY_TABLES: usize = 4;
+/// Most named queries (`query` plus `queries`).
+pub const MAX_QUERIES: usize = 8;
 /// Most literal records in `cdc.records`.
 pub const MAX_LITERAL_RECORDS: usize = 100_000;
 /// Most CDC records a topology may generate.
@@ -93,8 +95,15 @@ impl TopologySpec {
         };
         let events = records
             + (rounds + 2) * (u128::from(EVENTS_PER_BARRIER) + u128::from(EVENTS_PER_JOB) * jobs);
-        let k = self.query.tables.len().min(MAX_QUERY_TABLES + 1) as u32;
-        let per_query = (records + 1).saturating_pow(k.max(1)) * u128::from(k.max(1));
+        let per_query: u128 = self
+            .all_queries()
+            .iter()
+            .take(MAX_QUERIES + 1)
+            .map(|q| {
+                let k = q.tables.len().min(MAX_QUERY_TABLES + 1) as u32;
+                (records + 1).saturating_pow(k.max(1)) * u128::from(k.max(1))
+            })
+            .fold(0u128, u128::saturating_add);
         TopologyWork {
             records: sat(records),
             events: sat(events),
@@ -158,15 +167,21 @@ impl TopologySpec {
                 MAX_LITERAL_RECORDS,
             );
         }
-        if self.query.tables.len() > MAX_QUERY_TABLES {
-            return too_many(
-                "query.tables".into(),
-                self.query.tables.len(),
-                MAX_QUERY_TABLES,
-            );
+        if self.queries.len() + 1 > MAX_QUERIES {
+            return too_many("queries".into(), self.queries.len() + 1, MAX_QUERIES);
         }
-        if self.query.on.len() > MAX_COLUMNS {
-            return too_many("query.on".into(), self.query.on.len(), MAX_COLUMNS);
+        for (i, q) in self.all_queries().into_iter().enumerate() {
+            let field = if i == 0 {
+                "query".to_string()
+            } else {
+                format!("queries[{}]", i - 1)
+            };
+            if q.tables.len() > MAX_QUERY_TABLES {
+                return too_many(format!("{field}.tables"), q.tables.len(), MAX_QUERY_TABLES);
+            }
+            if q.on.len() > MAX_COLUMNS {
+                return too_many(format!("{field}.on"), q.on.len(), MAX_COLUMNS);
+            }
         }
         for (i, t) in self.tables.iter().enumerate() {
             if t.columns.len() > MAX_COLUMNS {

@@ -1,4 +1,4 @@
-//! The Topology mode's pure view-model (FLIP-276 timestamp barriers, SEMANTICS §5.1, seed 003):
+//! The Topology mode's pure view-model (FLIP-276 timestamp barriers):
 //! the URL state, the left-to-right DAG layout of CDC, jobs and tables, the worlds of a run at
 //! every step, the declared query's history, event texts, the delay chart (plotters, SVG) and
 //! the lesson of each topology preset. The `web` crate only renders what these return.
@@ -110,7 +110,7 @@ mod tests {
         assert_eq!(params, ["topology", "seed", "level", "at", "fail"]);
         assert!(errors[0]
             .reason
-            .contains("unknown topology `nope` (known: shopping, chain)"));
+            .contains("unknown topology `nope` (known: shopping, chain, three-queries)"));
         assert!(errors[4].reason.contains("unknown job `ghost`"));
         assert!(errors[4].reason.contains("price_job"));
         let e = parse_topology("#mode=topology&fail=price_job@9").unwrap_err();
@@ -281,7 +281,11 @@ mod tests {
     fn every_preset_has_its_lesson_and_the_simplifications_are_listed() {
         for (name, _) in barrier::presets() {
             let l = topology_lesson(name);
-            assert!(l.question.contains("Seed 003"));
+            assert!(l.question.contains("FLIP-276"), "{name}");
+            assert!(
+                !l.paragraphs.join(" ").contains("seed"),
+                "{name}: cites public sources"
+            );
             assert!(parse_topology(l.try_hash).is_ok(), "{name}");
         }
         let shopping = topology_lesson("shopping").paragraphs.join(" ");
@@ -289,7 +293,7 @@ mod tests {
             "25",
             "8.333",
             "rolls back to 10",
-            "never rolled back",
+            "only a revision rolls it back",
             "optimise",
             "Revise",
         ] {
@@ -297,7 +301,7 @@ mod tests {
         }
         let s = simplifications();
         assert!(s.len() >= 8);
-        assert!(s.iter().any(|x| x.contains("Revision replays")));
+        assert!(s.iter().any(|x| x.contains("corrected rows")));
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub fn consistency_short(c: Consistency) -> &'static str {
     }
 }
 
-/// The level's name as the seed spells it.
+/// The level's name as FLIP-276 spells it.
 pub fn level_title(l: ReadLevel) -> &'static str {
     match l {
         ReadLevel::ReadUncommitted => "Read Uncommitted",
@@ -33,12 +33,12 @@ pub fn fault_text(f: &Fault) -> String {
             table,
             barrier,
             step,
-        } => format!("{table} revised to barrier {barrier} after step {step}"),
+        } => format!("{table} barrier {barrier} revised after step {step}"),
         Fault::ReviseAfterWritten {
             table,
             barrier,
             written,
-        } => format!("{table} revised to barrier {barrier} once barrier {written} is WRITTEN"),
+        } => format!("{table} barrier {barrier} revised once barrier {written} is WRITTEN"),
     }
 }
 
