@@ -55,10 +55,20 @@ pub struct TopologyArgs {
     /// snapshot.) Repeatable.
     #[arg(long = "fail", value_name = "JOB@BARRIER")]
     pub fail: Vec<String>,
-    /// Once TABLE has WRITTEN the last barrier, roll TABLE and everything downstream back to
-    /// BARRIER and replay from there (needs barriers)
+    /// Once TABLE has WRITTEN the last barrier, revise its BARRIER: with the corrected rows the
+    /// topology ships for it (its `revisions`), or the same data if none; TABLE and everything
+    /// downstream roll back to the checkpoint before BARRIER and recompute (needs barriers)
     #[arg(long = "revise", value_name = "TABLE@BARRIER")]
     pub revise: Option<String>,
+    /// Timestamp barriers per checkpoint (FLIP-276: barriers 1, 2, 3 in checkpoint 1); a failed
+    /// job restores its last complete checkpoint and replays the barriers after it. Default:
+    /// the topology's setting (1)
+    #[arg(long, value_name = "N")]
+    pub barriers_per_checkpoint: Option<u64>,
+    /// Snapshots a table keeps besides its newest before the MetaService expires older ones
+    /// that no reader uses (default: the topology's setting, 2)
+    #[arg(long, value_name = "N")]
+    pub snapshot_retention: Option<u64>,
     /// No timestamp barriers: every job checkpoints on its own schedule
     #[arg(long)]
     pub no_barriers: bool,
@@ -83,6 +93,8 @@ impl Default for TopologyArgs {
             barriers: 5,
             fail: Vec::new(),
             revise: None,
+            barriers_per_checkpoint: None,
+            snapshot_retention: None,
             no_barriers: false,
             json: false,
             seed: None,
@@ -134,6 +146,18 @@ pub fn topology_run(args: &TopologyArgs) -> Result<TopologyRun, String> {
         return Err("--barriers: must be at least 1".into());
     }
     spec.no_barriers |= args.no_barriers;
+    if let Some(n) = args.barriers_per_checkpoint {
+        if n == 0 || n > args.barriers {
+            return Err(format!(
+                "--barriers-per-checkpoint {n}: must be between 1 and --barriers {}",
+                args.barriers
+            ));
+        }
+        spec.barriers_per_checkpoint = n;
+    }
+    if let Some(n) = args.snapshot_retention {
+        spec.snapshot_retention = n;
+    }
     let mut faults = Vec::new();
     for f in &args.fail {
         let (job, barrier) = split_at_sign("--fail", f)?;
@@ -147,9 +171,9 @@ pub fn topology_run(args: &TopologyArgs) -> Result<TopologyRun, String> {
     }
     if let Some(r) = &args.revise {
         let (table, barrier) = split_at_sign("--revise", r)?;
-        if barrier >= args.barriers {
+        if barrier == 0 || barrier > args.barriers {
             return Err(format!(
-                "--revise {r}: barrier must be below --barriers {} so that something is rolled back",
+                "--revise {r}: barrier must be between 1 and --barriers {}",
                 args.barriers
             ));
         }
@@ -253,11 +277,56 @@ pub fn run(args: &TopologyArgs) -> i32 {
     for line in summary_lines(&report) {
         println!("{line}");
     }
+    for f in &report.failovers {
+        println!(
+            "failover: {} {} — restored checkpoint {} (barriers up to {}), replayed barriers {:?}",
+            f.job,
+            trace::fail_phase(f.phase, f.in_flight, &f.job),
+            f.restored_checkpoint,
+            f.restored_barrier,
+            f.replayed_barriers
+        );
+    }
+    for r in &report.revisions {
+        println!(
+            "revision: {} barrier {} ({} corrected rows): {} rolled back to barrier {} and recomputed",
+            r.table,
+            r.barrier,
+            r.corrected_rows,
+            r.tables.join(", "),
+            r.rolled_back_to
+        );
+    }
+    for j in &report.lineage.jobs {
+        println!(
+            "lineage: {} reads {} and writes {}",
+            j.name,
+            j.sources.join(", "),
+            j.sink
+        );
+    }
+    for (t, list) in &report.held_snapshots {
+        for h in list {
+            println!(
+                "snapshot held: {t} snapshot-{} (barrier {}) by {}",
+                h.snapshot_id,
+                h.barrier,
+                h.held_by.join(", ")
+            );
+        }
+    }
+    for (t, list) in &report.expired_snapshots {
+        let ids: Vec<String> = list
+            .iter()
+            .map(|s| format!("snapshot-{}", s.snapshot_id))
+            .collect();
+        println!("snapshots expired: {t} {}", ids.join(", "));
+    }
     if let Some(j) = &report.job_to_optimise {
         let d = &report.delay_ms.jobs[j];
         println!(
-            "job to optimise: {j} (delay max {} ms, last {} ms)",
-            d.max, d.last
+            "job to optimise: {j} (largest mean job delay: {} ms; max {} ms, last {} ms)",
+            d.mean, d.max, d.last
         );
     }
     0

@@ -157,6 +157,114 @@ fn revision_is_reported_and_replays() {
     assert_eq!(r.snapshots["table3"].len(), 5);
 }
 
+#[test]
+fn a_revision_with_corrected_rows_changes_the_final_answer_consistently() {
+    let plain = json(&["--preset", "chain", "--json"]);
+    let revised = json(&["--preset", "chain", "--revise", "table1@1", "--json"]);
+    assert_ne!(plain["final_query"], revised["final_query"]);
+    assert_eq!(revised["final_query"]["consistent"], true);
+    for level in ["rc", "rr"] {
+        assert_eq!(revised["consistency"][level]["inconsistent"], 0, "{level}");
+    }
+    let rev = &revised["revisions"][0];
+    assert_eq!(rev["table"], "table1");
+    assert!(rev["corrected_rows"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn checkpoints_of_two_barriers_restore_the_checkpoint_and_replay_the_barriers_after_it() {
+    let clean = json(&[
+        "--preset",
+        "shopping",
+        "--barriers-per-checkpoint",
+        "2",
+        "--json",
+    ]);
+    let v = json(&[
+        "--preset",
+        "shopping",
+        "--barriers-per-checkpoint",
+        "2",
+        "--fail",
+        "price_job@4",
+        "--json",
+    ]);
+    let f = &v["failovers"][0];
+    let restored = f["restored_checkpoint"].as_u64().unwrap();
+    let replayed: Vec<u64> = f["replayed_barriers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap())
+        .collect();
+    assert!(replayed.len() >= 2, "{f}");
+    // The checkpoint restored holds the barriers just before the replayed ones.
+    let cp = v["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["checkpoint"] == restored)
+        .unwrap();
+    let last = cp["barriers"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_u64()
+        .unwrap();
+    assert_eq!(replayed[0], last + 1);
+    assert_eq!(v["final_query"], clean["final_query"]);
+    assert_eq!(
+        v["snapshots"], clean["snapshots"],
+        "the same snapshots after the replay"
+    );
+    let e = report(&args(&["--barriers-per-checkpoint", "0"])).unwrap_err();
+    assert!(
+        e.starts_with("--barriers-per-checkpoint 0: must be between 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_report_has_lineage_and_expired_and_held_snapshots() {
+    let v = json(&[
+        "--preset",
+        "three-queries",
+        "--snapshot-retention",
+        "0",
+        "--json",
+    ]);
+    let sources = v["lineage"]["__META_JOB_SOURCE"].as_array().unwrap();
+    assert!(sources
+        .iter()
+        .any(|r| r["job_id"] == "amount_job" && r["table_name"] == "table1"));
+    let sinks = v["lineage"]["__META_JOB_SINK"].as_array().unwrap();
+    assert!(sinks
+        .iter()
+        .any(|r| r["job_id"] == "amount_job" && r["table_name"] == "table2"));
+    assert!(v["expired_snapshots"]["table2"]
+        .as_array()
+        .is_some_and(|l| !l.is_empty()));
+    let held = v["held_snapshots"]["table1"].as_array().unwrap();
+    assert!(held.iter().any(|h| h["held_by"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|b| b.as_str().unwrap().starts_with("rr:"))));
+    let wide = json(&["--preset", "three-queries", "--json"]);
+    let count = |v: &serde_json::Value| {
+        v["expired_snapshots"].as_object().map_or(0, |m| {
+            m.values()
+                .map(|l| l.as_array().unwrap().len())
+                .sum::<usize>()
+        })
+    };
+    assert!(
+        count(&wide) < count(&v),
+        "a larger retention expires fewer snapshots"
+    );
+}
+
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let p = std::env::temp_dir().join(format!("batchscope-{}-{name}", std::process::id()));
     std::fs::write(&p, text).unwrap();

@@ -16,6 +16,7 @@ mod commit;
 mod cut;
 mod delay;
 mod event;
+mod expire;
 mod faults;
 mod job;
 mod meta;
@@ -32,7 +33,10 @@ mod world;
 pub use budget::TopologyWork;
 pub use commit::{BarrierView, TableTxnState, TransactionState};
 pub use delay::{DelayReport, DelaySample, DelaySeries};
-pub use event::{BarrierEvent, BarrierEventKind, CdcRecord, ReplayRange, TableBarrierRef};
+pub use event::{
+    BarrierEvent, BarrierEventKind, CdcRecord, FailPhase, ReplayRange, TableBarrierRef,
+};
+pub use expire::HeldSnapshot;
 pub use job::{Job, JobCheckpoint, JobInput};
 pub use meta::{
     BarrierRecord, JobProgress, JobRegistration, MetaService, SnapshotRef, TableRegistration,

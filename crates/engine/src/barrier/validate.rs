@@ -229,16 +229,17 @@ impl TopologySpec {
                     format!("unknown table `{}`", r.table),
                 ));
             };
-            let root = self
-                .jobs
-                .iter()
-                .any(|j| j.sink == r.table && j.sources.iter().any(|s| s == CDC_SOURCE));
+            let root = self.jobs.iter().any(|j| {
+                j.sink == r.table
+                    && j.sources.iter().any(|s| s == CDC_SOURCE)
+                    && !j.operators.iter().any(OperatorSpec::is_stateful)
+            });
             if !root {
                 return Err(invalid(
                     format!("{f}.table"),
                     format!(
-                        "`{}` is not a root table: corrected rows replace CDC data, so they \
-                         go to a table written from `cdc`",
+                        "`{}` is not a root table written by a stateless job: corrected rows \
+                         replace the CDC rows such a job streams into it",
                         r.table
                     ),
                 ));

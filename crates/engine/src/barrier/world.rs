@@ -88,6 +88,8 @@ pub struct TopologyWorld {
     pub(super) commit_pending: bool,
     pub(super) drain_until_ms: u64,
     pub(super) delay_log: DelayLog,
+    /// Corrected rows of revised (root table, barrier)s, used by every later replay.
+    pub(super) corrections: BTreeMap<(String, u64), Vec<Vec<i64>>>,
     trace: Vec<BarrierEvent>,
 }
 
@@ -201,6 +203,7 @@ impl TopologyWorld {
             commit_pending: false,
             drain_until_ms: end_ms + drain_ms,
             trace: Vec::new(),
+            corrections: BTreeMap::new(),
             cdc_plan,
             run,
         };
