@@ -235,6 +235,8 @@ pub struct SnapshotEntry {
 pub struct FailoverEntry {
     /// Job.
     pub job: String,
+    /// Its sink table.
+    pub table: String,
     /// Events before the failure.
     pub step: u64,
     /// Where the barrier in flight stood (before PROCESSED, before PRECOMMIT, after PRECOMMIT).
@@ -433,6 +435,7 @@ fn failovers(trace: &[BarrierEvent]) -> Vec<FailoverEntry> {
         .filter_map(|e| match &e.kind {
             BarrierEventKind::JobFailed {
                 job,
+                table,
                 phase,
                 in_flight,
                 restored_checkpoint,
@@ -442,6 +445,7 @@ fn failovers(trace: &[BarrierEvent]) -> Vec<FailoverEntry> {
                 ..
             } => Some(FailoverEntry {
                 job: job.clone(),
+                table: table.clone(),
                 step: e.step,
                 phase: *phase,
                 in_flight: *in_flight,

@@ -229,8 +229,13 @@ pub fn summary_lines(report: &TopologyReport) -> Vec<String> {
                 })
                 .collect();
             let lag = t.freshness.get(name).map_or(0, |l| l.max);
+            let unit = if report.no_barriers {
+                "own checkpoints"
+            } else {
+                "barriers"
+            };
             out.push(format!(
-                "  {name} at {}: {}  [lags at most {lag} barriers]",
+                "  {name} at {}: {}  [lags at most {lag} {unit}]",
                 level_name(level),
                 story.join(" -> ")
             ));
@@ -272,20 +277,29 @@ pub fn run(args: &TopologyArgs) -> i32 {
     );
     println!("{}", trace::LEGEND);
     for e in &report.trace {
-        println!("{}", trace::line(e));
+        println!("{}", trace::line_for(e, report.no_barriers));
     }
     for line in summary_lines(&report) {
         println!("{line}");
     }
+    let unit = if report.no_barriers {
+        "own checkpoint"
+    } else {
+        "barrier"
+    };
     for f in &report.failovers {
-        println!(
-            "failover: {} {} — restored checkpoint {} (barriers up to {}), replayed barriers {:?}",
-            f.job,
-            trace::fail_phase(f.phase, f.in_flight, &f.job),
-            f.restored_checkpoint,
-            f.restored_barrier,
-            f.replayed_barriers
-        );
+        let when = trace::fail_phase(f.phase, f.in_flight, &f.table);
+        if report.no_barriers {
+            println!(
+                "failover: {} {when} — restored its own checkpoint {}, lost {:?}",
+                f.job, f.restored_checkpoint, f.lost_barriers
+            );
+        } else {
+            println!(
+                "failover: {} {when} — restored checkpoint {} (barriers up to {}), replayed barriers {:?}",
+                f.job, f.restored_checkpoint, f.restored_barrier, f.replayed_barriers
+            );
+        }
     }
     for r in &report.revisions {
         println!(
@@ -308,7 +322,7 @@ pub fn run(args: &TopologyArgs) -> i32 {
     for (t, list) in &report.held_snapshots {
         for h in list {
             println!(
-                "snapshot held: {t} snapshot-{} (barrier {}) by {}",
+                "snapshot held: {t} snapshot-{} ({unit} {}) by {}",
                 h.snapshot_id,
                 h.barrier,
                 h.held_by.join(", ")

@@ -1,5 +1,5 @@
 //! The transaction state of every barrier: per table PROCESSED / WRITTEN, globally PRECOMMIT /
-//! COMMIT (seed 003, "Data Consistency Type"), and the snapshots of each table.
+//! COMMIT (FLIP-276, "Data Consistency Type"), and the snapshots of each table.
 
 use crate::shell::Shared;
 use batchscope_engine::barrier::{TableTxnState, TopologyWorld, TransactionState};

@@ -31,7 +31,7 @@ pub enum TopoAction {
     FailAfterPrecommit(String, u64),
     /// Fail `job` right after the step on screen.
     FailNow(String),
-    /// Revise `table` back to `barrier` right after the step on screen.
+    /// Revise barrier `barrier` of `table` right after the step on screen.
     ReviseNow(String, u64),
     /// Remove the recorded fault at this index.
     RemoveFault(usize),

@@ -103,3 +103,21 @@ fn the_report_counts_every_step_at_every_level() {
     assert!(r.consistency.values().all(|t| t.queries == r.events));
     assert_eq!(r.job_to_optimise.as_deref(), Some("amount_job"));
 }
+
+#[test]
+fn a_failure_rolls_back_every_strong_query_but_only_the_weak_ones_reading_the_lost_table() {
+    let fail = || {
+        vec![Fault::FailBeforeWritten {
+            job: "amount_job".into(),
+            barrier: 2,
+        }]
+    };
+    let [_, weak, _] = tallies(run("three-queries", fail(), false), Consistency::Weak);
+    let [_, strong, _] = tallies(run("three-queries", fail(), false), Consistency::Strong);
+    assert_eq!(strong.disagreements, 0);
+    assert!(weak.rolled_back > 0);
+    assert!(
+        weak.rolled_back < strong.rolled_back,
+        "Query1 reads table1 only"
+    );
+}

@@ -6,22 +6,9 @@
 //! Expiration is bookkeeping here: the table's data is kept, so a revision may still roll back
 //! to an expired snapshot (a simplification; Paimon would need a tag for that).
 
-use serde::Serialize;
-
 use super::meta::SnapshotRef;
 use super::query::{Consistency, ReadLevel};
 use super::world::TopologyWorld;
-
-/// A snapshot past the retention that a reader kept from expiring.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct HeldSnapshot {
-    /// Paimon snapshot id.
-    pub snapshot_id: u64,
-    /// Barrier it holds.
-    pub barrier: u64,
-    /// Who held it: `rr:<query>` (a Repeatable Read reader, with its consistency) or a job.
-    pub held_by: Vec<String>,
-}
 
 impl TopologyWorld {
     /// Every snapshot a Repeatable Read reader of the topology's queries reads now, as

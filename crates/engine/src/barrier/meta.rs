@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::expire::HeldSnapshot;
 use super::spec::{TopologyError, TopologySpec, CDC_SOURCE};
 
 /// A registered ETL job.
@@ -71,6 +70,17 @@ pub struct SnapshotRef {
     pub snapshot_id: u64,
     /// Barrier (commitIdentifier) of the snapshot.
     pub barrier: u64,
+}
+
+/// A snapshot past the retention that a reader kept from expiring.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeldSnapshot {
+    /// Paimon snapshot id.
+    pub snapshot_id: u64,
+    /// Barrier it holds.
+    pub barrier: u64,
+    /// Who held it: `rr:<query>` (a Repeatable Read reader, with its consistency) or a job.
+    pub held_by: Vec<String>,
 }
 
 /// The MetaService: coordinator of the ETL topology.

@@ -36,10 +36,10 @@ pub use delay::{DelayReport, DelaySample, DelaySeries};
 pub use event::{
     BarrierEvent, BarrierEventKind, CdcRecord, FailPhase, ReplayRange, TableBarrierRef,
 };
-pub use expire::HeldSnapshot;
 pub use job::{Job, JobCheckpoint, JobInput};
 pub use meta::{
-    BarrierRecord, JobProgress, JobRegistration, MetaService, SnapshotRef, TableRegistration,
+    BarrierRecord, HeldSnapshot, JobProgress, JobRegistration, MetaService, SnapshotRef,
+    TableRegistration,
 };
 pub use operator::{OperatorState, Record};
 pub use query::{lineage, Consistency, Query, QueryResult, QueryRow, ReadLevel, TableRead};
@@ -70,6 +70,13 @@ they are computed from), at Repeatable Read the newest WRITTEN in every one; und
 (inferred from the FLIP's Min(table1 version, table2 version) example).
 - Read Uncommitted reads the latest written data whatever the consistency: uncommitted data is \
 not addressable by barrier, so neither Strong nor Weak pins it.
+- A checkpoint holds barriers_per_checkpoint consecutive barriers, the same for every job. A failed \
+job restores its last complete checkpoint and replays the barriers after it; barriers its table \
+had already WRITTEN are recomputed, checked equal, and not committed again (as Paimon skips a \
+commit whose identifier its commit user already committed); a failure never removes a snapshot.
+- Snapshot expiration is bookkeeping: the MetaService marks a snapshot older than \
+snapshot_retention expired unless a Repeatable Read reader of the topology's queries or a \
+downstream job still uses it, but the data stays, so a revision may roll back past it.
 - A barrier is a number issued every barrier_interval_ms; its <barrier, offset> range is stored \
 by the MetaService rather than by each source.
 - A revision replaces one barrier of a root table by corrected rows shipped with the topology \

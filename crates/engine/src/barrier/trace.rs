@@ -20,6 +20,24 @@ pub fn line(e: &BarrierEvent) -> String {
     format!("{:>6} ms #{:<4} {}", e.at_ms, e.step, what(&e.kind))
 }
 
+/// [`line`] for a run with or without timestamp barriers: without them the numbers of
+/// PROCESSED, WRITTEN, HELD and RECOVER are each job's own checkpoints, and the line says so.
+pub fn line_for(e: &BarrierEvent, no_barriers: bool) -> String {
+    let own = matches!(
+        e.kind,
+        BarrierEventKind::Processed { .. }
+            | BarrierEventKind::SnapshotWritten { .. }
+            | BarrierEventKind::SnapshotHeld { .. }
+            | BarrierEventKind::JobRecovered { .. }
+    );
+    let text = line(e);
+    if no_barriers && own {
+        text.replace("barrier ", "own checkpoint ")
+    } else {
+        text
+    }
+}
+
 /// The CDC ranges a recovering job replays, as `barrier=[start, end)` separated by spaces.
 pub fn replay_ranges(replay: &[ReplayRange]) -> String {
     let r: Vec<String> = replay

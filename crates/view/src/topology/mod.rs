@@ -26,7 +26,8 @@ pub use lesson::{
     TopoStop, TopoTour,
 };
 pub use text::{
-    active, consistency_short, edge_label, event_text, fault_text, level_title, step_text, Active,
+    active, consistency_short, edge_label, event_text, fault_text, fault_text_in, level_title,
+    step_text, Active,
 };
 pub use url::{
     canonical_faults, format_topology, is_topology_hash, parse_topology, topology_names, TopoUrl,
@@ -302,6 +303,29 @@ mod tests {
         let s = simplifications();
         assert!(s.len() >= 8);
         assert!(s.iter().any(|x| x.contains("corrected rows")));
+    }
+
+    #[test]
+    fn fault_texts_say_when_the_job_fails_relative_to_precommit() {
+        let fail = |job: &str| barrier_fault(job);
+        let chain = barrier::preset("chain").unwrap();
+        let shopping = barrier::preset("shopping").unwrap();
+        assert!(fault_text_in(&fail("sum_job"), &chain).contains("before PRECOMMIT"));
+        assert!(fault_text_in(&fail("price_job"), &shopping).contains("is PRECOMMIT"));
+        let mut own = shopping.clone();
+        own.no_barriers = true;
+        let text = fault_text_in(&fail("price_job"), &own);
+        assert!(
+            text.contains("own checkpoint") && !text.contains("PRECOMMIT"),
+            "{text}"
+        );
+    }
+
+    fn barrier_fault(job: &str) -> barrier::Fault {
+        barrier::Fault::FailBeforeWritten {
+            job: job.into(),
+            barrier: 2,
+        }
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! and the words for levels, consistencies and faults.
 
 use batchscope_engine::barrier::{
-    self, BarrierEvent, BarrierEventKind, Consistency, FailPhase, Fault, ReadLevel, TopologyWorld,
-    CDC_SOURCE,
+    self, BarrierEvent, BarrierEventKind, Consistency, FailPhase, Fault, ReadLevel, TopologySpec,
+    TopologyWorld, CDC_SOURCE,
 };
 
 /// `strong` or `weak`.
@@ -23,7 +23,37 @@ pub fn level_title(l: ReadLevel) -> &'static str {
     }
 }
 
-/// A fault in words (the list of recorded inputs).
+/// A fault in words, for the topology it strikes: a `--fail JOB@B` strikes after PRECOMMIT
+/// only when no other job reads the job's table (else PRECOMMIT waits for that table's
+/// snapshot and the job fails after PROCESSED, before PRECOMMIT); without barriers there is no
+/// PRECOMMIT at all.
+pub fn fault_text_in(f: &Fault, spec: &TopologySpec) -> String {
+    match f {
+        Fault::FailBeforeWritten { job, barrier } if spec.no_barriers => {
+            format!("{job} fails before its own checkpoint {barrier} is WRITTEN")
+        }
+        Fault::FailBeforeWritten { job, barrier } => {
+            let sink = spec
+                .jobs
+                .iter()
+                .find(|j| &j.name == job)
+                .map(|j| j.sink.as_str());
+            let read = spec
+                .jobs
+                .iter()
+                .any(|j| sink.is_some_and(|s| j.sources.iter().any(|x| x == s)));
+            if read {
+                format!("{job} fails after barrier {barrier} is PROCESSED in its table, before PRECOMMIT (other jobs read the table)")
+            } else {
+                fault_text(f)
+            }
+        }
+        _ => fault_text(f),
+    }
+}
+
+/// A fault in words (the list of recorded inputs), as it strikes a job whose table no other
+/// job reads; [`fault_text_in`] says it for a given topology.
 pub fn fault_text(f: &Fault) -> String {
     match f {
         Fault::FailBeforeWritten { job, barrier } => {
