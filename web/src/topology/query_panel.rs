@@ -7,7 +7,7 @@
 use super::state::TopoAction;
 use crate::shell::Shared;
 use batchscope_check::topology::{disagree, value_text};
-use batchscope_engine::barrier::{Consistency, ReadLevel, TopologyWorld};
+use batchscope_engine::barrier::{Consistency, QueryResult, ReadLevel, TopologyWorld};
 use batchscope_view::topology::{
     consistency_short, level_title, ratio_text, rolled_back, value_changes, HistoryPoint,
 };
@@ -34,6 +34,22 @@ fn short_col(c: &str) -> &str {
     c.rsplit('.').next().unwrap_or(c)
 }
 
+/// How many barriers `r` lags the newest version one of its tables has at `level`.
+fn lag(w: &TopologyWorld, level: ReadLevel, r: &QueryResult) -> u64 {
+    let newest = r
+        .reads
+        .iter()
+        .filter_map(|t| w.table(&t.table))
+        .map(|t| match level {
+            ReadLevel::RepeatableRead => t.written(),
+            _ => t.processed(),
+        })
+        .max()
+        .unwrap_or(0);
+    let oldest = r.reads.iter().map(|t| t.barrier).min().unwrap_or(0);
+    newest.saturating_sub(oldest)
+}
+
 /// Every named query at the same moment: the barrier of each table it read, its value, and
 /// whether it disagrees with another query on a shared table. Nothing with one query.
 fn side_by_side(w: &TopologyWorld, level: ReadLevel, consistency: Consistency) -> Html {
@@ -54,13 +70,15 @@ fn side_by_side(w: &TopologyWorld, level: ReadLevel, consistency: Consistency) -
                 <b data-testid="queries-agree">{ if disagree { "they read different versions of a shared table" } else { "they agree on every shared table" } }</b>
             </div>
             <table class="grid qrows">
-                <thead><tr><th>{ "query" }</th><th>{ "tables @ barrier" }</th><th>{ "value" }</th></tr></thead>
+                <thead><tr><th>{ "query" }</th><th>{ "tables @ barrier" }</th><th>{ "value" }</th>
+                    <th title="Barriers between the newest version one of its tables has at this level and the oldest it read: Weak lags less">{ "lag" }</th></tr></thead>
                 <tbody>
                     { for results.iter().zip(&specs).map(|(r, spec)| html! {
                         <tr data-testid="queries-side-row">
                             <td class="mono">{ &r.name }</td>
                             <td class="mono">{ r.reads.iter().map(|t| format!("{}@{}", t.table, t.barrier)).collect::<Vec<_>>().join(" ") }</td>
                             <td class="mono">{ value_text(r, spec.ratio.is_some()) }</td>
+                            <td class="mono" data-testid="queries-side-lag">{ lag(w, level, r) }</td>
                         </tr>
                     }) }
                 </tbody>
