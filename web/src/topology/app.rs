@@ -137,6 +137,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                 <TopoControls topology={url.topology.clone()} topologies={topologies}
                     seed={url.seed} cursor={cursor} total={total} playing={player.playing}
                     speed={player.speed} no_barriers={url.no_barriers} theme={player.theme}
+                    per_checkpoint={url.per_checkpoint} barriers={world.run().barriers}
                     on_action={on_action.clone()} />
             </header>
             <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />

@@ -306,6 +306,25 @@ mod tests {
     }
 
     #[test]
+    fn barriers_per_checkpoint_round_trip_through_the_link() {
+        let hash = "#mode=topology&topology=shopping&seed=1&bpc=2&fail=price_job@4&level=rc&consistency=strong&at=0";
+        let url = parse_topology(hash).unwrap();
+        assert_eq!(url.per_checkpoint, 2);
+        assert_eq!(format_topology(&url), hash);
+        let frames = record(&url.run().unwrap()).unwrap();
+        assert!(frames
+            .last()
+            .trace()
+            .iter()
+            .any(|e| matches!(e.kind, BarrierEventKind::Replayed { .. })));
+        for bad in ["bpc=0", "bpc=99", "bpc=x"] {
+            let errors =
+                parse_topology(&format!("#mode=topology&topology=shopping&{bad}")).unwrap_err();
+            assert_eq!(errors[0].param, "bpc", "{bad}");
+        }
+    }
+
+    #[test]
     fn fault_texts_say_when_the_job_fails_relative_to_precommit() {
         let fail = |job: &str| barrier_fault(job);
         let chain = barrier::preset("chain").unwrap();
