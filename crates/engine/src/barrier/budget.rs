@@ -34,7 +34,7 @@ pub const MAX_RECORDS: u64 = 200_000;
 /// Most events a run may take, by [`TopologyWork::events`].
 pub const MAX_EVENTS: u64 = 2_000_000;
 /// Most row comparisons of the query evaluations a judged run makes (three read levels after
-/// every event, each joining the queried tables row by row).
+/// every event and two for snapshot expiry, each joining the queried tables row by row).
 pub const MAX_QUERY_ROWS: u64 = 20_000_000_000;
 
 /// Events per job and barrier (or own checkpoint): read per input, process, snapshot, fail and
@@ -50,8 +50,9 @@ pub struct TopologyWork {
     pub records: u64,
     /// An upper estimate of the events of a run.
     pub events: u64,
-    /// An upper estimate of the rows compared by the query evaluations of a judged run: three
-    /// per event, each at most (records + 1) rows per queried table, joined pairwise.
+    /// An upper estimate of the rows compared by the query evaluations of a judged run: five
+    /// per event and named query (three read levels, and Strong and Weak Repeatable Read for
+    /// the MetaService's snapshot expiry), each at most (records + 1) rows per queried table, joined pairwise.
     pub query_rows: u64,
 }
 
@@ -107,7 +108,7 @@ impl TopologySpec {
         TopologyWork {
             records: sat(records),
             events: sat(events),
-            query_rows: sat(events.saturating_mul(3).saturating_mul(per_query)),
+            query_rows: sat(events.saturating_mul(5).saturating_mul(per_query)),
         }
     }
 
@@ -138,9 +139,9 @@ impl TopologySpec {
             return Err(invalid(
                 "query.tables",
                 format!(
-                    "evaluating the query after every event could compare {} rows ((records + 1) ^ {} queried tables × events × 3 levels), over the budget of {MAX_QUERY_ROWS}",
+                    "evaluating the queries after every event could compare {} rows ((records + 1) ^ queried tables, summed over the {} queries, × events × 5: three read levels for the judge, two Repeatable Read readers for snapshot expiry), over the budget of {MAX_QUERY_ROWS}",
                     w.query_rows,
-                    self.query.tables.len()
+                    self.queries.len() + 1
                 ),
             ));
         }
