@@ -55,7 +55,7 @@ pub struct ConsistencyTally {
     pub disagreements: u64,
     /// Per query: how many barriers its answers lagged the newest version of its tables.
     pub freshness: BTreeMap<String, Lag>,
-    /// Per query: its value each time it changed.
+    /// Per query: its value each time it changed, with whether that answer was consistent.
     pub values: BTreeMap<String, Vec<ValuePoint>>,
     #[serde(skip)]
     last: BTreeMap<String, Vec<(u64, u32)>>,
@@ -88,8 +88,7 @@ pub fn value_text(r: &QueryResult, has_ratio: bool) -> String {
 }
 
 impl ConsistencyTally {
-    /// Records one evaluation of one query (`newest`: the newest barrier visible at the level in
-    /// one of its tables).
+    /// Records one evaluation of one query (no freshness: [`Self::observe_moment`] has it).
     pub fn observe(&mut self, r: &QueryResult) {
         self.observe_at(r, None, 0, false);
     }
@@ -123,9 +122,9 @@ impl ConsistencyTally {
             barriers: r.reads.iter().map(|t| t.barrier).collect(),
         };
         let values = self.values.entry(r.name.clone()).or_default();
-        let same = values
-            .last()
-            .is_some_and(|p| p.value == point.value && p.consistent == point.consistent);
+        // A new point when the value changes (whether the answer mixed transactions is that
+        // point's; the per-level counts say how often answers mixed in all).
+        let same = values.last().is_some_and(|p| p.value == point.value);
         if !same {
             values.push(point);
         }
