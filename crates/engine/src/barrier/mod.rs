@@ -60,7 +60,7 @@ FLIP-276 is a design proposal, not a release; batchscope models its intent, simp
 source's records and its barrier), not between parallel channels.
 - At most one stateful operator per job (group-by sum or a join whose right side has one row per \
 join key); stateless filter/project/forward run before or after it.
-- A job reads barrier N of an upstream table only once that table has WRITTEN N (the seed: \
+- A job reads barrier N of an upstream table only once that table has WRITTEN N (FLIP-276: \
 downstream sources \"produce data after the upstream sink committed\").
 - Every barrier gives every table a snapshot, even an empty one, so barrier <-> snapshot is dense.
 - PRECOMMIT/COMMIT are announced over all tables of the topology. A query at Read Committed \
