@@ -154,3 +154,53 @@ fn a_revision_with_corrected_rows_recomputes_downstream() {
     assert!(answer(&w).consistent);
     assert_eq!(w.meta().committed, spec.barriers);
 }
+
+#[test]
+fn bad_revisions_checkpoints_and_queries_are_refused_naming_the_field() {
+    let refused = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = serde_json::to_value(preset("chain").unwrap()).unwrap();
+        edit(&mut v);
+        batchscope_engine::barrier::TopologySpec::from_json(&v.to_string())
+            .unwrap_err()
+            .to_string()
+    };
+    let e = refused(&|v| v["revisions"][0]["table"] = "table2".into());
+    assert!(
+        e.starts_with("revisions[0].table: `table2` is not a root table"),
+        "{e}"
+    );
+    let e = refused(&|v| v["revisions"][0]["table"] = "nope".into());
+    assert!(
+        e.starts_with("revisions[0].table: unknown table `nope`"),
+        "{e}"
+    );
+    let e = refused(&|v| v["revisions"][0]["barrier"] = 0.into());
+    assert!(
+        e.starts_with("revisions[0].barrier: must be between 1 and barriers"),
+        "{e}"
+    );
+    let e = refused(&|v| v["revisions"][0]["rows"][0] = serde_json::json!([1, 2]));
+    assert!(
+        e.starts_with("revisions[0].rows[0]: 2 values for the 4 columns"),
+        "{e}"
+    );
+    let e = refused(&|v| v["barriers_per_checkpoint"] = 0.into());
+    assert!(
+        e.starts_with("barriers_per_checkpoint: must be between 1 and barriers"),
+        "{e}"
+    );
+    let e = refused(&|v| {
+        v["queries"] = serde_json::json!([{"name": "share", "tables": ["table1"], "on": []}])
+    });
+    assert!(e.contains("query `share` is declared twice"), "{e}");
+    let e = refused(&|v| {
+        v["queries"] = serde_json::json!([{"name": "q", "tables": ["nope"], "on": []}])
+    });
+    assert!(
+        e.starts_with("queries[0].tables[0]: unknown table `nope`"),
+        "{e}"
+    );
+    let mut w = world("chain", 1, vec![]);
+    let e = w.revise("table1", 0).unwrap_err().to_string();
+    assert!(e.contains("barrier 0 holds no data"), "{e}");
+}

@@ -261,7 +261,13 @@ impl TopologyWorld {
         };
         check_fault(&self.run.spec, &self.meta, &fault)?;
         let t = &self.tables[self.table_index(table).expect("checked")];
-        if barrier == 0 || barrier > t.written() {
+        if barrier == 0 {
+            return Err(TopologyError::Invalid {
+                field: "revise".into(),
+                reason: "barrier 0 holds no data to revise: barriers count from 1".into(),
+            });
+        }
+        if barrier > t.written() {
             return Err(TopologyError::Invalid {
                 field: "revise".into(),
                 reason: format!(
