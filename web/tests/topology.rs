@@ -1,6 +1,7 @@
 //! Component tests of the Topology mode in a real browser (headless Chromium via
 //! wasm-bindgen-test-runner): the DAG and the panels mount from a link, buttons step, the
-//! level selector changes the query's answer, failing a job is recorded and shown.
+//! level selector changes the query's answer, failing a job is recorded and shown, several
+//! queries side by side disagree under Weak and agree under Strong.
 #![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen_test::*;
@@ -24,7 +25,7 @@ async fn the_topology_mounts_steps_and_shows_every_table() {
     settle().await;
     assert!(text(&r, "[data-testid=topo-step-count]").starts_with("1 /"));
     assert!(text(&r, "[data-testid=topo-step-note]").contains("CDC record #0"));
-    assert!(text(&r, "[data-testid=topo-lesson-title]").contains("Table1"));
+    assert!(text(&r, "[data-testid=topo-lesson-title]").contains("table1"));
     app.destroy();
 }
 
@@ -65,5 +66,32 @@ async fn fail_now_is_recorded_and_drawn() {
     assert!(text(&r, "[data-testid=topo-fault]").contains("price_job fails after step 30"));
     assert!(text(&r, "[data-testid=topo-step-note]").contains("price_job FAILED"));
     assert!(r.query_selector(".job-down").unwrap().is_some());
+    app.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn three_queries_side_by_side_disagree_under_weak_and_agree_under_strong() {
+    let (r, app) = mount_topology(
+        "#mode=topology&topology=three-queries&seed=1&level=rc&consistency=weak&at=0",
+    );
+    settle().await;
+    let rows = r
+        .query_selector_all("[data-testid=queries-side-row]")
+        .unwrap();
+    assert_eq!(rows.length(), 3, "Query1, Query2, Query3");
+    let mut saw = false;
+    for _ in 0..60 {
+        click(&r, "#topo-step");
+        settle().await;
+        if text(&r, "[data-testid=queries-agree]").contains("different versions") {
+            saw = true;
+            break;
+        }
+    }
+    assert!(saw, "Weak: Query1 runs ahead of Query2 on table1");
+    click(&r, "[data-testid=consistency-strong]");
+    settle().await;
+    assert!(text(&r, "[data-testid=queries-agree]").contains("agree"));
+    assert!(text(&r, "[data-testid=query-badge]").contains("consistent"));
     app.destroy();
 }

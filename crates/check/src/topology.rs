@@ -7,31 +7,93 @@
 use std::collections::BTreeMap;
 
 use batchscope_engine::barrier::{
-    BarrierEvent, Consistency, DelaySeries, Fault, QueryResult, ReadLevel, TopologyError,
-    TopologyRun, TopologyWorld,
+    BarrierEvent, BarrierEventKind, Consistency, DelaySeries, FailPhase, Fault, HeldSnapshot,
+    JobProgress, JobRegistration, QueryResult, ReadLevel, SnapshotRef, TopologyError, TopologyRun,
+    TopologyWorld,
 };
 use serde::Serialize;
 
 use crate::liveness::Limit;
 
-/// Counts, over repeated evaluations of one query at one level, how many results were
-/// inconsistent and how many went back to an earlier version than the previous evaluation.
+/// How far one query's answers lagged behind the newest version of its tables, in barriers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Lag {
+    /// Sum over the evaluations of (newest barrier PROCESSED — WRITTEN at Repeatable Read — in
+    /// one of the query's tables) minus (the oldest barrier the answer read).
+    pub total: u64,
+    /// Largest lag of one evaluation.
+    pub max: u64,
+}
+
+/// One change of a query's answer: the step, the value, and where it was read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ValuePoint {
+    /// Events emitted when the answer changed.
+    pub step: u64,
+    /// The value: the ratio of the first row when the query declares one (avgPrice), else the
+    /// number of rows and the sum of their values.
+    pub value: String,
+    /// Whether the answer read one transaction only.
+    pub consistent: bool,
+    /// Barrier each queried table was read at.
+    pub barriers: Vec<u64>,
+}
+
+/// Counts, over repeated evaluations of the named queries at one level, how many results were
+/// inconsistent, how many went back to an earlier version, at how many moments two queries
+/// disagreed on a table they share, and how fresh each query was.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ConsistencyTally {
-    /// Evaluations.
+    /// Evaluations (every named query after every step).
     pub queries: u64,
     /// Results that mix barriers or include partly processed barriers.
     pub inconsistent: u64,
     /// Results where some table was read at an earlier (barrier, partial records) position
-    /// than in the previous evaluation: the reader saw data disappear.
+    /// than in the previous evaluation of the same query: the reader saw data disappear.
     pub rolled_back: u64,
+    /// Moments at which two queries read different versions of a table they share.
+    pub disagreements: u64,
+    /// Per query: how many barriers its answers lagged the newest version of its tables.
+    pub freshness: BTreeMap<String, Lag>,
+    /// Per query: its value each time it changed, with whether that answer was consistent.
+    pub values: BTreeMap<String, Vec<ValuePoint>>,
     #[serde(skip)]
-    last: Vec<(u64, u32)>,
+    last: BTreeMap<String, Vec<(u64, u32)>>,
+}
+
+/// A ratio as FLIP-276 prints it: `10`, `25`, `8.333`.
+pub fn ratio_text(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round() as i64)
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// The value of an answer as the history prints it (see [`ValuePoint::value`]).
+pub fn value_text(r: &QueryResult, has_ratio: bool) -> String {
+    if has_ratio {
+        return match r.rows.first().and_then(|row| row.ratio) {
+            Some(v) => ratio_text(v),
+            None => "–".into(),
+        };
+    }
+    let sum: i64 = r
+        .rows
+        .iter()
+        .flat_map(|row| row.on.iter().chain(row.columns.iter().map(|(_, v)| v)))
+        .fold(0i64, |a, v| a.saturating_add(*v));
+    format!("{} rows, sum {sum}", r.rows.len())
 }
 
 impl ConsistencyTally {
-    /// Records one evaluation.
+    /// Records one evaluation of one query (no freshness: [`Self::observe_moment`] has it).
     pub fn observe(&mut self, r: &QueryResult) {
+        self.observe_at(r, None, 0, false);
+    }
+
+    fn observe_at(&mut self, r: &QueryResult, newest: Option<u64>, step: u64, ratio: bool) {
         self.queries += 1;
         if !r.consistent {
             self.inconsistent += 1;
@@ -41,35 +103,110 @@ impl ConsistencyTally {
             .iter()
             .map(|t| (t.barrier, t.partial_records))
             .collect();
-        if self.last.len() == now.len() && self.last.iter().zip(&now).any(|(a, b)| b < a) {
+        let last = self.last.entry(r.name.clone()).or_default();
+        if last.len() == now.len() && last.iter().zip(&now).any(|(a, b)| b < a) {
             self.rolled_back += 1;
         }
-        self.last = now;
+        *last = now;
+        if let Some(newest) = newest {
+            let oldest = r.reads.iter().map(|t| t.barrier).min().unwrap_or(0);
+            let lag = newest.saturating_sub(oldest);
+            let f = self.freshness.entry(r.name.clone()).or_default();
+            f.total += lag;
+            f.max = f.max.max(lag);
+        }
+        let point = ValuePoint {
+            step,
+            value: value_text(r, ratio),
+            consistent: r.consistent,
+            barriers: r.reads.iter().map(|t| t.barrier).collect(),
+        };
+        let values = self.values.entry(r.name.clone()).or_default();
+        // A new point when the value changes (whether the answer mixed transactions is that
+        // point's; the per-level counts say how often answers mixed in all).
+        let same = values.last().is_some_and(|p| p.value == point.value);
+        if !same {
+            values.push(point);
+        }
         assert!(self.inconsistent <= self.queries && self.rolled_back < self.queries);
     }
+
+    /// Records one moment: every named query evaluated on the same world.
+    pub fn observe_moment(
+        &mut self,
+        world: &TopologyWorld,
+        level: ReadLevel,
+        results: &[QueryResult],
+    ) {
+        for (r, spec) in results.iter().zip(world.spec().all_queries()) {
+            let newest = r
+                .reads
+                .iter()
+                .filter_map(|t| world.table(&t.table))
+                .map(|t| match level {
+                    ReadLevel::RepeatableRead => t.written(),
+                    _ => t.processed(),
+                })
+                .max()
+                .unwrap_or(0);
+            self.observe_at(r, Some(newest), world.steps(), spec.ratio.is_some());
+        }
+        if disagree(results) {
+            self.disagreements += 1;
+        }
+    }
+}
+
+/// Whether two of the answers read one table at different positions (barrier, partial records).
+pub fn disagree(results: &[QueryResult]) -> bool {
+    let mut seen: BTreeMap<&str, (u64, u32)> = BTreeMap::new();
+    for r in results {
+        for t in &r.reads {
+            let pos = (t.barrier, t.partial_records);
+            if *seen.entry(t.table.as_str()).or_insert(pos) != pos {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// One tally per read level, in the order of [`ReadLevel::ALL`] (ru, rc, rr).
 pub type LevelTallies = [ConsistencyTally; 3];
 
-/// Steps `world` to the end, evaluating its declared query at every level after every step.
+/// Every named query at one level, evaluated on the same world.
+pub fn moment(
+    world: &TopologyWorld,
+    level: ReadLevel,
+    consistency: Consistency,
+) -> Vec<QueryResult> {
+    world
+        .named_queries(level, consistency)
+        .iter()
+        .map(|q| world.query(q))
+        .collect()
+}
+
+/// Steps `world` to the end, evaluating every named query at every level after every step.
 pub fn tally_to_end(world: &mut TopologyWorld, consistency: Consistency) -> LevelTallies {
     let mut tallies = LevelTallies::default();
     crate::liveness::run_observed(world, Limit::JUDGE, |world| {
         for (t, level) in tallies.iter_mut().zip(ReadLevel::ALL) {
-            t.observe(&world.query(&world.declared_query(level, consistency)));
+            t.observe_moment(world, level, &moment(world, level, consistency));
         }
     });
     tallies
 }
 
-/// Largest and latest value of a delay series.
+/// Largest, latest and mean value of a delay series.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MaxLast {
     /// Largest.
     pub max: u64,
     /// Latest.
     pub last: u64,
+    /// Mean (what the job to optimise is chosen by).
+    pub mean: u64,
 }
 
 /// End-to-end delay per job and per table.
@@ -92,6 +229,107 @@ pub struct SnapshotEntry {
     pub state: String,
 }
 
+/// One job failover as the run reported it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FailoverEntry {
+    /// Job.
+    pub job: String,
+    /// Its sink table.
+    pub table: String,
+    /// Events before the failure.
+    pub step: u64,
+    /// Where the barrier in flight stood (before PROCESSED, before PRECOMMIT, after PRECOMMIT).
+    pub phase: FailPhase,
+    /// The barrier in flight (the first its table had not WRITTEN).
+    pub in_flight: u64,
+    /// Checkpoint restored.
+    pub restored_checkpoint: u64,
+    /// Last barrier of that checkpoint.
+    pub restored_barrier: u64,
+    /// Barriers after the checkpoint the job processes again.
+    pub replayed_barriers: Vec<u64>,
+    /// Barriers its table lost (PROCESSED, not WRITTEN).
+    pub lost_barriers: Vec<u64>,
+}
+
+/// One revision as the run performed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RevisionEntry {
+    /// Table revised.
+    pub table: String,
+    /// Barrier revised.
+    pub barrier: u64,
+    /// Barrier the tables rolled back to (end of the checkpoint before it).
+    pub rolled_back_to: u64,
+    /// Corrected rows (0: the same data replayed).
+    pub corrected_rows: u32,
+    /// Tables rolled back.
+    pub tables: Vec<String>,
+}
+
+/// One row of the MetaService's lineage system tables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineageRow {
+    /// Job.
+    pub job_id: String,
+    /// Table.
+    pub table_name: String,
+}
+
+/// The MetaService's lineage: each job with its source and sink tables, and the same as the
+/// system tables FLIP-276 shows (`__META_JOB_SOURCE`, `__META_JOB_SINK`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Lineage {
+    /// Jobs with the tables they read and the table they write.
+    pub jobs: Vec<JobRegistration>,
+    /// `__META_JOB_SOURCE`: (job_id, table_name) per table a job reads.
+    #[serde(rename = "__META_JOB_SOURCE")]
+    pub job_source: Vec<LineageRow>,
+    /// `__META_JOB_SINK`: (job_id, table_name) per table a job writes.
+    #[serde(rename = "__META_JOB_SINK")]
+    pub job_sink: Vec<LineageRow>,
+}
+
+impl Lineage {
+    /// The lineage the MetaService of `world` holds.
+    pub fn of(world: &TopologyWorld) -> Self {
+        let jobs = world.meta().jobs.clone();
+        let row = |j: &JobRegistration, t: &str| LineageRow {
+            job_id: j.name.clone(),
+            table_name: t.to_string(),
+        };
+        Lineage {
+            job_source: jobs
+                .iter()
+                .flat_map(|j| j.sources.iter().map(move |t| row(j, t)))
+                .collect(),
+            job_sink: jobs.iter().map(|j| row(j, &j.sink)).collect(),
+            jobs,
+        }
+    }
+
+    /// FLIP-276's lineage query: the tables written by jobs reading `table`
+    /// (`SELECT T.table_name FROM __META_JOB_SOURCE S JOIN __META_JOB_SINK T ON
+    /// S.job_id = T.job_id WHERE S.table_name = ?`).
+    pub fn sinks_of_readers(&self, table: &str) -> Vec<String> {
+        self.job_source
+            .iter()
+            .filter(|s| s.table_name == table)
+            .flat_map(|s| self.job_sink.iter().filter(move |t| t.job_id == s.job_id))
+            .map(|t| t.table_name.clone())
+            .collect()
+    }
+}
+
+/// One checkpoint and its barriers (the MetaService's `<checkpoint, barrier>` mapping).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckpointEntry {
+    /// Checkpoint id.
+    pub checkpoint: u64,
+    /// Its barriers.
+    pub barriers: Vec<u64>,
+}
+
 /// The judged run: what `batchscope topology --json` prints.
 #[derive(Clone, Debug, Serialize)]
 pub struct TopologyReport {
@@ -111,10 +349,26 @@ pub struct TopologyReport {
     pub events: u64,
     /// End-to-end delay.
     pub delay_ms: DelayMs,
-    /// The job contributing most delay.
+    /// The job with the largest mean delay (`delay_ms.jobs[job].mean`).
     pub job_to_optimise: Option<String>,
-    /// Snapshots per table.
+    /// Snapshots per table (the barrier ↔ snapshot mapping).
     pub snapshots: BTreeMap<String, Vec<SnapshotEntry>>,
+    /// Barriers per checkpoint.
+    pub barriers_per_checkpoint: u64,
+    /// The `<checkpoint, barrier>` mapping of the issued barriers.
+    pub checkpoints: Vec<CheckpointEntry>,
+    /// Job failovers: when each failed, the checkpoint restored and the barriers replayed.
+    pub failovers: Vec<FailoverEntry>,
+    /// Revisions performed.
+    pub revisions: Vec<RevisionEntry>,
+    /// The MetaService's job/table lineage.
+    pub lineage: Lineage,
+    /// Each job's barrier progress (processed, completed, replayed).
+    pub job_progress: BTreeMap<String, JobProgress>,
+    /// Snapshots older than the retention that no reader used any more, per table.
+    pub expired_snapshots: BTreeMap<String, Vec<SnapshotRef>>,
+    /// Snapshots older than the retention that a reader held back from expiry, per table.
+    pub held_snapshots: BTreeMap<String, Vec<HeldSnapshot>>,
     /// Per level `ru`, `rc`, `rr`: queries, inconsistent, rolled_back.
     pub consistency: BTreeMap<String, ConsistencyTally>,
     /// The declared query at repeatable read once the run drained.
@@ -131,6 +385,7 @@ fn max_last(series: &[DelaySeries]) -> BTreeMap<String, MaxLast> {
             let m = MaxLast {
                 max: d.max_ms(),
                 last: d.last_ms(),
+                mean: d.mean_ms(),
             };
             assert!(
                 m.last <= m.max,
@@ -173,6 +428,59 @@ fn snapshots(world: &TopologyWorld) -> BTreeMap<String, Vec<SnapshotEntry>> {
         .collect()
 }
 
+fn failovers(trace: &[BarrierEvent]) -> Vec<FailoverEntry> {
+    trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            BarrierEventKind::JobFailed {
+                job,
+                table,
+                phase,
+                in_flight,
+                restored_checkpoint,
+                restored_barrier,
+                replayed_barriers,
+                lost_barriers,
+                ..
+            } => Some(FailoverEntry {
+                job: job.clone(),
+                table: table.clone(),
+                step: e.step,
+                phase: *phase,
+                in_flight: *in_flight,
+                restored_checkpoint: *restored_checkpoint,
+                restored_barrier: *restored_barrier,
+                replayed_barriers: replayed_barriers.clone(),
+                lost_barriers: lost_barriers.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+fn revisions(trace: &[BarrierEvent]) -> Vec<RevisionEntry> {
+    trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            BarrierEventKind::Revised {
+                table,
+                barrier,
+                rolled_back_to,
+                corrected_rows,
+                tables,
+                ..
+            } => Some(RevisionEntry {
+                table: table.clone(),
+                barrier: *barrier,
+                rolled_back_to: *rolled_back_to,
+                corrected_rows: *corrected_rows,
+                tables: tables.clone(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Runs `run` to the end, judging the declared query at `consistency` after every step.
 pub fn report(run: TopologyRun, consistency: Consistency) -> Result<TopologyReport, TopologyError> {
     let mut world = TopologyWorld::from_run(run)?;
@@ -194,6 +502,22 @@ pub fn report(run: TopologyRun, consistency: Consistency) -> Result<TopologyRepo
         },
         job_to_optimise: delays.job_to_optimise,
         snapshots: snapshots(&world),
+        barriers_per_checkpoint: run.spec.barriers_per_checkpoint,
+        checkpoints: world
+            .meta()
+            .checkpoint_barriers()
+            .into_iter()
+            .map(|(checkpoint, barriers)| CheckpointEntry {
+                checkpoint,
+                barriers,
+            })
+            .collect(),
+        failovers: failovers(world.trace()),
+        revisions: revisions(world.trace()),
+        lineage: Lineage::of(&world),
+        job_progress: world.meta().job_progress.clone(),
+        expired_snapshots: world.meta().expired.clone(),
+        held_snapshots: world.meta().held.clone(),
         consistency: ReadLevel::ALL
             .iter()
             .map(|l| l.short().to_string())
@@ -205,87 +529,4 @@ pub fn report(run: TopologyRun, consistency: Consistency) -> Result<TopologyRepo
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use batchscope_engine::barrier::preset;
-
-    fn run(name: &str, faults: Vec<Fault>, no_barriers: bool) -> TopologyRun {
-        let mut spec = preset(name).expect("preset");
-        spec.no_barriers = no_barriers;
-        TopologyRun {
-            barriers: spec.barriers,
-            spec,
-            seed: 7,
-            faults,
-        }
-    }
-
-    fn tallies(run: TopologyRun, c: Consistency) -> LevelTallies {
-        tally_to_end(&mut TopologyWorld::from_run(run).expect("valid run"), c)
-    }
-
-    #[test]
-    fn with_barriers_strong_reads_never_mix_and_uncommitted_reads_do() {
-        for name in ["shopping", "chain"] {
-            let [ru, rc, rr] = tallies(run(name, vec![], false), Consistency::Strong);
-            assert!(ru.inconsistent > 0, "{name}: RU mixes barriers");
-            assert_eq!(rc.inconsistent, 0, "{name}: RC strong is consistent");
-            assert_eq!(rr.inconsistent, 0, "{name}: RR strong is consistent");
-            assert!(
-                [ru, rc, rr].iter().all(|x| x.rolled_back == 0),
-                "{name}: no fault, no roll-back"
-            );
-        }
-    }
-
-    #[test]
-    fn weak_repeatable_read_mixes_barriers_between_snapshots() {
-        let [_, _, rr] = tallies(run("shopping", vec![], false), Consistency::Weak);
-        assert!(
-            rr.inconsistent > 0,
-            "each table at its latest snapshot: not COMMIT"
-        );
-    }
-
-    #[test]
-    fn failure_after_precommit_rolls_back_read_committed_but_not_repeatable_read() {
-        let fail = vec![Fault::FailBeforeWritten {
-            job: "price_job".into(),
-            barrier: 2,
-        }];
-        let [_, rc, rr] = tallies(run("shopping", fail, false), Consistency::Strong);
-        assert!(rc.rolled_back > 0);
-        assert_eq!(rr.rolled_back, 0);
-    }
-
-    #[test]
-    fn without_barriers_every_level_sees_mixed_versions() {
-        for name in ["shopping", "chain"] {
-            let t = tallies(run(name, vec![], true), Consistency::Strong);
-            for (x, l) in t.iter().zip(["ru", "rc", "rr"]) {
-                assert!(x.inconsistent > 0, "{name}: {l} without barriers");
-            }
-        }
-    }
-
-    #[test]
-    fn a_revision_is_the_one_thing_that_moves_repeatable_read_back() {
-        let revise = vec![Fault::ReviseAfterWritten {
-            table: "table1".into(),
-            // Strong RR reads barrier 2 by then (table2/table3 have WRITTEN 2): going back to 1
-            // is visible.
-            barrier: 1,
-            written: 3,
-        }];
-        let [_, _, rr] = tallies(run("chain", revise, false), Consistency::Strong);
-        assert!(rr.rolled_back > 0);
-    }
-
-    #[test]
-    fn the_report_counts_every_step_at_every_level() {
-        let r = report(run("shopping", vec![], false), Consistency::Strong).expect("report");
-        assert_eq!(r.trace.len() as u64, r.events);
-        assert!(r.consistency.values().all(|t| t.queries == r.events));
-        assert_eq!(r.job_to_optimise.as_deref(), Some("amount_job"));
-    }
-}
+mod tests;

@@ -16,10 +16,11 @@ pub use batchscope_engine::barrier::trace::{line as event_line, LEGEND};
 /// Consistency used for the report's counters.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ConsistencyArg {
-    /// Every table at the minimum barrier over the queried tables and their upstream tables.
+    /// Every query at the minimum version over the tables all the queries depend on: queries
+    /// asked at one moment agree.
     #[default]
     Strong,
-    /// Every table at its own latest barrier at the level (fresher; may mix barriers).
+    /// Every query at its own latest consistent version: fresher, queries may disagree.
     Weak,
 }
 
@@ -34,9 +35,10 @@ impl From<ConsistencyArg> for Consistency {
 
 /// Run an ETL topology with FLIP-276 timestamp barriers (or without, for contrast).
 ///
-/// After every step the topology's declared query (avgPrice for `shopping`) is evaluated at
+/// After every step the topology's named queries (avgPrice for `shopping`) are evaluated at
 /// read-uncommitted (ru), read-committed (rc) and repeatable-read (rr); the report counts
-/// results that mix barriers and results that went back to an earlier version.
+/// results that mix barriers, results that went back to an earlier version, and moments at
+/// which two queries disagree, and prints each query's value history.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TopologyArgs {
     /// Preset name (`shopping` when neither a preset nor a file is given)
@@ -53,10 +55,20 @@ pub struct TopologyArgs {
     /// snapshot.) Repeatable.
     #[arg(long = "fail", value_name = "JOB@BARRIER")]
     pub fail: Vec<String>,
-    /// Once TABLE has WRITTEN the last barrier, roll TABLE and everything downstream back to
-    /// BARRIER and replay from there (needs barriers)
+    /// Once TABLE has WRITTEN the last barrier, revise its BARRIER: with the corrected rows the
+    /// topology ships for it (its `revisions`), or the same data if none; TABLE and everything
+    /// downstream roll back to the checkpoint before BARRIER and recompute (needs barriers)
     #[arg(long = "revise", value_name = "TABLE@BARRIER")]
     pub revise: Option<String>,
+    /// Timestamp barriers per checkpoint (FLIP-276: barriers 1, 2, 3 in checkpoint 1); a failed
+    /// job restores its last complete checkpoint and replays the barriers after it. Default:
+    /// the topology's setting (1)
+    #[arg(long, value_name = "N")]
+    pub barriers_per_checkpoint: Option<u64>,
+    /// Snapshots a table keeps besides its newest before the MetaService expires older ones
+    /// that no reader uses (default: the topology's setting, 2)
+    #[arg(long, value_name = "N")]
+    pub snapshot_retention: Option<u64>,
     /// No timestamp barriers: every job checkpoints on its own schedule
     #[arg(long)]
     pub no_barriers: bool,
@@ -66,8 +78,8 @@ pub struct TopologyArgs {
     /// PRNG seed for the generated CDC rows (default 1)
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Consistency of the counted queries; strong makes rc/rr consistent with barriers,
-    /// weak lets rr mix barriers until they are COMMIT
+    /// Consistency among the topology's queries (FLIP-276): strong makes them agree, weak lets
+    /// each read its own latest version; neither mixes transactions within one query at rc/rr
     #[arg(long, value_enum, default_value_t = ConsistencyArg::Strong)]
     pub consistency: ConsistencyArg,
 }
@@ -81,6 +93,8 @@ impl Default for TopologyArgs {
             barriers: 5,
             fail: Vec::new(),
             revise: None,
+            barriers_per_checkpoint: None,
+            snapshot_retention: None,
             no_barriers: false,
             json: false,
             seed: None,
@@ -132,6 +146,18 @@ pub fn topology_run(args: &TopologyArgs) -> Result<TopologyRun, String> {
         return Err("--barriers: must be at least 1".into());
     }
     spec.no_barriers |= args.no_barriers;
+    if let Some(n) = args.barriers_per_checkpoint {
+        if n == 0 || n > args.barriers {
+            return Err(format!(
+                "--barriers-per-checkpoint {n}: must be between 1 and --barriers {}",
+                args.barriers
+            ));
+        }
+        spec.barriers_per_checkpoint = n;
+    }
+    if let Some(n) = args.snapshot_retention {
+        spec.snapshot_retention = n;
+    }
     let mut faults = Vec::new();
     for f in &args.fail {
         let (job, barrier) = split_at_sign("--fail", f)?;
@@ -145,9 +171,9 @@ pub fn topology_run(args: &TopologyArgs) -> Result<TopologyRun, String> {
     }
     if let Some(r) = &args.revise {
         let (table, barrier) = split_at_sign("--revise", r)?;
-        if barrier >= args.barriers {
+        if barrier == 0 || barrier > args.barriers {
             return Err(format!(
-                "--revise {r}: barrier must be below --barriers {} so that something is rolled back",
+                "--revise {r}: barrier must be between 1 and --barriers {}",
                 args.barriers
             ));
         }
@@ -169,6 +195,53 @@ pub fn topology_run(args: &TopologyArgs) -> Result<TopologyRun, String> {
 pub fn report(args: &TopologyArgs) -> Result<TopologyReport, String> {
     let run = topology_run(args)?;
     batchscope_check::topology::report(run, args.consistency.into()).map_err(|e| e.to_string())
+}
+
+fn level_name(level: ReadLevel) -> &'static str {
+    match level {
+        ReadLevel::ReadUncommitted => "Read Uncommitted",
+        ReadLevel::ReadCommitted => "Read Committed",
+        ReadLevel::RepeatableRead => "Repeatable Read",
+    }
+}
+
+/// The text summary after the trace: per level the counts, then each query's value history
+/// (`avgPrice: 10 → 25 (mixed) → 8.333`, each value with the step it appeared at).
+pub fn summary_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out = Vec::new();
+    for level in ReadLevel::ALL {
+        let t = &report.consistency[level.short()];
+        out.push(format!(
+            "{} ({}): {} queries, {} inconsistent, {} rolled back, {} disagreements",
+            level_name(level),
+            level.short(),
+            t.queries,
+            t.inconsistent,
+            t.rolled_back,
+            t.disagreements
+        ));
+        for (name, values) in &t.values {
+            let story: Vec<String> = values
+                .iter()
+                .map(|p| {
+                    let mixed = if p.consistent { "" } else { " (mixed)" };
+                    format!("{}{mixed} @#{}", p.value, p.step)
+                })
+                .collect();
+            let lag = t.freshness.get(name).map_or(0, |l| l.max);
+            let unit = if report.no_barriers {
+                "own checkpoints"
+            } else {
+                "barriers"
+            };
+            out.push(format!(
+                "  {name} at {}: {}  [lags at most {lag} {unit}]",
+                level_name(level),
+                story.join(" -> ")
+            ));
+        }
+    }
+    out
 }
 
 /// Runs `batchscope topology`: 0 when the run completed, 2 on bad input (one line on stderr).
@@ -204,20 +277,70 @@ pub fn run(args: &TopologyArgs) -> i32 {
     );
     println!("{}", trace::LEGEND);
     for e in &report.trace {
-        println!("{}", trace::line(e));
+        println!("{}", trace::line_for(e, report.no_barriers));
     }
-    for level in ReadLevel::ALL.map(ReadLevel::short) {
-        let t = &report.consistency[level];
+    for line in summary_lines(&report) {
+        println!("{line}");
+    }
+    let unit = if report.no_barriers {
+        "own checkpoint"
+    } else {
+        "barrier"
+    };
+    for f in &report.failovers {
+        let when = trace::fail_phase(f.phase, f.in_flight, &f.table);
+        if report.no_barriers {
+            println!(
+                "failover: {} {when} — restored its own checkpoint {}, lost {:?}",
+                f.job, f.restored_checkpoint, f.lost_barriers
+            );
+        } else {
+            println!(
+                "failover: {} {when} — restored checkpoint {} (barriers up to {}), replayed barriers {:?}",
+                f.job, f.restored_checkpoint, f.restored_barrier, f.replayed_barriers
+            );
+        }
+    }
+    for r in &report.revisions {
         println!(
-            "{level}: {} queries, {} inconsistent, {} rolled back",
-            t.queries, t.inconsistent, t.rolled_back
+            "revision: {} barrier {} ({} corrected rows): {} rolled back to barrier {} and recomputed",
+            r.table,
+            r.barrier,
+            r.corrected_rows,
+            r.tables.join(", "),
+            r.rolled_back_to
         );
+    }
+    for j in &report.lineage.jobs {
+        println!(
+            "lineage: {} reads {} and writes {}",
+            j.name,
+            j.sources.join(", "),
+            j.sink
+        );
+    }
+    for (t, list) in &report.held_snapshots {
+        for h in list {
+            println!(
+                "snapshot held: {t} snapshot-{} ({unit} {}) by {}",
+                h.snapshot_id,
+                h.barrier,
+                h.held_by.join(", ")
+            );
+        }
+    }
+    for (t, list) in &report.expired_snapshots {
+        let ids: Vec<String> = list
+            .iter()
+            .map(|s| format!("snapshot-{}", s.snapshot_id))
+            .collect();
+        println!("snapshots expired: {t} {}", ids.join(", "));
     }
     if let Some(j) = &report.job_to_optimise {
         let d = &report.delay_ms.jobs[j];
         println!(
-            "job to optimise: {j} (delay max {} ms, last {} ms)",
-            d.max, d.last
+            "job to optimise: {j} (largest mean job delay: {} ms; max {} ms, last {} ms)",
+            d.mean, d.max, d.last
         );
     }
     0

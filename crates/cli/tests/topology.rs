@@ -54,9 +54,77 @@ fn without_barriers_every_level_sees_inconsistent_results() {
 }
 
 #[test]
-fn weak_consistency_lets_repeatable_read_mix_barriers() {
-    let v = json(&["--preset", "shopping", "--consistency", "weak"]);
-    assert!(v["consistency"]["rr"]["inconsistent"].as_u64().unwrap() > 0);
+fn weak_consistency_never_mixes_transactions_at_read_committed_or_repeatable_read() {
+    let v = json(&["--preset", "shopping", "--consistency", "weak", "--json"]);
+    assert_eq!(v["consistency"]["rc"]["inconsistent"], 0);
+    assert_eq!(v["consistency"]["rr"]["inconsistent"], 0);
+    assert!(v["consistency"]["ru"]["inconsistent"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn three_queries_agree_under_strong_and_disagree_under_weak() {
+    let strong = json(&["--preset", "three-queries", "--json"]);
+    for level in ["ru", "rc", "rr"] {
+        assert_eq!(strong["consistency"][level]["disagreements"], 0, "{level}");
+    }
+    let weak = json(&[
+        "--preset",
+        "three-queries",
+        "--consistency",
+        "weak",
+        "--json",
+    ]);
+    assert!(["ru", "rc", "rr"]
+        .iter()
+        .any(|l| weak["consistency"][l]["disagreements"].as_u64().unwrap() > 0));
+    assert_eq!(weak["consistency"]["rc"]["inconsistent"], 0);
+    assert_eq!(weak["consistency"]["rr"]["inconsistent"], 0);
+    let lag = |v: &serde_json::Value| {
+        v["consistency"]["rc"]["freshness"]["Query1"]["total"]
+            .as_u64()
+            .unwrap()
+    };
+    assert!(lag(&weak) < lag(&strong), "Weak is fresher");
+}
+
+#[test]
+fn text_mode_tells_the_avg_price_story_at_each_level() {
+    let r = report(&args(&["--preset", "shopping"])).unwrap();
+    let lines = batchscope_cli::topology::summary_lines(&r);
+    let story = |level: &str| {
+        lines
+            .iter()
+            .find(|l| l.trim_start().starts_with(&format!("avgPrice at {level}:")))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {level} line in {lines:?}"))
+    };
+    let values = |line: &str| -> Vec<String> {
+        line.split(": ")
+            .nth(1)
+            .unwrap()
+            .split("  [")
+            .next()
+            .unwrap()
+            .split(" -> ")
+            .map(|v| v.split(" @#").next().unwrap().to_string())
+            .filter(|v| v != "–" && !v.starts_with("– "))
+            .collect()
+    };
+    let ru = values(&story("Read Uncommitted"));
+    let expected: Vec<String> = {
+        // The seed's story, from the preset's two rows of user 1 / item 1: price/amount of the
+        // first; both prices over the first amount (mixed); both prices over both amounts.
+        let spec = batchscope_engine::barrier::preset("shopping").unwrap();
+        let (r0, r1) = (&spec.cdc.records[0], &spec.cdc.records[1]);
+        let text = |n: i64, d: i64| batchscope_check::topology::ratio_text(n as f64 / d as f64);
+        let a = text(r0.price, r0.amount);
+        let b = text(r0.price + r1.price, r0.amount);
+        let c = text(r0.price + r1.price, r0.amount + r1.amount);
+        vec![a, format!("{b} (mixed)"), c]
+    };
+    assert_eq!(ru[..3], expected[..], "{ru:?}");
+    let rc = values(&story("Read Committed"));
+    assert_eq!(rc, vec![expected[0].clone(), expected[2].clone()]);
 }
 
 #[test]
@@ -87,6 +155,114 @@ fn revision_is_reported_and_replays() {
         .any(|e| format!("{:?}", e.kind).starts_with("Revised")));
     assert!(r.consistency["rr"].rolled_back > 0);
     assert_eq!(r.snapshots["table3"].len(), 5);
+}
+
+#[test]
+fn a_revision_with_corrected_rows_changes_the_final_answer_consistently() {
+    let plain = json(&["--preset", "chain", "--json"]);
+    let revised = json(&["--preset", "chain", "--revise", "table1@1", "--json"]);
+    assert_ne!(plain["final_query"], revised["final_query"]);
+    assert_eq!(revised["final_query"]["consistent"], true);
+    for level in ["rc", "rr"] {
+        assert_eq!(revised["consistency"][level]["inconsistent"], 0, "{level}");
+    }
+    let rev = &revised["revisions"][0];
+    assert_eq!(rev["table"], "table1");
+    assert!(rev["corrected_rows"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn checkpoints_of_two_barriers_restore_the_checkpoint_and_replay_the_barriers_after_it() {
+    let clean = json(&[
+        "--preset",
+        "shopping",
+        "--barriers-per-checkpoint",
+        "2",
+        "--json",
+    ]);
+    let v = json(&[
+        "--preset",
+        "shopping",
+        "--barriers-per-checkpoint",
+        "2",
+        "--fail",
+        "price_job@4",
+        "--json",
+    ]);
+    let f = &v["failovers"][0];
+    let restored = f["restored_checkpoint"].as_u64().unwrap();
+    let replayed: Vec<u64> = f["replayed_barriers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b.as_u64().unwrap())
+        .collect();
+    assert!(replayed.len() >= 2, "{f}");
+    // The checkpoint restored holds the barriers just before the replayed ones.
+    let cp = v["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["checkpoint"] == restored)
+        .unwrap();
+    let last = cp["barriers"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_u64()
+        .unwrap();
+    assert_eq!(replayed[0], last + 1);
+    assert_eq!(v["final_query"], clean["final_query"]);
+    assert_eq!(
+        v["snapshots"], clean["snapshots"],
+        "the same snapshots after the replay"
+    );
+    let e = report(&args(&["--barriers-per-checkpoint", "0"])).unwrap_err();
+    assert!(
+        e.starts_with("--barriers-per-checkpoint 0: must be between 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_report_has_lineage_and_expired_and_held_snapshots() {
+    let v = json(&[
+        "--preset",
+        "three-queries",
+        "--snapshot-retention",
+        "0",
+        "--json",
+    ]);
+    let sources = v["lineage"]["__META_JOB_SOURCE"].as_array().unwrap();
+    assert!(sources
+        .iter()
+        .any(|r| r["job_id"] == "amount_job" && r["table_name"] == "table1"));
+    let sinks = v["lineage"]["__META_JOB_SINK"].as_array().unwrap();
+    assert!(sinks
+        .iter()
+        .any(|r| r["job_id"] == "amount_job" && r["table_name"] == "table2"));
+    assert!(v["expired_snapshots"]["table2"]
+        .as_array()
+        .is_some_and(|l| !l.is_empty()));
+    let held = v["held_snapshots"]["table1"].as_array().unwrap();
+    assert!(held.iter().any(|h| h["held_by"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|b| b.as_str().unwrap().starts_with("rr:"))));
+    let wide = json(&["--preset", "three-queries", "--json"]);
+    let count = |v: &serde_json::Value| {
+        v["expired_snapshots"].as_object().map_or(0, |m| {
+            m.values()
+                .map(|l| l.as_array().unwrap().len())
+                .sum::<usize>()
+        })
+    };
+    assert!(
+        count(&wide) < count(&v),
+        "a larger retention expires fewer snapshots"
+    );
 }
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
@@ -149,7 +325,7 @@ fn bad_flags_name_the_flag() {
     assert!(e.contains("needs timestamp barriers"), "{e}");
     let e = report(&args(&["--preset", "nope"])).unwrap_err();
     assert!(
-        e.contains("unknown preset `nope` (known: shopping, chain)"),
+        e.contains("unknown preset `nope` (known: shopping, chain, three-queries)"),
         "{e}"
     );
     let e = report(&args(&["/no/such/topology.json"])).unwrap_err();
@@ -164,7 +340,7 @@ fn help_says_when_the_fault_strikes_and_presets_are_listed() {
     assert!(help.contains("PRECOMMIT"), "{help}");
     assert!(help.contains("JOB@BARRIER"));
     let names: Vec<&str> = topology_presets().iter().map(|p| p.0).collect();
-    assert_eq!(names, vec!["shopping", "chain"]);
+    assert_eq!(names, vec!["shopping", "chain", "three-queries"]);
 }
 
 #[test]

@@ -299,16 +299,22 @@ fn failover_of_the_cdc_job_replays_its_barriers_offsets() {
 fn revision_rolls_back_downstream_and_replays_to_the_same_data() {
     let mut clean = world("chain", vec![]);
     clean.run_to_end();
-    let mut w = world(
-        "chain",
-        vec![Fault::ReviseAfterWritten {
+    // Without corrected rows a revision replays the same data.
+    let mut spec = preset("chain").unwrap();
+    spec.revisions.clear();
+    let mut w = TopologyWorld::from_run(TopologyRun {
+        barriers: spec.barriers,
+        spec,
+        seed: 7,
+        faults: vec![Fault::ReviseAfterWritten {
             table: "table1".into(),
-            // Strong RR reads barrier 2 by then (table2/table3 have WRITTEN 2): going back to 1
-            // is visible.
-            barrier: 1,
+            // Strong RR reads barrier 2 by then (table2/table3 have WRITTEN 2): revising barrier
+            // 2 goes back to the checkpoint before it, barrier 1, which is visible.
+            barrier: 2,
             written: 3,
         }],
-    );
+    })
+    .unwrap();
     let mut rr_barriers = Vec::new();
     let mut events = Vec::new();
     while let Some(e) = w.step() {

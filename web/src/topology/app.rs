@@ -7,7 +7,9 @@ use super::{BarrierTable, DelayChart, QueryPanel, TopoControls, TopoFaults, Topo
 use crate::hooks::{use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut};
 use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd, Shared, Theme};
 use batchscope_engine::barrier::{self, BarrierEventKind};
-use batchscope_view::topology::{parse_topology, simplifications, step_text, topology_lesson};
+use batchscope_view::topology::{
+    fault_text_in, parse_topology, simplifications, step_text, topology_lesson,
+};
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -135,6 +137,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                 <TopoControls topology={url.topology.clone()} topologies={topologies}
                     seed={url.seed} cursor={cursor} total={total} playing={player.playing}
                     speed={player.speed} no_barriers={url.no_barriers} theme={player.theme}
+                    per_checkpoint={url.per_checkpoint} barriers={world.run().barriers}
                     on_action={on_action.clone()} />
             </header>
             <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
@@ -164,6 +167,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                     <TopoFaults jobs={spec.jobs.iter().map(|j| j.name.clone()).collect::<Vec<_>>()}
                         tables={spec.tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>()}
                         barriers={world.run().barriers} no_barriers={spec.no_barriers}
+                        fault_texts={url.faults.iter().map(|f| fault_text_in(f, spec)).collect::<Vec<_>>()}
                         faults={url.faults.clone()} on_action={on_action.clone()} />
                 </aside>
             </main>

@@ -1,5 +1,5 @@
 //! The transaction state of every barrier: per table PROCESSED / WRITTEN, globally PRECOMMIT /
-//! COMMIT (seed 003, "Data Consistency Type"), and the snapshots of each table.
+//! COMMIT (FLIP-276, "Data Consistency Type"), and the snapshots of each table.
 
 use crate::shell::Shared;
 use batchscope_engine::barrier::{TableTxnState, TopologyWorld, TransactionState};
@@ -35,6 +35,7 @@ pub fn BarrierTable(props: &BarrierTableProps) -> Html {
         };
     }
     let views = w.barriers();
+    let per_checkpoint = w.spec().barriers_per_checkpoint;
     let cell = |s: TableTxnState| match s {
         TableTxnState::Pending => html! { <td class="tx-cell tx-pending">{ "pending" }</td> },
         TableTxnState::Processed => html! { <td class="tx-cell tx-processed">{ "PROCESSED" }</td> },
@@ -57,7 +58,10 @@ pub fn BarrierTable(props: &BarrierTableProps) -> Html {
                     }
                     { for views.iter().rev().map(|v| html! {
                         <tr>
-                            <td class="mono">{ format!("b{}", v.barrier) }</td>
+                            <td class="mono" title={format!("barrier {} belongs to checkpoint {} (<checkpoint, barrier>)", v.barrier, w.meta().checkpoint_of(v.barrier))}>
+                                { format!("b{}", v.barrier) }
+                                if per_checkpoint > 1 { <span class="muted small">{ format!(" · ckpt {}", w.meta().checkpoint_of(v.barrier)) }</span> }
+                            </td>
                             { for v.tables.iter().map(|(_, s)| cell(*s)) }
                             { match v.state {
                                 TransactionState::Open => html! { <td class="tx-cell tx-open">{ "open" }</td> },

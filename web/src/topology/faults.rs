@@ -1,10 +1,9 @@
-//! Faults in Topology mode: fail a job after a barrier is PRECOMMIT (the seed's roll-back
-//! point, `--fail JOB@B`) or right now, revise a table to a WRITTEN barrier, and the list of
+//! Faults in Topology mode: fail a job after a barrier is PRECOMMIT (FLIP-276's roll-back
+//! point, `--fail JOB@B`) or right now, revise a WRITTEN barrier of a table, and the list of
 //! recorded faults (each removable). Recorded, so step back and replay stay exact.
 
 use super::state::TopoAction;
 use batchscope_engine::barrier::Fault;
-use batchscope_view::topology::fault_text;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -21,6 +20,8 @@ pub struct TopoFaultsProps {
     pub no_barriers: bool,
     /// Recorded faults.
     pub faults: Vec<Fault>,
+    /// Each recorded fault in words, for this topology (when it strikes relative to PRECOMMIT).
+    pub fault_texts: Vec<String>,
     /// Every intent.
     pub on_action: Callback<TopoAction>,
 }
@@ -75,7 +76,7 @@ pub fn TopoFaults(props: &TopoFaultsProps) -> Html {
                     { for (1..=props.barriers).map(|b| html! { <option value={b.to_string()} selected={b == 2}>{ format!("b{b}") }</option> }) }
                 </select>
                 <button class="danger" data-testid="fail-after-precommit" onclick={fail_at}
-                        title="The job fails after this barrier is PRECOMMIT (PROCESSED in all tables) and before its table WROTE the snapshot: Read Committed rolls back, Repeatable Read does not">
+                        title="The job fails after this barrier is PRECOMMIT (PROCESSED in all tables) and before its table WROTE the snapshot (a table other jobs read fails after PROCESSED, before PRECOMMIT: PRECOMMIT waits for its snapshot): Read Committed rolls back, Repeatable Read does not">
                     { "Fail after PRECOMMIT" }</button>
                 <button data-testid="fail-now" onclick={fail_now} title="The job fails right after the step on screen">{ "now" }</button>
             </div>
@@ -85,22 +86,22 @@ pub fn TopoFaults(props: &TopoFaultsProps) -> Html {
                     <select ref={table} data-testid="revise-table" aria-label="Table to revise">
                         { for props.tables.iter().map(|t| html! { <option value={t.clone()}>{ t }</option> }) }
                     </select>
-                    <span class="at">{ "to" }</span>
-                    <select ref={rbarrier} class="arm-batch" data-testid="revise-barrier" aria-label="Barrier kept">
+                    <span class="at">{ "@" }</span>
+                    <select ref={rbarrier} class="arm-batch" data-testid="revise-barrier" aria-label="Barrier revised">
                         { for (1..=props.barriers).map(|b| html! { <option value={b.to_string()} selected={b == 1}>{ format!("b{b}") }</option> }) }
                     </select>
                     <button data-testid="revise-now" onclick={revise}
-                            title="Roll this table and everything downstream back to a WRITTEN barrier and replay from there: nothing lost, nothing repeated">
+                            title="Revise this WRITTEN barrier: with the corrected rows the topology ships for it (or the same data), the table and everything downstream roll back to the checkpoint before it and recompute. Read Committed and Repeatable Read both see the roll-back.">
                         { "Revise now" }</button>
                 </div>
             }
             if !props.faults.is_empty() {
                 <div class="armed">
-                    { for props.faults.iter().enumerate().map(|(i, f)| {
+                    { for props.fault_texts.iter().enumerate().map(|(i, text)| {
                         let cb = props.on_action.clone();
                         html! {
                             <span class="chip chip-crash" data-testid="topo-fault">
-                                { fault_text(f) }
+                                { text }
                                 <button class="chip-x" title="Remove this fault" aria-label="Remove"
                                         onclick={Callback::from(move |_| cb.emit(TopoAction::RemoveFault(i)))}>{ "×" }</button>
                             </span>

@@ -1,12 +1,15 @@
 //! The declared query (avgPrice for `shopping`) at the step on screen under a chosen level and
 //! consistency: rows, the barrier each table was read at, a consistent / mixes-barriers badge,
-//! and the history of its value so a roll-back is visible.
+//! and the history of its value so a roll-back is visible; with several named queries (the
+//! FLIP's Query1/2/3) all of them side by side at the same moment, so Strong's agreement and
+//! Weak's disagreements show.
 
 use super::state::TopoAction;
 use crate::shell::Shared;
-use batchscope_engine::barrier::{Consistency, ReadLevel, TopologyWorld};
+use batchscope_check::topology::{disagree, value_text};
+use batchscope_engine::barrier::{Consistency, QueryResult, ReadLevel, TopologyWorld};
 use batchscope_view::topology::{
-    level_title, ratio_text, rolled_back, value_changes, HistoryPoint,
+    consistency_short, level_title, ratio_text, rolled_back, value_changes, HistoryPoint,
 };
 use yew::prelude::*;
 
@@ -29,6 +32,59 @@ pub struct QueryPanelProps {
 
 fn short_col(c: &str) -> &str {
     c.rsplit('.').next().unwrap_or(c)
+}
+
+/// How many barriers `r` lags the newest version one of its tables has at `level`.
+fn lag(w: &TopologyWorld, level: ReadLevel, r: &QueryResult) -> u64 {
+    let newest = r
+        .reads
+        .iter()
+        .filter_map(|t| w.table(&t.table))
+        .map(|t| match level {
+            ReadLevel::RepeatableRead => t.written(),
+            _ => t.processed(),
+        })
+        .max()
+        .unwrap_or(0);
+    let oldest = r.reads.iter().map(|t| t.barrier).min().unwrap_or(0);
+    newest.saturating_sub(oldest)
+}
+
+/// Every named query at the same moment: the barrier of each table it read, its value, and
+/// whether it disagrees with another query on a shared table. Nothing with one query.
+fn side_by_side(w: &TopologyWorld, level: ReadLevel, consistency: Consistency) -> Html {
+    let specs = w.spec().all_queries();
+    if specs.len() < 2 {
+        return html! {};
+    }
+    let results: Vec<_> = w
+        .named_queries(level, consistency)
+        .iter()
+        .map(|q| w.query(q))
+        .collect();
+    let disagree = disagree(&results);
+    html! {
+        <div class="queries-side" data-testid="queries-side">
+            <div class="small">
+                { format!("All {} queries at this moment ({}): ", results.len(), consistency_short(consistency)) }
+                <b data-testid="queries-agree">{ if disagree { "they read different versions of a shared table" } else { "they agree on every shared table" } }</b>
+            </div>
+            <table class="grid qrows">
+                <thead><tr><th>{ "query" }</th><th>{ "tables @ barrier" }</th><th>{ "value" }</th>
+                    <th title="Barriers between the newest version one of its tables has at this level and the oldest it read: Weak lags less">{ "lag" }</th></tr></thead>
+                <tbody>
+                    { for results.iter().zip(&specs).map(|(r, spec)| html! {
+                        <tr data-testid="queries-side-row">
+                            <td class="mono">{ &r.name }</td>
+                            <td class="mono">{ r.reads.iter().map(|t| format!("{}@{}", t.table, t.barrier)).collect::<Vec<_>>().join(" ") }</td>
+                            <td class="mono">{ value_text(r, spec.ratio.is_some()) }</td>
+                            <td class="mono" data-testid="queries-side-lag">{ lag(w, level, r) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
 }
 
 /// The query panel.
@@ -95,8 +151,8 @@ pub fn QueryPanel(props: &QueryPanelProps) -> Html {
                     { level_btn(ReadLevel::RepeatableRead, "Repeatable Read") }
                 </div>
                 <div class="segs" role="group" aria-label="Consistency">
-                    { cons_btn(Consistency::Strong, "Strong", "Every table at the minimum barrier over the queried tables and their upstream tables") }
-                    { cons_btn(Consistency::Weak, "Weak", "Every table at its own latest barrier: fresher, may mix barriers") }
+                    { cons_btn(Consistency::Strong, "Strong", "Every query at the minimum version over the tables all the queries depend on: queries asked together agree") }
+                    { cons_btn(Consistency::Weak, "Weak", "Every query at its own latest consistent version: fresher, two queries may read different versions of a shared table") }
                 </div>
             </div>
             <div class="reads small">
@@ -126,6 +182,7 @@ pub fn QueryPanel(props: &QueryPanelProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            { side_by_side(w, props.level, props.consistency) }
             <div class="history" data-testid="query-history">
                 <span class="muted small">{ format!("{} of row {} over the steps:", ratio_name.clone().unwrap_or_else(|| "value".into()), r.rows.first().map(|x| format!("{:?}", x.on)).unwrap_or_default()) }</span>
                 <div class="hist-chips">

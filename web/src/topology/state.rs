@@ -23,6 +23,8 @@ pub enum TopoAction {
     SetTopology(String),
     /// Barriers off (the contrast) or on; faults dropped.
     SetNoBarriers(bool),
+    /// Timestamp barriers per checkpoint (faults kept).
+    SetPerCheckpoint(u64),
     /// Reader level of the query panel.
     SetLevel(ReadLevel),
     /// Strong or Weak.
@@ -31,7 +33,7 @@ pub enum TopoAction {
     FailAfterPrecommit(String, u64),
     /// Fail `job` right after the step on screen.
     FailNow(String),
-    /// Revise `table` back to `barrier` right after the step on screen.
+    /// Revise barrier `barrier` of `table` right after the step on screen.
     ReviseNow(String, u64),
     /// Remove the recorded fault at this index.
     RemoveFault(usize),
@@ -133,6 +135,7 @@ impl Mode for Topo {
                     topology: name,
                     seed: p.mode.url.seed,
                     no_barriers: p.mode.url.no_barriers,
+                    per_checkpoint: 1,
                     level: p.mode.url.level,
                     consistency: p.mode.url.consistency,
                     ..TopoUrl::default_for(topo::DEFAULT_TOPOLOGY)
@@ -158,6 +161,16 @@ impl Mode for Topo {
                             "Faults were dropped: they were recorded for the other mode.".into(),
                         );
                     }
+                }
+            }
+            TopoAction::SetPerCheckpoint(n) => {
+                let url = TopoUrl {
+                    per_checkpoint: n,
+                    ..p.mode.url.clone()
+                };
+                p.playing = false;
+                if p.replace(url, false) {
+                    p.seek(0);
                 }
             }
             TopoAction::SetLevel(l) => {

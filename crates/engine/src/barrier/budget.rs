@@ -25,6 +25,8 @@ pub const MAX_OPERATORS: usize = 16;
 pub const MAX_COLUMNS: usize = 64;
 /// Most tables the query joins.
 pub const MAX_QUERY_TABLES: usize = 4;
+/// Most named queries (`query` plus `queries`).
+pub const MAX_QUERIES: usize = 8;
 /// Most literal records in `cdc.records`.
 pub const MAX_LITERAL_RECORDS: usize = 100_000;
 /// Most CDC records a topology may generate.
@@ -32,7 +34,7 @@ pub const MAX_RECORDS: u64 = 200_000;
 /// Most events a run may take, by [`TopologyWork::events`].
 pub const MAX_EVENTS: u64 = 2_000_000;
 /// Most row comparisons of the query evaluations a judged run makes (three read levels after
-/// every event, each joining the queried tables row by row).
+/// every event and two for snapshot expiry, each joining the queried tables row by row).
 pub const MAX_QUERY_ROWS: u64 = 20_000_000_000;
 
 /// Events per job and barrier (or own checkpoint): read per input, process, snapshot, fail and
@@ -48,8 +50,9 @@ pub struct TopologyWork {
     pub records: u64,
     /// An upper estimate of the events of a run.
     pub events: u64,
-    /// An upper estimate of the rows compared by the query evaluations of a judged run: three
-    /// per event, each at most (records + 1) rows per queried table, joined pairwise.
+    /// An upper estimate of the rows compared by the query evaluations of a judged run: five
+    /// per event and named query (three read levels, and Strong and Weak Repeatable Read for
+    /// the MetaService's snapshot expiry), each at most (records + 1) rows per queried table, joined pairwise.
     pub query_rows: u64,
 }
 
@@ -93,12 +96,19 @@ impl TopologySpec {
         };
         let events = records
             + (rounds + 2) * (u128::from(EVENTS_PER_BARRIER) + u128::from(EVENTS_PER_JOB) * jobs);
-        let k = self.query.tables.len().min(MAX_QUERY_TABLES + 1) as u32;
-        let per_query = (records + 1).saturating_pow(k.max(1)) * u128::from(k.max(1));
+        let per_query: u128 = self
+            .all_queries()
+            .iter()
+            .take(MAX_QUERIES + 1)
+            .map(|q| {
+                let k = q.tables.len().min(MAX_QUERY_TABLES + 1) as u32;
+                (records + 1).saturating_pow(k.max(1)) * u128::from(k.max(1))
+            })
+            .fold(0u128, u128::saturating_add);
         TopologyWork {
             records: sat(records),
             events: sat(events),
-            query_rows: sat(events.saturating_mul(3).saturating_mul(per_query)),
+            query_rows: sat(events.saturating_mul(5).saturating_mul(per_query)),
         }
     }
 
@@ -129,9 +139,9 @@ impl TopologySpec {
             return Err(invalid(
                 "query.tables",
                 format!(
-                    "evaluating the query after every event could compare {} rows ((records + 1) ^ {} queried tables × events × 3 levels), over the budget of {MAX_QUERY_ROWS}",
+                    "evaluating the queries after every event could compare {} rows ((records + 1) ^ queried tables, summed over the {} queries, × events × 5: three read levels for the judge, two Repeatable Read readers for snapshot expiry), over the budget of {MAX_QUERY_ROWS}",
                     w.query_rows,
-                    self.query.tables.len()
+                    self.queries.len() + 1
                 ),
             ));
         }
@@ -158,15 +168,21 @@ impl TopologySpec {
                 MAX_LITERAL_RECORDS,
             );
         }
-        if self.query.tables.len() > MAX_QUERY_TABLES {
-            return too_many(
-                "query.tables".into(),
-                self.query.tables.len(),
-                MAX_QUERY_TABLES,
-            );
+        if self.queries.len() + 1 > MAX_QUERIES {
+            return too_many("queries".into(), self.queries.len() + 1, MAX_QUERIES);
         }
-        if self.query.on.len() > MAX_COLUMNS {
-            return too_many("query.on".into(), self.query.on.len(), MAX_COLUMNS);
+        for (i, q) in self.all_queries().into_iter().enumerate() {
+            let field = if i == 0 {
+                "query".to_string()
+            } else {
+                format!("queries[{}]", i - 1)
+            };
+            if q.tables.len() > MAX_QUERY_TABLES {
+                return too_many(format!("{field}.tables"), q.tables.len(), MAX_QUERY_TABLES);
+            }
+            if q.on.len() > MAX_COLUMNS {
+                return too_many(format!("{field}.on"), q.on.len(), MAX_COLUMNS);
+            }
         }
         for (i, t) in self.tables.iter().enumerate() {
             if t.columns.len() > MAX_COLUMNS {

@@ -33,7 +33,8 @@ impl DelaySeries {
     pub fn last_ms(&self) -> u64 {
         self.samples.last().map_or(0, |s| s.delay_ms)
     }
-    fn mean_ms(&self) -> u64 {
+    /// Mean delay (integer ms): the measure the job to optimise is chosen by.
+    pub fn mean_ms(&self) -> u64 {
         let n = self.samples.len() as u64;
         self.samples.iter().map(|s| s.delay_ms).sum::<u64>() / n.max(1)
     }
@@ -46,7 +47,7 @@ pub struct DelayReport {
     pub tables: Vec<DelaySeries>,
     /// Per job: snapshot of barrier N written minus all inputs of N available.
     pub jobs: Vec<DelaySeries>,
-    /// The job with the largest mean contribution.
+    /// The job with the largest mean delay ([`DelaySeries::mean_ms`]).
     pub job_to_optimise: Option<String>,
 }
 

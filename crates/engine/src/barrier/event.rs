@@ -38,6 +38,21 @@ pub struct ReplayRange {
     pub cdc_offset_end: u64,
 }
 
+/// When a job failed, relative to the transaction of the barrier in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailPhase {
+    /// Its table had not PROCESSED the barrier yet.
+    BeforeProcessed,
+    /// PROCESSED in its table, but not in all tables: not yet PRECOMMIT.
+    BeforePrecommit,
+    /// PRECOMMIT (PROCESSED in all tables), not yet WRITTEN in its table.
+    AfterPrecommit,
+    /// Without timestamp barriers: its own checkpoint in flight was not WRITTEN yet (there is no
+    /// PRECOMMIT across jobs).
+    OwnCheckpoint,
+}
+
 /// One observable action.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BarrierEvent {
@@ -141,10 +156,32 @@ pub enum BarrierEventKind {
         job: String,
         /// Its sink table.
         table: String,
-        /// Checkpoint (last WRITTEN barrier) it will restart from.
+        /// Where the barrier in flight (the first its table has not WRITTEN) stood.
+        phase: FailPhase,
+        /// That barrier.
+        in_flight: u64,
+        /// Checkpoint restored (`<checkpoint, barrier>`: it ends with `restored_barrier`).
+        restored_checkpoint: u64,
+        /// Last barrier of the restored checkpoint.
         restored_barrier: u64,
+        /// Barriers after the checkpoint the job processes again, from the stored
+        /// `<barrier, offset>` ranges (those its table already WRITTEN are recomputed and
+        /// found identical, not written twice).
+        replayed_barriers: Vec<u64>,
         /// PROCESSED barriers rolled back.
         lost_barriers: Vec<u64>,
+    },
+    /// A recovering job recomputed a barrier its table had already WRITTEN before the failure:
+    /// the same records (deterministic replay), so the commit is skipped as a duplicate.
+    Replayed {
+        /// Job.
+        job: String,
+        /// Its sink table.
+        table: String,
+        /// Barrier recomputed.
+        barrier: u64,
+        /// Records it produced, equal to those of the snapshot.
+        records: u32,
     },
     /// A job restarted from its checkpoint and replays from the next barrier.
     JobRecovered {
@@ -155,12 +192,17 @@ pub enum BarrierEventKind {
         /// CDC ranges it replays (jobs reading `cdc`, with barriers).
         replay: Vec<ReplayRange>,
     },
-    /// A table and everything downstream were rolled back to a barrier for replay.
+    /// A table's barrier was revised: it and everything downstream rolled back to the
+    /// checkpoint before that barrier, to recompute from there.
     Revised {
         /// Table revised.
         table: String,
-        /// Barrier kept.
+        /// Barrier revised.
         barrier: u64,
+        /// Barrier the tables rolled back to (the end of the checkpoint before `barrier`).
+        rolled_back_to: u64,
+        /// Corrected rows replacing the barrier's data (0: the same data is replayed).
+        corrected_rows: u32,
         /// Tables rolled back.
         tables: Vec<String>,
         /// Jobs restarted.

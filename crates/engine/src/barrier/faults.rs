@@ -3,7 +3,7 @@
 //! revision rolling a table and everything downstream back to a barrier. Interactive faults
 //! (`fail_job`, `revise`) are recorded at the current step, so a replay repeats them.
 
-use super::event::{BarrierEventKind, ReplayRange};
+use super::event::{BarrierEventKind, FailPhase, ReplayRange};
 use super::run::{check_fault, Fault};
 use super::spec::TopologyError;
 use super::world::{Action, TopologyWorld};
@@ -97,39 +97,68 @@ impl TopologyWorld {
         }
     }
 
-    /// Drops everything of job `j` beyond its checkpoint `b` (state, input positions, pending
-    /// actions) and rolls its sink table back to `b`; returns the barriers lost.
-    fn restore(&mut self, j: usize, b: u64) -> Vec<u64> {
+    /// Restores job `j` to its checkpoint ending with barrier `b` (state, input positions;
+    /// pending actions dropped) and rolls its sink table back to barrier `keep` ≥ `b`: the
+    /// table keeps the snapshots up to `keep`, which the job recomputes identically on replay.
+    /// Returns the barriers the table lost.
+    fn restore(&mut self, j: usize, b: u64, keep: u64) -> Vec<u64> {
+        assert!(
+            b <= keep,
+            "the table keeps at least the checkpoint's barriers"
+        );
         self.queue.retain(|_, a| a.job() != Some(j));
         self.urgent.retain(|a| a.job() != Some(j));
         self.jobs[j].restore(b);
         let name = self.jobs[j].spec.name.clone();
         let sink = self.sink_of(j);
         let table = self.tables[sink].name.clone();
-        self.meta.on_rollback(&name, &table, b);
-        let lost = self.tables[sink].truncate(b);
+        self.meta.on_rollback(&name, &table, keep);
+        let lost = self.tables[sink].truncate(keep);
         assert!(
-            self.tables[sink].processed() <= b && self.tables[sink].written() <= b,
-            "`{table}` rolled back to barrier {b}"
+            self.tables[sink].processed() <= keep && self.tables[sink].written() <= keep,
+            "`{table}` rolled back to barrier {keep}"
         );
         lost
     }
 
-    /// Job `j` fails: its sink table loses what was not WRITTEN; it restarts after
-    /// `restart_ms`.
+    /// Job `j` fails: its sink table loses what was not WRITTEN (snapshots stay: a failure
+    /// never rolls one back); the job restores its last complete checkpoint, restarts after
+    /// `restart_ms` and replays the barriers after the checkpoint.
     pub(super) fn on_fail(&mut self, j: usize) -> Option<BarrierEventKind> {
         if !self.jobs[j].up {
             return None;
         }
-        let b = self.jobs[j].written;
-        let lost = self.restore(j, b);
+        let in_flight = self.jobs[j].written + 1;
+        let sink = self.sink_of(j);
+        let phase = if self.run.spec.no_barriers {
+            FailPhase::OwnCheckpoint
+        } else if self.tables[sink].processed() < in_flight {
+            FailPhase::BeforeProcessed
+        } else if self.meta.precommitted < in_flight {
+            FailPhase::BeforePrecommit
+        } else {
+            FailPhase::AfterPrecommit
+        };
+        let keep = self.jobs[j].written;
+        let b = self.jobs[j].checkpoint_barrier();
+        let last = if self.run.spec.no_barriers {
+            self.jobs[j].processed
+        } else {
+            self.meta.last_issued()
+        };
+        let replayed: Vec<u64> = (b + 1..=last.max(b)).collect();
+        let lost = self.restore(j, b, keep);
         let at = self.now_ms + self.jobs[j].spec.restart_ms;
         self.schedule(at, Action::Recover { job: j });
         self.check_transactions();
         Some(BarrierEventKind::JobFailed {
             job: self.jobs[j].spec.name.clone(),
             table: self.jobs[j].spec.sink.clone(),
+            phase,
+            in_flight,
+            restored_checkpoint: b / self.jobs[j].per_checkpoint,
             restored_barrier: b,
+            replayed_barriers: replayed,
             lost_barriers: lost,
         })
     }
@@ -167,15 +196,23 @@ impl TopologyWorld {
         }
     }
 
-    /// Rolls `table` and every table downstream back to `barrier`; their writers restart.
+    /// Revises barrier `barrier` of `table`: the table and every table downstream roll back to
+    /// the checkpoint before that barrier (snapshots included); their writers restart from it
+    /// and recompute, with the corrected rows the topology ships for it, if any.
     pub(super) fn on_revise(&mut self, table: &str, barrier: u64) -> BarrierEventKind {
         let mut tables = vec![table.to_string()];
         tables.extend(self.meta.downstream_tables(table));
+        let per = self.run.spec.barriers_per_checkpoint.max(1);
+        let before = barrier.saturating_sub(1) / per * per;
+        if let Some(r) = self.run.spec.revision(table, barrier) {
+            self.corrections
+                .insert((table.to_string(), barrier), r.rows.clone());
+        }
         let mut jobs = Vec::new();
         for j in 0..self.jobs.len() {
             if tables.contains(&self.jobs[j].spec.sink) {
-                let b = barrier.min(self.jobs[j].written);
-                let lost = self.restore(j, b);
+                let b = before.min(self.jobs[j].checkpoint_barrier());
+                let lost = self.restore(j, b, b);
                 assert!(
                     lost.iter().all(|l| *l > b),
                     "only barriers after {b} are lost"
@@ -186,9 +223,15 @@ impl TopologyWorld {
             }
         }
         self.check_transactions();
+        let corrected_rows = self
+            .corrections
+            .get(&(table.to_string(), barrier))
+            .map_or(0, |r| r.len() as u32);
         BarrierEventKind::Revised {
             table: table.to_string(),
             barrier,
+            rolled_back_to: before,
+            corrected_rows,
             tables,
             jobs,
         }
@@ -207,8 +250,9 @@ impl TopologyWorld {
         Ok(())
     }
 
-    /// Rolls `table` and everything downstream back to `barrier` now and replays from there
-    /// (recorded as a fault). Needs timestamp barriers and a WRITTEN `barrier`.
+    /// Revises barrier `barrier` of `table` now (recorded as a fault): it and everything
+    /// downstream roll back to the checkpoint before it and recompute, with the topology's
+    /// corrected rows for it if it ships some. Needs timestamp barriers and a WRITTEN `barrier`.
     pub fn revise(&mut self, table: &str, barrier: u64) -> Result<(), TopologyError> {
         let fault = Fault::ReviseAtStep {
             table: table.to_string(),
@@ -217,6 +261,12 @@ impl TopologyWorld {
         };
         check_fault(&self.run.spec, &self.meta, &fault)?;
         let t = &self.tables[self.table_index(table).expect("checked")];
+        if barrier == 0 {
+            return Err(TopologyError::Invalid {
+                field: "revise".into(),
+                reason: "barrier 0 holds no data to revise: barriers count from 1".into(),
+            });
+        }
         if barrier > t.written() {
             return Err(TopologyError::Invalid {
                 field: "revise".into(),

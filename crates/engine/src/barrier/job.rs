@@ -88,6 +88,8 @@ pub struct Job {
     pub buffered: Vec<u64>,
     /// Stateful operator's state as of `processed`.
     pub state: OperatorState,
+    /// Barriers per checkpoint (1 without timestamp barriers: each own checkpoint is one).
+    pub per_checkpoint: u64,
     #[serde(skip)]
     pub(super) pipeline: Pipeline,
     #[serde(skip)]
@@ -125,6 +127,11 @@ impl Job {
             held: None,
             buffered: Vec::new(),
             state: OperatorState::default(),
+            per_checkpoint: if topology.no_barriers {
+                1
+            } else {
+                topology.barriers_per_checkpoint.max(1)
+            },
             arrived: BTreeMap::new(),
             staged: BTreeMap::new(),
             checkpoints: BTreeMap::new(),
@@ -180,8 +187,14 @@ impl Job {
         out
     }
 
-    /// The snapshot of `n` was written: `n` is WRITTEN and its staged checkpoint becomes the
-    /// one a restart restores. Returns when all inputs of `n` were available.
+    /// The last barrier of the newest complete checkpoint (a checkpoint holds
+    /// `per_checkpoint` barriers; 0 before the first).
+    pub fn checkpoint_barrier(&self) -> u64 {
+        self.written / self.per_checkpoint * self.per_checkpoint
+    }
+
+    /// The snapshot of `n` was written: `n` is WRITTEN; when `n` closes a checkpoint its staged
+    /// state becomes the one a restart restores. Returns when all inputs of `n` were available.
     pub(super) fn mark_written(&mut self, n: u64) -> u64 {
         assert_eq!(
             n,
@@ -196,17 +209,19 @@ impl Job {
         );
         let checkpoint = self.staged.remove(&n).unwrap_or_default();
         let ready = checkpoint.ready_at_ms;
-        self.checkpoints.insert(n, checkpoint);
+        if n.is_multiple_of(self.per_checkpoint) {
+            self.checkpoints.insert(n, checkpoint);
+        }
         self.written = n;
         ready
     }
 
-    /// Drops everything beyond the checkpoint of WRITTEN barrier `b` (state, input positions,
-    /// buffered input) and stops the job until it recovers.
+    /// Drops everything beyond the checkpoint ending with WRITTEN barrier `b` (state, input
+    /// positions, buffered input) and stops the job until it recovers.
     pub(super) fn restore(&mut self, b: u64) {
         assert!(
-            b <= self.written,
-            "{}: restores a WRITTEN barrier",
+            b <= self.written && b.is_multiple_of(self.per_checkpoint),
+            "{}: restores a complete checkpoint",
             self.spec.name
         );
         let cp = self

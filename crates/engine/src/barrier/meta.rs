@@ -37,6 +37,9 @@ pub struct TableRegistration {
 pub struct BarrierRecord {
     /// Barrier number, from 1.
     pub barrier: u64,
+    /// Checkpoint it belongs to (`<checkpoint, barrier>`: checkpoint c holds
+    /// `barriers_per_checkpoint` consecutive barriers).
+    pub checkpoint: u64,
     /// When it was issued.
     pub issued_at_ms: u64,
     /// First CDC offset of the barrier (`<barrier, offset>`: replays read the same records).
@@ -56,6 +59,8 @@ pub struct JobProgress {
     pub processed: u64,
     /// Completed barriers: those with a snapshot in its sink table, in order.
     pub completed: Vec<u64>,
+    /// Barriers recomputed after a failover that its table had already WRITTEN, in order.
+    pub replayed: Vec<u64>,
 }
 
 /// A snapshot of a table and the barrier it holds.
@@ -65,6 +70,17 @@ pub struct SnapshotRef {
     pub snapshot_id: u64,
     /// Barrier (commitIdentifier) of the snapshot.
     pub barrier: u64,
+}
+
+/// A snapshot past the retention that a reader kept from expiring.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HeldSnapshot {
+    /// Paimon snapshot id.
+    pub snapshot_id: u64,
+    /// Barrier it holds.
+    pub barrier: u64,
+    /// Who held it: `rr:<query>` (a Repeatable Read reader, with its consistency) or a job.
+    pub held_by: Vec<String>,
 }
 
 /// The MetaService: coordinator of the ETL topology.
@@ -84,6 +100,12 @@ pub struct MetaService {
     pub precommitted: u64,
     /// Latest barrier announced COMMIT.
     pub committed: u64,
+    /// Barriers per checkpoint of every job.
+    pub barriers_per_checkpoint: u64,
+    /// Snapshots expired per table (no reader used them any more).
+    pub expired: BTreeMap<String, Vec<SnapshotRef>>,
+    /// Snapshots past the retention that a reader held back from expiry, per table.
+    pub held: BTreeMap<String, Vec<HeldSnapshot>>,
 }
 
 impl MetaService {
@@ -136,6 +158,9 @@ impl MetaService {
             barriers: Vec::new(),
             precommitted: 0,
             committed: 0,
+            barriers_per_checkpoint: spec.barriers_per_checkpoint.max(1),
+            expired: BTreeMap::new(),
+            held: BTreeMap::new(),
         })
     }
 
@@ -199,6 +224,7 @@ impl MetaService {
         let start = self.barriers.last().map_or(0, |b| b.cdc_offset_end);
         let barrier = self.barriers.len() as u64 + 1;
         self.barriers.push(BarrierRecord {
+            checkpoint: self.checkpoint_of(barrier),
             barrier,
             issued_at_ms: at_ms,
             cdc_offset_start: start,
@@ -207,6 +233,24 @@ impl MetaService {
             commit_at_ms: None,
         });
         barrier
+    }
+
+    /// The checkpoint holding barrier `n` (`<checkpoint, barrier>`).
+    pub fn checkpoint_of(&self, n: u64) -> u64 {
+        n.div_ceil(self.barriers_per_checkpoint)
+    }
+
+    /// The `<checkpoint, barrier>` mapping of the issued barriers: each checkpoint with its
+    /// barriers, in order.
+    pub fn checkpoint_barriers(&self) -> Vec<(u64, Vec<u64>)> {
+        let mut out: Vec<(u64, Vec<u64>)> = Vec::new();
+        for b in &self.barriers {
+            match out.last_mut() {
+                Some((c, list)) if *c == b.checkpoint => list.push(b.barrier),
+                _ => out.push((b.checkpoint, vec![b.barrier])),
+            }
+        }
+        out
     }
 
     /// The issued barrier `n`.
@@ -225,6 +269,16 @@ impl MetaService {
         }
     }
 
+    /// A recovering job recomputed barrier `barrier`, already completed before its failure.
+    pub(crate) fn on_replayed(&mut self, job: &str, barrier: u64) {
+        if let Some(p) = self.job_progress.get_mut(job) {
+            if !p.completed.contains(&barrier) {
+                p.completed.push(barrier);
+            }
+            p.replayed.push(barrier);
+        }
+    }
+
     pub(crate) fn on_written(&mut self, job: &str, table: &str, snapshot_id: u64, barrier: u64) {
         if let Some(p) = self.job_progress.get_mut(job) {
             p.completed.push(barrier);
@@ -237,6 +291,35 @@ impl MetaService {
         }
     }
 
+    /// Whether the snapshot of `barrier` in `table` has expired.
+    pub fn is_expired(&self, table: &str, barrier: u64) -> bool {
+        self.expired
+            .get(table)
+            .is_some_and(|l| l.iter().any(|s| s.barrier == barrier))
+    }
+
+    pub(crate) fn expire(&mut self, table: &str, s: SnapshotRef) {
+        self.expired.entry(table.to_string()).or_default().push(s);
+    }
+
+    pub(crate) fn hold(&mut self, table: &str, s: SnapshotRef, by: Vec<String>) {
+        let list = self.held.entry(table.to_string()).or_default();
+        match list.iter_mut().find(|h| h.barrier == s.barrier) {
+            Some(h) => {
+                for b in by {
+                    if !h.held_by.contains(&b) {
+                        h.held_by.push(b);
+                    }
+                }
+            }
+            None => list.push(HeldSnapshot {
+                snapshot_id: s.snapshot_id,
+                barrier: s.barrier,
+                held_by: by,
+            }),
+        }
+    }
+
     /// A job restarts from `barrier`: forget its progress beyond, and the table's snapshots beyond.
     pub(crate) fn on_rollback(&mut self, job: &str, table: &str, barrier: u64) {
         if let Some(p) = self.job_progress.get_mut(job) {
@@ -244,6 +327,12 @@ impl MetaService {
             p.completed.retain(|b| *b <= barrier);
         }
         if let Some(s) = self.table_snapshots.get_mut(table) {
+            s.retain(|r| r.barrier <= barrier);
+        }
+        if let Some(s) = self.expired.get_mut(table) {
+            s.retain(|r| r.barrier <= barrier);
+        }
+        if let Some(s) = self.held.get_mut(table) {
             s.retain(|r| r.barrier <= barrier);
         }
     }

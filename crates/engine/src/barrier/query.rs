@@ -10,17 +10,19 @@ use super::meta::MetaService;
 use super::spec::QuerySpec;
 use super::table::Table;
 
-/// The reader's level (seed 003, "Data Consistency Type").
+/// The reader's level (FLIP-276, "Data Consistency Type").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ReadLevel {
     /// Latest data written, including barriers not PROCESSED everywhere (or only partly).
     #[serde(rename = "ru")]
     ReadUncommitted,
-    /// Data of PROCESSED barriers (PRECOMMIT across the queried tables under Strong);
-    /// rolls back when a job fails before WRITTEN.
+    /// Data of PRECOMMIT transactions only (PROCESSED in every table the query depends on;
+    /// under Strong, in every table any query depends on); rolls back when a job fails before
+    /// WRITTEN.
     #[serde(rename = "rc")]
     ReadCommitted,
-    /// Data of WRITTEN snapshots only; never rolls back on a failure.
+    /// Data of WRITTEN snapshots of COMMIT transactions (WRITTEN in every table the query
+    /// depends on); never rolls back on a job failure, only on a revision.
     #[serde(rename = "rr")]
     RepeatableRead,
 }
@@ -43,14 +45,16 @@ impl ReadLevel {
     }
 }
 
-/// How the barrier of each table is chosen (seed 003, "Strong/Weak Consistency").
+/// How several queries relate (FLIP-276, "Strong/Weak Consistency"). Neither lets one query
+/// mix transactions at Read Committed or Repeatable Read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Consistency {
-    /// Every queried table is read at the minimum barrier visible at the level across the
-    /// queried tables and the tables they are computed from.
+    /// Every query reads the minimum version over the tables all the queries depend on, so
+    /// queries asked at one moment agree on the tables they share.
     Strong,
-    /// Every table is read at its own latest barrier visible at the level (fresher, may mix).
+    /// Every query reads its own latest consistent version (over the tables it depends on):
+    /// fresher, but two queries may read different versions of a table they share.
     Weak,
 }
 
@@ -102,6 +106,8 @@ impl QueryRow {
 /// A query's answer and where each table was read.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct QueryResult {
+    /// The query's name.
+    pub name: String,
     /// Level used.
     pub level: ReadLevel,
     /// Consistency used.
@@ -129,35 +135,57 @@ fn visible(t: &Table, level: ReadLevel) -> u64 {
     }
 }
 
-/// Evaluates a query over the tables (see [`ReadLevel`] and [`Consistency`]).
-pub(crate) fn evaluate(tables: &[Table], meta: &MetaService, q: &Query) -> QueryResult {
+/// The tables a query depends on: the ones it reads and every table they are computed from
+/// (the lineage the MetaService keeps), sorted.
+pub fn lineage(meta: &MetaService, spec: &QuerySpec) -> Vec<String> {
+    let mut all: std::collections::BTreeSet<String> = spec.tables.iter().cloned().collect();
+    for t in &spec.tables {
+        all.extend(meta.upstream_tables(t));
+    }
+    all.into_iter().collect()
+}
+
+/// The newest barrier a transaction over `scope` has reached at `level`: PROCESSED in every
+/// table of the scope (Read Committed: PRECOMMIT over those tables) or WRITTEN in every one
+/// (Repeatable Read: COMMIT over those tables).
+fn scope_barrier(tables: &[Table], scope: &[String], level: ReadLevel) -> u64 {
+    scope
+        .iter()
+        .filter_map(|n| tables.iter().find(|t| &t.name == n))
+        .map(|t| visible(t, level))
+        .min()
+        .unwrap_or(0)
+}
+
+/// Evaluates a query over the tables (see [`ReadLevel`] and [`Consistency`]). `strong_scope`
+/// is the lineage of all the topology's queries together: under Strong every query reads the
+/// barrier complete over it, so queries asked at one moment agree; under Weak a query reads the
+/// barrier complete over its own lineage. Read Committed and Repeatable Read never mix
+/// transactions within one query, whatever the consistency.
+pub(crate) fn evaluate(
+    tables: &[Table],
+    meta: &MetaService,
+    q: &Query,
+    strong_scope: &[String],
+) -> QueryResult {
     let table = |n: &str| tables.iter().find(|t| t.name == n);
     let queried: Vec<&Table> = q.spec.tables.iter().filter_map(|n| table(n)).collect();
-    let strong_barrier = {
-        let mut related: Vec<String> = q.spec.tables.clone();
-        for t in &q.spec.tables {
-            related.extend(meta.upstream_tables(t));
+    let own = lineage(meta, &q.spec);
+    let pinned = match q.consistency {
+        Consistency::Strong => {
+            let mut scope: Vec<String> = strong_scope.to_vec();
+            scope.extend(own);
+            scope_barrier(tables, &scope, q.level)
         }
-        related
-            .iter()
-            .filter_map(|n| table(n))
-            .map(|t| visible(t, q.level))
-            .min()
-            .unwrap_or(0)
+        Consistency::Weak => scope_barrier(tables, &own, q.level),
     };
     let mut reads = Vec::new();
     let mut data = Vec::new();
     for t in &queried {
-        let (barrier, rows, partial) = match (q.level, q.consistency) {
-            // Uncommitted data is not addressable by barrier, so Strong cannot pin it.
-            (ReadLevel::ReadUncommitted, _) => {
-                (t.processed(), t.rows_latest(), t.partial_records())
-            }
-            (_, Consistency::Strong) => (strong_barrier, t.rows_at(strong_barrier), 0),
-            (level, Consistency::Weak) => {
-                let b = visible(t, level);
-                (b, t.rows_at(b), 0)
-            }
+        let (barrier, rows, partial) = match q.level {
+            // Uncommitted data is not addressable by barrier: neither Strong nor Weak pins it.
+            ReadLevel::ReadUncommitted => (t.processed(), t.rows_latest(), t.partial_records()),
+            _ => (pinned, t.rows_at(pinned), 0),
         };
         reads.push(TableRead {
             table: t.name.clone(),
@@ -170,6 +198,7 @@ pub(crate) fn evaluate(tables: &[Table], meta: &MetaService, q: &Query) -> Query
     let consistent = reads.iter().all(|r| r.partial_records == 0)
         && reads.windows(2).all(|w| w[0].cdc_offset == w[1].cdc_offset);
     QueryResult {
+        name: q.spec.name.clone(),
         level: q.level,
         consistency: q.consistency,
         rows: join_rows(&q.spec, &data),

@@ -27,20 +27,20 @@ pub enum Fault {
         /// Events emitted before the failure.
         step: u64,
     },
-    /// Revise `table` back to `barrier` as soon as the table has WRITTEN barrier `written`.
+    /// Revise barrier `barrier` of `table` as soon as the table has WRITTEN barrier `written`.
     ReviseAfterWritten {
         /// Table.
         table: String,
-        /// Barrier kept.
+        /// Barrier revised.
         barrier: u64,
         /// Barrier whose snapshot triggers the revision.
         written: u64,
     },
-    /// Revise `table` back to `barrier` right after event number `step`.
+    /// Revise barrier `barrier` of `table` right after event number `step`.
     ReviseAtStep {
         /// Table.
         table: String,
-        /// Barrier kept.
+        /// Barrier revised.
         barrier: u64,
         /// Events emitted before the revision.
         step: u64,
@@ -96,11 +96,11 @@ pub(super) fn check_fault(
         barrier, written, ..
     } = f
     {
-        if barrier > written || *written > spec.barriers {
+        if *barrier == 0 || barrier > written || *written > spec.barriers {
             return bad(
                 "revise",
                 format!(
-                    "barrier {barrier} must not be above {written} ≤ {}",
+                    "barrier {barrier} must be between 1 and {written} ≤ {}",
                     spec.barriers
                 ),
             );

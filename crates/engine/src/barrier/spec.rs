@@ -1,7 +1,6 @@
-//! The ETL topology as a serde JSON file: CDC stream, tables, jobs and operators, the declared
-//! query, and the validation that turns a bad file into an error naming the field.
+//! The ETL topology as a serde JSON file: CDC stream, tables, jobs and operators, the named
+//! queries and revisions; `validate.rs` turns a bad file into an error naming the field.
 
-use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -41,6 +40,44 @@ pub struct TopologySpec {
     pub jobs: Vec<JobSpec>,
     /// The query the report evaluates after every step (the seed's avgPrice for `shopping`).
     pub query: QuerySpec,
+    /// Further named queries asked at the same moments as `query` (the FLIP's Query1, Query2,
+    /// Query3): Strong consistency makes all of them agree, Weak lets each read its own latest
+    /// consistent version.
+    #[serde(default)]
+    pub queries: Vec<QuerySpec>,
+    /// Timestamp barriers per checkpoint of every job (the FLIP stores `<checkpoint, barrier>`:
+    /// barriers 1, 2, 3 in checkpoint 1). A failed job restores its last complete checkpoint and
+    /// replays the barriers after it. 1 = one barrier per checkpoint.
+    #[serde(default = "default_one")]
+    pub barriers_per_checkpoint: u64,
+    /// Corrected rows for a table's barrier, applied by a revision of that table and barrier.
+    #[serde(default)]
+    pub revisions: Vec<RevisionSpec>,
+    /// Snapshots of a table kept besides its newest one before the MetaService expires older
+    /// ones, unless a reader still uses them.
+    #[serde(default = "default_retention")]
+    pub snapshot_retention: u64,
+}
+
+fn default_one() -> u64 {
+    1
+}
+
+fn default_retention() -> u64 {
+    2
+}
+
+/// Corrected data for one barrier of a root table: the barrier's rows are replaced by `rows`
+/// when the table is revised at that barrier, and everything downstream recomputes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RevisionSpec {
+    /// Root table revised.
+    pub table: String,
+    /// Barrier whose data is corrected.
+    pub barrier: u64,
+    /// The corrected rows, one value per column of the table.
+    pub rows: Vec<Vec<i64>>,
 }
 
 fn default_barriers() -> u64 {
@@ -261,7 +298,7 @@ impl fmt::Display for TopologyError {
 
 impl std::error::Error for TopologyError {}
 
-fn invalid(field: impl Into<String>, reason: impl Into<String>) -> TopologyError {
+pub(super) fn invalid(field: impl Into<String>, reason: impl Into<String>) -> TopologyError {
     TopologyError::Invalid {
         field: field.into(),
         reason: reason.into(),
@@ -282,293 +319,27 @@ impl TopologySpec {
         self.chain_columns(job, "").unwrap_or_default()
     }
 
-    fn table(&self, name: &str) -> Option<&TableSpec> {
+    /// Every named query: the declared `query` first, then `queries`.
+    pub fn all_queries(&self) -> Vec<&QuerySpec> {
+        std::iter::once(&self.query).chain(&self.queries).collect()
+    }
+
+    /// The corrected rows shipped for `table` at `barrier`, if any.
+    pub fn revision(&self, table: &str, barrier: u64) -> Option<&RevisionSpec> {
+        self.revisions
+            .iter()
+            .find(|r| r.table == table && r.barrier == barrier)
+    }
+
+    pub(super) fn table(&self, name: &str) -> Option<&TableSpec> {
         self.tables.iter().find(|t| t.name == name)
     }
 
-    fn input_columns(&self, source: &str) -> Option<Vec<String>> {
+    pub(super) fn input_columns(&self, source: &str) -> Option<Vec<String>> {
         if source == CDC_SOURCE {
             Some(CDC_COLUMNS.iter().map(|c| c.to_string()).collect())
         } else {
             self.table(source).map(|t| t.columns.clone())
         }
-    }
-
-    /// Columns flowing out of a job's chain, or the first error (with `field` prefix).
-    fn chain_columns(&self, job: &JobSpec, field: &str) -> Result<Vec<String>, TopologyError> {
-        let inputs: Vec<Vec<String>> = job
-            .sources
-            .iter()
-            .map(|s| self.input_columns(s).unwrap_or_default())
-            .collect();
-        let mut cols = inputs.first().cloned().unwrap_or_default();
-        for (i, op) in job.operators.iter().enumerate() {
-            let f = format!("{field}.operators[{i}]");
-            let need = |cols: &Vec<String>, c: &str| {
-                if cols.iter().any(|x| x == c) {
-                    Ok(())
-                } else {
-                    Err(invalid(
-                        f.clone(),
-                        format!("column `{c}` is not in the input ({})", cols.join(", ")),
-                    ))
-                }
-            };
-            match op {
-                OperatorSpec::Forward => {}
-                OperatorSpec::Filter { column, .. } => need(&cols, column)?,
-                OperatorSpec::Project { columns } => {
-                    for c in columns {
-                        need(&cols, c)?;
-                    }
-                    cols = columns.clone();
-                }
-                OperatorSpec::GroupSum { keys, sum, into } => {
-                    for c in keys.iter().chain(std::iter::once(sum)) {
-                        need(&cols, c)?;
-                    }
-                    cols = keys.clone();
-                    cols.push(into.clone());
-                }
-                OperatorSpec::Join { on } => {
-                    if i != 0 || inputs.len() != 2 {
-                        return Err(invalid(
-                            f,
-                            "a join must be the first operator of a job with two sources",
-                        ));
-                    }
-                    for c in on {
-                        need(&inputs[0], c)?;
-                        need(&inputs[1], c)?;
-                    }
-                    for c in &inputs[1] {
-                        if !cols.contains(c) {
-                            cols.push(c.clone());
-                        }
-                    }
-                }
-            }
-        }
-        Ok(cols)
-    }
-
-    /// Checks the work budget (`budget`), names, references, schemas, writers and cycles.
-    pub fn validate(&self) -> Result<(), TopologyError> {
-        if self.barrier_interval_ms == 0 {
-            return Err(invalid("barrier_interval_ms", "must be above 0"));
-        }
-        if self.barriers == 0 {
-            return Err(invalid("barriers", "must be at least 1"));
-        }
-        // Sizes, times and work first: what follows multiplies times and walks the graph.
-        self.validate_budget()?;
-        if self.cdc.generated_per_barrier > 0 && (self.cdc.users == 0 || self.cdc.items == 0) {
-            return Err(invalid("cdc", "users and items must be at least 1"));
-        }
-        for (i, r) in self.cdc.records.iter().enumerate() {
-            if r.at_ms >= self.barriers * self.barrier_interval_ms {
-                return Err(invalid(
-                    format!("cdc.records[{i}].at_ms"),
-                    format!(
-                        "{} is after the last barrier ({} ms)",
-                        r.at_ms,
-                        self.barriers * self.barrier_interval_ms
-                    ),
-                ));
-            }
-        }
-        let mut names = BTreeSet::new();
-        for (i, t) in self.tables.iter().enumerate() {
-            if t.name.is_empty() || t.name == CDC_SOURCE {
-                return Err(invalid(
-                    format!("tables[{i}].name"),
-                    format!("`{}` is not a usable table name", t.name),
-                ));
-            }
-            if !names.insert(t.name.as_str()) {
-                return Err(invalid(
-                    format!("tables[{i}].name"),
-                    format!("table `{}` is declared twice", t.name),
-                ));
-            }
-        }
-        let mut job_names = BTreeSet::new();
-        for (j, job) in self.jobs.iter().enumerate() {
-            let f = format!("jobs[{j}]");
-            if !job_names.insert(job.name.as_str()) {
-                return Err(invalid(
-                    format!("{f}.name"),
-                    format!("job `{}` is declared twice", job.name),
-                ));
-            }
-            if job.sources.is_empty() || job.sources.len() > 2 {
-                return Err(invalid(
-                    format!("{f}.sources"),
-                    "a job reads one or two sources",
-                ));
-            }
-            for (s, src) in job.sources.iter().enumerate() {
-                if self.input_columns(src).is_none() {
-                    return Err(invalid(
-                        format!("{f}.sources[{s}]"),
-                        format!("unknown table `{src}`"),
-                    ));
-                }
-                if src == CDC_SOURCE && job.sources.len() != 1 {
-                    return Err(invalid(
-                        format!("{f}.sources"),
-                        "a job reading `cdc` reads nothing else",
-                    ));
-                }
-            }
-            let stateful = job.operators.iter().filter(|o| o.is_stateful()).count();
-            if stateful > 1 {
-                return Err(invalid(
-                    format!("{f}.operators"),
-                    "at most one stateful operator (group_sum or join) per job",
-                ));
-            }
-            if job.sources.len() == 2
-                && !matches!(job.operators.first(), Some(OperatorSpec::Join { .. }))
-            {
-                return Err(invalid(
-                    format!("{f}.operators"),
-                    "a job with two sources starts with a join",
-                ));
-            }
-            if job.checkpoint_interval_ms == 0 {
-                return Err(invalid(
-                    format!("{f}.checkpoint_interval_ms"),
-                    "must be above 0",
-                ));
-            }
-            if self.table(&job.sink).is_none() {
-                return Err(invalid(
-                    format!("{f}.sink"),
-                    format!("unknown table `{}`", job.sink),
-                ));
-            }
-        }
-        // Topology shape first: a cycle or a second writer is the real problem, not the schema.
-        self.check_writers()?;
-        self.check_cycles()?;
-        for (j, job) in self.jobs.iter().enumerate() {
-            let f = format!("jobs[{j}]");
-            let sink = self.table(&job.sink).expect("checked above");
-            let cols = self.chain_columns(job, &f)?;
-            if cols != sink.columns {
-                return Err(invalid(
-                    format!("{f}.sink"),
-                    format!(
-                        "job produces ({}) but table `{}` has ({})",
-                        cols.join(", "),
-                        sink.name,
-                        sink.columns.join(", ")
-                    ),
-                ));
-            }
-        }
-        for (i, t) in self.tables.iter().enumerate() {
-            if !self.jobs.iter().any(|j| j.sink == t.name) {
-                return Err(invalid(
-                    format!("tables[{i}]"),
-                    format!("table `{}` has no writer", t.name),
-                ));
-            }
-        }
-        self.validate_query()
-    }
-
-    fn check_writers(&self) -> Result<(), TopologyError> {
-        for (j, job) in self.jobs.iter().enumerate() {
-            if let Some(other) = self.jobs[j + 1..].iter().find(|o| o.sink == job.sink) {
-                return Err(TopologyError::TwoWriters {
-                    table: job.sink.clone(),
-                    first: job.name.clone(),
-                    second: other.name.clone(),
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Depth-first search over table → reading job → its sink; reports the first cycle found.
-    fn check_cycles(&self) -> Result<(), TopologyError> {
-        fn visit(
-            spec: &TopologySpec,
-            table: &str,
-            path: &mut Vec<String>,
-            done: &mut BTreeSet<String>,
-        ) -> Result<(), TopologyError> {
-            if let Some(pos) = path.iter().position(|p| p == table) {
-                let mut cycle = path[pos..].to_vec();
-                cycle.push(table.to_string());
-                return Err(TopologyError::Cycle { path: cycle });
-            }
-            if done.contains(table) {
-                return Ok(());
-            }
-            path.push(table.to_string());
-            for job in spec
-                .jobs
-                .iter()
-                .filter(|j| j.sources.iter().any(|s| s == table))
-            {
-                path.push(job.name.clone());
-                visit(spec, &job.sink, path, done)?;
-                path.pop();
-            }
-            path.pop();
-            done.insert(table.to_string());
-            Ok(())
-        }
-        let mut done = BTreeSet::new();
-        for t in &self.tables {
-            visit(self, &t.name, &mut Vec::new(), &mut done)?;
-        }
-        Ok(())
-    }
-
-    fn validate_query(&self) -> Result<(), TopologyError> {
-        let q = &self.query;
-        if q.tables.is_empty() {
-            return Err(invalid("query.tables", "name at least one table"));
-        }
-        for (i, t) in q.tables.iter().enumerate() {
-            let Some(table) = self.table(t) else {
-                return Err(invalid(
-                    format!("query.tables[{i}]"),
-                    format!("unknown table `{t}`"),
-                ));
-            };
-            for c in &q.on {
-                if !table.columns.contains(c) {
-                    return Err(invalid(
-                        "query.on",
-                        format!("column `{c}` is not in table `{t}`"),
-                    ));
-                }
-            }
-        }
-        if let Some(r) = &q.ratio {
-            for (field, col) in [
-                ("query.ratio.numerator", &r.numerator),
-                ("query.ratio.denominator", &r.denominator),
-            ] {
-                let ok = col.split_once('.').is_some_and(|(t, c)| {
-                    q.tables.iter().any(|x| x == t)
-                        && self
-                            .table(t)
-                            .is_some_and(|s| s.columns.iter().any(|x| x == c))
-                });
-                if !ok {
-                    return Err(invalid(
-                        field,
-                        format!("`{col}` is not `table.column` of a queried table"),
-                    ));
-                }
-            }
-        }
-        Ok(())
     }
 }

@@ -2,7 +2,7 @@
 //! micro-batch world's counterpart is [`crate::trace::line`]). The trace hash is the same for
 //! both worlds: [`crate::trace::hash`].
 
-use super::event::{BarrierEvent, BarrierEventKind, ReplayRange};
+use super::event::{BarrierEvent, BarrierEventKind, FailPhase, ReplayRange};
 use super::spec::CDC_SOURCE;
 
 /// Legend printed before the events in text mode.
@@ -11,11 +11,31 @@ legend: CDC record arrives (and is streamed to root tables) | ISSUE MetaService 
         EMIT source emits a barrier's records then the barrier (waiting = join buffers it) |
         CKPT own checkpoint (no barriers) | PROCESSED sink aligned and wrote the barrier |
         HELD fault holds a snapshot | WRITTEN snapshot created | PRECOMMIT processed in all tables |
-        COMMIT written in all tables | FAIL / RECOVER job failover | REVISE roll back downstream";
+        COMMIT written in all tables | FAIL / RECOVER job failover (restore a checkpoint, replay
+        the barriers after it) | REPLAYED recomputed, identical to its snapshot | REVISE correct a
+        barrier, roll back downstream";
 
 /// One line for an event: time, step number, then what happened in the field's words.
 pub fn line(e: &BarrierEvent) -> String {
     format!("{:>6} ms #{:<4} {}", e.at_ms, e.step, what(&e.kind))
+}
+
+/// [`line`] for a run with or without timestamp barriers: without them the numbers of
+/// PROCESSED, WRITTEN, HELD and RECOVER are each job's own checkpoints, and the line says so.
+pub fn line_for(e: &BarrierEvent, no_barriers: bool) -> String {
+    let own = matches!(
+        e.kind,
+        BarrierEventKind::Processed { .. }
+            | BarrierEventKind::SnapshotWritten { .. }
+            | BarrierEventKind::SnapshotHeld { .. }
+            | BarrierEventKind::JobRecovered { .. }
+    );
+    let text = line(e);
+    if no_barriers && own {
+        text.replace("barrier ", "own checkpoint ")
+    } else {
+        text
+    }
 }
 
 /// The CDC ranges a recovering job replays, as `barrier=[start, end)` separated by spaces.
@@ -44,6 +64,24 @@ fn emitted(input: &str, records: u32, waiting_for: &[String]) -> String {
         format!("the barrier (records already streamed){wait}")
     } else {
         format!("{records} records{wait}")
+    }
+}
+
+/// When a job failed, in words: where the barrier in flight stood.
+pub fn fail_phase(phase: FailPhase, in_flight: u64, table: &str) -> String {
+    match phase {
+        FailPhase::BeforeProcessed => {
+            format!("before barrier {in_flight} was PROCESSED in {table}")
+        }
+        FailPhase::BeforePrecommit => {
+            format!("after barrier {in_flight} was PROCESSED in {table}, before PRECOMMIT")
+        }
+        FailPhase::AfterPrecommit => {
+            format!("after barrier {in_flight} was PRECOMMIT, before WRITTEN in {table}")
+        }
+        FailPhase::OwnCheckpoint => {
+            format!("before its own checkpoint {in_flight} was WRITTEN in {table}")
+        }
     }
 }
 
@@ -104,10 +142,31 @@ fn what(kind: &BarrierEventKind) -> String {
         BarrierEventKind::JobFailed {
             job,
             table,
+            phase,
+            in_flight,
+            restored_checkpoint,
             restored_barrier,
+            replayed_barriers,
             lost_barriers,
+        } => {
+            let when = fail_phase(*phase, *in_flight, table);
+            if *phase == FailPhase::OwnCheckpoint {
+                format!(
+                    "FAIL      {job} {when}: {table} loses checkpoints {lost_barriers:?}, restores its checkpoint {restored_checkpoint}"
+                )
+            } else {
+                format!(
+                    "FAIL      {job} {when}: {table} loses barriers {lost_barriers:?}, restores checkpoint {restored_checkpoint} (barriers up to {restored_barrier}), replays barriers {replayed_barriers:?}"
+                )
+            }
+        }
+        BarrierEventKind::Replayed {
+            table,
+            barrier,
+            records,
+            ..
         } => format!(
-            "FAIL      {job}: {table} loses barriers {lost_barriers:?}, restart from checkpoint {restored_barrier}"
+            "REPLAYED  {table} barrier {barrier}: {records} records, the same as its snapshot (commit skipped)"
         ),
         BarrierEventKind::JobRecovered {
             job,
@@ -125,10 +184,17 @@ fn what(kind: &BarrierEventKind) -> String {
         BarrierEventKind::Revised {
             table,
             barrier,
+            rolled_back_to,
+            corrected_rows,
             tables,
             jobs,
         } => format!(
-            "REVISE    {table} back to barrier {barrier}: tables {} restart jobs {}",
+            "REVISE    {table} barrier {barrier} ({}): tables {} roll back to barrier {rolled_back_to}, jobs {} recompute",
+            if *corrected_rows > 0 {
+                format!("{corrected_rows} corrected rows")
+            } else {
+                "same data".to_string()
+            },
             tables.join(", "),
             jobs.join(", ")
         ),

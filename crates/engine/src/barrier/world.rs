@@ -12,7 +12,7 @@ use super::delay::{DelayLog, DelayReport};
 use super::event::{BarrierEvent, BarrierEventKind, CdcRecord};
 use super::job::Job;
 use super::meta::MetaService;
-use super::query::{evaluate, Consistency, Query, QueryResult, ReadLevel};
+use super::query::{evaluate, lineage, Consistency, Query, QueryResult, ReadLevel};
 use super::run::{check_fault, TopologyRun};
 use super::spec::{TopologyError, TopologySpec};
 use super::table::Table;
@@ -88,6 +88,8 @@ pub struct TopologyWorld {
     pub(super) commit_pending: bool,
     pub(super) drain_until_ms: u64,
     pub(super) delay_log: DelayLog,
+    /// Corrected rows of revised (root table, barrier)s, used by every later replay.
+    pub(super) corrections: BTreeMap<(String, u64), Vec<Vec<i64>>>,
     trace: Vec<BarrierEvent>,
 }
 
@@ -201,6 +203,7 @@ impl TopologyWorld {
             commit_pending: false,
             drain_until_ms: end_ms + drain_ms,
             trace: Vec::new(),
+            corrections: BTreeMap::new(),
             cdc_plan,
             run,
         };
@@ -330,7 +333,30 @@ impl TopologyWorld {
 
     /// Answers a query over the current tables.
     pub fn query(&self, q: &Query) -> QueryResult {
-        evaluate(&self.tables, &self.meta, q)
+        evaluate(&self.tables, &self.meta, q, &self.strong_scope())
+    }
+
+    /// The tables every named query depends on together: what Strong consistency pins.
+    pub fn strong_scope(&self) -> Vec<String> {
+        let mut all = std::collections::BTreeSet::new();
+        for q in self.run.spec.all_queries() {
+            all.extend(lineage(&self.meta, q));
+        }
+        all.into_iter().collect()
+    }
+
+    /// Every named query (the declared one first) at a level and consistency.
+    pub fn named_queries(&self, level: ReadLevel, consistency: Consistency) -> Vec<Query> {
+        self.run
+            .spec
+            .all_queries()
+            .into_iter()
+            .map(|spec| Query {
+                spec: spec.clone(),
+                level,
+                consistency,
+            })
+            .collect()
     }
 
     /// The topology's declared query at a level and consistency.

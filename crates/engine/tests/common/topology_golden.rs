@@ -20,9 +20,12 @@ pub struct TopologyGolden {
     pub barriers: u64,
     /// Run without timestamp barriers.
     pub no_barriers: bool,
+    /// Timestamp barriers per checkpoint.
+    pub per_checkpoint: u64,
     /// `FailBeforeWritten` faults: (job, barrier).
     pub fail: &'static [(&'static str, u64)],
-    /// A `ReviseAfterWritten` fault: (table, barrier kept, barrier WRITTEN that triggers it).
+    /// A `ReviseAfterWritten` fault: (table, barrier revised, barrier WRITTEN that triggers it);
+    /// the presets ship corrected rows for `chain`'s table1 barrier 1.
     pub revise: Option<(&'static str, u64, u64)>,
     /// Number of events until the run drained.
     pub steps: u64,
@@ -34,13 +37,15 @@ pub struct TopologyGolden {
 /// numbers cannot hold, to show the wasm32 build keeps 64-bit arithmetic exact.
 #[rustfmt::skip]
 pub const TOPOLOGY_GOLDEN: &[TopologyGolden] = &[
-    TopologyGolden { preset: "shopping", seed: 7, barriers: 5, no_barriers: false, fail: &[], revise: None, steps: 67, hash: 0x351f1ba9d3fbed4c },
-    TopologyGolden { preset: "shopping", seed: 11, barriers: 4, no_barriers: false, fail: &[("price_job", 2)], revise: None, steps: 60, hash: 0xbe32850a13278c62 },
-    TopologyGolden { preset: "shopping", seed: 11, barriers: 4, no_barriers: true, fail: &[("price_job", 2)], revise: None, steps: 94, hash: 0x3217e5a023dd86f8 },
-    TopologyGolden { preset: "chain", seed: 5, barriers: 4, no_barriers: false, fail: &[], revise: None, steps: 62, hash: 0x665d3be78ed138c3 },
-    TopologyGolden { preset: "chain", seed: 5, barriers: 4, no_barriers: true, fail: &[], revise: None, steps: 97, hash: 0xdc9215154e0653af },
-    TopologyGolden { preset: "chain", seed: 9007199254740993, barriers: 5, no_barriers: false, fail: &[("join_job", 3)], revise: Some(("table1", 1, 5)), steps: 126, hash: 0x7ffadc8c4f37c2d8 },
-    TopologyGolden { preset: "shopping", seed: 18364758544493064720, barriers: 6, no_barriers: false, fail: &[("amount_job", 4)], revise: None, steps: 85, hash: 0x3609bf5701eb8896 },
+    TopologyGolden { preset: "shopping", seed: 7, barriers: 5, no_barriers: false, per_checkpoint: 1, fail: &[], revise: None, steps: 67, hash: 0x351f1ba9d3fbed4c },
+    TopologyGolden { preset: "shopping", seed: 11, barriers: 4, no_barriers: false, per_checkpoint: 1, fail: &[("price_job", 2)], revise: None, steps: 60, hash: 0xa6d91e70471c0c03 },
+    TopologyGolden { preset: "shopping", seed: 11, barriers: 4, no_barriers: true, per_checkpoint: 1, fail: &[("price_job", 2)], revise: None, steps: 94, hash: 0xeacf736fd3bd0477 },
+    TopologyGolden { preset: "chain", seed: 5, barriers: 4, no_barriers: false, per_checkpoint: 1, fail: &[], revise: None, steps: 62, hash: 0x665d3be78ed138c3 },
+    TopologyGolden { preset: "chain", seed: 5, barriers: 4, no_barriers: true, per_checkpoint: 1, fail: &[], revise: None, steps: 97, hash: 0xdc9215154e0653af },
+    TopologyGolden { preset: "chain", seed: 9007199254740993, barriers: 5, no_barriers: false, per_checkpoint: 1, fail: &[("join_job", 3)], revise: Some(("table1", 1, 5)), steps: 138, hash: 0x8d88c43161cab333 },
+    TopologyGolden { preset: "shopping", seed: 1, barriers: 5, no_barriers: false, per_checkpoint: 2, fail: &[("price_job", 4)], revise: None, steps: 75, hash: 0x366ae659c6584dae },
+    TopologyGolden { preset: "three-queries", seed: 3, barriers: 5, no_barriers: false, per_checkpoint: 3, fail: &[("amount_job", 5)], revise: Some(("table1", 2, 5)), steps: 125, hash: 0x8f7beaeb00952b1f },
+    TopologyGolden { preset: "shopping", seed: 18364758544493064720, barriers: 6, no_barriers: false, per_checkpoint: 1, fail: &[("amount_job", 4)], revise: None, steps: 85, hash: 0x9a8eeec1a6be6f9f },
 ];
 
 /// What one run gave: events and their hash.
@@ -56,6 +61,7 @@ pub struct TopologyOutcome {
 pub fn run_topology(g: &TopologyGolden) -> TopologyOutcome {
     let mut spec = preset(g.preset).expect("known preset");
     spec.no_barriers = g.no_barriers;
+    spec.barriers_per_checkpoint = g.per_checkpoint;
     let mut faults: Vec<Fault> = g
         .fail
         .iter()
@@ -92,8 +98,8 @@ pub fn topology_table_now() -> String {
     for g in TOPOLOGY_GOLDEN {
         let o = run_topology(g);
         out.push_str(&format!(
-            "    TopologyGolden {{ preset: {:?}, seed: {}, barriers: {}, no_barriers: {}, fail: &{:?}, revise: {:?}, steps: {}, hash: 0x{:016x} }},\n",
-            g.preset, g.seed, g.barriers, g.no_barriers, g.fail, g.revise, o.steps, o.hash
+            "    TopologyGolden {{ preset: {:?}, seed: {}, barriers: {}, no_barriers: {}, per_checkpoint: {}, fail: &{:?}, revise: {:?}, steps: {}, hash: 0x{:016x} }},\n",
+            g.preset, g.seed, g.barriers, g.no_barriers, g.per_checkpoint, g.fail, g.revise, o.steps, o.hash
         ));
     }
     out.push_str("];\n");
@@ -108,8 +114,8 @@ pub fn topology_mismatches() -> Vec<String> {
             let o = run_topology(g);
             (o.steps != g.steps || o.hash != g.hash).then(|| {
                 format!(
-                    "{} seed {} barriers {} no_barriers {} fail {:?} revise {:?}: pinned {} steps 0x{:016x}, now {} steps 0x{:016x}",
-                    g.preset, g.seed, g.barriers, g.no_barriers, g.fail, g.revise, g.steps, g.hash, o.steps, o.hash
+                    "{} seed {} barriers {} no_barriers {} per_checkpoint {} fail {:?} revise {:?}: pinned {} steps 0x{:016x}, now {} steps 0x{:016x}",
+                    g.preset, g.seed, g.barriers, g.no_barriers, g.per_checkpoint, g.fail, g.revise, g.steps, g.hash, o.steps, o.hash
                 )
             })
         })

@@ -19,7 +19,7 @@ pub fn record(run: &TopologyRun) -> Result<Timeline<TopologyWorld>, String> {
 pub struct HistoryPoint {
     /// Steps emitted.
     pub step: u64,
-    /// The ratio (avgPrice) of the first row (the seed's user 1 / item 1), if any.
+    /// The ratio (avgPrice) of the first row (FLIP-276's user 1 / item 1), if any.
     pub ratio: Option<f64>,
     /// Whether the answer was consistent.
     pub consistent: bool,
@@ -72,7 +72,7 @@ pub fn rolled_back(prev: &HistoryPoint, next: &HistoryPoint) -> bool {
         && prev.barriers.iter().zip(&next.barriers).any(|(a, b)| b < a)
 }
 
-/// A ratio as the seed prints it: `10`, `25`, `8.333`.
+/// A ratio as FLIP-276 prints it: `10`, `25`, `8.333`.
 pub fn ratio_text(r: Option<f64>) -> String {
     match r {
         None => "–".into(),

@@ -1,4 +1,4 @@
-//! The Topology mode's pure view-model (FLIP-276 timestamp barriers, SEMANTICS §5.1, seed 003):
+//! The Topology mode's pure view-model (FLIP-276 timestamp barriers):
 //! the URL state, the left-to-right DAG layout of CDC, jobs and tables, the worlds of a run at
 //! every step, the declared query's history, event texts, the delay chart (plotters, SVG) and
 //! the lesson of each topology preset. The `web` crate only renders what these return.
@@ -26,7 +26,8 @@ pub use lesson::{
     TopoStop, TopoTour,
 };
 pub use text::{
-    active, consistency_short, edge_label, event_text, fault_text, level_title, step_text, Active,
+    active, consistency_short, edge_label, event_text, fault_text, fault_text_in, level_title,
+    step_text, Active,
 };
 pub use url::{
     canonical_faults, format_topology, is_topology_hash, parse_topology, topology_names, TopoUrl,
@@ -110,7 +111,7 @@ mod tests {
         assert_eq!(params, ["topology", "seed", "level", "at", "fail"]);
         assert!(errors[0]
             .reason
-            .contains("unknown topology `nope` (known: shopping, chain)"));
+            .contains("unknown topology `nope` (known: shopping, chain, three-queries)"));
         assert!(errors[4].reason.contains("unknown job `ghost`"));
         assert!(errors[4].reason.contains("price_job"));
         let e = parse_topology("#mode=topology&fail=price_job@9").unwrap_err();
@@ -281,7 +282,11 @@ mod tests {
     fn every_preset_has_its_lesson_and_the_simplifications_are_listed() {
         for (name, _) in barrier::presets() {
             let l = topology_lesson(name);
-            assert!(l.question.contains("Seed 003"));
+            assert!(l.question.contains("FLIP-276"), "{name}");
+            assert!(
+                !l.paragraphs.join(" ").contains("seed"),
+                "{name}: cites public sources"
+            );
             assert!(parse_topology(l.try_hash).is_ok(), "{name}");
         }
         let shopping = topology_lesson("shopping").paragraphs.join(" ");
@@ -289,7 +294,7 @@ mod tests {
             "25",
             "8.333",
             "rolls back to 10",
-            "never rolled back",
+            "only a revision rolls it back",
             "optimise",
             "Revise",
         ] {
@@ -297,7 +302,49 @@ mod tests {
         }
         let s = simplifications();
         assert!(s.len() >= 8);
-        assert!(s.iter().any(|x| x.contains("Revision replays")));
+        assert!(s.iter().any(|x| x.contains("corrected rows")));
+    }
+
+    #[test]
+    fn barriers_per_checkpoint_round_trip_through_the_link() {
+        let hash = "#mode=topology&topology=shopping&seed=1&bpc=2&fail=price_job@4&level=rc&consistency=strong&at=0";
+        let url = parse_topology(hash).unwrap();
+        assert_eq!(url.per_checkpoint, 2);
+        assert_eq!(format_topology(&url), hash);
+        let frames = record(&url.run().unwrap()).unwrap();
+        assert!(frames
+            .last()
+            .trace()
+            .iter()
+            .any(|e| matches!(e.kind, BarrierEventKind::Replayed { .. })));
+        for bad in ["bpc=0", "bpc=99", "bpc=x"] {
+            let errors =
+                parse_topology(&format!("#mode=topology&topology=shopping&{bad}")).unwrap_err();
+            assert_eq!(errors[0].param, "bpc", "{bad}");
+        }
+    }
+
+    #[test]
+    fn fault_texts_say_when_the_job_fails_relative_to_precommit() {
+        let fail = |job: &str| barrier_fault(job);
+        let chain = barrier::preset("chain").unwrap();
+        let shopping = barrier::preset("shopping").unwrap();
+        assert!(fault_text_in(&fail("sum_job"), &chain).contains("before PRECOMMIT"));
+        assert!(fault_text_in(&fail("price_job"), &shopping).contains("is PRECOMMIT"));
+        let mut own = shopping.clone();
+        own.no_barriers = true;
+        let text = fault_text_in(&fail("price_job"), &own);
+        assert!(
+            text.contains("own checkpoint") && !text.contains("PRECOMMIT"),
+            "{text}"
+        );
+    }
+
+    fn barrier_fault(job: &str) -> barrier::Fault {
+        barrier::Fault::FailBeforeWritten {
+            job: job.into(),
+            barrier: 2,
+        }
     }
 
     #[test]

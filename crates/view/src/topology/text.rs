@@ -2,7 +2,8 @@
 //! and the words for levels, consistencies and faults.
 
 use batchscope_engine::barrier::{
-    BarrierEvent, BarrierEventKind, Consistency, Fault, ReadLevel, TopologyWorld, CDC_SOURCE,
+    self, BarrierEvent, BarrierEventKind, Consistency, FailPhase, Fault, ReadLevel, TopologySpec,
+    TopologyWorld, CDC_SOURCE,
 };
 
 /// `strong` or `weak`.
@@ -13,7 +14,7 @@ pub fn consistency_short(c: Consistency) -> &'static str {
     }
 }
 
-/// The level's name as the seed spells it.
+/// The level's name as FLIP-276 spells it.
 pub fn level_title(l: ReadLevel) -> &'static str {
     match l {
         ReadLevel::ReadUncommitted => "Read Uncommitted",
@@ -22,7 +23,37 @@ pub fn level_title(l: ReadLevel) -> &'static str {
     }
 }
 
-/// A fault in words (the list of recorded inputs).
+/// A fault in words, for the topology it strikes: a `--fail JOB@B` strikes after PRECOMMIT
+/// only when no other job reads the job's table (else PRECOMMIT waits for that table's
+/// snapshot and the job fails after PROCESSED, before PRECOMMIT); without barriers there is no
+/// PRECOMMIT at all.
+pub fn fault_text_in(f: &Fault, spec: &TopologySpec) -> String {
+    match f {
+        Fault::FailBeforeWritten { job, barrier } if spec.no_barriers => {
+            format!("{job} fails before its own checkpoint {barrier} is WRITTEN")
+        }
+        Fault::FailBeforeWritten { job, barrier } => {
+            let sink = spec
+                .jobs
+                .iter()
+                .find(|j| &j.name == job)
+                .map(|j| j.sink.as_str());
+            let read = spec
+                .jobs
+                .iter()
+                .any(|j| sink.is_some_and(|s| j.sources.iter().any(|x| x == s)));
+            if read {
+                format!("{job} fails after barrier {barrier} is PROCESSED in its table, before PRECOMMIT (other jobs read the table)")
+            } else {
+                fault_text(f)
+            }
+        }
+        _ => fault_text(f),
+    }
+}
+
+/// A fault in words (the list of recorded inputs), as it strikes a job whose table no other
+/// job reads; [`fault_text_in`] says it for a given topology.
 pub fn fault_text(f: &Fault) -> String {
     match f {
         Fault::FailBeforeWritten { job, barrier } => {
@@ -33,12 +64,12 @@ pub fn fault_text(f: &Fault) -> String {
             table,
             barrier,
             step,
-        } => format!("{table} revised to barrier {barrier} after step {step}"),
+        } => format!("{table} barrier {barrier} revised after step {step}"),
         Fault::ReviseAfterWritten {
             table,
             barrier,
             written,
-        } => format!("{table} revised to barrier {barrier} once barrier {written} is WRITTEN"),
+        } => format!("{table} barrier {barrier} revised once barrier {written} is WRITTEN"),
     }
 }
 
@@ -115,6 +146,10 @@ pub fn active(world: &TopologyWorld, event: Option<&BarrierEvent>) -> Active {
             a.alarm = true;
         }
         BarrierEventKind::JobRecovered { job, .. } => a.nodes.push(job.clone()),
+        BarrierEventKind::Replayed { job, table, .. } => {
+            a.edges.push((job.clone(), table.clone()));
+            a.nodes.push(table.clone());
+        }
         BarrierEventKind::Revised { tables, jobs, .. } => {
             a.nodes.extend(tables.iter().cloned());
             a.nodes.extend(jobs.iter().cloned());
@@ -190,7 +225,7 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             total_record_count,
             ..
         } => format!(
-            "{table} commits snapshot {snapshot_id} for barrier {barrier} ({total_record_count} rows): WRITTEN — Repeatable Read can now read it, and it never rolls back."
+            "{table} commits snapshot {snapshot_id} for barrier {barrier} ({total_record_count} rows): WRITTEN — Repeatable Read reads it once the barrier is COMMIT; a job failure never takes it away."
         ),
         K::Precommit { barrier } => format!(
             "Barrier {barrier} is PRECOMMIT: PROCESSED in every table. Read Committed now returns its data."
@@ -201,15 +236,36 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
         K::JobFailed {
             job,
             table,
+            phase,
+            in_flight,
+            restored_checkpoint,
             restored_barrier,
+            replayed_barriers,
             lost_barriers,
         } => {
             let lost: Vec<String> = lost_barriers.iter().map(u64::to_string).collect();
+            let when = barrier::trace::fail_phase(*phase, *in_flight, table);
+            let replay: Vec<String> = replayed_barriers.iter().map(u64::to_string).collect();
+            if *phase == FailPhase::OwnCheckpoint {
+                return format!(
+                    "{job} FAILED {when}. {table} loses what it had not WRITTEN{}; the job restarts from its own checkpoint {restored_checkpoint}.",
+                    if lost.is_empty() { String::new() } else { format!(" (checkpoints {} roll back)", lost.join(", ")) }
+                );
+            }
             format!(
-                "{job} FAILED. {table} loses what it had not WRITTEN{}; the job restarts from the checkpoint of barrier {restored_barrier}. Read Committed rolls back, Repeatable Read does not.",
-                if lost.is_empty() { String::new() } else { format!(" (barriers {} roll back)", lost.join(", ")) }
+                "{job} FAILED {when}. {table} loses what it had not WRITTEN{}; the job restores checkpoint {restored_checkpoint} (its barriers end with {restored_barrier}) and replays barriers {} from the stored <barrier, offset> ranges. Read Committed rolls back if PRECOMMIT data was lost; Repeatable Read does not — snapshots stay.",
+                if lost.is_empty() { String::new() } else { format!(" (barriers {} roll back)", lost.join(", ")) },
+                if replay.is_empty() { "none".to_string() } else { replay.join(", ") }
             )
         }
+        K::Replayed {
+            job,
+            table,
+            barrier,
+            records,
+        } => format!(
+            "{job} recomputes barrier {barrier} after its restart: the same {records} records as the snapshot {table} already holds, so the commit is skipped as a duplicate."
+        ),
         K::JobRecovered {
             job,
             from_barrier,
@@ -220,17 +276,20 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
                 .map(|r| format!("b{} = CDC {}..{}", r.barrier, r.cdc_offset_start, r.cdc_offset_end))
                 .collect();
             format!(
-                "{job} restarted from barrier {from_barrier}{}: the same barriers, the same data, nothing lost or repeated.",
+                "{job} restarted after barrier {from_barrier}{}: the same barriers, the same data, nothing lost or repeated.",
                 if r.is_empty() { String::new() } else { format!(" and replays {}", r.join(", ")) }
             )
         }
         K::Revised {
             table,
             barrier,
+            rolled_back_to,
+            corrected_rows,
             tables,
             jobs,
         } => format!(
-            "{table} revised to barrier {barrier}: {} roll back to it and {} restart from there and replay.",
+            "{table} barrier {barrier} is revised{}: {} roll back to barrier {rolled_back_to} (the checkpoint before it, snapshots included — Repeatable Read sees this roll-back) and {} recompute from there.",
+            if *corrected_rows > 0 { format!(" with {corrected_rows} corrected rows") } else { " (same data replayed)".to_string() },
             tables.join(", "),
             jobs.join(", ")
         ),
@@ -247,6 +306,7 @@ pub fn step_text(kind: &BarrierEventKind, no_barriers: bool) -> String {
             | BarrierEventKind::SnapshotWritten { .. }
             | BarrierEventKind::JobFailed { .. }
             | BarrierEventKind::JobRecovered { .. }
+            | BarrierEventKind::Replayed { .. }
     );
     if no_barriers && per_checkpoint {
         text.replace("barriers ", "checkpoints ")

@@ -22,6 +22,8 @@ pub struct TopoUrl {
     pub seed: u64,
     /// The contrast without timestamp barriers (`nobarriers=1`).
     pub no_barriers: bool,
+    /// Timestamp barriers per checkpoint (`bpc=2`; 1 when absent).
+    pub per_checkpoint: u64,
     /// Recorded faults, in canonical order (see [`canonical_faults`]).
     pub faults: Vec<Fault>,
     /// Reader level of the query panel.
@@ -41,6 +43,7 @@ impl TopoUrl {
             topology: topology.to_string(),
             seed: DEFAULT_TOPOLOGY_SEED,
             no_barriers: false,
+            per_checkpoint: 1,
             faults: vec![],
             level: ReadLevel::RepeatableRead,
             consistency: Consistency::Strong,
@@ -53,6 +56,7 @@ impl TopoUrl {
     pub fn run(&self) -> Option<TopologyRun> {
         let mut spec = barrier::preset(&self.topology)?;
         spec.no_barriers = self.no_barriers;
+        spec.barriers_per_checkpoint = self.per_checkpoint.clamp(1, spec.barriers);
         Some(TopologyRun {
             barriers: spec.barriers,
             spec,
@@ -134,6 +138,11 @@ pub fn parse_topology(hash: &str) -> Result<TopoUrl, Vec<UrlError>> {
                 "0" | "false" => state.no_barriers = false,
                 _ => errors.push(url_err("nobarriers", format!("`{value}` is not 0 or 1"))),
             },
+            "bpc" => match number("bpc", &value, "a number of barriers per checkpoint") {
+                Ok(0) => errors.push(url_err("bpc", "must be at least 1".to_string())),
+                Ok(n) => state.per_checkpoint = n,
+                Err(e) => errors.push(e),
+            },
             "level" => match value.as_str() {
                 "ru" => state.level = ReadLevel::ReadUncommitted,
                 "rc" => state.level = ReadLevel::ReadCommitted,
@@ -161,6 +170,15 @@ pub fn parse_topology(hash: &str) -> Result<TopoUrl, Vec<UrlError>> {
     }
     // Faults are checked against the topology once its name is known.
     let spec = barrier::preset(&state.topology).expect("a known topology");
+    if state.per_checkpoint > spec.barriers {
+        errors.push(url_err(
+            "bpc",
+            format!(
+                "{} barriers per checkpoint, but the run has {} barriers",
+                state.per_checkpoint, spec.barriers
+            ),
+        ));
+    }
     for (param, item) in raw_faults {
         match fault_of(&spec, state.no_barriers, &param, &item) {
             Ok(f) => state.faults.push(f),
@@ -254,6 +272,9 @@ pub fn format_topology(state: &TopoUrl) -> String {
     );
     if state.no_barriers {
         s.push_str("&nobarriers=1");
+    }
+    if state.per_checkpoint != 1 {
+        s.push_str(&format!("&bpc={}", state.per_checkpoint));
     }
     let mut groups: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for f in &state.faults {
