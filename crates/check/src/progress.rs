@@ -7,12 +7,13 @@
 use batchscope_engine::World;
 use std::collections::BTreeMap;
 
-/// The sink of a run at one moment, counted against a failure-free run (see [`so_far`]).
+/// The sink of a run at one moment, counted against the expected records (see [`so_far`] and
+/// `oracle::expected_counts`: every record the upstream produced).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Progress {
     /// Every visible key and its copies (with repeats), by key.
     pub counts: BTreeMap<String, u64>,
-    /// Keys a failure-free run delivers.
+    /// Keys expected in the sink: every record the upstream produced.
     pub expected: u64,
     /// Expected keys visible now (each counted once).
     pub delivered: u64,
@@ -40,7 +41,7 @@ pub fn visible_counts(world: &World) -> BTreeMap<String, u64> {
     counts
 }
 
-/// The sink of `world` now, against `expected` (key → copies in a failure-free run).
+/// The sink of `world` now, against `expected` (key → 1 for every record that should arrive).
 pub fn so_far(world: &World, expected: &BTreeMap<String, u64>) -> Progress {
     let counts = visible_counts(world);
     let duplicate_keys: Vec<String> = counts

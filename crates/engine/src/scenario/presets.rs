@@ -116,7 +116,7 @@ pub fn presets() -> Vec<Preset> {
         ),
         base(
             "foreach-batch-multi",
-            "foreachBatch writing each batch to one of three blob stores chosen at random (seed 004): a retry can duplicate into another store",
+            "foreachBatch writing each batch to one of three blob stores chosen at random (Stack Overflow: \"How does Structured Streaming ensure exactly-once\"): a retry can duplicate into another store",
             SourceKind::ReplayableLog,
             SinkKind::ForeachBatch,
         ),
@@ -128,7 +128,7 @@ pub fn presets() -> Vec<Preset> {
         ),
         base(
             "reader-never-closes",
-            "SeaTunnel's micro-batch reader in streaming mode (seed 001): next() never returns false, so the batch never ends and nothing commits",
+            "SeaTunnel's micro-batch reader in streaming mode (apache/seatunnel PR #7476, issue #9477): next() never returns false, so the batch never ends and nothing commits",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
@@ -146,7 +146,7 @@ pub fn presets() -> Vec<Preset> {
         ),
         base(
             "sink-outage",
-            "Kafka-like log into an upsert store that goes down for a while (seed 002): no commits/N while writes fail, nothing lost",
+            "Kafka-like log into an upsert store that goes down for a while (Stack Overflow: \"Spark structured streaming from Kafka checkpoint and acknowledgement\"): no commits/N while writes fail, nothing lost",
             SourceKind::ReplayableLog,
             SinkKind::Upsert,
         ),
