@@ -83,6 +83,9 @@ pub struct Report {
     pub duplicate_keys: Vec<String>,
     /// Keys missing.
     pub lost_keys: Vec<String>,
+    /// Keys whose value is wrong (`user-3: 57, expected 42`): a running sum that added a
+    /// replayed batch twice (counted in `duplicates`) or missed records (counted in `lost`).
+    pub wrong_values: Vec<String>,
     /// The verdict.
     pub verdict: Verdict,
     /// The crashes asked for (`NAME@N`).
@@ -132,13 +135,14 @@ pub fn expected_counts(scenario: &Scenario) -> BTreeMap<String, u64> {
 
 /// [`expected_counts`] of the scenario `world` runs, from its upstream (generated in full when
 /// the world is made, so any moment of the run gives the same answer).
+/// For a running-sum sink the keys are the users' sums (`user-<id>`), whose values
+/// [`crate::progress::so_far`] judges as well.
 pub fn expected_of(world: &World) -> BTreeMap<String, u64> {
     world
-        .upstream
-        .channels
-        .iter()
-        .flat_map(|c| &c.records)
-        .map(|r| (r.key.clone(), 1))
+        .sink
+        .expected(&world.upstream)
+        .into_keys()
+        .map(|k| (k, 1))
         .collect()
 }
 
@@ -169,6 +173,7 @@ pub fn judge(
         lost,
         duplicate_keys: progress.duplicate_keys,
         lost_keys: progress.missing_keys,
+        wrong_values: progress.wrong_values,
         verdict,
         crashes: s.crashes.iter().map(|c| c.to_string()).collect(),
         crashes_fired: fired_crash_names(world),

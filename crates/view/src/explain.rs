@@ -169,6 +169,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "appended" => format!(
                 "Task {partition} appends {rows} rows to the sink — visible now, before commits/N. A re-run will append them again."
             ),
+            "upserted" if scenario.sink.value == batchscope_engine::scenario::SinkValue::RunningSum => format!(
+                "Task {partition} adds the amounts of its {rows} rows into each user's running sum (read, add, write back). Not idempotent: a re-run adds them again, and the sum is wrong although no row is duplicated."
+            ),
             "upserted" => format!(
                 "Task {partition} writes {rows} rows by key: a row written again by a re-run overwrites itself."
             ),

@@ -5,7 +5,7 @@ use super::spec::{
     default_checkpoint_interval_ms, default_idle_timeout_ms, default_max_offsets_per_channel,
     default_page_size, default_restart_delay_ms, default_seed, default_stores,
     default_trigger_interval_ms, invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind,
-    SinkSpec, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
+    SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
 };
 
 /// A built-in scenario: name, one-line description, and the scenario itself.
@@ -53,6 +53,7 @@ fn base(
                 kind: sink,
                 stores: default_stores(),
                 outages: vec![],
+                value: SinkValue::Record,
             },
             trigger_interval_ms: default_trigger_interval_ms(),
             restart_delay_ms: default_restart_delay_ms(),
