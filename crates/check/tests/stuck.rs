@@ -98,6 +98,38 @@ fn a_finished_tablestore_start_row_is_a_crash_loop_and_the_run_is_stuck() {
     assert_eq!(check(&after_commit).verdict, Verdict::ExactlyOnce);
 }
 
+/// The same crash loop when the split channel is not the first task: the other task reads its
+/// rows again on every attempt, which is not progress (the data frontier does not move), so
+/// the liveness rule still ends the run — long before its step bound.
+#[test]
+fn re_reading_the_same_rows_in_a_crash_loop_is_not_progress() {
+    let mut scenario = batchscope_engine::preset("tablestore-split").expect("preset");
+    scenario.upstream.splits[0].channel = 1;
+    scenario
+        .crashes
+        .push("offset-log@4".parse().expect("crash point"));
+    let bound = scenario.work().events;
+    let mut world = World::new(scenario);
+    assert_eq!(run(&mut world, Limit::JUDGE), Ending::Stuck);
+    assert!(is_stuck(&world), "the liveness rule judges it, not the cap");
+    let rereads = world
+        .events()
+        .iter()
+        .filter(|e| {
+            matches!(&e.kind, EventKind::TaskRead { batch_id: 4, channel, rows, .. } if channel == "ch0" && *rows > 0)
+        })
+        .count();
+    assert!(
+        rereads > 2,
+        "task 0 reads its rows again on every attempt: {rereads}"
+    );
+    assert!(
+        (world.events().len() as u64) * 4 < bound,
+        "{} events, step bound {bound}",
+        world.events().len()
+    );
+}
+
 /// No "ReadRecords … 0 rows" arrow for a call that is not made: a task that starts at a
 /// `finished` position never reads; it throws (Tablestore) and says so.
 #[test]
