@@ -122,7 +122,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "Sink.addBatch({batch_id}): the batch's tasks run now."
         ),
         EventKind::TaskRead { partition, channel, batch_id, error: Some(_), .. } => format!(
-            "Task {partition} of batch {batch_id} starts {channel} at a Meta row that says `finished` and throws before any ReadRecords call: readRecords returns null for a finished channel and TableStoreSourceRDD dereferences it (a NullPointerException — inferred from the connector's code, not observed). The row is there because the driver died after offsets/{batch_id} and before source.commit could delete it. The batch fails, and every re-run reads the same row and fails the same way: a crash loop. The split parent never reaches the Tunnel server as finished, so its children never open."
+            "Task {partition} of batch {batch_id} starts {channel} at a Meta row that says `finished` and throws before any ReadRecords call: readRecords returns null for a finished channel and TableStoreSourceRDD dereferences it (a NullPointerException — inferred from the connector's code, not observed). The row is there because the driver died after offsets/{batch_id} and before source.commit could delete it. The batch fails, and every re-run reads the same row and fails the same way: a crash loop. If the Tunnel server has not yet learned that this split parent finished, its children never open either."
         ),
         EventKind::TaskRead { partition, channel, from, to, rows, from_cache: true, .. } => format!(
             "Task {partition} takes {channel}'s rows {from} → {to} ({rows} rows) from the cache getOffset filled when it read ahead: no ReadRecords call now, because the rows were already pulled once to learn the end offset. A crash empties the cache; a re-run reads the Tunnel server again."
@@ -239,6 +239,32 @@ mod tests {
                 assert!(!text.contains("-4"), "UUIDs are shortened: {text}");
             }
         }
+    }
+
+    #[test]
+    fn a_task_that_throws_on_a_finished_start_row_says_it_is_inferred() {
+        let mut s = preset("tablestore-split").unwrap();
+        s.crashes.push("offset-log@4".parse().unwrap());
+        let mut w = World::new(s.clone());
+        let e = loop {
+            let e = w.step();
+            if matches!(e.kind, EventKind::TaskRead { error: Some(_), .. }) {
+                break e;
+            }
+        };
+        let text = explain(&e, &s);
+        assert!(
+            text.contains("inferred from the connector's code"),
+            "{text}"
+        );
+        assert!(text.contains("before any ReadRecords call"), "{text}");
+        assert!(text.contains("crash loop"), "{text}");
+        // Its arrow does not claim a ReadRecords call either.
+        assert!(
+            !e.kind.label().contains("ReadRecords"),
+            "{}",
+            e.kind.label()
+        );
     }
 
     #[test]

@@ -59,7 +59,7 @@ pub enum Moment {
     SinkSkipped,
     /// A re-run overwrites an end row of the Meta table.
     MetaOverwritten,
-    /// A task reads a channel to its end (`finished`).
+    /// A task reads a channel to its end (`finished`); not a task that throws there.
     ChannelFinished,
     /// The Tunnel server opens a channel.
     ChannelOpened,
@@ -97,7 +97,7 @@ impl Moment {
                 }
             ),
             Moment::ChannelFinished => {
-                matches!(kind, EventKind::TaskRead { to, .. } if to == "finished")
+                matches!(kind, EventKind::TaskRead { to, error: None, .. } if to == "finished")
             }
             Moment::ChannelOpened => {
                 matches!(kind, EventKind::ChannelState { state, .. } if state == "OPEN")
