@@ -21,8 +21,8 @@ pub struct Lesson {
 
 /// Where every preset's simulation simplifies (the module doc of the engine's `world.rs`).
 pub const SIMPLIFICATIONS: &str = "Simplified: one source and one sink per query; a batch's \
-tasks all read, then finish one by one; no task retries (a failed write fails the query, and a \
-supervisor restarts the driver after the scenario's restart delay); the watermark stays 0; logs \
+tasks all read, then finish one by one; no task retries (a failed write, or a task that throws, \
+fails the query, and a supervisor restarts the driver after the scenario's restart delay); the watermark stays 0; logs \
 keep Spark's default of 100 batches; time is simulated (each call costs a fixed number of ms).";
 
 /// The first reference to one of the project's internal documents in a student-facing text
