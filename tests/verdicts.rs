@@ -30,6 +30,8 @@ const TABLE: &[Row] = &[
     // Tablestore + upsert by key: a re-run may read more rows, the key absorbs the repeat.
     ("tablestore", 3, all([E, E, E, E, E, E, E])),
     ("tablestore-append", 3, all([E, E, E, E, D, D, E])),
+    // Batch 3 reads the split parent to its end; its `finished` row is deleted by the commit
+    // of batch 4 (see `a_finished_start_row_left_by_a_crash_is_a_crash_loop` for batch 4).
     ("tablestore-split", 3, all([E, E, E, E, E, E, E])),
     // §8: a two-phase sink de-duplicating only at the driver's commit loses the extra rows a re-run read.
     ("tablestore-two-phase", 3, all([E, E, E, E, E, L, E])),
@@ -139,6 +141,28 @@ fn every_named_crash_point_reaches_the_predicted_verdict() {
         "verdicts differ from SEMANTICS §8:\n{}",
         failures.join("\n")
     );
+}
+
+/// SEMANTICS §8, "Tablestore finished start row" (inferred from the connector's code): only
+/// a crash between `offsets/4` and `source.commit(end_3)` leaves ch0's `finished` row as a start
+/// row of the re-run; its task throws on every attempt: a crash loop, stuck.
+#[test]
+fn a_finished_start_row_left_by_a_crash_is_a_crash_loop() {
+    let want = [E, S, E, E, E, E, E];
+    let mut failures = vec![];
+    for (kind, want) in CrashKind::ALL.into_iter().zip(want) {
+        let mut s = preset("tablestore-split").unwrap();
+        let point = CrashPoint { kind, batch_id: 4 };
+        s.crashes.push(point);
+        let r = check(&s);
+        if r.verdict != want || r.crashes_fired != vec![point.to_string()] {
+            failures.push(format!(
+                "{point}: expected {want}, got {} ({:?})",
+                r.verdict, r.crashes_fired
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

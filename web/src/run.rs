@@ -1,7 +1,7 @@
 //! A whole micro-batch run of one scenario, recorded once: its [`Timeline`] (the events, and
 //! snapshots that are only a cache — the world is deterministic, so any cursor can be rebuilt
-//! from the scenario), and what only the micro-batch badge needs: the keys a failure-free run
-//! delivers and the oracle's verdict at a cursor.
+//! from the scenario), and what only the micro-batch badge needs: the keys of every record the
+//! upstream produced (what should reach the sink) and the oracle's verdict at a cursor.
 
 use batchscope_check::liveness::Limit;
 use batchscope_check::oracle::{expected_counts, judge, Report};
@@ -19,7 +19,7 @@ pub struct Run {
     pub timeline: Timeline<World>,
     /// Whether the run converged (otherwise it is stuck at the end).
     pub converged: bool,
-    /// Keys (and copies) a failure-free run delivers.
+    /// Keys of every record the upstream produced (each expected once).
     pub expected: Rc<BTreeMap<String, u64>>,
 }
 

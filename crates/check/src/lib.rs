@@ -2,7 +2,7 @@
 //!
 //! - [`liveness`]: the one loop that runs a world to its end ([`oracle::run`]) and its liveness rule;
 //! - [`progress`]: the one count of what the sink holds so far;
-//! - [`oracle`]: the failure-free expectation and the verdict;
+//! - [`oracle`]: the expectation (every record the upstream produced) and the verdict;
 //! - [`explore`]: every crash point (and pair) of a scenario, judged;
 //! - [`topology`]: the FLIP-276 topology's consistency tally and report.
 

@@ -8,7 +8,9 @@
 
 use batchscope_engine::barrier::{BarrierEvent, TopologyWorld};
 use batchscope_engine::sim::Sim;
+use batchscope_engine::tunnel::Token;
 use batchscope_engine::{Event, EventKind, Scenario, World};
+use std::collections::BTreeMap;
 
 /// How [`run`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +55,13 @@ impl Limit {
 
 /// A world's liveness rule: which events are progress, and how long it may go without.
 pub trait Liveness: Sim {
-    /// When `event` counts as progress, its simulated time.
-    fn progress_ms(event: &Self::Event) -> Option<u64>;
+    /// What the run has achieved so far (for the micro-batch world: the furthest position any
+    /// task read per channel), carried from event to event: progress is what moves it.
+    type Frontier: Default;
+
+    /// When `event` counts as progress against `frontier` (which it updates), its simulated
+    /// time.
+    fn progress_ms(frontier: &mut Self::Frontier, event: &Self::Event) -> Option<u64>;
 
     /// When the stall clock starts: the last progress so far, or later.
     fn stall_from_ms(&self) -> u64;
@@ -91,6 +98,10 @@ pub fn run_observed<S: Liveness>(
     let stall = world.stall_bound_ms();
     let steps = world.step_bound();
     let mut since_ms = world.stall_from_ms();
+    let mut frontier = S::Frontier::default();
+    for event in world.events() {
+        S::progress_ms(&mut frontier, event);
+    }
     loop {
         if world.over() {
             return Ending::Converged;
@@ -107,7 +118,7 @@ pub fn run_observed<S: Liveness>(
             return Ending::Converged;
         };
         on_step(world);
-        match S::progress_ms(&event) {
+        match S::progress_ms(&mut frontier, &event) {
             Some(at_ms) => since_ms = since_ms.max(at_ms),
             None => {
                 if stall.is_some_and(|b| world.clock_ms().saturating_sub(since_ms) > b) {
@@ -134,14 +145,45 @@ pub fn stall_bound_ms(s: &Scenario) -> u64 {
     30 * s.trigger_interval_ms + restarts + outages
 }
 
+/// The furthest position any task has read, per channel: the data frontier of a run. A read
+/// that only re-reads rows behind it (a re-run, a crash loop) does not move it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadFrontier {
+    reached: BTreeMap<String, u64>,
+}
+
+/// A position as an event names it (`t:17`, `finished` = the end of the channel).
+fn position(token: &str) -> Option<u64> {
+    match Token::parse(token)? {
+        Token::At(p) => Some(p),
+        Token::Finished => Some(u64::MAX),
+    }
+}
+
 /// Whether an event counts as progress for liveness: progress of data, not of batches. A task
-/// read that moved a source position or read rows, rows handed to the sink or made visible by
-/// its commit, a SeaTunnel poll that found rows. A committed batch is not progress by itself:
-/// a source that commits empty batches forever (a Tablestore ReadRecords page larger than
-/// `max_offsets_per_channel`, never consumed) is stuck.
-fn is_progress(kind: &EventKind) -> bool {
+/// read that moved the data frontier (read past every earlier read of its channel), rows handed
+/// to the sink or made visible by its commit, a SeaTunnel poll that found rows. A committed
+/// batch is not progress by itself: a source that commits empty batches forever (a Tablestore
+/// ReadRecords page larger than `max_offsets_per_channel`, never consumed) is stuck; nor is a
+/// re-read of rows already read: a re-run that throws every time (a `finished` Tablestore start
+/// row) is stuck even when its other tasks read rows again.
+fn is_progress(frontier: &mut ReadFrontier, kind: &EventKind) -> bool {
     match kind {
-        EventKind::TaskRead { from, to, rows, .. } => from != to || *rows > 0,
+        EventKind::TaskRead {
+            channel,
+            from,
+            to,
+            rows,
+            ..
+        } => match (position(from), position(to)) {
+            (Some(from), Some(to)) => {
+                let reached = frontier.reached.entry(channel.clone()).or_insert(from);
+                let moved = to > *reached;
+                *reached = (*reached).max(to);
+                moved
+            }
+            _ => from != to || *rows > 0,
+        },
         EventKind::TaskFinished { rows, .. } | EventKind::ReaderPolled { rows, .. } => *rows > 0,
         EventKind::SinkCommitted { rows, skipped, .. } => *rows > 0 && !skipped,
         _ => false,
@@ -150,11 +192,12 @@ fn is_progress(kind: &EventKind) -> bool {
 
 /// When the run last made progress (0 if never), read from its trace.
 pub fn last_progress_ms(world: &World) -> u64 {
+    let mut frontier = ReadFrontier::default();
     world
         .events()
         .iter()
-        .rev()
-        .find(|e| is_progress(&e.kind))
+        .filter(|e| is_progress(&mut frontier, &e.kind))
+        .last()
         .map_or(0, |e| e.at_ms)
 }
 
@@ -170,8 +213,10 @@ pub fn is_stuck(world: &World) -> bool {
 }
 
 impl Liveness for World {
-    fn progress_ms(event: &Event) -> Option<u64> {
-        is_progress(&event.kind).then_some(event.at_ms)
+    type Frontier = ReadFrontier;
+
+    fn progress_ms(frontier: &mut ReadFrontier, event: &Event) -> Option<u64> {
+        is_progress(frontier, &event.kind).then_some(event.at_ms)
     }
 
     fn stall_from_ms(&self) -> u64 {
@@ -191,7 +236,9 @@ impl Liveness for World {
 
 /// A topology run drains by itself: its scheduled actions are finite.
 impl Liveness for TopologyWorld {
-    fn progress_ms(_: &BarrierEvent) -> Option<u64> {
+    type Frontier = ();
+
+    fn progress_ms(_: &mut (), _: &BarrierEvent) -> Option<u64> {
         None
     }
 

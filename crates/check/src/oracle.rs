@@ -1,4 +1,5 @@
-//! The oracle: runs a scenario to convergence and compares the sink with what a failure-free run delivers.
+//! The oracle: runs a scenario to convergence and compares the sink with every record the
+//! upstream produced (each expected exactly once).
 
 pub use crate::liveness::{
     is_stuck, last_progress_ms, liveness_bound_ms, run, run_observed, stall_bound_ms, Ending,
@@ -70,7 +71,7 @@ pub struct Report {
     pub seed: u64,
     /// Batches committed (`commits/` ids).
     pub batches_committed: u64,
-    /// Records a failure-free run delivers.
+    /// Records the upstream produced: each should reach the sink exactly once.
     pub expected: u64,
     /// Rows visible in the sink (with repeats).
     pub delivered: u64,
@@ -82,6 +83,9 @@ pub struct Report {
     pub duplicate_keys: Vec<String>,
     /// Keys missing.
     pub lost_keys: Vec<String>,
+    /// Keys whose value is wrong (`user-3: 57, expected 42`): a running sum that added a
+    /// replayed batch twice (counted in `duplicates`) or missed records (counted in `lost`).
+    pub wrong_values: Vec<String>,
     /// The verdict.
     pub verdict: Verdict,
     /// The crashes asked for (`NAME@N`).
@@ -118,11 +122,28 @@ pub fn failure_free(scenario: &Scenario) -> (World, bool) {
     (world, converged)
 }
 
-/// The expected key counts of a scenario: what its failure-free run makes visible. The one
-/// definition of "expected" that `check` and the explorer both use, so a counterexample the
+/// The expected key counts of a scenario: every record its upstream produces, once — the
+/// records the scenario says should reach the sink. Not what a failure-free run happens to
+/// deliver: a scenario that never delivers anything (a reader that never closes, a channel
+/// whose first ReadRecords page never fits `max_offsets_per_channel`) still expects every
+/// record, and its report shows them all as not delivered. The one definition of "expected"
+/// that `check`, the explorer, the wasm API and the dashboard use, so a counterexample the
 /// explorer reports reproduces with `batchscope run` exactly.
 pub fn expected_counts(scenario: &Scenario) -> BTreeMap<String, u64> {
-    visible_counts(&failure_free(scenario).0)
+    expected_of(&World::new(scenario.clone()))
+}
+
+/// [`expected_counts`] of the scenario `world` runs, from its upstream (generated in full when
+/// the world is made, so any moment of the run gives the same answer).
+/// For a running-sum sink the keys are the users' sums (`user-<id>`), whose values
+/// [`crate::progress::so_far`] judges as well.
+pub fn expected_of(world: &World) -> BTreeMap<String, u64> {
+    world
+        .sink
+        .expected(&world.upstream)
+        .into_keys()
+        .map(|k| (k, 1))
+        .collect()
 }
 
 /// Judges a finished world against the expected key set.
@@ -152,6 +173,7 @@ pub fn judge(
         lost,
         duplicate_keys: progress.duplicate_keys,
         lost_keys: progress.missing_keys,
+        wrong_values: progress.wrong_values,
         verdict,
         crashes: s.crashes.iter().map(|c| c.to_string()).collect(),
         crashes_fired: fired_crash_names(world),

@@ -4,30 +4,41 @@
 //! One count for every place that shows it: the final [`Report`](crate::Report), the wasm
 //! API's `State`, the dashboard's Sink panel and verdict badge.
 
+use batchscope_engine::sink::Sink;
 use batchscope_engine::World;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// The sink of a run at one moment, counted against a failure-free run (see [`so_far`]).
+/// The sink of a run at one moment, counted against the expected records (see [`so_far`] and
+/// `oracle::expected_counts`: every record the upstream produced), by key and by value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Progress {
     /// Every visible key and its copies (with repeats), by key.
     pub counts: BTreeMap<String, u64>,
-    /// Keys a failure-free run delivers.
+    /// Keys expected in the sink: every record the upstream produced (for a running-sum sink,
+    /// every user's sum).
     pub expected: u64,
-    /// Expected keys visible now (each counted once).
+    /// Expected keys visible now with their full value (each counted once).
     pub delivered: u64,
-    /// Extra copies beyond the first (a duplicate never goes away).
+    /// Extra copies beyond the first, plus keys whose value is too high (a record added twice
+    /// into a running sum): a duplicate never goes away.
     pub duplicates: u64,
-    /// Keys visible more than once, by key.
+    /// Keys visible more than once or with a value too high, by key.
     pub duplicate_keys: Vec<String>,
-    /// Expected keys not visible (yet: lost only if still missing at the end), by key.
+    /// Expected keys not visible, or visible with a value short of the expected one (yet: lost
+    /// only if still so at the end), by key.
     pub missing_keys: Vec<String>,
+    /// Visible keys whose value is not the expected one (`user-3: 57, expected 42`), by key.
+    pub wrong_values: Vec<String>,
 }
 
 impl Progress {
-    /// Whether `key` is visible more than once.
+    /// Whether `key` is visible more than once, or holds too much.
     pub fn is_duplicate(&self, key: &str) -> bool {
         self.counts.get(key).is_some_and(|&n| n > 1)
+            || self
+                .duplicate_keys
+                .binary_search_by(|k| k.as_str().cmp(key))
+                .is_ok()
     }
 }
 
@@ -40,26 +51,57 @@ pub fn visible_counts(world: &World) -> BTreeMap<String, u64> {
     counts
 }
 
-/// The sink of `world` now, against `expected` (key → copies in a failure-free run).
+/// The sink of `world` now, against `expected` (key → 1 for every key that should arrive).
+/// Values are judged too: each visible row of an expected key must hold the value the sink
+/// shows when every record arrived exactly once (`Sink::expected`). For a record that value is
+/// the record's own, so only a running sum can hold a wrong one.
 pub fn so_far(world: &World, expected: &BTreeMap<String, u64>) -> Progress {
     let counts = visible_counts(world);
-    let duplicate_keys: Vec<String> = counts
+    let values = world.sink.expected(&world.upstream);
+    // Visible value per key (the last row of a key: one row per key in an upsert sink).
+    let mut visible_values: BTreeMap<&str, u64> = BTreeMap::new();
+    for r in world.sink.visible() {
+        visible_values.insert(r.key.as_str(), Sink::value_of(r));
+    }
+    let mut too_high = BTreeSet::new();
+    let mut too_low = BTreeSet::new();
+    let mut wrong_values = vec![];
+    for (key, &value) in &visible_values {
+        let Some(&want) = values.get(*key).filter(|_| expected.contains_key(*key)) else {
+            continue;
+        };
+        if value != want {
+            wrong_values.push(format!("{key}: {value}, expected {want}"));
+            if value > want {
+                too_high.insert(key.to_string());
+            } else {
+                too_low.insert(key.to_string());
+            }
+        }
+    }
+    let mut duplicate_keys: BTreeSet<String> = counts
         .iter()
         .filter(|(_, &n)| n > 1)
         .map(|(k, _)| k.clone())
         .collect();
-    let duplicates = counts.values().map(|&n| n.saturating_sub(1)).sum();
+    let duplicates = counts.values().map(|&n| n.saturating_sub(1)).sum::<u64>()
+        + too_high
+            .iter()
+            .filter(|k| !duplicate_keys.contains(*k))
+            .count() as u64;
+    duplicate_keys.extend(too_high);
     let missing_keys: Vec<String> = expected
         .keys()
-        .filter(|k| !counts.contains_key(*k))
+        .filter(|k| !counts.contains_key(*k) || too_low.contains(*k))
         .cloned()
         .collect();
     Progress {
         expected: expected.len() as u64,
         delivered: (expected.len() - missing_keys.len()) as u64,
         duplicates,
-        duplicate_keys,
+        duplicate_keys: duplicate_keys.into_iter().collect(),
         missing_keys,
+        wrong_values,
         counts,
     }
 }

@@ -130,6 +130,9 @@ fn print_text(
     if !report.lost_keys.is_empty() {
         println!("  lost keys: {}", list(&report.lost_keys));
     }
+    if !report.wrong_values.is_empty() {
+        println!("  wrong values: {}", report.wrong_values.join("; "));
+    }
     if report.rewrites > 0 {
         println!("  rewrites absorbed by the upsert key: {}", report.rewrites);
     }

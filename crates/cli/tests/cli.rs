@@ -374,11 +374,14 @@ fn every_preset_has_a_lesson_whose_tour_stops_are_all_reached_in_order() {
 }
 
 #[test]
-fn the_tablestore_lesson_answers_seed_000_and_names_its_verdict() {
+fn the_tablestore_lesson_cites_the_tablestore_documentation_and_names_its_verdict() {
     let out = batchscope(&["lesson", "tablestore"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("Seed 000"), "{text}");
+    assert!(
+        text.contains("Stream computing implementation details"),
+        "{text}"
+    );
     assert!(text.contains("placeholder"), "{text}");
     assert!(text.contains("crash sink-commit@2"), "{text}");
     assert!(
@@ -433,4 +436,86 @@ fn the_dashboards_trace_export_is_the_clis_trace_json() {
         String::from_utf8(out.stdout).unwrap().trim_end(),
         exported.trim_end()
     );
+}
+
+fn lessons_of_every_preset_cite_no_internal_document() {
+    let listed = String::from_utf8(batchscope(&["presets"]).stdout).unwrap();
+    for name in listed.lines().map(|l| l.split_whitespace().next().unwrap()) {
+        for args in [vec!["lesson", name, "--json"], vec!["lesson", name]] {
+            let out = batchscope(&args);
+            assert!(out.status.success(), "{name}");
+            let text = String::from_utf8(out.stdout).unwrap();
+            for bad in ["SEMANTICS", "Seed 0", "seed 0", "§"] {
+                assert!(!text.contains(bad), "{name}: `{bad}` in\n{text}");
+            }
+        }
+    }
+    // The descriptions `presets` prints, too.
+    assert!(
+        !listed.contains("seed 0") && !listed.contains("SEMANTICS"),
+        "{listed}"
+    );
+}
+
+#[test]
+fn a_tablestore_rerun_from_a_finished_start_row_is_a_crash_loop_stuck() {
+    let r = json(&batchscope(&[
+        "run",
+        "--preset",
+        "tablestore-split",
+        "--crash",
+        "offset-log@4",
+        "--json",
+    ]));
+    assert_eq!(r["verdict"], "stuck", "{r}");
+    assert!(
+        r["runs"].as_u64().unwrap() > 2,
+        "restarts again and again: {r}"
+    );
+    let text = String::from_utf8(
+        batchscope(&[
+            "run",
+            "--preset",
+            "tablestore-split",
+            "--crash",
+            "offset-log@4",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.contains("task 0 ch0") && l.contains("inferred from the connector's code")),
+        "{text}"
+    );
+    // The lesson's crash is this one, and its tour's run ends stuck.
+    let lesson = json(&batchscope(&["lesson", "tablestore-split", "--json"]));
+    assert_eq!(lesson["setup"], "crash offset-log@4");
+    assert_eq!(lesson["verdict"], "stuck");
+}
+
+#[test]
+fn a_stuck_run_expects_every_record_that_arrived() {
+    let r = json(&batchscope(&[
+        "run",
+        "--preset",
+        "reader-never-closes",
+        "--json",
+    ]));
+    assert_eq!(r["verdict"], "stuck");
+    let expected = r["expected"].as_u64().unwrap();
+    assert!(expected > 0, "{r}");
+    assert_eq!(r["delivered"], 0);
+    assert_eq!(r["lost"].as_u64(), Some(expected));
+    let over_cap = json(&batchscope(&[
+        "run",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scenarios/tablestore-burst-over-cap.json"
+        ),
+        "--json",
+    ]));
+    assert_eq!(over_cap["verdict"], "stuck");
+    assert!(over_cap["expected"].as_u64().unwrap() > 0, "{over_cap}");
+    assert_eq!(over_cap["delivered"], 0);
 }

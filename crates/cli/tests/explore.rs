@@ -139,8 +139,10 @@ fn every_counterexample_reproduces_with_batchscope_run() {
             checked += 1;
         }
     }
-    // kafka-append, auto-commit, tablestore-append, foreach-batch-multi: 1 each; two-phase: 3; pull-ahead: 1.
-    assert_eq!(checked, 8);
+    // kafka-append, auto-commit, tablestore-append, foreach-batch-multi: 1 each; pull-ahead: 1;
+    // two-phase: 4 (one of them stuck: a split whose parent's `finished` row a crash at
+    // offset-log left as a start row — the task throws on every attempt).
+    assert_eq!(checked, 9);
 }
 
 #[test]

@@ -1,8 +1,11 @@
-//! Sinks: file sink with a batch-id manifest, upsert by key, plain append, foreachBatch to several stores, two-phase.
+//! Sinks: file sink with a batch-id manifest, upsert by key (each record, or a running sum per
+//! user), plain append, foreachBatch to several stores, two-phase. Also what each sink should
+//! hold once every record arrived exactly once ([`Sink::expected`]), which the oracle judges
+//! keys and values against.
 
 use crate::event::SinkEffect;
-use crate::scenario::{SinkKind, SinkSpec};
-use crate::upstream::Record;
+use crate::scenario::{SinkKind, SinkSpec, SinkValue};
+use crate::upstream::{Record, Upstream};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -119,6 +122,12 @@ impl Sink {
                     .extend(rows.into_iter().map(|r| (batch_id, r)));
                 SinkEffect::Appended
             }
+            SinkKind::Upsert if self.spec.value == SinkValue::RunningSum => {
+                for r in rows {
+                    self.add_to_sum(batch_id, r);
+                }
+                SinkEffect::Upserted
+            }
             SinkKind::Upsert => {
                 for r in rows {
                     *self.writes_by_key.entry(r.key.clone()).or_insert(0) += 1;
@@ -149,6 +158,53 @@ impl Sink {
                 SinkEffect::Staged
             }
         }
+    }
+
+    /// Running sum: reads the user's row, adds the record's amount and writes it back (not
+    /// idempotent: the same record added twice counts twice). The row keeps the last record's
+    /// fields, with key `user-<id>` and the sum as its amount.
+    fn add_to_sum(&mut self, batch_id: u64, r: Record) {
+        // Not counted in `writes_by_key`: nothing is absorbed, every add counts.
+        let key = sum_key(&r);
+        let store = &mut self.stores[0].rows;
+        let sum = self
+            .upsert_index
+            .get(&key)
+            .map_or(0, |&i| store[i].1.amount)
+            + r.amount;
+        let row = Record {
+            key: key.clone(),
+            amount: sum,
+            ..r
+        };
+        match self.upsert_index.get(&key) {
+            Some(&i) => store[i] = (batch_id, row),
+            None => {
+                self.upsert_index.insert(key, store.len());
+                store.push((batch_id, row));
+            }
+        }
+    }
+
+    /// What this sink should show once every record of `upstream` arrived exactly once: key →
+    /// the value of its row (a record's `amount`; for a running sum, the sum of the user's
+    /// amounts). The oracle's expected keys and values.
+    pub fn expected(&self, upstream: &Upstream) -> BTreeMap<String, u64> {
+        let mut out = BTreeMap::new();
+        for r in upstream.records() {
+            match self.spec.value {
+                SinkValue::Record => {
+                    out.insert(r.key.clone(), r.amount);
+                }
+                SinkValue::RunningSum => *out.entry(sum_key(r)).or_insert(0) += r.amount,
+            }
+        }
+        out
+    }
+
+    /// The value a visible row holds, as [`Sink::expected`] states it.
+    pub fn value_of(row: &Record) -> u64 {
+        row.amount
     }
 
     /// The driver finishes batch N. Returns (rows made visible, target description, skipped as duplicate).
@@ -231,9 +287,47 @@ impl Sink {
     }
 }
 
+/// The key of a user's running sum.
+fn sum_key(r: &Record) -> String {
+    format!("user-{}", r.user_id)
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::{preset, World};
+    use super::Sink;
+    use crate::scenario::SinkValue;
+    use crate::{preset, SinkKind, World};
+
+    #[test]
+    fn a_running_sum_adds_a_replayed_record_twice_and_a_record_upsert_does_not() {
+        let mut scenario = preset("kafka-idempotent").expect("preset");
+        scenario.sink.kind = SinkKind::Upsert;
+        let upstream = World::new(scenario.clone()).upstream;
+        let batch: Vec<_> = upstream.records().take(3).cloned().collect();
+        let mut plain = Sink::new(&scenario.sink);
+        scenario.sink.value = SinkValue::RunningSum;
+        let mut sum = Sink::new(&scenario.sink);
+        for sink in [&mut plain, &mut sum] {
+            for _ in 0..2 {
+                sink.task_output(0, 0, batch.clone(), String::new());
+            }
+        }
+        let one: u64 = batch.iter().map(|r| r.amount).sum();
+        let user = |s: &Sink| -> u64 {
+            s.visible()
+                .filter(|r| batch.iter().any(|b| b.user_id == r.user_id))
+                .map(Sink::value_of)
+                .sum()
+        };
+        assert_eq!(user(&sum), 2 * one, "each record counted twice");
+        assert_eq!(user(&plain), one, "a record overwrites itself");
+        // Expected: every record once.
+        let expected = sum.expected(&upstream);
+        let total: u64 = upstream.records().map(|r| r.amount).sum();
+        assert_eq!(expected.values().sum::<u64>(), total);
+        assert!(expected.keys().all(|k| k.starts_with("user-")));
+        assert_eq!(plain.expected(&upstream).len() as u64, upstream.total());
+    }
 
     #[test]
     fn a_rerun_lists_only_its_own_files_and_the_killed_attempts_stay_orphans() {

@@ -28,6 +28,9 @@ pub fn line(e: &Event) -> String {
         EventKind::QueryFailed { reason } | EventKind::SinkWriteFailed { reason, .. } => {
             format!("  ({reason})")
         }
+        EventKind::TaskRead {
+            error: Some(error), ..
+        } => format!("  ({error})"),
         EventKind::GetOffset { rows_read, .. } if *rows_read > 0 => {
             format!("  (read ahead {rows_read} rows)")
         }

@@ -1,5 +1,6 @@
 //! "What just happened": one or two sentences for the event on screen, in the terms of the
-//! source and sink of the scenario. Recovery steps say which rule of SEMANTICS §1.5 applied.
+//! source and sink of the scenario. Recovery steps say which restart rule applied
+//! (`MicroBatchExecution.populateStartOffsets`). Notes cite public sources only.
 
 use crate::labels::{compact_offset, shorten_uuids};
 use batchscope_engine::event::Recovery;
@@ -18,7 +19,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         EventKind::Recovered { recovery, latest_offset, latest_commit } => match recovery {
             Recovery::Fresh => "No offsets/ entries: a fresh query, starting at batch 0 from the source's initial offsets.".to_string(),
             Recovery::Rerun { batch_id } => format!(
-                "The driver lists the logs: latest offsets/{} but latest commits/{}. commits/{batch_id} is missing, so batch {batch_id} is re-run with exactly the offsets in offsets/{batch_id} (SEMANTICS §1.5). source.commit of the batch before it is not called again. What the killed attempt already wrote to the sink decides the verdict.",
+                "The driver lists the logs: latest offsets/{} but latest commits/{}. commits/{batch_id} is missing, so batch {batch_id} is re-run with exactly the offsets in offsets/{batch_id} (MicroBatchExecution.populateStartOffsets). source.commit of the batch before it is not called again. What the killed attempt already wrote to the sink decides the verdict.",
                 latest_offset.map_or("—".into(), |v| v.to_string()),
                 latest_commit.map_or("none".into(), |v| v.to_string()),
             ),
@@ -41,7 +42,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             }
         }
         EventKind::EpochAdvanced { epoch } => format!(
-            "Continuous processing: the driver's epoch thread ends epoch {epoch} ({} ms epochs). Every reader task puts an epoch marker in its queue; when a task reaches it, it reports its offset, and its writer commits the epoch's rows — before the driver writes commits/{epoch}. That order is why continuous mode is at-least-once (SEMANTICS §2).",
+            "Continuous processing: the driver's epoch thread ends epoch {epoch} ({} ms epochs). Every reader task puts an epoch marker in its queue; when a task reaches it, it reports its offset, and its writer commits the epoch's rows — before the driver writes commits/{epoch}. That order is why continuous mode is at-least-once (ContinuousExecution; the Structured Streaming guide promises only at-least-once for Trigger.Continuous).",
             scenario.trigger_interval_ms
         ),
         EventKind::TriggerFired { batch_id } => format!(
@@ -50,11 +51,11 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         ),
         EventKind::GetOffset { batch_id, end, rows_read } => match source {
             SourceKind::Tablestore | SourceKind::AutoCommit => format!(
-                "getOffset reads no data: it returns a fresh random UUID ({}) as the end offset of batch {batch_id} — a placeholder. Where the batch really ends is decided later, by its tasks (seed 000).",
+                "getOffset reads no data: it returns a fresh random UUID ({}) as the end offset of batch {batch_id} — a placeholder. Where the batch really ends is decided later, by its tasks (Tablestore's documentation, \"Stream computing implementation details\").",
                 compact_offset(end)
             ),
             SourceKind::PullAhead => format!(
-                "getOffset reads ahead: {rows_read} rows read and cached now just to learn that batch {batch_id} ends at {}. This is the extra RDD computation seed 000 rejects.",
+                "getOffset reads ahead: {rows_read} rows read and cached now just to learn that batch {batch_id} ends at {}. This is the extra, cached RDD computation that Tablestore's documentation (\"Stream computing implementation details\") rejects.",
                 compact_offset(end)
             ),
             SourceKind::SeaTunnel => format!(
@@ -94,7 +95,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 "source.commit(end of batch {batch_id}): the SeaTunnel source keeps its readers' positions in state files under sources/0/<batch>/<subtask>/, so the offset {{\"checkpointId\":{batch_id}}} carries no position."
             ),
             SourceKind::ReplayableLog => format!(
-                "source.commit(end of batch {batch_id}): a Kafka source does nothing here — Spark keeps the offsets in its own checkpoint folder, not in Kafka (seed 002)."
+                "source.commit(end of batch {batch_id}): a Kafka source does nothing here — Spark keeps the offsets in its own checkpoint folder, not in Kafka (Spark's Kafka integration guide: \"Kafka source doesn't commit any offset\")."
             ),
         },
         EventKind::ChannelState { channel, state } => format!(
@@ -120,6 +121,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         EventKind::AddBatch { batch_id, .. } => format!(
             "Sink.addBatch({batch_id}): the batch's tasks run now."
         ),
+        EventKind::TaskRead { partition, channel, batch_id, error: Some(_), .. } => format!(
+            "Task {partition} of batch {batch_id} starts {channel} at a Meta row that says `finished` and throws before any ReadRecords call: readRecords returns null for a finished channel and TableStoreSourceRDD dereferences it (a NullPointerException — inferred from the connector's code, not observed). The row is there because the driver died after offsets/{batch_id} and before source.commit could delete it. The batch fails, and every re-run reads the same row and fails the same way: a crash loop. If the Tunnel server has not yet learned that this split parent finished, its children never open either."
+        ),
         EventKind::TaskRead { partition, channel, from, to, rows, from_cache: true, .. } => format!(
             "Task {partition} takes {channel}'s rows {from} → {to} ({rows} rows) from the cache getOffset filled when it read ahead: no ReadRecords call now, because the rows were already pulled once to learn the end offset. A crash empties the cache; a re-run reads the Tunnel server again."
         ),
@@ -139,7 +143,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             if *closes {
                 format!("Reader {partition} has seen no row for {idle_ms} ms: next() returns false and its part of the micro-batch ends. Without this idle timeout (reader-never-closes) next() would keep waiting and the batch would never end.")
             } else if scenario.source.reader == batchscope_engine::scenario::ReaderEnd::Never {
-                format!("Reader {partition} polls its handover queue: {rows} new rows. In streaming mode next() only returns false when the reader stops, so this task — and the micro-batch — never ends; nothing is committed and the delay grows (seed 001).")
+                format!("Reader {partition} polls its handover queue: {rows} new rows. In streaming mode next() only returns false when the reader stops, so this task — and the micro-batch — never ends; nothing is committed and the delay grows (apache/seatunnel#9477).")
             } else {
                 format!("Reader {partition} polls its handover queue: {rows} new rows, idle for {idle_ms} ms.")
             }
@@ -165,6 +169,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "appended" => format!(
                 "Task {partition} appends {rows} rows to the sink — visible now, before commits/N. A re-run will append them again."
             ),
+            "upserted" if scenario.sink.value == batchscope_engine::scenario::SinkValue::RunningSum => format!(
+                "Task {partition} adds the amounts of its {rows} rows into each user's running sum (read, add, write back). Not idempotent: a re-run adds them again, and the sum is wrong although no row is duplicated."
+            ),
             "upserted" => format!(
                 "Task {partition} writes {rows} rows by key: a row written again by a re-run overwrites itself."
             ),
@@ -174,7 +181,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             ),
         },
         EventKind::SinkWriteFailed { reason, .. } => format!(
-            "The sink store is down ({reason}). The batch fails: commits/N is not written, so its offsets are not recorded as processed (seed 002)."
+            "The sink store is down ({reason}). The batch fails: commits/N is not written, so its offsets are not recorded as processed (MicroBatchExecution writes commits/N only after the sink's addBatch returned)."
         ),
         EventKind::SinkCommitted { batch_id, skipped: true, .. } => format!(
             "The sink already committed epoch {batch_id}, so this commit is skipped as a duplicate — and the rows this attempt staged are dropped. If the re-run read more than the first attempt, those rows are never written."
@@ -232,6 +239,32 @@ mod tests {
                 assert!(!text.contains("-4"), "UUIDs are shortened: {text}");
             }
         }
+    }
+
+    #[test]
+    fn a_task_that_throws_on_a_finished_start_row_says_it_is_inferred() {
+        let mut s = preset("tablestore-split").unwrap();
+        s.crashes.push("offset-log@4".parse().unwrap());
+        let mut w = World::new(s.clone());
+        let e = loop {
+            let e = w.step();
+            if matches!(e.kind, EventKind::TaskRead { error: Some(_), .. }) {
+                break e;
+            }
+        };
+        let text = explain(&e, &s);
+        assert!(
+            text.contains("inferred from the connector's code"),
+            "{text}"
+        );
+        assert!(text.contains("before any ReadRecords call"), "{text}");
+        assert!(text.contains("crash loop"), "{text}");
+        // Its arrow does not claim a ReadRecords call either.
+        assert!(
+            !e.kind.label().contains("ReadRecords"),
+            "{}",
+            e.kind.label()
+        );
     }
 
     #[test]

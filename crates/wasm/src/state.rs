@@ -159,7 +159,8 @@ pub fn finished(world: &World) -> bool {
     world.is_converged() || is_stuck(world)
 }
 
-/// The summary of `world`, judged against `expected` (key → copies in a failure-free run).
+/// The summary of `world`, judged against `expected` (key → 1 for every key that should arrive:
+/// every record the upstream produced).
 pub fn summarize(
     world: &World,
     expected: &BTreeMap<String, u64>,

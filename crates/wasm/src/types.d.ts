@@ -381,6 +381,7 @@ export interface Report {
     lost: number;
     duplicate_keys: string[];
     lost_keys: string[];
+    wrong_values: string[];
     verdict: Verdict;
     crashes: string[];
     crashes_fired: string[];

@@ -74,7 +74,7 @@ pub fn ChannelsPanel(props: &ChannelsPanelProps) -> Html {
                 </tbody>
             </table>
             if props.kafka {
-                <p class="muted small">{ "Spark never commits offsets to Kafka: the positions live in offsets/N of the checkpoint folder (seed 002)." }</p>
+                <p class="muted small">{ "Spark never commits offsets to Kafka: the positions live in offsets/N of the checkpoint folder (Spark's Kafka integration guide: \"Kafka source doesn't commit any offset\")." }</p>
             }
             <div class="counters" data-testid="counters">
                 <span>{ "rows read by tasks " }<b>{ c.rows_read_by_tasks }</b></span>

@@ -134,7 +134,7 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
                     <div>
                         <h2 id="xp-title">{ "Explore every crash point" }</h2>
                         <div class="muted small">
-                            { "Runs " }<code>{ &props.preset }</code>{ format!(" (seed {}) once per crash point, sink outage and split, and judges each run against a failure-free run. Depth 2 also tries every ordered pair.", props.scenario.seed) }
+                            { "Runs " }<code>{ &props.preset }</code>{ format!(" (seed {}) once per crash point, sink outage and split, and judges each run against every record the upstream produced. Depth 2 also tries every ordered pair.", props.scenario.seed) }
                         </div>
                     </div>
                     <button class="ghost icon-btn" data-testid="explore-close" aria-label="Close" title="Close"
@@ -210,7 +210,7 @@ fn results(s: &Summary, preset: &str, load: &Callback<Vec<CrashPoint>>) -> Html 
                     </tbody>
                 </table>
                 <div class="xp-legend small">
-                    <p>{ "Each cell is one run: the driver is killed at that point of that batch, restarts from the checkpoint and recovers. The colour is the oracle's verdict against a failure-free run." }</p>
+                    <p>{ "Each cell is one run: the driver is killed at that point of that batch, restarts from the checkpoint and recovers. The colour is the oracle's verdict: every record the upstream produced, each exactly once?" }</p>
                     <div class="xp-keys">
                         { for Verdict::ALL.iter().map(|v| verdict_chip(*v, None)) }
                         <span class="xp-chip"><span class="xp-dot xp-dot-empty"></span>{ "not reached" }</span>

@@ -17,7 +17,7 @@ pub fn VerdictBadge(props: &VerdictBadgeProps) -> Html {
     html! {
         <div class={classes!("badge", format!("badge-{}", b.class))}
              id="verdict" data-testid="verdict" data-verdict={b.class.clone()}
-             title="The oracle compares the sink with a failure-free run of the same scenario">
+             title="The oracle compares the sink with every record the upstream produced: each should be there exactly once">
             <span class="badge-title">{ &b.title }</span>
             <span class="badge-detail">{ &b.detail }</span>
         </div>

@@ -1,7 +1,7 @@
 //! The crash-point explorer: "is there ANY moment where a crash loses or duplicates my data?"
 //!
 //! For one scenario it enumerates every fault schedule up to a depth, runs each to convergence
-//! and judges it with the oracle against the failure-free run (computed once per scenario).
+//! and judges it with the oracle against every record the upstream produced.
 //!
 //! **Faults.** A run's depth is its number of faults:
 //! - *crash points*: `NAME@N` for every named point the run actually reaches (learned from the
@@ -42,7 +42,7 @@ pub use fault::{Counterexample, Fault, Origin, Outcome, Reproduce, COUNTEREXAMPL
 pub use job::crash_sites;
 pub use summary::{Matrix, MatrixRow, Progress, Summary};
 
-use crate::oracle::{expected_counts, failure_free, visible_counts, Verdict};
+use crate::oracle::{expected_counts, failure_free, Verdict};
 use batchscope_engine::{CrashKind, EventKind, Scenario, World};
 use job::{fork_group, run_all, run_job, Context, Done, Job, Parent, Variant};
 use std::collections::{BTreeMap, VecDeque};
@@ -82,7 +82,7 @@ impl Explorer {
         base.crashes.clear();
         base.crash_after_events.clear();
         let (clean, _) = failure_free(&base);
-        let expected = visible_counts(&clean);
+        let expected = expected_counts(&base);
         let mut explorer = Explorer {
             depth,
             variants: vec![Variant {
@@ -304,7 +304,7 @@ impl Explorer {
             let mut scenario = self.base.clone();
             fault.apply(&mut scenario);
             let expected = match fault {
-                // failure_free drops outages: the expected records are the base's.
+                // An outage does not change the upstream: the expected records are the base's.
                 Fault::SinkOutage { .. } => 0,
                 Fault::PartitionSplit { .. } => {
                     self.expected.push(expected_counts(&scenario));

@@ -27,6 +27,7 @@ impl EventKind {
             EventKind::ChannelState { .. } => (Tunnel, Tunnel),
             EventKind::GetBatch { .. } => (Driver, Source),
             EventKind::AddBatch { .. } => (Driver, Sink),
+            EventKind::TaskRead { error: Some(_), .. } => (Tasks, Driver),
             EventKind::TaskRead {
                 from_cache: true, ..
             } => (Tasks, Source),
@@ -142,6 +143,12 @@ impl EventKind {
                     format!("addBatch({batch_id})")
                 }
             }
+            EventKind::TaskRead {
+                partition,
+                channel,
+                error: Some(_),
+                ..
+            } => format!("task {partition} {channel}: start row `finished`, throws"),
             EventKind::TaskRead {
                 channel,
                 rows,

@@ -211,6 +211,10 @@ pub enum EventKind {
         /// when false, so the traces of every other source read as before.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         from_cache: bool,
+        /// The task threw before it read anything (no ReadRecords call was made): why. Left
+        /// out of the JSON when `None`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
     },
     /// A SeaTunnel reader polled its handover queue (`next()`): rows read, and how long it has been idle.
     ReaderPolled {
@@ -419,8 +423,10 @@ mod tests {
             rows: 3,
             committed: false,
             from_cache: false,
+            error: None,
         })
         .expect("serializes");
         assert!(!plain.contains("from_cache"), "{plain}");
+        assert!(!plain.contains("error"), "{plain}");
     }
 }

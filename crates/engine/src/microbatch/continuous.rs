@@ -50,6 +50,7 @@ impl World {
             rows: rows.len() as u64,
             committed: false,
             from_cache: false,
+            error: None,
         };
         let b = self.batch_run_mut(epoch);
         assert_eq!(

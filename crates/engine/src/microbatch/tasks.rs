@@ -10,6 +10,25 @@ impl World {
     pub(super) fn task_read(&mut self, batch_id: u64, task: u32) -> EventKind {
         let plan = self.batch_run(batch_id).plan[task as usize].clone();
         let contract = self.contract();
+        if let Some(error) = contract.read_error(&plan) {
+            // The task throws before any ReadRecords call; the job fails with it (no task
+            // retries: the same start row throws again on every attempt).
+            self.now_ms += 1;
+            self.phase = Phase::Failing {
+                reason: format!("task {task} of batch {batch_id} failed: {error}"),
+            };
+            return EventKind::TaskRead {
+                batch_id,
+                partition: task,
+                channel: self.upstream.channel(plan.channel).id.clone(),
+                from: plan.start.to_string(),
+                to: plan.start.to_string(),
+                rows: 0,
+                committed: false,
+                from_cache: false,
+                error: Some(error),
+            };
+        }
         let read = contract.read(&mut self.source_ctx(), &plan);
         // Tasks start together and run in parallel: the read arrows are 1 ms apart; each task's
         // own duration decides when it can finish.
@@ -24,6 +43,7 @@ impl World {
             rows: read.rows.len() as u64,
             committed: read.committed,
             from_cache: read.from_cache,
+            error: None,
         };
         let now = self.now_ms;
         let b = self.batch_run_mut(batch_id);

@@ -14,6 +14,6 @@ pub use presets::{preset, presets, Preset};
 pub(crate) use spec::printable;
 pub use spec::{
     Burst, CrashKind, CrashPoint, CrashPointError, Execution, ReaderEnd, Scenario, ScenarioError,
-    SinkKind, SinkSpec, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window, MAX_BATCHES,
-    MAX_CHANNELS,
+    SinkKind, SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
+    MAX_BATCHES, MAX_CHANNELS,
 };

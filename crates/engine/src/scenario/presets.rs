@@ -5,7 +5,7 @@ use super::spec::{
     default_checkpoint_interval_ms, default_idle_timeout_ms, default_max_offsets_per_channel,
     default_page_size, default_restart_delay_ms, default_seed, default_stores,
     default_trigger_interval_ms, invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind,
-    SinkSpec, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
+    SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
 };
 
 /// A built-in scenario: name, one-line description, and the scenario itself.
@@ -53,6 +53,7 @@ fn base(
                 kind: sink,
                 stores: default_stores(),
                 outages: vec![],
+                value: SinkValue::Record,
             },
             trigger_interval_ms: default_trigger_interval_ms(),
             restart_delay_ms: default_restart_delay_ms(),
@@ -116,7 +117,7 @@ pub fn presets() -> Vec<Preset> {
         ),
         base(
             "foreach-batch-multi",
-            "foreachBatch writing each batch to one of three blob stores chosen at random (seed 004): a retry can duplicate into another store",
+            "foreachBatch writing each batch to one of three blob stores chosen at random (Stack Overflow: \"How does Structured Streaming ensure exactly-once\"): a retry can duplicate into another store",
             SourceKind::ReplayableLog,
             SinkKind::ForeachBatch,
         ),
@@ -128,7 +129,7 @@ pub fn presets() -> Vec<Preset> {
         ),
         base(
             "reader-never-closes",
-            "SeaTunnel's micro-batch reader in streaming mode (seed 001): next() never returns false, so the batch never ends and nothing commits",
+            "SeaTunnel's micro-batch reader in streaming mode (apache/seatunnel PR #7476, issue #9477): next() never returns false, so the batch never ends and nothing commits",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
@@ -146,7 +147,7 @@ pub fn presets() -> Vec<Preset> {
         ),
         base(
             "sink-outage",
-            "Kafka-like log into an upsert store that goes down for a while (seed 002): no commits/N while writes fail, nothing lost",
+            "Kafka-like log into an upsert store that goes down for a while (Stack Overflow: \"Spark structured streaming from Kafka checkpoint and acknowledgement\"): no commits/N while writes fail, nothing lost",
             SourceKind::ReplayableLog,
             SinkKind::Upsert,
         ),

@@ -235,6 +235,28 @@ pub struct SinkSpec {
     /// Windows in which every sink write fails (the store is down).
     #[serde(default)]
     pub outages: Vec<Window>,
+    /// What an upsert sink keeps per key: each record (the default), or a running sum.
+    #[serde(default, skip_serializing_if = "SinkValue::is_record")]
+    pub value: SinkValue,
+}
+
+/// What an upsert sink keeps under each key.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SinkValue {
+    /// Each record under its own key: a replayed record overwrites itself.
+    #[default]
+    Record,
+    /// A running sum of `amount` per user (`user-<id>`), written read-add-write by the tasks
+    /// (a counter column, an aggregation table): a replayed batch is added a second time.
+    RunningSum,
+}
+
+impl SinkValue {
+    /// Whether this is the default (each record under its key).
+    pub fn is_record(&self) -> bool {
+        *self == SinkValue::Record
+    }
 }
 
 pub(super) fn default_stores() -> u32 {

@@ -60,6 +60,12 @@ impl Scenario {
                 "the SeaTunnel presets write through SeaTunnel's sink writer, modelled as an append sink: use `append`",
             ));
         }
+        if !self.sink.value.is_record() && self.sink.kind != SinkKind::Upsert {
+            return Err(invalid(
+                "sink.value",
+                "a running sum is kept by an upsert sink: use `\"kind\": \"upsert\"` with it",
+            ));
+        }
         if self.source.max_offsets_per_channel == 0 {
             return Err(invalid(
                 "source.max_offsets_per_channel",

@@ -240,7 +240,9 @@ pub fn read_channel(
     let mut token = start;
     let mut rows = vec![];
     if start == Token::Finished {
-        // A start row already marked finished: nothing to read (SEMANTICS §3.3 step 1).
+        // A start row already marked finished: no ReadRecords call. The Tablestore source
+        // never gets here: its task throws first (`Source::read_error`, SEMANTICS §3.4); the
+        // auto-commit source plans only from the server's checkpoints.
         return TaskRead {
             rows,
             end: Token::Finished,
@@ -445,6 +447,12 @@ pub trait Source {
 
     /// A task of the batch reads its partition.
     fn read(&self, ctx: &mut SourceCtx, plan: &PartitionPlan) -> TaskRead;
+
+    /// Why the task of `plan` throws before it reads anything, on every attempt (the
+    /// Tablestore connector on a `finished` start row); `None` when it reads.
+    fn read_error(&self, _plan: &PartitionPlan) -> Option<String> {
+        None
+    }
 
     /// Whether each task writes its end position to the Meta table after handing its rows to
     /// the sink (the Tablestore source's `TaskMeta` step).

@@ -8,6 +8,11 @@ use super::{
 use crate::tunnel::Token;
 use std::collections::BTreeMap;
 
+/// Why a task whose start row is `finished` throws, as the trace and the query failure say it.
+pub const FINISHED_START_ROW: &str = "start row is `finished`: readRecords returns null and \
+TableStoreSourceRDD throws a NullPointerException on every attempt (inferred from the \
+connector's code)";
+
 /// The Tablestore UUID source with its 5 s channel-list cache (`TableStoreOffsetReader`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TablestoreSource;
@@ -129,6 +134,14 @@ impl Source for TablestoreSource {
             commit_on_read: false,
         };
         read_channel(ctx.upstream, ctx.tunnel, ctx.counters, request)
+    }
+
+    /// A `finished` start row: `readRecords` returns null and the iterator dereferences it, so
+    /// the task throws on every attempt (inferred from the connector's code,
+    /// `TableStoreSourceRDD`; SEMANTICS §3.4). `commit(end_{N-1})` normally deletes such rows
+    /// before batch N reads them; a crash between `offsets/N` and that commit leaves them.
+    fn read_error(&self, plan: &PartitionPlan) -> Option<String> {
+        (plan.start == Token::Finished).then(|| FINISHED_START_ROW.to_string())
     }
 
     fn writes_meta_rows(&self) -> bool {

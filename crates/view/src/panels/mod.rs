@@ -255,6 +255,31 @@ mod tests {
     }
 
     #[test]
+    fn a_stuck_run_that_delivered_nothing_shows_every_arrived_record_as_expected() {
+        use batchscope_check::oracle::{expected_counts, judge};
+        let s = preset("reader-never-closes").unwrap();
+        let mut w = World::new(s.clone());
+        let converged = run(&mut w, Limit::SCREEN).converged();
+        let r = judge(&w, converged, &expected_counts(&s), false);
+        // As the dashboard's header computes it.
+        let b = badge(
+            Some(r.verdict.name()),
+            r.expected,
+            r.expected - r.lost,
+            r.duplicates,
+            0,
+        );
+        let produced = w.upstream.total();
+        assert!(produced > 0);
+        assert_eq!((r.expected, r.lost), (produced, produced));
+        assert_eq!(b.class, "stuck");
+        assert_eq!(
+            b.detail,
+            format!("no convergence: 0 of {produced} delivered")
+        );
+    }
+
+    #[test]
     fn a_file_sink_keeps_orphans_of_a_killed_attempt_invisible() {
         let w = world_at("kafka-idempotent", Some("task@2"), |k| {
             matches!(k, EventKind::CommitLogWritten { batch_id: 2, .. })

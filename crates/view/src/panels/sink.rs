@@ -81,7 +81,7 @@ pub struct SinkView {
     pub visible: u64,
     /// Distinct expected keys visible.
     pub delivered: u64,
-    /// Keys a failure-free run delivers.
+    /// Keys expected in the sink: every record the upstream produced.
     pub expected: u64,
 }
 
@@ -181,7 +181,7 @@ pub fn lost_keys(world: &World, expected: &BTreeMap<String, u64>) -> (Option<u64
     (Some(c).filter(|_| !lost.is_empty()), lost)
 }
 
-/// See [`SinkView`]. `expected` holds the keys of a failure-free run.
+/// See [`SinkView`]. `expected` holds the keys of every record the upstream produced.
 pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
     let sink = &world.sink;
     let progress = so_far(world, expected);
