@@ -438,6 +438,7 @@ fn the_dashboards_trace_export_is_the_clis_trace_json() {
     );
 }
 
+#[test]
 fn lessons_of_every_preset_cite_no_internal_document() {
     let listed = String::from_utf8(batchscope(&["presets"]).stdout).unwrap();
     for name in listed.lines().map(|l| l.split_whitespace().next().unwrap()) {
