@@ -107,11 +107,12 @@ pub struct Report {
     pub events: Option<Vec<Event>>,
 }
 
-/// What a failure-free run of the scenario delivers: no crashes, no outages.
+/// What a failure-free run of the scenario delivers: no crashes, no faults, no outages.
 pub fn failure_free(scenario: &Scenario) -> (World, bool) {
     let mut clean = scenario.clone();
     clean.crashes.clear();
     clean.crash_after_events.clear();
+    clean.faults.clear();
     clean.sink.outages.clear();
     let mut world = World::new(clean);
     let converged = run(&mut world, Limit::JUDGE).converged();

@@ -196,17 +196,41 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         ),
         EventKind::Idle { until_ms } => format!("Nothing to do until the next trigger at {until_ms} ms."),
         EventKind::Crashed { point, lost, .. } => format!(
-            "The driver is killed{}. Lost: {}. The checkpoint folder, Meta table, Tunnel checkpoints and the sink stay. It restarts after {} ms.",
+            "The driver is killed{}. Lost: {}. The checkpoint folder, Meta table, Tunnel checkpoints and the sink stay. {}",
             point.map_or(String::new(), |p| format!(" at {p}")),
             if lost.is_empty() { "nothing in flight".into() } else { lost.join("; ") },
-            scenario.restart_delay_ms
+            restarter(scenario)
         ),
         EventKind::QueryFailed { reason } => format!(
-            "The query fails ({reason}) and stops; a supervisor restarts it after {} ms.",
-            scenario.restart_delay_ms
+            "The query fails ({reason}) and stops. {}",
+            restarter(scenario)
+        ),
+        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried } => format!(
+            "Attempt {attempt} of task {partition} in batch {batch_id} fails after handing {rows} rows to the sink. Rows an append sink took stay; staged rows never reach the driver. {}",
+            if *retried {
+                "Spark's TaskSetManager runs the task again from its planned start (spark.task.maxFailures): a Tablestore task re-reads from its start token and may read more rows."
+            } else {
+                "That was the last attempt spark.task.maxFailures allows: the job, the batch and the query fail."
+            }
+        ),
+        EventKind::CheckpointDeleted { files } => format!(
+            "While the query is down, its checkpoint folder ({files} files) is deleted. The next start is a new query: no offsets, no commits, and the source starts from its startingOffsets. The sink keeps what it holds."
         ),
     };
     shorten_uuids(&text)
+}
+
+/// Who restarts a stopped query, as the scenario says: Spark itself never does.
+fn restarter(scenario: &batchscope_engine::Scenario) -> String {
+    match scenario.restart {
+        Some(batchscope_engine::scenario::Restart::None) => {
+            "Nobody restarts it (restart: none): the run ends here and the sink is judged as it is.".into()
+        }
+        _ => format!(
+            "Spark does not restart it; an operator or a job scheduler starts it again after {} ms.",
+            scenario.restart_delay()
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -159,6 +159,21 @@ impl Counterexample {
         for c in &self.outcome.crashes {
             args.extend(["--crash".to_string(), c.to_string()]);
         }
+        if let Origin::Preset(name) = origin {
+            // Faults inside a batch (`task-fail@3`) the preset does not list itself; a file
+            // lists its own.
+            let mut own = batchscope_engine::preset(name)
+                .map(|p| p.faults)
+                .unwrap_or_default();
+            for f in &self.scenario.faults {
+                match own.iter().position(|o| o == f) {
+                    Some(i) => {
+                        own.remove(i);
+                    }
+                    None => args.extend(["--fault".to_string(), f.to_string()]),
+                }
+            }
+        }
         args
     }
 

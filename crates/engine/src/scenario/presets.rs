@@ -1,11 +1,12 @@
 //! The built-in presets: each a small change to one base scenario, listed in the order
 //! `batchscope presets` shows them.
 
+use super::fault::{default_task_max_failures, Fault, FaultKind, StartingOffsets};
 use super::spec::{
     default_checkpoint_interval_ms, default_idle_timeout_ms, default_max_offsets_per_channel,
     default_page_size, default_restart_delay_ms, default_seed, default_stores,
-    default_trigger_interval_ms, invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind,
-    SinkSpec, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
+    default_trigger_interval_ms, invalid, Execution, ReaderEnd, Scenario, ScenarioError,
+    SeaTunnelDesign, SinkKind, SinkSpec, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
 };
 
 /// A built-in scenario: name, one-line description, and the scenario itself.
@@ -48,6 +49,11 @@ fn base(
                 reader: ReaderEnd::Never,
                 idle_timeout_ms: default_idle_timeout_ms(),
                 checkpoint_interval_ms: default_checkpoint_interval_ms(),
+                design: SeaTunnelDesign::Pr7476,
+                // The presets read the log from its beginning (the first records arrive before
+                // the query's first trigger); Spark's default `latest` is shown by
+                // `checkpoint-deleted-latest`.
+                starting_offsets: StartingOffsets::Earliest,
             },
             sink: SinkSpec {
                 kind: sink,
@@ -59,6 +65,9 @@ fn base(
             crashes: vec![],
             crash_after_events: vec![],
             execution: Execution::MicroBatch,
+            faults: vec![],
+            task_max_failures: default_task_max_failures(),
+            restart: None,
         },
     }
 }
@@ -150,6 +159,30 @@ pub fn presets() -> Vec<Preset> {
             SourceKind::ReplayableLog,
             SinkKind::Upsert,
         ),
+        base(
+            "seatunnel-committed-only",
+            "A safer SeaTunnel design than PR #7476: readers restore only from .committed state files and the sink publishes rows at each checkpoint record — no loss",
+            SourceKind::SeaTunnel,
+            SinkKind::Append,
+        ),
+        base(
+            "checkpoint-deleted-latest",
+            "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=latest (Spark's default): what arrived while it was down is skipped",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
+            "checkpoint-deleted-earliest",
+            "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=earliest: everything is read again and appended twice",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
+            "batch-id-in-memory",
+            "A sink that skips a batch id it remembers in a driver-side field: it de-duplicates within a run, but a driver restart forgets the field and a re-run batch is written twice",
+            SourceKind::ReplayableLog,
+            SinkKind::BatchIdInMemory,
+        ),
     ];
     for p in &mut out {
         match p.name {
@@ -179,7 +212,10 @@ pub fn presets() -> Vec<Preset> {
                     },
                 ];
             }
-            "seatunnel-checkpoint-records" => {
+            "seatunnel-checkpoint-records" | "seatunnel-committed-only" => {
+                if p.name == "seatunnel-committed-only" {
+                    p.scenario.source.design = SeaTunnelDesign::CommittedOnly;
+                }
                 p.scenario.source.reader = ReaderEnd::CheckpointRecords;
                 p.scenario.source.idle_timeout_ms = 800;
                 p.scenario.source.checkpoint_interval_ms = 600;
@@ -193,6 +229,15 @@ pub fn presets() -> Vec<Preset> {
                         to_ms: 5000,
                     },
                 ];
+            }
+            "checkpoint-deleted-latest" | "checkpoint-deleted-earliest" => {
+                p.scenario.faults = vec![Fault {
+                    kind: FaultKind::CheckpointDeleted,
+                    batch_id: 2,
+                }];
+                if p.name == "checkpoint-deleted-latest" {
+                    p.scenario.source.starting_offsets = StartingOffsets::Latest;
+                }
             }
             "continuous-epochs" => {
                 p.scenario.execution = Execution::Continuous;
