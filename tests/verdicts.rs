@@ -74,6 +74,12 @@ const TABLE: &[Row] = &[
         0,
         [Some(E), Some(E), None, Some(E), Some(E), Some(D), Some(E)],
     ),
+    // The same design into a sink idempotent by key: the replay is absorbed.
+    (
+        "seatunnel-idempotent-sink",
+        0,
+        [Some(E), Some(E), None, Some(E), Some(E), Some(E), Some(E)],
+    ),
     // The checkpoint folder deleted after batch 2 (the preset's fault): a new query with
     // startingOffsets=latest skips what arrived while it was down, whatever else happens (and
     // a crash after the append sink wrote batch 1 duplicates it as in kafka-append) …

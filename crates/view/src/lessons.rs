@@ -206,6 +206,17 @@ pub fn lesson(name: &str) -> Lesson {
             try_crash: Some("sink-commit@0"),
             try_outcome: "the first record's rows are in the sink, the rename never happens: duplicates, never loss",
         },
+        "seatunnel-idempotent-sink" => Lesson {
+            title: "Checkpoint records into an idempotent sink: exactly-once",
+            question: "\"If sink can be idempotent for handling reprocessing data, it can ensure exactly-once\" — does it? (apache/seatunnel PR #7476 thread)",
+            paragraphs: vec![
+                "The committed-only design of seatunnel-committed-only, writing into a sink that upserts by key instead of appending.",
+                "The same crash between the sink's write and the rename makes the reader resume from the previous .committed file and read those rows again. The sink overwrites each key with the same row: the Sink tab counts them as rewrites, nothing is duplicated.",
+                "Idempotence repairs replays, not gaps: with PR #7476's own restore order (seatunnel-checkpoint-records) the rows a reader skips are never written at all, and no sink can make that up.",
+            ],
+            try_crash: Some("sink-commit@0"),
+            try_outcome: "the first record's rows are written again and absorbed by the key: exactly-once",
+        },
         "checkpoint-deleted-latest" => Lesson {
             title: "No checkpoint, startingOffsets=latest: data loss",
             question: "\"I don't have any aggregations, I might not need checkpoint at all\" — do I? (Stack Overflow: Spark structured streaming from Kafka checkpoint and acknowledgement)",

@@ -368,6 +368,16 @@ pub fn tour(preset: &str) -> Tour {
                 "The re-run's sink wrote the first record's rows again before this rename."),
             stop(End, Some(Sink), "At-least-once", "Duplicates, never loss: rows reach the sink before their checkpoint is committed."),
         ],
+        "seatunnel-idempotent-sink" => vec![
+            stop(Batch("sink-committed", 0), Some(Sink), "Rows before the record",
+                "The sink upserts the rows before the first checkpoint record; the rename to .committed is next."),
+            stop(Next("crashed"), Some(Checkpoint), "Killed before the rename", "The rows are in the sink; their checkpoint is only .prepared."),
+            stop(Next("recovered"), Some(Checkpoint), "Resume from .committed",
+                "The reader resumes from the newest .committed file and reads those rows again."),
+            stop(StateCommitted, Some(Sink), "Overwritten, not duplicated",
+                "The re-run wrote the same keys again; the upsert kept one row per key (counted as rewrites)."),
+            stop(End, Some(Sink), "Exactly-once", "At-least-once delivery into an idempotent sink: every key once."),
+        ],
         "checkpoint-deleted-latest" => vec![
             stop(Batch("commit-log-written", 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
             stop(Next("crashed"), Some(Checkpoint), "The query stops", "The query is stopped; the data keeps arriving."),

@@ -7,7 +7,7 @@
 //! folder listing shows (`sources/0/<batch>/<subtask>/0.committed`).
 
 use super::{cost, Phase, ReaderStep, SeaTunnelReader, World};
-use crate::event::{EventKind, SinkEffect};
+use crate::event::EventKind;
 use crate::scenario::{ReaderEnd, SeaTunnelDesign};
 use crate::source::{read_range, seatunnel};
 use crate::tunnel::Token;
@@ -196,21 +196,21 @@ impl World {
             let mut all = std::mem::take(&mut next.prepared);
             all.append(&mut rows);
             let n = all.len() as u64;
-            self.sink.task_output(batch_id, task, all, String::new());
+            let effect = self.sink.task_output(batch_id, task, all, String::new());
             return EventKind::TaskFinished {
                 batch_id,
                 partition: task,
                 rows: n,
-                effect: SinkEffect::Appended,
+                effect,
             };
         }
-        self.sink.task_output(batch_id, task, rows, String::new());
+        let effect = self.sink.task_output(batch_id, task, rows, String::new());
         if next.closed {
             EventKind::TaskFinished {
                 batch_id,
                 partition: task,
                 rows: count,
-                effect: SinkEffect::Appended,
+                effect,
             }
         } else {
             EventKind::SinkCommitted {

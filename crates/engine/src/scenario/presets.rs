@@ -166,6 +166,12 @@ pub fn presets() -> Vec<Preset> {
             SinkKind::Append,
         ),
         base(
+            "seatunnel-idempotent-sink",
+            "The committed-only SeaTunnel design into a sink idempotent by key: a replayed checkpoint record overwrites its rows — exactly-once",
+            SourceKind::SeaTunnel,
+            SinkKind::Upsert,
+        ),
+        base(
             "checkpoint-deleted-latest",
             "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=latest (Spark's default): what arrived while it was down is skipped",
             SourceKind::ReplayableLog,
@@ -212,8 +218,10 @@ pub fn presets() -> Vec<Preset> {
                     },
                 ];
             }
-            "seatunnel-checkpoint-records" | "seatunnel-committed-only" => {
-                if p.name == "seatunnel-committed-only" {
+            "seatunnel-checkpoint-records"
+            | "seatunnel-committed-only"
+            | "seatunnel-idempotent-sink" => {
+                if p.name != "seatunnel-checkpoint-records" {
                     p.scenario.source.design = SeaTunnelDesign::CommittedOnly;
                 }
                 p.scenario.source.reader = ReaderEnd::CheckpointRecords;

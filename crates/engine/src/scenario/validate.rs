@@ -56,10 +56,12 @@ impl Scenario {
                 ));
             }
         }
-        if self.source.kind == SourceKind::SeaTunnel && self.sink.kind != SinkKind::Append {
+        if self.source.kind == SourceKind::SeaTunnel
+            && !matches!(self.sink.kind, SinkKind::Append | SinkKind::Upsert)
+        {
             return Err(invalid(
                 "sink.kind",
-                "the SeaTunnel presets write through SeaTunnel's sink writer, modelled as an append sink: use `append`",
+                "the SeaTunnel presets write through SeaTunnel's sink writer, modelled as an append sink (`append`) or an idempotent one (`upsert`)",
             ));
         }
         if self.source.max_offsets_per_channel == 0 {
