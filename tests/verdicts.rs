@@ -9,7 +9,8 @@ use Verdict::{
 
 /// Expected verdict per crash point of batch `batch`, in `CrashKind::ALL` order:
 /// get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log.
-/// `None`: the point does not exist in that execution (it must never fire).
+/// `None`: the point does not exist in that execution (it must never fire). The SeaTunnel-only
+/// point `state-prepared` is judged in `crates/check/tests/seatunnel.rs`.
 type Row = (&'static str, u64, [Option<Verdict>; 7]);
 
 const fn all(v: [Verdict; 7]) -> [Option<Verdict>; 7] {

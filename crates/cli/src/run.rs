@@ -21,7 +21,7 @@ pub struct RunArgs {
     /// Trigger intervals over which records arrive (overrides the scenario's).
     #[arg(long)]
     pub batches: Option<u64>,
-    /// Crash the driver at NAME@BATCH (get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log); repeatable.
+    /// Crash the driver at NAME@BATCH (get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log, state-prepared); repeatable.
     #[arg(long = "crash", value_name = "NAME@N")]
     pub crash: Vec<String>,
     /// A failure inside batch N (task-fail, foreach-fail, checkpoint-deleted); repeatable.

@@ -166,7 +166,7 @@ pub fn lesson(name: &str) -> Lesson {
                 "The reader now returns next() = false after it has seen no row for the idle timeout (800 ms here; the PR used 20 polls of 1 s). The CDC stream has two quiet stretches, so batches end there.",
                 "Where does the next batch start? Not from the offset: latestOffset is just {\"checkpointId\":N}, the next batch id. Each reader snapshots its position to sources/0/<batch>/<subtask>/<id>.prepared, the sink commits its rows on the task commit and renames the file to .committed, and the next batch's reader resumes from the newest .committed.",
                 "Crash anywhere and a re-run resumes every reader from its newest .committed file: rows already committed are not read again.",
-                "Where a reader restores from follows PR #7476 as written: the newest state file of the batch, .prepared before .committed. Here the sink commits a reader's rows before its rename, and no named crash point falls between the .prepared file and that commit — seatunnel-checkpoint-records shows what happens when one does.",
+                "Where a reader restores from follows PR #7476 as written: the newest state file of the batch, .prepared before .committed. Arm state-prepared@1 (after a reader wrote its .prepared, before the sink took its rows) and the re-run resumes past rows the sink never received: data loss, inferred from the PR's restore order.",
             ],
             try_crash: Some("task@1"),
             try_outcome: "batch 1 re-runs; finished readers resume past their committed rows: exactly-once",
@@ -177,11 +177,11 @@ pub fn lesson(name: &str) -> Lesson {
             paragraphs: vec![
                 "Inside a long micro-batch, every checkpoint interval the reader writes <id>.prepared with its position and emits a checkpoint record behind the rows it read. Checkpoint ids start at 0, as the PR's folder listing shows (sources/0/<batch>/<subtask>/0.committed).",
                 "When the sink writer meets the record it only prepares its commit (prepareCommit, snapshotState) and renames <id>.prepared to <id>.committed. The rows become visible when the SeaTunnel committer commits — at Spark task commit, when the reader ends.",
-                "On a restart the PR's reader restores from the latest .prepared of the batch first, then the latest .committed, walking back over batches. A crash after <id>.prepared was written — before the sink saw record <id>, or after it prepared but before the task commit — resumes the reader past rows the sink never made visible: data loss. (Inferred from the PR's restore order and sink writer; the PR was closed unmerged.)",
+                "On a restart the PR's reader restores from the latest .prepared of the batch first, then the latest .committed, walking back over batches. A crash after <id>.prepared was written — before the sink saw record <id> (crash point state-prepared), or after it prepared but before the task commit (sink-commit) — resumes the reader past rows the sink never made visible: data loss. (Inferred from the PR's restore order and sink writer; the PR was closed unmerged.)",
                 "Compare seatunnel-committed-only: restoring only from .committed, with rows visible before the rename, the same crash gives duplicates and never loss — a different, safer design than the PR's.",
             ],
-            try_crash: Some("sink-commit@0"),
-            try_outcome: "the first record's rows were only prepared; the re-run resumes from 0.prepared past them: data loss",
+            try_crash: Some("state-prepared@0"),
+            try_outcome: "0.prepared is on disk, the sink never saw record 0; the re-run resumes from 0.prepared past its rows: data loss",
         },
         "continuous-epochs" => Lesson {
             title: "Continuous processing: epochs, at-least-once",

@@ -17,7 +17,8 @@ export type CrashKindName =
     | "get-batch"
     | "task"
     | "sink-commit"
-    | "commit-log";
+    | "commit-log"
+    | "state-prepared";
 
 /** A crash point, `NAME@BATCH` (`sink-commit@3`). */
 export type CrashPointName = `${CrashKindName}@${number}`;

@@ -41,6 +41,11 @@ impl World {
             {
                 Some((CrashKind::Task, *batch_id))
             }
+            EventKind::StateFile {
+                batch_id,
+                renamed_from: None,
+                ..
+            } => Some((CrashKind::StatePrepared, *batch_id)),
             EventKind::SinkCommitted { batch_id, .. } => Some((CrashKind::SinkCommit, *batch_id)),
             EventKind::AddBatch {
                 batch_id,

@@ -307,11 +307,14 @@ pub enum CrashKind {
     SinkCommit,
     /// After `commits/N` was written.
     CommitLog,
+    /// SeaTunnel readers: after the first `<id>.prepared` state file of batch N was written,
+    /// before the sink saw the checkpoint record behind it.
+    StatePrepared,
 }
 
 impl CrashKind {
     /// Every crash kind in protocol order.
-    pub const ALL: [CrashKind; 7] = [
+    pub const ALL: [CrashKind; 8] = [
         CrashKind::GetOffset,
         CrashKind::OffsetLog,
         CrashKind::SourceCommit,
@@ -319,6 +322,7 @@ impl CrashKind {
         CrashKind::Task,
         CrashKind::SinkCommit,
         CrashKind::CommitLog,
+        CrashKind::StatePrepared,
     ];
 
     /// The stable name used in the CLI, URLs and tests.
@@ -331,6 +335,7 @@ impl CrashKind {
             CrashKind::Task => "task",
             CrashKind::SinkCommit => "sink-commit",
             CrashKind::CommitLog => "commit-log",
+            CrashKind::StatePrepared => "state-prepared",
         }
     }
 
