@@ -136,7 +136,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             s
         }
         EventKind::ReaderPolled { partition, rows, idle_ms, closes, .. } => {
-            if *closes {
+            if *closes && scenario.source.reader == batchscope_engine::scenario::ReaderEnd::VirtualCheckpoint {
+                format!("Reader {partition}'s checkpoint interval is over: one virtual checkpoint snapshots its state, then running = false and next() returns false — the micro-batch ends on a timer, whatever the data does.")
+            } else if *closes {
                 format!("Reader {partition} has seen no row for {idle_ms} ms: next() returns false and its part of the micro-batch ends. Without this idle timeout (reader-never-closes) next() would keep waiting and the batch would never end.")
             } else if scenario.source.reader == batchscope_engine::scenario::ReaderEnd::Never {
                 format!("Reader {partition} polls its handover queue: {rows} new rows. In streaming mode next() only returns false when the reader stops, so this task — and the micro-batch — never ends; nothing is committed and the delay grows (seed 001).")

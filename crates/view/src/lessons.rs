@@ -217,6 +217,18 @@ pub fn lesson(name: &str) -> Lesson {
             try_crash: Some("sink-commit@0"),
             try_outcome: "the first record's rows are written again and absorbed by the key: exactly-once",
         },
+        "seatunnel-dev-timer" => Lesson {
+            title: "The merged dev reader: a timer ends the batch, then nothing moves",
+            question: "What would SeaTunnel's merged micro-batch classes do if someone called readStream? (apache/seatunnel dev, SeaTunnelMicroBatch and ParallelMicroBatchPartitionReader)",
+            paragraphs: vec![
+                "SeaTunnel's Spark starter never calls readStream: a STREAMING job runs as one batch job that never ends (apache/seatunnel#9477). This preset runs the micro-batch classes the translation layer does contain.",
+                "Each reader runs one virtual checkpoint after checkpoint.interval: it appends its state to sources/0/<subtask>/1, notifies the checkpoint complete and sets running = false — next() returns false and the micro-batch ends on a timer. The readers restore from sources/0/<subtask>/0, which nothing writes.",
+                "latestOffset returns the in-memory currentOffset, which only commit(end) moves to end + 1. Spark calls commit for batch 0 only while it constructs batch 1 — and it constructs batch 1 only when latestOffset moves. After batch 0 every trigger finds no new data: the query stalls with the rows still arriving.",
+                "Inferred from the code (the stall is not observed in a report): the oracle calls it stuck.",
+            ],
+            try_crash: None,
+            try_outcome: "no crash needed: batch 0 commits, then latestOffset never moves — stuck",
+        },
         "checkpoint-deleted-latest" => Lesson {
             title: "No checkpoint, startingOffsets=latest: data loss",
             question: "\"I don't have any aggregations, I might not need checkpoint at all\" — do I? (Stack Overflow: Spark structured streaming from Kafka checkpoint and acknowledgement)",

@@ -376,6 +376,16 @@ pub fn tour(preset: &str) -> Tour {
                 "The re-run wrote the same keys again; the upsert kept one row per key (counted as rewrites)."),
             stop(End, Some(Sink), "Exactly-once", "At-least-once delivery into an idempotent sink: every key once."),
         ],
+        "seatunnel-dev-timer" => vec![
+            stop(ReaderCloses, Some(Channels), "A timer, not the data",
+                "The checkpoint interval is over: one virtual checkpoint, then next() returns false."),
+            stop(StatePrepared, Some(Checkpoint), "sources/0/<subtask>/1",
+                "The reader appends its state to /1; the next reader would restore from /0, which nothing writes."),
+            stop(Batch("commit-log-written", 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the first micro-batch is done."),
+            stop(Batch("no-new-data", 1), None, "latestOffset did not move",
+                "{\"checkpointId\":0} again: commit(end of batch 0) would move it, but Spark calls it only while constructing batch 1."),
+            stop(End, Some(Sink), "Stuck", "Rows keep arriving and no batch reads them."),
+        ],
         "checkpoint-deleted-latest" => vec![
             stop(Batch("commit-log-written", 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
             stop(Next("crashed"), Some(Checkpoint), "The query stops", "The query is stopped; the data keeps arriving."),

@@ -476,7 +476,7 @@ export interface SourceSpec {
     page_size?: number;
     max_offsets_per_trigger?: number;
     /** SeaTunnel: when a micro-batch reader's next() returns false. */
-    reader?: "never" | "idle-timeout" | "checkpoint-records";
+    reader?: "never" | "idle-timeout" | "checkpoint-records" | "virtual-checkpoint";
     idle_timeout_ms?: number;
     checkpoint_interval_ms?: number;
     /** SeaTunnel: PR #7476 as written, or the committed-only variant. */

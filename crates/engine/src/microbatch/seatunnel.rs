@@ -121,7 +121,12 @@ impl World {
             next.last_data_ms = self.now_ms;
         }
         let idle_ms = self.now_ms - next.last_data_ms;
-        let closes = spec.reader != ReaderEnd::Never && idle_ms >= spec.idle_timeout_ms;
+        let closes = match spec.reader {
+            ReaderEnd::Never => false,
+            // One virtual checkpoint after the interval, then `running = false`.
+            ReaderEnd::VirtualCheckpoint => self.now_ms >= next.next_checkpoint_ms,
+            _ => idle_ms >= spec.idle_timeout_ms,
+        };
         let record_due = spec.reader == ReaderEnd::CheckpointRecords
             && self.now_ms >= next.next_checkpoint_ms
             && !next.pending.is_empty();
@@ -148,10 +153,16 @@ impl World {
         next: &mut SeaTunnelReader,
     ) -> EventKind {
         self.now_ms += cost::FILE_WRITE;
-        let path = format!(
-            "sources/0/{batch_id}/{task}/{}.prepared",
-            next.checkpoint_id
-        );
+        let path = if self.scenario.source.reader == ReaderEnd::VirtualCheckpoint {
+            // Dev appends the snapshot to `<checkpointLocation>/<subtaskId>/1` and restores
+            // from `/0`, which nothing writes (modelled as one write of the file).
+            format!("sources/0/{task}/1")
+        } else {
+            format!(
+                "sources/0/{batch_id}/{task}/{}.prepared",
+                next.checkpoint_id
+            )
+        };
         let contents = Token::At(next.position).to_string();
         // A re-run writes the same checkpoint id again: the state file is replaced.
         self.checkpoint.delete(&path);
@@ -177,7 +188,12 @@ impl World {
     ) -> EventKind {
         let mut rows = std::mem::take(&mut next.pending);
         let count = rows.len() as u64;
-        next.step = ReaderStep::Rename;
+        next.step = if self.scenario.source.reader == ReaderEnd::VirtualCheckpoint {
+            // No rename in dev: `notifyCheckpointComplete`, and the reader is done.
+            ReaderStep::Done
+        } else {
+            ReaderStep::Rename
+        };
         if self.scenario.source.design == SeaTunnelDesign::Pr7476 {
             if !next.closed {
                 // `prepareCommit` at the checkpoint record: the rows wait for the task commit.

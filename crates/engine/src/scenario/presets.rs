@@ -172,6 +172,12 @@ pub fn presets() -> Vec<Preset> {
             SinkKind::Upsert,
         ),
         base(
+            "seatunnel-dev-timer",
+            "SeaTunnel's merged dev reader, if someone called readStream: one virtual checkpoint ends each micro-batch on a timer, but latestOffset never moves past batch 0 — stuck",
+            SourceKind::SeaTunnel,
+            SinkKind::Append,
+        ),
+        base(
             "checkpoint-deleted-latest",
             "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=latest (Spark's default): what arrived while it was down is skipped",
             SourceKind::ReplayableLog,
@@ -246,6 +252,10 @@ pub fn presets() -> Vec<Preset> {
                 if p.name == "checkpoint-deleted-latest" {
                     p.scenario.source.starting_offsets = StartingOffsets::Latest;
                 }
+            }
+            "seatunnel-dev-timer" => {
+                p.scenario.source.reader = ReaderEnd::VirtualCheckpoint;
+                p.scenario.source.checkpoint_interval_ms = 1_500;
             }
             "continuous-epochs" => {
                 p.scenario.execution = Execution::Continuous;

@@ -236,6 +236,10 @@ pub enum ReaderEnd {
     /// As `IdleTimeout`, plus in-band checkpoint records every `checkpoint_interval_ms`: the reader
     /// writes `<id>.prepared`, the sink commits the rows before the record and renames it `<id>.committed`.
     CheckpointRecords,
+    /// The merged dev reader: after `checkpoint_interval_ms` one virtual checkpoint appends its
+    /// state to `sources/0/<subtask>/1` and `next()` returns false (the batch ends on a timer);
+    /// `latestOffset` stays at the in-memory `currentOffset` until `commit`.
+    VirtualCheckpoint,
 }
 
 pub(super) fn default_idle_timeout_ms() -> u64 {

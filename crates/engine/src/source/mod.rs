@@ -204,6 +204,10 @@ pub struct SourceState {
     pub channel_cache: Option<(u64, Vec<(u32, Token)>)>,
     /// Pull-ahead: rows read ahead per channel, keyed by the start position they were read from.
     pub cache: BTreeMap<(u32, Token), (Token, Vec<Record>)>,
+    /// SeaTunnel's merged dev `SeaTunnelMicroBatch`: its in-memory `currentOffset` (starts at 0,
+    /// `commit(end)` sets `end + 1`).
+    #[serde(default)]
+    pub seatunnel_current: u64,
     /// Kafka-like log: the initial offsets of the query (`sources/0/0`, from `startingOffsets`).
     #[serde(default)]
     pub initial_log: Option<BTreeMap<u32, u64>>,

@@ -5,7 +5,7 @@
 
 use super::{InitialOffset, PartitionPlan, Source, SourceCtx, SourceOffset, SourceView, TaskRead};
 use crate::checkpoint::CheckpointFolder;
-use crate::scenario::SeaTunnelDesign;
+use crate::scenario::{ReaderEnd, SeaTunnelDesign};
 use crate::tunnel::Token;
 use std::collections::BTreeMap;
 
@@ -68,13 +68,27 @@ impl Source for SeaTunnelSource {
     }
 
     /// PR #7476: latestOffset = (largest committed batch id) + 1, so every trigger has "new data".
+    /// The merged dev reader (`virtual-checkpoint`): `latestOffset` is the in-memory
+    /// `currentOffset`, which only `commit` moves — and Spark commits batch N-1 only while it
+    /// constructs batch N, so after batch 0 no new offset ever appears.
     fn latest_offset(
         &self,
-        _ctx: &mut SourceCtx,
+        ctx: &mut SourceCtx,
         batch_id: u64,
         _start: Option<&SourceOffset>,
     ) -> (SourceOffset, u64) {
+        if ctx.spec.reader == ReaderEnd::VirtualCheckpoint {
+            return (SourceOffset::Checkpoint(ctx.state.seatunnel_current), 0);
+        }
         (SourceOffset::Checkpoint(batch_id), 0)
+    }
+
+    /// Dev's `commit(end)`: `currentOffset = end + 1` (the PR's source keeps no such field).
+    fn commit(&self, ctx: &mut SourceCtx, end: &SourceOffset) -> super::SourceCommit {
+        if let SourceOffset::Checkpoint(n) = end {
+            ctx.state.seatunnel_current = n + 1;
+        }
+        super::SourceCommit::default()
     }
 
     /// One reader per subtask (channel); each restores its position from its state files
