@@ -175,6 +175,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 if sink == SinkKind::File { "manifest" } else { "driver" }
             ),
         },
+        EventKind::SinkWriteFailed { batch_id, reason } if reason.contains("foreachBatch function threw") => format!(
+            "The foreachBatch function throws ({reason}). What it already wrote stays; batch {batch_id} fails and so does the query. commits/{batch_id} is not written, so the re-run calls the function again with the same batch id and data."
+        ),
         EventKind::SinkWriteFailed { reason, .. } => format!(
             "The sink store is down ({reason}). The batch fails: commits/N is not written, so its offsets are not recorded as processed (seed 002)."
         ),
@@ -258,6 +261,35 @@ mod tests {
                 assert!(!text.contains("-4"), "UUIDs are shortened: {text}");
             }
         }
+    }
+
+    #[test]
+    fn failures_inside_a_batch_say_what_stays_and_who_restarts() {
+        let explained = |s: batchscope_engine::Scenario, kind: &str| {
+            let mut w = World::new(s.clone());
+            for _ in 0..400 {
+                let e = w.step();
+                if e.kind.name() == kind {
+                    return explain(&e, &s);
+                }
+            }
+            panic!("no {kind} event");
+        };
+        let mut s = preset("tablestore-append").unwrap();
+        s.faults.push("task-fail@2".parse().unwrap());
+        let text = explained(s, "task-failed");
+        assert!(text.contains("re-reads from its start token"), "{text}");
+        let mut s = preset("foreach-batch-multi").unwrap();
+        s.faults.push("foreach-fail@2".parse().unwrap());
+        assert!(explained(s.clone(), "sink-write-failed").contains("foreachBatch function throws"));
+        assert!(explained(s.clone(), "query-failed").contains("Spark does not restart it"));
+        s.restart = Some(batchscope_engine::scenario::Restart::None);
+        assert!(explained(s, "query-failed").contains("Nobody restarts it"));
+        let text = explained(
+            preset("checkpoint-deleted-latest").unwrap(),
+            "checkpoint-deleted",
+        );
+        assert!(text.contains("startingOffsets"), "{text}");
     }
 
     #[test]
