@@ -225,6 +225,14 @@ fn print_text(
             report.crashes_unreached.join(", ")
         );
     }
+    if !world.pending_faults().is_empty() {
+        let names: Vec<String> = world
+            .pending_faults()
+            .iter()
+            .map(|f| f.to_string())
+            .collect();
+        println!("  faults never reached: {}", names.join(", "));
+    }
     if world.phase() == &batchscope_engine::world::Phase::Stopped {
         println!("  the query failed and nobody restarted it (restart: none); its rows are judged as they are");
     }

@@ -164,6 +164,13 @@ fn an_unknown_fault_kind_exits_2_with_one_line_naming_it() {
         ],
         "foreach-batch",
     );
+    // A fault in a batch the run never reaches is named, not silently dropped.
+    let out = batchscope(&["run", "--preset", "kafka-append", "--fault", "task-fail@40"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("faults never reached: task-fail@40"),
+        "{text}"
+    );
     let mut s = preset_json("kafka-append");
     s["faults"] = serde_json::json!(["boom@1"]);
     let path = temp_file("faults-bad", "s.json", &s.to_string());
