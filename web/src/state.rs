@@ -8,6 +8,7 @@
 
 use crate::run::Run;
 use crate::shell::{Mode, Opened, Player, PlayerCmd};
+use batchscope_engine::scenario::Fault;
 use batchscope_engine::{presets, CrashPoint, Scenario, World};
 use batchscope_view::replay::Timeline;
 use batchscope_view::tour::{self, Panel};
@@ -88,6 +89,10 @@ pub enum Action {
     DisarmCrash(usize),
     /// Remove the crash-now input at this index.
     RemoveCrashNow(usize),
+    /// Arm a failure inside a batch (`task-fail@3`).
+    ArmFault(Fault),
+    /// Remove the fault at this index of the scenario's faults.
+    DisarmFault(usize),
     /// Crash the driver right after the event on screen.
     CrashNow,
     /// Switch side-panel tab.
@@ -212,6 +217,25 @@ impl Mode for Micro {
                     p.replace_scenario(s);
                 }
             }
+            Action::ArmFault(fault) => {
+                let mut s = p.mode.run.scenario.clone();
+                if s.faults.contains(&fault) {
+                    p.notify(format!("{fault} is already armed."));
+                } else {
+                    s.faults.push(fault);
+                    match s.validate() {
+                        Ok(()) => p.replace_scenario(s),
+                        Err(e) => p.notify(format!("{fault} cannot be armed here: {e}")),
+                    }
+                }
+            }
+            Action::DisarmFault(i) => {
+                let mut s = p.mode.run.scenario.clone();
+                if i < s.faults.len() {
+                    s.faults.remove(i);
+                    p.replace_scenario(s);
+                }
+            }
             Action::CrashNow => p.crash_now(),
             Action::SetTab(t) => p.mode.tab = t,
             Action::SelectFile(f) => p.mode.selected_file = f,
@@ -243,12 +267,19 @@ impl Mode for Micro {
     fn open(state: UrlState) -> Opened<Micro> {
         let mut scenario = scenario_of(&state.preset, state.seed);
         scenario.crashes = state.crashes;
+        scenario.faults.extend(state.faults);
+        let mut notes = vec![];
+        if let Err(e) = scenario.validate() {
+            // A fault this preset cannot have (a link edited by hand): the preset's own faults.
+            notes.push(format!("fault: {e}; the link's faults are left out"));
+            scenario.faults = scenario_of(&state.preset, state.seed).faults;
+        }
         scenario.crash_after_events = state.crash_after_events;
         Opened {
             mode: Micro::new(state.preset, Run::compute(scenario, None)),
             at: state.at,
             tour: state.tour,
-            notes: vec![],
+            notes,
         }
     }
 
@@ -258,6 +289,7 @@ impl Mode for Micro {
             preset: p.mode.preset.clone(),
             seed: s.seed,
             crashes: s.crashes.clone(),
+            faults: batchscope_view::explore::extra_faults(&p.mode.preset, s),
             crash_after_events: s.crash_after_events.clone(),
             at: p.cursor as u64,
             tour: p.tour,
@@ -415,6 +447,35 @@ mod tests {
         p = reduce(p, Action::DisarmCrash(0));
         assert_eq!(p.cursor, crash_seq);
         assert!(p.scenario().crashes.is_empty());
+    }
+
+    #[test]
+    fn an_armed_fault_changes_the_run_and_travels_in_the_link() {
+        let mut p = MicroPlayer::from_hash("#preset=tablestore-append");
+        let calm = p.mode.run.events().len();
+        p = reduce(p, Action::ArmFault("task-fail@3".parse().unwrap()));
+        assert_eq!(p.scenario().faults.len(), 1);
+        assert!(p
+            .mode
+            .run
+            .events()
+            .iter()
+            .any(|e| matches!(e.kind, batchscope_engine::EventKind::TaskFailed { .. })));
+        assert_ne!(p.mode.run.events().len(), calm);
+        let link = url::format(&p.url_state());
+        assert!(link.contains("fault=task-fail@3"), "{link}");
+        let again = MicroPlayer::from_hash(&link);
+        assert_eq!(again.scenario().faults, p.scenario().faults);
+        // A fault the sink cannot have is refused with a message naming it.
+        let p = reduce(again, Action::ArmFault("foreach-fail@2".parse().unwrap()));
+        assert_eq!(p.scenario().faults.len(), 1);
+        assert!(p.notices[0].text.contains("foreach-fail@2"));
+        let p = reduce(p, Action::DisarmFault(0));
+        assert!(p.scenario().faults.is_empty());
+        // A preset's own fault is not repeated in its link.
+        let own = MicroPlayer::from_hash("#preset=checkpoint-deleted-latest");
+        assert_eq!(own.scenario().faults.len(), 1);
+        assert!(!url::format(&own.url_state()).contains("fault="));
     }
 
     #[test]

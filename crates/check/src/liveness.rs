@@ -134,13 +134,13 @@ pub fn run_observed<S: Liveness>(
 /// from the end of the data at the earliest, before it is stuck: 30 trigger intervals, plus a restart for every crash and failure,
 /// plus the outages.
 pub fn stall_bound_ms(s: &Scenario) -> u64 {
-    let restarts = (s.crashes.len() + s.crash_after_events.len() + 2) as u64
-        * (s.restart_delay_ms + s.trigger_interval_ms);
+    let restarts = (s.crashes.len() + s.crash_after_events.len() + s.faults.len() + 2) as u64
+        * (s.restart_delay() + s.trigger_interval_ms);
     let outages: u64 = s
         .sink
         .outages
         .iter()
-        .map(|w| w.to_ms - w.from_ms + s.restart_delay_ms)
+        .map(|w| w.to_ms - w.from_ms + s.restart_delay())
         .sum();
     30 * s.trigger_interval_ms + restarts + outages
 }

@@ -6,7 +6,7 @@ pub use crate::liveness::{
     Limit, Liveness,
 };
 pub use crate::progress::visible_counts;
-use crate::progress::{fired_crash_names, so_far};
+use crate::progress::{expected_values, fired_crash_names, so_far};
 use batchscope_engine::source::SourceCounters;
 use batchscope_engine::{Event, Scenario, World};
 use serde::{Deserialize, Serialize};
@@ -111,11 +111,12 @@ pub struct Report {
     pub events: Option<Vec<Event>>,
 }
 
-/// What a failure-free run of the scenario delivers: no crashes, no outages.
+/// What a failure-free run of the scenario delivers: no crashes, no faults, no outages.
 pub fn failure_free(scenario: &Scenario) -> (World, bool) {
     let mut clean = scenario.clone();
     clean.crashes.clear();
     clean.crash_after_events.clear();
+    clean.faults.clear();
     clean.sink.outages.clear();
     let mut world = World::new(clean);
     let converged = run(&mut world, Limit::JUDGE).converged();
@@ -138,12 +139,7 @@ pub fn expected_counts(scenario: &Scenario) -> BTreeMap<String, u64> {
 /// For a running-sum sink the keys are the users' sums (`user-<id>`), whose values
 /// [`crate::progress::so_far`] judges as well.
 pub fn expected_of(world: &World) -> BTreeMap<String, u64> {
-    world
-        .sink
-        .expected(&world.upstream)
-        .into_keys()
-        .map(|k| (k, 1))
-        .collect()
+    expected_values(world).into_keys().map(|k| (k, 1)).collect()
 }
 
 /// Judges a finished world against the expected key set.

@@ -150,12 +150,45 @@ fn depth_one_total_is_known_from_the_start() {
     let total = e.total();
     let s = explore("kafka-append", 1, true, false);
     assert_eq!(total, s.runs);
-    // The base run, one run per crash point reached, one per outage window.
+    // The base run, one run per crash point reached, one per outage window and batch fault.
     assert_eq!(s.runs, 1 + s.crash_points + s.faults.len() as u64);
     assert!(s
         .faults
         .iter()
-        .all(|f| matches!(f, Fault::SinkOutage { .. })));
+        .all(|f| matches!(f, Fault::SinkOutage { .. } | Fault::InBatch { .. })));
+}
+
+#[test]
+fn a_failed_task_attempt_is_explored_and_reproduces_with_fault() {
+    let s = explore("tablestore-append", 1, true, false);
+    let task_fails: Vec<&Fault> = s
+        .faults
+        .iter()
+        .filter(|f| matches!(f, Fault::InBatch { .. }))
+        .collect();
+    // One per batch whose tasks read; the append sink keeps the failed attempt's rows.
+    assert!(task_fails.len() >= 5, "{task_fails:?}");
+    let bad = s
+        .bad_runs
+        .iter()
+        .find(|o| o.crashes.is_empty() && matches!(o.fault, Some(Fault::InBatch { .. })))
+        .expect("a failed task attempt duplicates into the append sink");
+    assert_eq!(bad.verdict, Verdict::Duplicates);
+    let scenario = bad.scenario(&preset("tablestore-append").unwrap());
+    assert_eq!(check(&scenario).verdict, bad.verdict);
+    let example = batchscope_check::explore::Counterexample {
+        outcome: bad.clone(),
+        scenario,
+        reproduce: None,
+    };
+    let args = example.run_args(&batchscope_check::explore::Origin::Preset(
+        "tablestore-append".into(),
+    ));
+    assert!(args.windows(2).any(|w| w[0] == "--fault"), "{args:?}");
+    // A file sink and a replayable source: a failed attempt's file is an orphan.
+    let k = explore("kafka-idempotent", 1, true, false);
+    assert!(k.faults.iter().any(|f| matches!(f, Fault::InBatch { .. })));
+    assert_eq!(k.outcomes[&Verdict::ExactlyOnce], k.runs);
 }
 
 #[test]
@@ -282,7 +315,7 @@ fn splits_are_explored_for_tunnel_sources_only() {
     assert!(k
         .faults
         .iter()
-        .all(|f| matches!(f, Fault::SinkOutage { .. })));
-    // Four outage windows per batch that runs tasks.
-    assert_eq!(k.faults.len(), 4 * 6);
+        .all(|f| matches!(f, Fault::SinkOutage { .. } | Fault::InBatch { .. })));
+    // Four outage windows and one failed task attempt per batch that runs tasks.
+    assert_eq!(k.faults.len(), 5 * 6);
 }

@@ -28,6 +28,10 @@ pub struct ExploreArgs {
     /// Seed of the world's PRNG (overrides the scenario's).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// A failure inside batch N kept in every explored run (task-fail, foreach-fail,
+    /// checkpoint-deleted); repeatable. A scenario file lists its own under `faults`.
+    #[arg(long = "fault", value_name = "KIND@N")]
+    pub fault: Vec<String>,
     /// Print one JSON object instead of text (no progress bar).
     #[arg(long)]
     pub json: bool,
@@ -144,6 +148,7 @@ pub fn run(args: &ExploreArgs) -> i32 {
         args.seed,
         args.batches,
         &[],
+        &args.fault,
     ) {
         Ok(s) => s,
         Err(e) => {
@@ -156,6 +161,10 @@ pub fn run(args: &ExploreArgs) -> i32 {
         (None, Some(f)) => Origin::File(f.display().to_string()),
         (None, None) => unreachable!("load_scenario requires one"),
     };
+    if let (Origin::File(path), false) = (&origin, args.fault.is_empty()) {
+        eprintln!("error: {path}: --fault: list the faults in the scenario file (`faults`), so the reproducing commands find them there");
+        return 2;
+    }
     if let Origin::File(path) = &origin {
         // The explorer places crashes itself; a file's own crashes would make the
         // reproducing commands (`run FILE --crash …`) differ from what was explored.

@@ -2,6 +2,7 @@
 
 use batchscope_check::oracle::{check_world, Report, Verdict};
 use batchscope_engine::rng::Prng;
+use batchscope_engine::scenario::Fault;
 use batchscope_engine::{presets, trace, CrashPoint, Scenario};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -20,9 +21,12 @@ pub struct RunArgs {
     /// Trigger intervals over which records arrive (overrides the scenario's).
     #[arg(long)]
     pub batches: Option<u64>,
-    /// Crash the driver at NAME@BATCH (get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log); repeatable.
+    /// Crash the driver at NAME@BATCH (get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log, state-prepared); repeatable.
     #[arg(long = "crash", value_name = "NAME@N")]
     pub crash: Vec<String>,
+    /// A failure inside batch N (task-fail, foreach-fail, checkpoint-deleted); repeatable.
+    #[arg(long = "fault", value_name = "KIND@N")]
+    pub fault: Vec<String>,
     /// Exit 1 unless the verdict is this (exactly-once, duplicates, data-loss, duplicates-and-loss, stuck).
     #[arg(long, value_name = "VERDICT")]
     pub expect: Option<String>,
@@ -37,13 +41,15 @@ pub struct RunArgs {
     pub checkpoint_out: Option<PathBuf>,
 }
 
-/// Loads the scenario named by `--preset` or a file, applying `--seed`, `--batches` and `--crash`.
+/// Loads the scenario named by `--preset` or a file, applying `--seed`, `--batches`,
+/// `--crash` and `--fault`.
 pub fn load_scenario(
     preset: Option<&str>,
     file: Option<&Path>,
     seed: Option<u64>,
     batches: Option<u64>,
     crash: &[String],
+    fault: &[String],
 ) -> Result<Scenario, String> {
     let mut scenario = match (preset, file) {
         (Some(name), None) => batchscope_engine::preset(name).map_err(|e| e.to_string())?,
@@ -70,6 +76,10 @@ pub fn load_scenario(
             .crashes
             .push(c.parse::<CrashPoint>().map_err(|e| e.to_string())?);
     }
+    for f in fault {
+        let fault = f.parse::<Fault>().map_err(|e| format!("--fault: {e}"))?;
+        scenario.faults.push(fault);
+    }
     scenario.validate().map_err(|e| e.to_string())?;
     Ok(scenario)
 }
@@ -89,12 +99,76 @@ pub fn write_folder(
     Ok(())
 }
 
-/// The command that reproduces a run.
-pub fn reproduce_command(s: &Scenario, preset: Option<&str>) -> String {
-    let what = preset.map_or_else(|| format!("'{}'", s.name), |p| format!("--preset {p}"));
-    let crashes: String = s.crashes.iter().map(|c| format!(" --crash {c}")).collect();
+/// What a reproduce line names: a preset, or the scenario file it was read from.
+#[derive(Clone, Copy, Debug)]
+pub enum Origin<'a> {
+    /// `--preset NAME`.
+    Preset(&'a str),
+    /// A scenario file's path.
+    File(&'a Path),
+    /// Neither is known (the scenario's name is quoted).
+    Named,
+}
+
+impl<'a> Origin<'a> {
+    /// The origin of a run given `--preset` or a file.
+    pub fn of(preset: Option<&'a str>, file: Option<&'a Path>) -> Origin<'a> {
+        match (preset, file) {
+            (Some(p), _) => Origin::Preset(p),
+            (None, Some(f)) => Origin::File(f),
+            (None, None) => Origin::Named,
+        }
+    }
+}
+
+/// A path or name quoted for a POSIX shell (single quotes, `'` escaped).
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// The command that reproduces a run: its preset or file, seed, batches, crashes and faults.
+/// Crashes and faults the preset or the file already lists are not repeated as options (the
+/// file is read again; repeating them would arm them twice).
+pub fn reproduce_command(s: &Scenario, origin: Origin) -> String {
+    let (what, base) = match origin {
+        Origin::Preset(p) => (format!("--preset {p}"), batchscope_engine::preset(p).ok()),
+        Origin::File(f) => (
+            shell_quote(&f.display().to_string()),
+            std::fs::read_to_string(f)
+                .ok()
+                .and_then(|t| Scenario::from_json(&t).ok()),
+        ),
+        Origin::Named => (shell_quote(&s.name), None),
+    };
+    let (base_crashes, base_faults) = base.map(|b| (b.crashes, b.faults)).unwrap_or_default();
+    let mut crashes_left = base_crashes;
+    let crashes: String = s
+        .crashes
+        .iter()
+        .filter(|c| match crashes_left.iter().position(|b| b == *c) {
+            Some(i) => {
+                crashes_left.remove(i);
+                false
+            }
+            None => true,
+        })
+        .map(|c| format!(" --crash {c}"))
+        .collect();
+    let mut faults_left = base_faults;
+    let faults: String = s
+        .faults
+        .iter()
+        .filter(|f| match faults_left.iter().position(|b| b == *f) {
+            Some(i) => {
+                faults_left.remove(i);
+                false
+            }
+            None => true,
+        })
+        .map(|f| format!(" --fault {f}"))
+        .collect();
     format!(
-        "batchscope run {what} --seed {} --batches {}{crashes}",
+        "batchscope run {what} --seed {} --batches {}{crashes}{faults}",
         s.seed, s.batches
     )
 }
@@ -103,7 +177,7 @@ fn print_text(
     report: &Report,
     world: &batchscope_engine::World,
     scenario: &Scenario,
-    preset: Option<&str>,
+    origin: Origin,
 ) {
     println!("{}", trace::LEGEND);
     for e in world.events() {
@@ -154,7 +228,18 @@ fn print_text(
             report.crashes_unreached.join(", ")
         );
     }
-    println!("reproduce: {}", reproduce_command(scenario, preset));
+    if !world.pending_faults().is_empty() {
+        let names: Vec<String> = world
+            .pending_faults()
+            .iter()
+            .map(|f| f.to_string())
+            .collect();
+        println!("  faults never reached: {}", names.join(", "));
+    }
+    if world.phase() == &batchscope_engine::world::Phase::Stopped {
+        println!("  the query failed and nobody restarted it (restart: none); its rows are judged as they are");
+    }
+    println!("reproduce: {}", reproduce_command(scenario, origin));
 }
 
 /// Runs `batchscope run`; returns the exit code (0 completed, 1 `--expect` not met, 2 bad input).
@@ -181,6 +266,7 @@ pub fn run(args: &RunArgs) -> i32 {
         args.seed,
         args.batches,
         &args.crash,
+        &args.fault,
     ) {
         Ok(s) => s,
         Err(e) => {
@@ -188,6 +274,7 @@ pub fn run(args: &RunArgs) -> i32 {
             return 2;
         }
     };
+    let origin = Origin::of(args.preset.as_deref(), args.file.as_deref());
     let (report, world) = check_world(&scenario, args.trace);
     if let Some(dir) = &args.checkpoint_out {
         if let Err(e) = write_folder(&world.checkpoint, dir) {
@@ -202,21 +289,27 @@ pub fn run(args: &RunArgs) -> i32 {
         );
     } else {
         println!(
-            "batchscope run: {} · seed {} ({}) · batches {} · crashes [{}]",
+            "batchscope run: {} · seed {} ({}) · batches {} · crashes [{}] · faults [{}]",
             scenario.name,
             scenario.seed,
             Prng::ALGORITHM,
             scenario.batches,
-            report.crashes.join(", ")
+            report.crashes.join(", "),
+            scenario
+                .faults
+                .iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
-        print_text(&report, &world, &scenario, args.preset.as_deref());
+        print_text(&report, &world, &scenario, origin);
     }
     match expect {
         Some(v) if v != report.verdict => {
             eprintln!(
                 "expected {v}, got {} — reproduce: {}",
                 report.verdict,
-                reproduce_command(&scenario, args.preset.as_deref())
+                reproduce_command(&scenario, origin)
             );
             1
         }

@@ -50,6 +50,10 @@ pub struct Sink {
     pub staged: Vec<(u32, Vec<Record>)>,
     /// foreachBatch: the store the current call writes to.
     pub current_store: u32,
+    /// Batch-id-in-memory sink: `latestBatchId`, a field of the sink object on the driver
+    /// (volatile: a driver restart creates a new sink with it at -1, `None` here).
+    #[serde(default)]
+    pub latest_batch_id: Option<u64>,
     /// Upsert: key → position of its row in the store.
     upsert_index: BTreeMap<String, usize>,
 }
@@ -81,6 +85,7 @@ impl Sink {
             last_committed_epoch: None,
             staged: vec![],
             current_store: 0,
+            latest_batch_id: None,
             upsert_index: BTreeMap::new(),
         }
     }
@@ -97,13 +102,29 @@ impl Sink {
 
     /// `addBatch(batchId)` entry check: the file sink skips a batch id already in its manifest
     /// (FileStreamSink: `batchId <= latest` → "Skipping already committed batch"), before any task runs.
+    /// The batch-id-in-memory sink skips `batchId <= latestBatchId` of its driver-side field.
     pub fn skips_batch(&self, batch_id: u64) -> bool {
-        self.kind() == SinkKind::File
-            && self
+        match self.kind() {
+            SinkKind::File => self
                 .manifest
                 .keys()
                 .next_back()
-                .is_some_and(|&last| batch_id <= last)
+                .is_some_and(|&last| batch_id <= last),
+            SinkKind::BatchIdInMemory => self.latest_batch_id.is_some_and(|l| batch_id <= l),
+            _ => false,
+        }
+    }
+
+    /// A new driver (a restart): the sink object is created again and its in-memory fields
+    /// start over; what it wrote stays.
+    pub fn new_driver(&mut self) {
+        self.latest_batch_id = None;
+    }
+
+    /// A failed task attempt: what it staged never reaches the driver's commit (its commit
+    /// message is not sent; a file sink's file stays an orphan). Appended or upserted rows stay.
+    pub fn drop_task_attempt(&mut self, partition: u32) {
+        self.staged.retain(|(p, _)| *p != partition);
     }
 
     /// A task hands over its rows and says what the sink did with them. `file_name` names the
@@ -153,7 +174,7 @@ impl Sink {
                 self.staged.push((partition, rows));
                 SinkEffect::Staged
             }
-            SinkKind::ForeachBatch | SinkKind::TwoPhase => {
+            SinkKind::ForeachBatch | SinkKind::TwoPhase | SinkKind::BatchIdInMemory => {
                 self.staged.push((partition, rows));
                 SinkEffect::Staged
             }
@@ -190,8 +211,17 @@ impl Sink {
     /// the value of its row (a record's `amount`; for a running sum, the sum of the user's
     /// amounts). The oracle's expected keys and values.
     pub fn expected(&self, upstream: &Upstream) -> BTreeMap<String, u64> {
+        self.expected_of(upstream.records())
+    }
+
+    /// [`Sink::expected`] of the given records only (a query started at `latest` never reads
+    /// the records that arrived before it).
+    pub fn expected_of<'a>(
+        &self,
+        records: impl Iterator<Item = &'a Record>,
+    ) -> BTreeMap<String, u64> {
         let mut out = BTreeMap::new();
-        for r in upstream.records() {
+        for r in records {
             match self.spec.value {
                 SinkValue::Record => {
                     out.insert(r.key.clone(), r.amount);
@@ -244,6 +274,14 @@ impl Sink {
                     .rows
                     .extend(staged.into_iter().map(|r| (batch_id, r)));
                 (n, self.stores[i].name.clone(), false)
+            }
+            SinkKind::BatchIdInMemory => {
+                self.latest_batch_id = Some(batch_id);
+                let n = staged.len() as u64;
+                self.stores[0]
+                    .rows
+                    .extend(staged.into_iter().map(|r| (batch_id, r)));
+                (n, format!("table (latestBatchId = {batch_id})"), false)
             }
             SinkKind::TwoPhase => {
                 if self.last_committed_epoch.is_some_and(|e| batch_id <= e) {

@@ -31,6 +31,20 @@ pub fn line(e: &Event) -> String {
         EventKind::TaskRead {
             error: Some(error), ..
         } => format!("  ({error})"),
+        EventKind::TaskFailed { rows, retried, .. } => {
+            let then = if *retried {
+                "Spark retries the task (spark.task.maxFailures)"
+            } else {
+                "spark.task.maxFailures reached: the job and the batch fail"
+            };
+            format!("  ({rows} rows already handed to the sink stay where the sink put them; {then})")
+        }
+        EventKind::CheckpointDeleted { .. } => {
+            "  (an operator deleted it while the query was down; the restart is a new query that reads from startingOffsets)".to_string()
+        }
+        EventKind::QueryStarted { .. } if e.run > 1 => {
+            "  (restarted by an operator or a job scheduler; Spark does not restart a stopped or failed query)".to_string()
+        }
         EventKind::GetOffset { rows_read, .. } if *rows_read > 0 => {
             format!("  (read ahead {rows_read} rows)")
         }

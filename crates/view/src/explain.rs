@@ -140,7 +140,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             s
         }
         EventKind::ReaderPolled { partition, rows, idle_ms, closes, .. } => {
-            if *closes {
+            if *closes && scenario.source.reader == batchscope_engine::scenario::ReaderEnd::VirtualCheckpoint {
+                format!("Reader {partition}'s checkpoint interval is over: one virtual checkpoint snapshots its state, then running = false and next() returns false — the micro-batch ends on a timer, whatever the data does.")
+            } else if *closes {
                 format!("Reader {partition} has seen no row for {idle_ms} ms: next() returns false and its part of the micro-batch ends. Without this idle timeout (reader-never-closes) next() would keep waiting and the batch would never end.")
             } else if scenario.source.reader == batchscope_engine::scenario::ReaderEnd::Never {
                 format!("Reader {partition} polls its handover queue: {rows} new rows. In streaming mode next() only returns false when the reader stops, so this task — and the micro-batch — never ends; nothing is committed and the delay grows (apache/seatunnel#9477).")
@@ -180,6 +182,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 if sink == SinkKind::File { "manifest" } else { "driver" }
             ),
         },
+        EventKind::SinkWriteFailed { batch_id, reason } if reason.contains("foreachBatch function threw") => format!(
+            "The foreachBatch function throws ({reason}). What it already wrote stays; batch {batch_id} fails and so does the query. commits/{batch_id} is not written, so the re-run calls the function again with the same batch id and data."
+        ),
         EventKind::SinkWriteFailed { reason, .. } => format!(
             "The sink store is down ({reason}). The batch fails: commits/N is not written, so its offsets are not recorded as processed (MicroBatchExecution writes commits/N only after the sink's addBatch returned)."
         ),
@@ -203,17 +208,41 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         ),
         EventKind::Idle { until_ms } => format!("Nothing to do until the next trigger at {until_ms} ms."),
         EventKind::Crashed { point, lost, .. } => format!(
-            "The driver is killed{}. Lost: {}. The checkpoint folder, Meta table, Tunnel checkpoints and the sink stay. It restarts after {} ms.",
+            "The driver is killed{}. Lost: {}. The checkpoint folder, Meta table, Tunnel checkpoints and the sink stay. {}",
             point.map_or(String::new(), |p| format!(" at {p}")),
             if lost.is_empty() { "nothing in flight".into() } else { lost.join("; ") },
-            scenario.restart_delay_ms
+            restarter(scenario)
         ),
         EventKind::QueryFailed { reason } => format!(
-            "The query fails ({reason}) and stops; a supervisor restarts it after {} ms.",
-            scenario.restart_delay_ms
+            "The query fails ({reason}) and stops. {}",
+            restarter(scenario)
+        ),
+        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried } => format!(
+            "Attempt {attempt} of task {partition} in batch {batch_id} fails after handing {rows} rows to the sink. Rows an append sink took stay; staged rows never reach the driver. {}",
+            if *retried {
+                "Spark's TaskSetManager runs the task again from its planned start (spark.task.maxFailures): a Tablestore task re-reads from its start token and may read more rows."
+            } else {
+                "That was the last attempt spark.task.maxFailures allows: the job, the batch and the query fail."
+            }
+        ),
+        EventKind::CheckpointDeleted { files } => format!(
+            "While the query is down, its checkpoint folder ({files} files) is deleted. The next start is a new query: no offsets, no commits, and the source starts from its startingOffsets. The sink keeps what it holds."
         ),
     };
     shorten_uuids(&text)
+}
+
+/// Who restarts a stopped query, as the scenario says: Spark itself never does.
+fn restarter(scenario: &batchscope_engine::Scenario) -> String {
+    match scenario.restart {
+        Some(batchscope_engine::scenario::Restart::None) => {
+            "Nobody restarts it (restart: none): the run ends here and the sink is judged as it is.".into()
+        }
+        _ => format!(
+            "Spark does not restart it; an operator or a job scheduler starts it again after {} ms.",
+            scenario.restart_delay()
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -265,6 +294,35 @@ mod tests {
             "{}",
             e.kind.label()
         );
+    }
+
+    #[test]
+    fn failures_inside_a_batch_say_what_stays_and_who_restarts() {
+        let explained = |s: batchscope_engine::Scenario, kind: &str| {
+            let mut w = World::new(s.clone());
+            for _ in 0..400 {
+                let e = w.step();
+                if e.kind.name() == kind {
+                    return explain(&e, &s);
+                }
+            }
+            panic!("no {kind} event");
+        };
+        let mut s = preset("tablestore-append").unwrap();
+        s.faults.push("task-fail@2".parse().unwrap());
+        let text = explained(s, "task-failed");
+        assert!(text.contains("re-reads from its start token"), "{text}");
+        let mut s = preset("foreach-batch-multi").unwrap();
+        s.faults.push("foreach-fail@2".parse().unwrap());
+        assert!(explained(s.clone(), "sink-write-failed").contains("foreachBatch function throws"));
+        assert!(explained(s.clone(), "query-failed").contains("Spark does not restart it"));
+        s.restart = Some(batchscope_engine::scenario::Restart::None);
+        assert!(explained(s, "query-failed").contains("Nobody restarts it"));
+        let text = explained(
+            preset("checkpoint-deleted-latest").unwrap(),
+            "checkpoint-deleted",
+        );
+        assert!(text.contains("startingOffsets"), "{text}");
     }
 
     #[test]

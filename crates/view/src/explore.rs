@@ -202,10 +202,30 @@ pub fn crash_url(preset: &str, base: &Scenario, crashes: &[CrashPoint]) -> UrlSt
         preset: preset.to_string(),
         seed: base.seed,
         crashes: crashes.to_vec(),
+        faults: extra_faults(preset, base),
         crash_after_events: vec![],
         at: crash_moment(&scenario).unwrap_or(0) as u64,
         tour: false,
     }
+}
+
+/// The faults of `scenario` that the preset `preset` does not list itself (what a link adds).
+pub fn extra_faults(preset: &str, scenario: &Scenario) -> Vec<batchscope_engine::scenario::Fault> {
+    let mut own = batchscope_engine::preset(preset)
+        .map(|p| p.faults)
+        .unwrap_or_default();
+    scenario
+        .faults
+        .iter()
+        .filter(|f| match own.iter().position(|o| o == *f) {
+            Some(i) => {
+                own.remove(i);
+                false
+            }
+            None => true,
+        })
+        .copied()
+        .collect()
 }
 
 /// `12 / 57 runs` and the fraction for the progress bar.

@@ -21,9 +21,11 @@ pub struct Lesson {
 
 /// Where every preset's simulation simplifies (the module doc of the engine's `world.rs`).
 pub const SIMPLIFICATIONS: &str = "Simplified: one source and one sink per query; a batch's \
-tasks all read, then finish one by one; no task retries (a failed write, or a task that throws, \
-fails the query, and a supervisor restarts the driver after the scenario's restart delay); the watermark stays 0; logs \
-keep Spark's default of 100 batches; time is simulated (each call costs a fixed number of ms).";
+tasks all read, then finish one by one; a task attempt fails only where the scenario says \
+(task-fail) or where the connector throws (a finished start row), and a failed sink write fails the query without task retries; Spark never restarts \
+a failed query — an operator or a job scheduler does, after the scenario's restart delay, or \
+nobody (restart: none); the watermark stays 0; logs keep Spark's default of 100 batches; time \
+is simulated (each call costs a fixed number of ms).";
 
 /// The first reference to one of the project's internal documents in a student-facing text
 /// (`SEMANTICS`, a section sign, a seed number), if any: such text cites public sources only.
@@ -180,21 +182,22 @@ pub fn lesson(name: &str) -> Lesson {
                 "The reader now returns next() = false after it has seen no row for the idle timeout (800 ms here; the PR used 20 polls of 1 s). The CDC stream has two quiet stretches, so batches end there.",
                 "Where does the next batch start? Not from the offset: latestOffset is just {\"checkpointId\":N}, the next batch id. Each reader snapshots its position to sources/0/<batch>/<subtask>/<id>.prepared, the sink commits its rows on the task commit and renames the file to .committed, and the next batch's reader resumes from the newest .committed.",
                 "Crash anywhere and a re-run resumes every reader from its newest .committed file: rows already committed are not read again.",
-                "Simplified: PR #7476 would prefer a newer .prepared of the batch being re-run; this simulation resumes only from .committed files.",
+                "Where a reader restores from follows PR #7476 as written: the newest state file of the batch, .prepared before .committed. Arm state-prepared@1 (after a reader wrote its .prepared, before the sink took its rows) and the re-run resumes past rows the sink never received: data loss, inferred from the PR's restore order.",
             ],
             try_crash: Some("task@1"),
             try_outcome: "batch 1 re-runs; finished readers resume past their committed rows: exactly-once",
         },
         "seatunnel-checkpoint-records" => Lesson {
-            title: "Checkpoint records in the rows: at-least-once",
-            question: "What does at-least-once mean with in-band checkpoint records? (apache/seatunnel PR #7476)",
+            title: "Checkpoint records as PR #7476 wrote them: data loss",
+            question: "apache/seatunnel PR #7476: is an in-band checkpoint record enough for at-least-once?",
             paragraphs: vec![
-                "Inside a long micro-batch, every checkpoint interval the reader writes <id>.prepared with its position and emits a checkpoint record behind the rows it read (PR #7476).",
-                "When the sink meets the record it commits the rows before it, then renames <id>.prepared to <id>.committed. Watch the Checkpoint folder: the state files appear under sources/0/<batch>/<subtask>/.",
-                "The window between the sink's commit and the rename is where duplicates come from: crash there and the reader resumes from the previous .committed file, reading rows the sink already committed. Nothing is lost — rows are committed before their checkpoint is.",
+                "Inside a long micro-batch, every checkpoint interval the reader writes <id>.prepared with its position and emits a checkpoint record behind the rows it read. Checkpoint ids start at 0, as the PR's folder listing shows (sources/0/<batch>/<subtask>/0.committed).",
+                "When the sink writer meets the record it only prepares its commit (prepareCommit, snapshotState) and renames <id>.prepared to <id>.committed. The rows become visible when the SeaTunnel committer commits — at Spark task commit, when the reader ends.",
+                "On a restart the PR's reader restores from the latest .prepared of the batch first, then the latest .committed, walking back over batches. A crash after <id>.prepared was written — before the sink saw record <id> (crash point state-prepared), or after it prepared but before the task commit (sink-commit) — resumes the reader past rows the sink never made visible: data loss. (Inferred from the PR's restore order and sink writer; the PR was closed unmerged.)",
+                "Compare seatunnel-committed-only: restoring only from .committed, with rows visible before the rename, the same crash gives duplicates and never loss — a different, safer design than the PR's.",
             ],
-            try_crash: Some("sink-commit@0"),
-            try_outcome: "the first checkpoint record's rows are committed, the rename never happens: duplicates, never loss",
+            try_crash: Some("state-prepared@0"),
+            try_outcome: "0.prepared is on disk, the sink never saw record 0; the re-run resumes from 0.prepared past its rows: data loss",
         },
         "continuous-epochs" => Lesson {
             title: "Continuous processing: epochs, at-least-once",
@@ -207,6 +210,74 @@ pub fn lesson(name: &str) -> Lesson {
             ],
             try_crash: Some("sink-commit@3"),
             try_outcome: "epoch 3 is replayed from offsets/2: duplicates, never loss",
+        },
+        "seatunnel-committed-only" => Lesson {
+            title: "Checkpoint records, committed-only: at-least-once",
+            question: "What would make in-band checkpoint records at-least-once? (a safer variant of apache/seatunnel PR #7476)",
+            paragraphs: vec![
+                "The same readers and checkpoint records as seatunnel-checkpoint-records, with two changes the PR does not have: the sink makes the rows before a record visible before it renames <id>.prepared to <id>.committed, and a reader restores only from .committed files.",
+                "A .committed file now proves its rows are in the sink, and a .prepared file is never trusted. Watch the Checkpoint folder: state files under sources/0/<batch>/<subtask>/, ids from 0.",
+                "The window between the sink's write and the rename is where duplicates come from: crash there and the reader resumes from the previous .committed file, reading rows the sink already holds. Nothing is lost; with an idempotent sink it would be exactly-once, as the PR's author says in its thread.",
+            ],
+            try_crash: Some("sink-commit@0"),
+            try_outcome: "the first record's rows are in the sink, the rename never happens: duplicates, never loss",
+        },
+        "seatunnel-idempotent-sink" => Lesson {
+            title: "Checkpoint records into an idempotent sink: exactly-once",
+            question: "\"If sink can be idempotent for handling reprocessing data, it can ensure exactly-once\" — does it? (apache/seatunnel PR #7476 thread)",
+            paragraphs: vec![
+                "The committed-only design of seatunnel-committed-only, writing into a sink that upserts by key instead of appending.",
+                "The same crash between the sink's write and the rename makes the reader resume from the previous .committed file and read those rows again. The sink overwrites each key with the same row: the Sink tab counts them as rewrites, nothing is duplicated.",
+                "Idempotence repairs replays, not gaps: with PR #7476's own restore order (seatunnel-checkpoint-records) the rows a reader skips are never written at all, and no sink can make that up.",
+            ],
+            try_crash: Some("sink-commit@0"),
+            try_outcome: "the first record's rows are written again and absorbed by the key: exactly-once",
+        },
+        "seatunnel-dev-timer" => Lesson {
+            title: "The merged dev reader: a timer ends the batch, then nothing moves",
+            question: "What would SeaTunnel's merged micro-batch classes do if someone called readStream? (apache/seatunnel dev, SeaTunnelMicroBatch and ParallelMicroBatchPartitionReader)",
+            paragraphs: vec![
+                "SeaTunnel's Spark starter never calls readStream: a STREAMING job runs as one batch job that never ends (apache/seatunnel#9477). This preset runs the micro-batch classes the translation layer does contain.",
+                "Each reader runs one virtual checkpoint after checkpoint.interval: it appends its state to sources/0/<subtask>/1, notifies the checkpoint complete and sets running = false — next() returns false and the micro-batch ends on a timer. The readers restore from sources/0/<subtask>/0, which nothing writes.",
+                "latestOffset returns the in-memory currentOffset, which only commit(end) moves to end + 1. Spark calls commit for batch 0 only while it constructs batch 1 — and it constructs batch 1 only when latestOffset moves. After batch 0 every trigger finds no new data: the query stalls with the rows still arriving.",
+                "Inferred from the code (the stall is not observed in a report): the oracle calls it stuck.",
+            ],
+            try_crash: None,
+            try_outcome: "no crash needed: batch 0 commits, then latestOffset never moves — stuck",
+        },
+        "checkpoint-deleted-latest" => Lesson {
+            title: "No checkpoint, startingOffsets=latest: data loss",
+            question: "\"I don't have any aggregations, I might not need checkpoint at all\" — do I? (Stack Overflow: Spark structured streaming from Kafka checkpoint and acknowledgement)",
+            paragraphs: vec![
+                "Spark does not commit Kafka offsets to the broker: the offsets of every batch live only in the checkpoint folder (offsets/N, commits/N), as the StreamExecution class doc says of the offset and commit logs.",
+                "Here the query is stopped after commits/2 and an operator deletes the checkpoint folder. The restart finds no metadata and no offsets: it is a new query with a new id.",
+                "A new query reads from startingOffsets. For a streaming Kafka query the default is latest (Structured Streaming + Kafka Integration Guide): the end of each partition at the moment it starts. Everything that arrived while the query was down is skipped.",
+                "Simplified: the query is stopped right after a batch committed, so the loss is exactly the rows that arrived while it was down.",
+            ],
+            try_crash: None,
+            try_outcome: "no crash needed: the rows that arrived while the query was down are never read — data loss",
+        },
+        "checkpoint-deleted-earliest" => Lesson {
+            title: "No checkpoint, startingOffsets=earliest: duplicates",
+            question: "What if the new query starts from the beginning of the topic instead? (Structured Streaming + Kafka Integration Guide, startingOffsets)",
+            paragraphs: vec![
+                "As in checkpoint-deleted-latest, the checkpoint folder is deleted after commits/2 and the restart is a new query.",
+                "With startingOffsets=earliest the new query reads every partition from its beginning: batch 0 of the new query holds everything the old query already wrote.",
+                "The append sink has no memory of the old query's batches, so it appends them all again. Only a sink that de-duplicates by key would absorb this; a file sink's _spark_metadata would even skip the new query's first batch ids, because they reuse the old ids.",
+            ],
+            try_crash: None,
+            try_outcome: "no crash needed: the whole topic is read again and appended twice — duplicates",
+        },
+        "batch-id-in-memory" => Lesson {
+            title: "latestBatchId in a driver-side field",
+            question: "Why does \"if batchId <= latestBatchId skip\" not make a sink exactly-once? (Spark's foreachBatch docs: use the batchId to de-duplicate)",
+            paragraphs: vec![
+                "Spark hands the sink the batch id, and a re-run batch comes with the same id and the same data. A common V1 sink pattern skips batchId <= latestBatchId.",
+                "FileStreamSink reads latestBatchId from its own log (_spark_metadata), which survives a restart. Several third-party sinks keep it in a field of the sink object on the driver, initialised to -1 (inferred from connector code, e.g. Kusto, Doris and YTsaurus SPYT sinks).",
+                "Within one run the field works: a batch handed over twice is skipped. But a driver restart creates a new sink object with the field at -1: the re-run of the uncommitted batch is written again.",
+            ],
+            try_crash: Some("sink-commit@3"),
+            try_outcome: "batch 3 is written, the driver dies before commits/3, the new driver's sink forgot it: duplicates",
         },
         _ => Lesson {
             title: "Watch a micro-batch recover",

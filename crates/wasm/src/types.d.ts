@@ -17,7 +17,8 @@ export type CrashKindName =
     | "get-batch"
     | "task"
     | "sink-commit"
-    | "commit-log";
+    | "commit-log"
+    | "state-prepared";
 
 /** A crash point, `NAME@BATCH` (`sink-commit@3`). */
 export type CrashPointName = `${CrashKindName}@${number}`;
@@ -72,6 +73,8 @@ export type EventKind =
     | MetaRowWritten
     | TaskFinished
     | SinkWriteFailed
+    | TaskFailed
+    | CheckpointDeleted
     | SinkCommitted
     | CommitLogWritten
     | CheckpointWriteRejected
@@ -228,6 +231,20 @@ export interface CommitLogWritten {
     batch_id: number;
     contents: string;
 }
+/** A task attempt failed after handing its rows to the sink; retried unless it was the last. */
+export interface TaskFailed {
+    type: "task-failed";
+    batch_id: number;
+    partition: number;
+    attempt: number;
+    rows: number;
+    retried: boolean;
+}
+/** While the query was down, its checkpoint folder was deleted: the next start is a new query. */
+export interface CheckpointDeleted {
+    type: "checkpoint-deleted";
+    files: number;
+}
 /** A second write of an immutable checkpoint file was refused. */
 export interface CheckpointWriteRejected {
     type: "checkpoint-write-rejected";
@@ -280,6 +297,7 @@ export type Phase =
     | { phase: "epoch-commit-log"; epoch: number }
     | { phase: "epoch-source-commit"; epoch: number }
     | { phase: "reader"; batch_id: number; task: number }
+    | { phase: "stopped" }
     | { phase: "failing"; reason: string };
 
 /** One moment of the run (`stateJson`). */
@@ -329,7 +347,7 @@ export interface TunnelChannelState {
 
 /** The sink's contents. */
 export interface SinkState {
-    kind: "file" | "upsert" | "append" | "foreach-batch" | "two-phase";
+    kind: "file" | "upsert" | "append" | "foreach-batch" | "two-phase" | "batch-id-in-memory";
     down: boolean;
     stores: StoreState[];
     visible_rows: number;
@@ -432,7 +450,16 @@ export interface Scenario {
     crash_after_events?: number[];
     /** Micro-batch (default) or continuous processing. */
     execution?: "micro-batch" | "continuous";
+    /** Failures inside a batch: `task-fail@N`, `foreach-fail@N`, `checkpoint-deleted@N`. */
+    faults?: FaultName[];
+    /** `spark.task.maxFailures` (default 4). */
+    task_max_failures?: number;
+    /** Who restarts a failed query: nobody, or a job scheduler after `after_ms`. */
+    restart?: "none" | { after_ms: number };
 }
+
+/** A fault as `KIND@BATCH`. */
+export type FaultName = string;
 
 /** The simulated CDC table. */
 export interface UpstreamSpec {
@@ -450,14 +477,18 @@ export interface SourceSpec {
     page_size?: number;
     max_offsets_per_trigger?: number;
     /** SeaTunnel: when a micro-batch reader's next() returns false. */
-    reader?: "never" | "idle-timeout" | "checkpoint-records";
+    reader?: "never" | "idle-timeout" | "checkpoint-records" | "virtual-checkpoint";
     idle_timeout_ms?: number;
     checkpoint_interval_ms?: number;
+    /** SeaTunnel: PR #7476 as written, or the committed-only variant. */
+    design?: "pr-7476" | "committed-only";
+    /** Kafka-like log: where a new query starts (default latest). */
+    starting_offsets?: "latest" | "earliest";
 }
 
 /** The sink and its faults. */
 export interface SinkSpec {
-    kind: "file" | "upsert" | "append" | "foreach-batch" | "two-phase";
+    kind: "file" | "upsert" | "append" | "foreach-batch" | "two-phase" | "batch-id-in-memory";
     stores?: number;
     outages?: Window[];
 }

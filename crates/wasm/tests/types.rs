@@ -140,8 +140,11 @@ fn runs() -> Vec<Simulation> {
         ("continuous-epochs", &["sink-commit@2"]),
         ("reader-idle-timeout", &["task@1"]),
         ("seatunnel-checkpoint-records", &["sink-commit@0"]),
+        ("seatunnel-committed-only", &["sink-commit@0"]),
+        ("checkpoint-deleted-latest", &[]),
+        ("batch-id-in-memory", &["sink-commit@3"]),
     ];
-    cases
+    let mut sims: Vec<Simulation> = cases
         .iter()
         .map(|(preset, crashes)| {
             let mut sim = Simulation::from_preset(preset, None).expect("preset exists");
@@ -150,7 +153,24 @@ fn runs() -> Vec<Simulation> {
             }
             sim
         })
-        .collect()
+        .collect();
+    // Faults inside a batch and a query nobody restarts, from scenario JSON.
+    for (preset, extra) in [
+        ("tablestore-append", r#"{"faults":["task-fail@2"]}"#),
+        (
+            "foreach-batch-multi",
+            r#"{"faults":["foreach-fail@2"],"restart":"none"}"#,
+        ),
+    ] {
+        let mut scenario: Value =
+            serde_json::from_str(&batchscope_engine::preset(preset).unwrap().to_json()).unwrap();
+        let extra: Value = serde_json::from_str(extra).unwrap();
+        for (k, v) in extra.as_object().unwrap() {
+            scenario[k] = v.clone();
+        }
+        sims.push(Simulation::from_scenario_json(&scenario.to_string()).expect("valid scenario"));
+    }
+    sims
 }
 
 #[test]
@@ -204,6 +224,8 @@ fn event_state_and_report_json_match_the_typescript_interfaces() {
         "epoch-advanced",
         "reader-polled",
         "state-file",
+        "task-failed",
+        "checkpoint-deleted",
     ] {
         assert!(
             kinds_seen.contains(kind),
@@ -211,7 +233,7 @@ fn event_state_and_report_json_match_the_typescript_interfaces() {
         );
     }
     // Every kind the interfaces declare is one of the engine's.
-    assert_eq!(ts.kinds.len(), 25, "types.d.ts declares {:?}", ts.kinds);
+    assert_eq!(ts.kinds.len(), 27, "types.d.ts declares {:?}", ts.kinds);
 }
 
 #[test]

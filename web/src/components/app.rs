@@ -231,7 +231,8 @@ pub fn App(props: &AppProps) -> Html {
                         paragraphs={lesson_data.paragraphs.clone()} current={preset.clone()}>
                         <p class="simplified">{ SIMPLIFICATIONS }</p>
                     </LessonCard>
-                    <CrashControls armed={armed} crash_after_events={scenario.crash_after_events.clone()}
+                    <CrashControls armed={armed} faults={scenario.faults.clone()}
+                        crash_after_events={scenario.crash_after_events.clone()}
                         cursor={cursor} batch_hint={offsets.batch_id.unwrap_or(0)}
                         suggestion={lesson_data.try_crash.map(str::to_string)}
                         suggestion_outcome={lesson_data.try_outcome.to_string()}

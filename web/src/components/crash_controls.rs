@@ -1,8 +1,11 @@
-//! Faults: arm a crash point (NAME@batch) on an upcoming step, see and remove the armed ones
-//! and the crash-now inputs, or try the lesson's suggested crash.
+//! Faults: arm a crash point (NAME@batch) on an upcoming step or a failure inside a batch
+//! (KIND@batch: a task attempt fails, the foreachBatch function throws, the checkpoint folder is
+//! deleted), see and remove the armed ones and the crash-now inputs, or try the lesson's
+//! suggested crash.
 
 use crate::shell::PlayerCmd;
 use crate::state::Action;
+use batchscope_engine::scenario::{Fault, FaultKind};
 use batchscope_engine::{CrashKind, CrashPoint};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -22,6 +25,8 @@ pub struct ArmedCrash {
 pub struct CrashControlsProps {
     /// Armed crash points.
     pub armed: Vec<ArmedCrash>,
+    /// Failures inside a batch, the scenario's own included.
+    pub faults: Vec<Fault>,
     /// Crash-now inputs (the driver dies after event #n).
     pub crash_after_events: Vec<u64>,
     /// Events shown.
@@ -81,6 +86,33 @@ pub fn CrashControls(props: &CrashControlsProps) -> Html {
             ),
         })
     };
+    let fault_kind = use_state(|| FaultKind::TaskFail);
+    let on_fault_kind = {
+        let fault_kind = fault_kind.clone();
+        Callback::from(move |e: Event| {
+            if let Some(k) = e
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+                .and_then(|s| FaultKind::from_name(&s.value()))
+            {
+                fault_kind.set(k);
+            }
+        })
+    };
+    let on_arm_fault = {
+        let cb = props.on_action.clone();
+        let kind = *fault_kind;
+        let text = batch_text.clone();
+        Callback::from(move |_: MouseEvent| match text.trim().parse::<u64>() {
+            Ok(batch_id) => cb.emit(Action::ArmFault(Fault { kind, batch_id })),
+            Err(_) => cb.emit(
+                PlayerCmd::Notify(format!(
+                    "fault batch: `{text}` is not a batch id (a whole number ≥ 0)."
+                ))
+                .into(),
+            ),
+        })
+    };
     let suggestion = props.suggestion.as_ref().and_then(|s| {
         let point: CrashPoint = s.parse().ok()?;
         let armed = props.armed.iter().any(|a| a.point == point);
@@ -111,10 +143,19 @@ pub fn CrashControls(props: &CrashControlsProps) -> Html {
                     <button data-testid="arm" onclick={on_arm}
                             title="Crash the driver when the run reaches this step of this batch">{ "Arm" }</button>
                 </div>
+                <div class="arm">
+                    <select data-testid="arm-fault-kind" aria-label="fault" onchange={on_fault_kind}>
+                        { for FaultKind::ALL.iter().map(|k| html! {
+                            <option value={k.name()} selected={*k == *fault_kind}>{ k.name() }</option>
+                        }) }
+                    </select>
+                    <button data-testid="arm-fault" onclick={on_arm_fault}
+                            title="A failure inside this batch: a task attempt fails, the foreachBatch function throws, or the checkpoint folder is deleted after it">{ "Arm fault" }</button>
+                </div>
             </div>
             { for suggestion }
             <div class="armed" data-testid="armed">
-                if props.armed.is_empty() && props.crash_after_events.is_empty() {
+                if props.armed.is_empty() && props.crash_after_events.is_empty() && props.faults.is_empty() {
                     <span class="muted">{ "No crash armed: the run is failure-free (except sink outages)." }</span>
                 }
                 { for props.armed.iter().enumerate().map(|(i, a)| {
@@ -131,6 +172,16 @@ pub fn CrashControls(props: &CrashControlsProps) -> Html {
                             <span class="chip-note">{ status }</span>
                             <button class="chip-x" title="Remove" aria-label="Remove"
                                     onclick={Callback::from(move |_| cb.emit(Action::DisarmCrash(i)))}>{ "×" }</button>
+                        </span>
+                    }
+                }) }
+                { for props.faults.iter().enumerate().map(|(i, f)| {
+                    let cb = props.on_action.clone();
+                    html! {
+                        <span class="chip chip-crash" data-testid="armed-fault">
+                            <b>{ f.to_string() }</b>
+                            <button class="chip-x" title="Remove" aria-label="Remove"
+                                    onclick={Callback::from(move |_| cb.emit(Action::DisarmFault(i)))}>{ "×" }</button>
                         </span>
                     }
                 }) }

@@ -221,7 +221,7 @@ fn results(s: &Summary, preset: &str, load: &Callback<Vec<CrashPoint>>) -> Html 
             </div>
             <div class="xp-lists">
                 <section>
-                    <h3 class="xp-h">{ format!("Sink outages and splits ({} runs, one fault each)", s.faults.len()) }</h3>
+                    <h3 class="xp-h">{ format!("Sink outages, splits and failures inside a batch ({} runs, one fault each)", s.faults.len()) }</h3>
                     <ul class="xp-faults" data-testid="explore-faults">
                         { for fault_rows(s).into_iter().map(|f| html! {
                             <li title={view::run_tooltip(&f.label, f.verdict, f.duplicates, f.lost)}>

@@ -2,7 +2,7 @@
 //! counterexample with the command that reproduces it.
 
 use crate::oracle::Verdict;
-use batchscope_engine::scenario::{SplitSpec, Window};
+use batchscope_engine::scenario::{Fault as BatchFault, SplitSpec, Window};
 use batchscope_engine::{CrashPoint, Scenario};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -29,6 +29,27 @@ pub enum Fault {
         /// When.
         at_ms: u64,
     },
+    /// A failure inside a batch (`task-fail@3`, `foreach-fail@3`), as `--fault` arms it.
+    InBatch {
+        /// The fault.
+        #[serde(with = "fault_name")]
+        fault: BatchFault,
+    },
+}
+
+/// A batch fault as its `KIND@N` name in JSON.
+mod fault_name {
+    use batchscope_engine::scenario::Fault;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(f: &Fault, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(f)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Fault, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 impl Fault {
@@ -41,6 +62,7 @@ impl Fault {
             Fault::PartitionSplit { channel, at_ms, .. } => {
                 scenario.upstream.splits.push(SplitSpec { channel, at_ms })
             }
+            Fault::InBatch { fault } => scenario.faults.push(fault),
         }
     }
 }
@@ -58,6 +80,7 @@ impl fmt::Display for Fault {
                 channel,
                 at_ms,
             } => write!(f, "split of ch{channel} at {at_ms} ms (batch {batch_id})"),
+            Fault::InBatch { fault } => write!(f, "{fault}"),
         }
     }
 }
@@ -138,11 +161,11 @@ pub struct Reproduce {
 pub const COUNTEREXAMPLE_FILE: &str = "counterexample.json";
 
 impl Counterexample {
-    /// Arguments of `batchscope` that reproduce the run. Crash-only runs use the preset or file
-    /// plus `--crash` flags; runs with an outage or split need the scenario written to
-    /// [`COUNTEREXAMPLE_FILE`] (`batchscope run` has no flag for those faults).
+    /// Arguments of `batchscope` that reproduce the run. Runs with crashes and batch faults use
+    /// the preset or file plus `--crash` and `--fault` flags; runs with an outage or split need
+    /// the scenario written to [`COUNTEREXAMPLE_FILE`] (`batchscope run` has no flag for those).
     pub fn run_args(&self, origin: &Origin) -> Vec<String> {
-        if self.outcome.fault.is_some() {
+        if self.needs_file() {
             return vec!["run".into(), COUNTEREXAMPLE_FILE.into()];
         }
         let mut args = vec!["run".to_string()];
@@ -159,7 +182,33 @@ impl Counterexample {
         for c in &self.outcome.crashes {
             args.extend(["--crash".to_string(), c.to_string()]);
         }
+        if let (Origin::File(_), Some(Fault::InBatch { fault })) = (origin, &self.outcome.fault) {
+            args.extend(["--fault".to_string(), fault.to_string()]);
+        }
+        if let Origin::Preset(name) = origin {
+            // Faults inside a batch (`task-fail@3`) the preset does not list itself; a file
+            // lists its own.
+            let mut own = batchscope_engine::preset(name)
+                .map(|p| p.faults)
+                .unwrap_or_default();
+            for f in &self.scenario.faults {
+                match own.iter().position(|o| o == f) {
+                    Some(i) => {
+                        own.remove(i);
+                    }
+                    None => args.extend(["--fault".to_string(), f.to_string()]),
+                }
+            }
+        }
         args
+    }
+
+    /// Whether reproducing needs the whole scenario in a file: an outage or a split (no flag).
+    fn needs_file(&self) -> bool {
+        matches!(
+            self.outcome.fault,
+            Some(Fault::SinkOutage { .. } | Fault::PartitionSplit { .. })
+        )
     }
 
     /// This counterexample with its command line filled in for `origin`.
@@ -181,7 +230,7 @@ impl Counterexample {
             .map(|a| shell_quote(a))
             .collect();
         let run = format!("batchscope {}", args.join(" "));
-        if self.outcome.fault.is_some() {
+        if self.needs_file() {
             let json = serde_json::to_string(&self.scenario).expect("scenario serializes");
             format!(
                 "echo {} > {COUNTEREXAMPLE_FILE} && {run}",

@@ -13,6 +13,10 @@
 //!   window starting when the batch is handed to the sink (`addBatch`: its tasks' writes fail) and
 //!   one starting at its sink commit (only the commit fails), each lasting half a trigger interval
 //!   or two trigger intervals.
+//! - *failures inside a batch* (bounded: 2 per batch): `task-fail@N` for every batch whose tasks
+//!   read (not SeaTunnel readers, not continuous mode), `foreach-fail@N` for every batch a
+//!   foreachBatch sink commits. (`checkpoint-deleted` is an operator's act, not a failure the
+//!   system must survive: it is explored only when given, with `--fault`.)
 //! - *partition splits* (Tunnel-based sources only; bounded: 1 per batch): the lowest-index
 //!   initial channel not already split splits in the middle of each batch's trigger interval.
 //!   A split changes the upstream records, so its expected set is its own failure-free run.
@@ -43,6 +47,7 @@ pub use job::crash_sites;
 pub use summary::{Matrix, MatrixRow, Progress, Summary};
 
 use crate::oracle::{expected_counts, failure_free, Verdict};
+use batchscope_engine::scenario::{Fault as BatchFault, FaultKind};
 use batchscope_engine::{CrashKind, EventKind, Scenario, World};
 use job::{fork_group, run_all, run_job, Context, Done, Job, Parent, Variant};
 use std::collections::{BTreeMap, VecDeque};
@@ -300,12 +305,36 @@ impl Explorer {
                 });
             }
         }
+        // Failures inside a batch, where the scenario allows them: a task attempt of each batch
+        // that runs tasks fails (Spark retries it), a foreachBatch function throws.
+        let mut in_batch = vec![];
+        for e in clean.events() {
+            let kind = match &e.kind {
+                EventKind::TaskRead { batch_id, .. } => (FaultKind::TaskFail, *batch_id),
+                EventKind::SinkCommitted { batch_id, .. } => (FaultKind::ForeachFail, *batch_id),
+                _ => continue,
+            };
+            let fault = BatchFault {
+                kind: kind.0,
+                batch_id: kind.1,
+            };
+            let mut scenario = base.clone();
+            scenario.faults.push(fault);
+            if !in_batch.contains(&fault)
+                && !base.faults.contains(&fault)
+                && scenario.validate().is_ok()
+            {
+                in_batch.push(fault);
+            }
+        }
+        in_batch.sort();
+        faults.extend(in_batch.into_iter().map(|fault| Fault::InBatch { fault }));
         for fault in faults {
             let mut scenario = self.base.clone();
             fault.apply(&mut scenario);
             let expected = match fault {
-                // An outage does not change the upstream: the expected records are the base's.
-                Fault::SinkOutage { .. } => 0,
+                // failure_free drops outages and faults: the expected records are the base's.
+                Fault::SinkOutage { .. } | Fault::InBatch { .. } => 0,
                 Fault::PartitionSplit { .. } => {
                     self.expected.push(expected_counts(&scenario));
                     self.expected.len() - 1

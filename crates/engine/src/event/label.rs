@@ -40,6 +40,8 @@ impl EventKind {
             EventKind::StateFile { .. } => (Sink, Checkpoint),
             EventKind::TaskFinished { .. } => (Tasks, Sink),
             EventKind::SinkWriteFailed { .. } => (Sink, Driver),
+            EventKind::TaskFailed { .. } => (Tasks, Driver),
+            EventKind::CheckpointDeleted { .. } => (Driver, Checkpoint),
             EventKind::SinkCommitted { .. } => (Driver, Sink),
             EventKind::CommitLogWritten { .. } => (Driver, Checkpoint),
             EventKind::CheckpointWriteRejected { .. } => (Checkpoint, Driver),
@@ -77,6 +79,8 @@ impl EventKind {
             EventKind::Idle { .. } => "idle",
             EventKind::Crashed { .. } => "crashed",
             EventKind::QueryFailed { .. } => "query-failed",
+            EventKind::TaskFailed { .. } => "task-failed",
+            EventKind::CheckpointDeleted { .. } => "checkpoint-deleted",
         }
     }
 
@@ -97,6 +101,7 @@ impl EventKind {
             | EventKind::StateFile { batch_id, .. }
             | EventKind::TaskFinished { batch_id, .. }
             | EventKind::SinkWriteFailed { batch_id, .. }
+            | EventKind::TaskFailed { batch_id, .. }
             | EventKind::SinkCommitted { batch_id, .. }
             | EventKind::CommitLogWritten { batch_id, .. } => Some(*batch_id),
             EventKind::SourceCommit { batch_id, .. } => Some(batch_id + 1),
@@ -190,6 +195,24 @@ impl EventKind {
                 ..
             } => format!("task {partition}: {} {effect}", rows_text(*rows)),
             EventKind::SinkWriteFailed { .. } => "write failed".into(),
+            EventKind::TaskFailed {
+                partition,
+                attempt,
+                retried,
+                ..
+            } => {
+                if *retried {
+                    format!("task {partition} attempt {attempt} failed: retry")
+                } else {
+                    format!("task {partition} attempt {attempt} failed: abort job")
+                }
+            }
+            EventKind::CheckpointDeleted { files } => {
+                format!("checkpoint folder deleted ({files} files)")
+            }
+            EventKind::SinkCommitted { target, .. } if target.starts_with("prepareCommit") => {
+                "prepareCommit (not visible yet)".into()
+            }
             EventKind::SinkCommitted {
                 batch_id, skipped, ..
             } => {

@@ -262,6 +262,25 @@ pub enum EventKind {
         /// What the sink did with them.
         effect: SinkEffect,
     },
+    /// A task attempt failed after handing its rows to the sink; Spark's `TaskSetManager`
+    /// retries it, or, after `spark.task.maxFailures` attempts, aborts the job.
+    TaskFailed {
+        /// Batch N.
+        batch_id: u64,
+        /// Partition (task) index.
+        partition: u32,
+        /// Which attempt failed (1 = the first).
+        attempt: u32,
+        /// Rows the attempt had handed to the sink before failing.
+        rows: u64,
+        /// Whether it is retried (false: the job, the batch and the query fail).
+        retried: bool,
+    },
+    /// While the query was down, its checkpoint folder was deleted: the next start is a new query.
+    CheckpointDeleted {
+        /// Files removed.
+        files: u64,
+    },
     /// A sink write failed (the store is down): the batch fails.
     SinkWriteFailed {
         /// Batch N.

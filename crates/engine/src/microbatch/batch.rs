@@ -5,7 +5,7 @@
 use super::{cost, BatchRun, Phase, World, EPOCH_BASE_MS, MIN_BATCHES_TO_RETAIN};
 use crate::checkpoint::{CommitMetadata, OffsetSeq, OffsetSeqMetadata};
 use crate::event::{ChannelToken, EventKind};
-use crate::scenario::SinkKind;
+use crate::scenario::{Fault, FaultKind, SinkKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl World {
@@ -15,8 +15,13 @@ impl World {
             "no batch in flight when getOffset runs"
         );
         self.now_ms += cost::CALL;
-        let start = self.driver.committed.clone();
         let contract = self.contract();
+        // A new query's first batch starts at the source's initial offset (`startingOffsets`).
+        let start = self
+            .driver
+            .committed
+            .clone()
+            .or_else(|| contract.first_start(&self.source));
         let (end, rows_read) =
             contract.latest_offset(&mut self.source_ctx(), batch_id, start.as_ref());
         // Reading ahead takes time (pull-ahead); the other sources read nothing here.
@@ -185,6 +190,21 @@ impl World {
             return self.fail_sink(batch_id, &format!("commit of batch {batch_id}"));
         }
         let (rows, target, skipped) = self.sink.commit(batch_id);
+        let fault = Fault {
+            kind: FaultKind::ForeachFail,
+            batch_id,
+        };
+        if self.sink.kind() == SinkKind::ForeachBatch && self.take_fault(fault) {
+            // The function wrote its store, then threw: the batch and the query fail, and
+            // the rows it wrote stay (a re-run writes them again, perhaps to another store).
+            let reason = format!(
+                "the foreachBatch function threw after writing {rows} rows of batch {batch_id} to {target}"
+            );
+            self.phase = Phase::Failing {
+                reason: reason.clone(),
+            };
+            return EventKind::SinkWriteFailed { batch_id, reason };
+        }
         self.phase = Phase::CommitLog { batch_id };
         EventKind::SinkCommitted {
             batch_id,

@@ -4,7 +4,7 @@
 
 use super::{Driver, Phase, World};
 use crate::event::EventKind;
-use crate::scenario::{CrashKind, CrashPoint};
+use crate::scenario::{CrashKind, CrashPoint, Fault, FaultKind, Restart};
 use crate::source::SourceState;
 
 impl World {
@@ -41,6 +41,11 @@ impl World {
             {
                 Some((CrashKind::Task, *batch_id))
             }
+            EventKind::StateFile {
+                batch_id,
+                renamed_from: None,
+                ..
+            } => Some((CrashKind::StatePrepared, *batch_id)),
             EventKind::SinkCommitted { batch_id, .. } => Some((CrashKind::SinkCommit, *batch_id)),
             EventKind::AddBatch {
                 batch_id,
@@ -50,6 +55,30 @@ impl World {
             _ => None,
         };
         let seq = self.events.len() as u64;
+        if let EventKind::CommitLogWritten { batch_id, .. } = kind {
+            // `checkpoint-deleted@N`: the query is killed after `commits/N`, and its checkpoint
+            // folder is deleted before anyone starts it again.
+            let fault = Fault {
+                kind: FaultKind::CheckpointDeleted,
+                batch_id: *batch_id,
+            };
+            if self.take_fault(fault) {
+                let point = CrashPoint {
+                    kind: CrashKind::CommitLog,
+                    batch_id: *batch_id,
+                };
+                // A crash armed at the same point is this very crash; otherwise the fault's
+                // stop is not one of the scenario's crash points (no name in the report).
+                let armed = self.pending_crashes.iter().position(|p| *p == point);
+                if let Some(i) = armed {
+                    self.pending_crashes.remove(i);
+                }
+                self.sites.push((seq, point));
+                self.delete_checkpoint = true;
+                self.crash_next = Some((armed.map(|_| point), seq));
+                return;
+            }
+        }
         if let Some((kind, batch_id)) = site {
             let point = CrashPoint { kind, batch_id };
             self.sites.push((seq, point));
@@ -82,6 +111,16 @@ impl World {
                 b.plan.len()
             ));
         }
+        let prepared: usize = self
+            .driver
+            .batch
+            .as_ref()
+            .map_or(0, |b| b.readers.iter().map(|r| r.prepared.len()).sum());
+        if prepared > 0 {
+            lost.push(format!(
+                "{prepared} rows the SeaTunnel sink writer prepared but had not committed (task commit)"
+            ));
+        }
         let staged = self.sink.abort_attempt();
         if staged > 0 {
             lost.push(format!("{staged} staged sink rows"));
@@ -92,9 +131,18 @@ impl World {
             lost.push("in-memory committed offsets".into());
         }
         self.drop_volatile();
-        self.phase = Phase::Down {
-            until_ms: self.now_ms + self.scenario.restart_delay_ms,
-        };
+        self.phase = self.after_failure();
+        if self.delete_checkpoint {
+            lost.push(format!(
+                "the query, stopped after commits/{} (checkpoint-deleted): its checkpoint folder is deleted before the restart",
+                self.checkpoint.latest_commit_id().unwrap_or(0)
+            ));
+        }
+        if self.phase == Phase::Stopped {
+            lost.push(
+                "the query: restart is none, no operator or job scheduler starts it again".into(),
+            );
+        }
         EventKind::Crashed {
             point,
             after_seq,
@@ -103,19 +151,62 @@ impl World {
     }
 
     pub(super) fn drop_volatile(&mut self) {
+        self.sink.new_driver();
         self.source = SourceState::default();
         self.driver = Driver::default();
         self.last_task_done = false;
     }
 
-    /// A failed query (a sink write failed, a checkpoint write was refused): the staged output
-    /// and the volatile state are dropped, and a supervisor restarts it after `restart_delay_ms`.
+    /// A failed query (a sink write failed, a task failed too often, a checkpoint write was
+    /// refused): the staged output and the volatile state are dropped. Spark does not restart
+    /// it; the scenario's `restart` says who does (by default a job scheduler, after
+    /// `restart_delay_ms`), or that nobody does.
     pub(super) fn fail_query(&mut self, reason: String) -> EventKind {
         self.sink.abort_attempt();
         self.drop_volatile();
-        self.phase = Phase::Down {
-            until_ms: self.now_ms + self.scenario.restart_delay_ms,
+        self.phase = self.after_failure();
+        let who = match self.phase {
+            Phase::Stopped => "restart is none: the query stays failed".to_string(),
+            Phase::Down { until_ms } => format!(
+                "Spark does not restart a failed query; a job scheduler restarts it after {} ms",
+                until_ms - self.now_ms
+            ),
+            _ => unreachable!("after a failure the query is down or stopped"),
         };
-        EventKind::QueryFailed { reason }
+        EventKind::QueryFailed {
+            reason: format!("{reason}; {who}"),
+        }
+    }
+
+    /// Where a failed or crashed query goes: down until the scenario's restart, or stopped.
+    fn after_failure(&self) -> Phase {
+        let delay = match self.scenario.restart {
+            Some(Restart::None) => return Phase::Stopped,
+            Some(Restart::After { after_ms }) => after_ms,
+            None => self.scenario.restart_delay_ms,
+        };
+        Phase::Down {
+            until_ms: self.now_ms + delay,
+        }
+    }
+
+    /// Takes an armed fault if it is pending; whether it was.
+    pub(super) fn take_fault(&mut self, fault: Fault) -> bool {
+        match self.pending_faults.iter().position(|f| *f == fault) {
+            Some(i) => {
+                self.pending_faults.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// An operator deletes the checkpoint folder while the query is down: the next start is a
+    /// new query (new `metadata`, new `sources/0/0` from `startingOffsets`). The sink and the
+    /// upstream keep what they hold.
+    pub(super) fn delete_checkpoint_folder(&mut self) -> EventKind {
+        let files = self.checkpoint.files().count() as u64;
+        self.checkpoint = crate::checkpoint::CheckpointFolder::new();
+        EventKind::CheckpointDeleted { files }
     }
 }

@@ -13,10 +13,12 @@
 //! (readers, §4).
 //!
 //! Simplifications (said here and in the lessons): one source and one sink per query; tasks
-//! of a batch are modelled as "all read, then finish one by one" (parallel tasks); no task
-//! retries (a failed sink write fails the query, which a supervisor restarts after
-//! `restart_delay_ms`); the watermark stays 0 (no event-time operators); log purging keeps
-//! Spark's default of 100 batches.
+//! of a batch are modelled as "all read, then finish one by one" (parallel tasks); a task
+//! attempt fails only where the scenario's faults say (`task-fail@N`, retried up to
+//! `task_max_failures`), and a failed sink write fails the query without task retries; Spark
+//! never restarts a failed query — the scenario's `restart` says who does, or that nobody does;
+//! the watermark stays 0 (no event-time operators); log purging keeps Spark's default of 100
+//! batches.
 
 mod batch;
 mod continuous;
@@ -32,7 +34,7 @@ use crate::checkpoint::CheckpointFolder;
 use crate::event::{Event, EventKind};
 use crate::meta_table::MetaTable;
 use crate::rng::Prng;
-use crate::scenario::{CrashPoint, Scenario, SourceKind};
+use crate::scenario::{CrashPoint, Fault, Scenario, SourceKind};
 use crate::sink::Sink;
 use crate::source::{
     self, Source, SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView,
@@ -108,6 +110,9 @@ pub struct World {
     /// The driver's volatile state.
     pub driver: Driver,
     pending_crashes: Vec<CrashPoint>,
+    pending_faults: Vec<Fault>,
+    /// A `checkpoint-deleted` fault fired: the folder goes before the next start.
+    delete_checkpoint: bool,
     fired: Vec<FiredCrash>,
     crash_next: Option<(Option<CrashPoint>, u64)>,
     follow_ups: VecDeque<EventKind>,
@@ -124,6 +129,7 @@ impl World {
         let tunnel = Tunnel::new(&upstream, scenario.source.page_size);
         let sink = Sink::new(&scenario.sink);
         let pending_crashes = scenario.crashes.clone();
+        let pending_faults = scenario.faults.clone();
         World {
             scenario,
             rng,
@@ -139,6 +145,8 @@ impl World {
             source: SourceState::default(),
             driver: Driver::default(),
             pending_crashes,
+            pending_faults,
+            delete_checkpoint: false,
             fired: vec![],
             crash_next: None,
             follow_ups: VecDeque::new(),
@@ -182,6 +190,10 @@ impl World {
     pub fn pending_crashes(&self) -> &[CrashPoint] {
         &self.pending_crashes
     }
+    /// Faults still armed (never reached so far).
+    pub fn pending_faults(&self) -> &[Fault] {
+        &self.pending_faults
+    }
     /// Number of batches committed (`commits/` entries ever written, from the latest id).
     pub fn batches_committed(&self) -> u64 {
         self.checkpoint.latest_commit_id().map_or(0, |c| c + 1)
@@ -203,11 +215,16 @@ impl World {
             run: self.run,
             kind,
         };
+        // The stop of a `checkpoint-deleted` fault is the fault's, not one of the scenario's
+        // crashes (unless a crash was armed at the same point).
+        let faults_stop = self.delete_checkpoint;
         if let EventKind::Crashed { point, .. } = &event.kind {
-            self.fired.push(FiredCrash {
-                point: *point,
-                seq: event.seq,
-            });
+            if point.is_some() || !faults_stop {
+                self.fired.push(FiredCrash {
+                    point: *point,
+                    seq: event.seq,
+                });
+            }
         }
         self.arm_if_crash_site(&event.kind);
         self.events.push(event.clone());
@@ -217,6 +234,10 @@ impl World {
     /// Whether the run has settled: data has ended, faults healed, every arrived record is
     /// covered by the last committed batch, and the driver is waiting for its next trigger.
     pub fn is_converged(&self) -> bool {
+        if self.phase == Phase::Stopped {
+            // Nobody restarts the failed query (`restart: none`): the run is over as it is.
+            return self.follow_ups.is_empty();
+        }
         let idle = matches!(
             self.phase,
             Phase::Wait { .. }
@@ -250,7 +271,13 @@ impl World {
     }
 
     fn source_caught_up(&self) -> bool {
-        match self.position_after(self.driver.committed.as_ref()) {
+        // A new query that has not committed a batch yet stands at its initial offsets.
+        let committed = self
+            .driver
+            .committed
+            .clone()
+            .or_else(|| self.contract().first_start(&self.source));
+        match self.position_after(committed.as_ref()) {
             Some(positions) => source::caught_up(self.source_view(), &positions),
             None => self.upstream.total() == 0,
         }
@@ -286,6 +313,7 @@ impl World {
 
     fn source_view(&self) -> SourceView<'_> {
         SourceView {
+            spec: &self.scenario.source,
             upstream: &self.upstream,
             tunnel: &self.tunnel,
             meta_table: &self.meta_table,
@@ -335,7 +363,17 @@ impl World {
             Phase::Down { until_ms } => {
                 self.now_ms = self.now_ms.max(until_ms);
                 self.phase = Phase::Start;
+                if std::mem::take(&mut self.delete_checkpoint) {
+                    return Some(self.delete_checkpoint_folder());
+                }
                 None
+            }
+            Phase::Stopped => {
+                // The query stays failed; time passes.
+                self.now_ms += self.scenario.trigger_interval_ms;
+                Some(EventKind::Idle {
+                    until_ms: self.now_ms,
+                })
             }
             Phase::Start => Some(self.start_query()),
             Phase::Recover => Some(self.recover()),

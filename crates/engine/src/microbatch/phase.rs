@@ -144,6 +144,8 @@ pub enum Phase {
         /// Subtask index.
         task: u32,
     },
+    /// The query failed (or its driver died) and nobody restarts it (`restart: none`).
+    Stopped,
     /// A sink write failed; the query fails next.
     Failing {
         /// Why.
@@ -177,6 +179,9 @@ pub struct BatchRun {
     /// SeaTunnel: each subtask's reader.
     #[serde(default)]
     pub readers: Vec<SeaTunnelReader>,
+    /// Failed attempts of each task so far (`spark.task.maxFailures` bounds them).
+    #[serde(default)]
+    pub failed_attempts: Vec<u32>,
 }
 
 impl BatchRun {
@@ -200,6 +205,7 @@ impl BatchRun {
             tasks_started_ms: 0,
             task_durations_ms: vec![],
             readers: vec![],
+            failed_attempts: vec![],
         }
     }
 }
@@ -212,6 +218,10 @@ pub struct SeaTunnelReader {
     pub position: u64,
     /// Rows read but not yet committed by the sink (before the next checkpoint record).
     pub pending: Vec<crate::upstream::Record>,
+    /// PR #7476: rows the sink writer prepared at checkpoint records, made visible only at
+    /// Spark task commit (lost if the driver dies before).
+    #[serde(default)]
+    pub prepared: Vec<crate::upstream::Record>,
     /// When it last read a row (or started).
     pub last_data_ms: u64,
     /// When the next in-band checkpoint record is due.

@@ -72,8 +72,14 @@ impl World {
             }
             RestartAction::Next { batch_id } => {
                 self.driver.committed = self.offset_line(batch_id - 1).map(|(o, _)| o);
-                self.phase = Phase::RecoveryGetBatch {
-                    batch_id: batch_id - 1,
+                // Only V1 sources get the extra getBatch of the last committed batch
+                // (`MicroBatchExecution.populateStartOffsets`); V2 streams are never asked.
+                self.phase = if self.contract().is_v1() {
+                    Phase::RecoveryGetBatch {
+                        batch_id: batch_id - 1,
+                    }
+                } else {
+                    Phase::Wait { batch_id }
                 };
                 Recovery::Next { batch_id }
             }

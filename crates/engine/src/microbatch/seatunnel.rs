@@ -1,10 +1,14 @@
-//! SeaTunnel micro-batch readers (SEMANTICS §4): one reader per subtask, polled in turn; an
+//! SeaTunnel micro-batch readers (PR #7476): one reader per subtask, polled in turn; an
 //! in-band checkpoint record (or the end of the reader) snapshots its position to
-//! `<id>.prepared`, the sink commits the rows before it, and the file is renamed `.committed`.
+//! `<id>.prepared`, the sink writer takes the rows before it, and renames the file `.committed`.
+//! As the PR wrote it, the sink writer only prepares its commit at a checkpoint record and
+//! commits at Spark task commit (the end of the reader); in the committed-only design the rows
+//! before a record are visible before the rename. Checkpoint ids start at 0, as the PR's
+//! folder listing shows (`sources/0/<batch>/<subtask>/0.committed`).
 
 use super::{cost, Phase, ReaderStep, SeaTunnelReader, World};
-use crate::event::{EventKind, SinkEffect};
-use crate::scenario::ReaderEnd;
+use crate::event::EventKind;
+use crate::scenario::{ReaderEnd, SeaTunnelDesign};
 use crate::source::{read_range, seatunnel};
 use crate::tunnel::Token;
 
@@ -23,18 +27,17 @@ impl World {
                 position: p.start.offset_or_zero(),
                 last_data_ms: now,
                 next_checkpoint_ms: now + interval,
-                checkpoint_id: 1,
+                checkpoint_id: 0,
                 ..SeaTunnelReader::default()
             })
             .collect();
         Phase::Reader { batch_id, task: 0 }
     }
 
-    /// Where subtask `c`'s reader resumes in batch `batch_id`: the position in the newest
-    /// `sources/0/<b>/<c>/<id>.committed` with `b <= batch_id` (walking back over batches);
-    /// 0 if there is none. Simplified: PR #7476 would prefer a newer `.prepared` of this batch.
+    /// Where subtask `c`'s reader resumes in batch `batch_id`, by the scenario's design
+    /// ([`seatunnel::restore`]); 0 if no state file says.
     pub fn seatunnel_restore(&self, batch_id: u64, c: u32) -> u64 {
-        seatunnel::restore(&self.checkpoint, batch_id, c)
+        seatunnel::restore(&self.checkpoint, batch_id, c, self.scenario.source.design)
     }
 
     /// One step of SeaTunnel reader `task` (SEMANTICS §4): poll, or snapshot, sink commit and
@@ -118,7 +121,12 @@ impl World {
             next.last_data_ms = self.now_ms;
         }
         let idle_ms = self.now_ms - next.last_data_ms;
-        let closes = spec.reader != ReaderEnd::Never && idle_ms >= spec.idle_timeout_ms;
+        let closes = match spec.reader {
+            ReaderEnd::Never => false,
+            // One virtual checkpoint after the interval, then `running = false`.
+            ReaderEnd::VirtualCheckpoint => self.now_ms >= next.next_checkpoint_ms,
+            _ => idle_ms >= spec.idle_timeout_ms,
+        };
         let record_due = spec.reader == ReaderEnd::CheckpointRecords
             && self.now_ms >= next.next_checkpoint_ms
             && !next.pending.is_empty();
@@ -145,10 +153,16 @@ impl World {
         next: &mut SeaTunnelReader,
     ) -> EventKind {
         self.now_ms += cost::FILE_WRITE;
-        let path = format!(
-            "sources/0/{batch_id}/{task}/{}.prepared",
-            next.checkpoint_id
-        );
+        let path = if self.scenario.source.reader == ReaderEnd::VirtualCheckpoint {
+            // Dev appends the snapshot to `<checkpointLocation>/<subtaskId>/1` and restores
+            // from `/0`, which nothing writes (modelled as one write of the file).
+            format!("sources/0/{task}/1")
+        } else {
+            format!(
+                "sources/0/{batch_id}/{task}/{}.prepared",
+                next.checkpoint_id
+            )
+        };
         let contents = Token::At(next.position).to_string();
         // A re-run writes the same checkpoint id again: the state file is replaced.
         self.checkpoint.delete(&path);
@@ -172,16 +186,47 @@ impl World {
         task: u32,
         next: &mut SeaTunnelReader,
     ) -> EventKind {
-        let rows = std::mem::take(&mut next.pending);
+        let mut rows = std::mem::take(&mut next.pending);
         let count = rows.len() as u64;
-        self.sink.task_output(batch_id, task, rows, String::new());
-        next.step = ReaderStep::Rename;
+        next.step = if self.scenario.source.reader == ReaderEnd::VirtualCheckpoint {
+            // No rename in dev: `notifyCheckpointComplete`, and the reader is done.
+            ReaderStep::Done
+        } else {
+            ReaderStep::Rename
+        };
+        if self.scenario.source.design == SeaTunnelDesign::Pr7476 {
+            if !next.closed {
+                // `prepareCommit` at the checkpoint record: the rows wait for the task commit.
+                next.prepared.extend(rows);
+                return EventKind::SinkCommitted {
+                    batch_id,
+                    rows: count,
+                    target: format!(
+                        "prepareCommit at checkpoint record {} of subtask {task} (visible at task commit)",
+                        next.checkpoint_id
+                    ),
+                    skipped: false,
+                };
+            }
+            // Spark task commit: the SeaTunnel committer commits everything prepared.
+            let mut all = std::mem::take(&mut next.prepared);
+            all.append(&mut rows);
+            let n = all.len() as u64;
+            let effect = self.sink.task_output(batch_id, task, all, String::new());
+            return EventKind::TaskFinished {
+                batch_id,
+                partition: task,
+                rows: n,
+                effect,
+            };
+        }
+        let effect = self.sink.task_output(batch_id, task, rows, String::new());
         if next.closed {
             EventKind::TaskFinished {
                 batch_id,
                 partition: task,
                 rows: count,
-                effect: SinkEffect::Appended,
+                effect,
             }
         } else {
             EventKind::SinkCommitted {

@@ -1,9 +1,11 @@
 //! The tasks of a micro-batch: all read in parallel, then finish one by one (hand the rows to
-//! the sink, and for the Tablestore source write their end to the Meta table). No task
-//! retries: a write to a down sink fails the query.
+//! the sink, and for the Tablestore source write their end to the Meta table). A task attempt
+//! that fails (`task-fail@N`) is retried from its planned start, up to `spark.task.maxFailures`
+//! attempts; a write to a down sink fails the query (no retries modelled there).
 
 use super::{cost, Phase, World};
 use crate::event::{ChannelToken, EventKind};
+use crate::scenario::{Fault, FaultKind};
 use crate::source::SourceOffset;
 
 impl World {
@@ -47,6 +49,15 @@ impl World {
         };
         let now = self.now_ms;
         let b = self.batch_run_mut(batch_id);
+        if (task as usize) < b.reads.len() {
+            // A retried attempt: it reads again from the planned start (a Tablestore task from
+            // its start token, so it may read more rows than the failed attempt did).
+            let elapsed = now.saturating_sub(b.tasks_started_ms);
+            b.reads[task as usize] = read;
+            b.task_durations_ms[task as usize] = elapsed + duration;
+            self.phase = Phase::TaskFinish { batch_id, task };
+            return event;
+        }
         assert_eq!(
             b.reads.len(),
             task as usize,
@@ -85,6 +96,13 @@ impl World {
         let n = rows.len() as u64;
         let file = format!("part-{task:05}-{}.json", self.rng.uuid());
         let effect = self.sink.task_output(batch_id, task, rows, file);
+        let fault = Fault {
+            kind: FaultKind::TaskFail,
+            batch_id,
+        };
+        if task == 0 && self.take_fault(fault) {
+            return self.fail_task(batch_id, task, n);
+        }
         if self.contract().writes_meta_rows() {
             self.phase = Phase::TaskMeta { batch_id, task };
         } else {
@@ -146,6 +164,35 @@ impl World {
         self.last_task_done = true;
         let n = b.plan.len() as u32;
         self.phase = if task + 1 < n { next(task + 1) } else { done };
+    }
+
+    /// A task attempt fails after handing `rows` to the sink: what it staged never reaches the
+    /// driver, what it appended stays. Retried from its planned start, unless this was the
+    /// `spark.task.maxFailures`-th attempt: then the job, the batch and the query fail.
+    fn fail_task(&mut self, batch_id: u64, task: u32, rows: u64) -> EventKind {
+        self.sink.drop_task_attempt(task);
+        let max = self.scenario.task_max_failures;
+        let b = self.batch_run_mut(batch_id);
+        b.failed_attempts.resize(b.plan.len(), 0);
+        b.failed_attempts[task as usize] += 1;
+        let attempt = b.failed_attempts[task as usize];
+        let retried = attempt < max;
+        self.phase = if retried {
+            Phase::TaskRead { batch_id, task }
+        } else {
+            Phase::Failing {
+                reason: format!(
+                    "Task {task} in stage of batch {batch_id} failed {attempt} times; aborting job"
+                ),
+            }
+        };
+        EventKind::TaskFailed {
+            batch_id,
+            partition: task,
+            attempt,
+            rows,
+            retried,
+        }
     }
 
     /// A write to a down sink store: the batch (or epoch) fails and the query stops — no task

@@ -69,9 +69,11 @@ impl Scenario {
             _ => 0,
         };
         let span_ms = u128::from(data_end_ms(self)) + stall_bound_ms(self);
-        let restarts =
-            (self.crashes.len() + self.crash_after_events.len() + self.sink.outages.len()) as u128
-                + 2;
+        let restarts = (self.crashes.len()
+            + self.crash_after_events.len()
+            + self.sink.outages.len()
+            + self.faults.len()) as u128
+            + 2;
         let intervals = span_ms.div_ceil(trigger) + drain + restarts + 2;
         let mut events =
             intervals * (u128::from(EVENTS_PER_BATCH) + u128::from(EVENTS_PER_TASK) * channels);
@@ -119,6 +121,7 @@ impl Scenario {
         let mut times: Vec<(String, u64)> = vec![
             ("trigger_interval_ms".into(), self.trigger_interval_ms),
             ("restart_delay_ms".into(), self.restart_delay_ms),
+            ("restart.after_ms".into(), self.restart_delay()),
             ("source.idle_timeout_ms".into(), self.source.idle_timeout_ms),
             (
                 "source.checkpoint_interval_ms".into(),
@@ -161,6 +164,7 @@ impl Scenario {
         let u = &self.upstream;
         let lists = [
             ("crashes", self.crashes.len()),
+            ("faults", self.faults.len()),
             ("crash_after_events", self.crash_after_events.len()),
             ("upstream.idle", u.idle.len()),
             ("upstream.bursts", u.bursts.len()),
@@ -221,13 +225,13 @@ fn data_end_ms(s: &Scenario) -> u64 {
 /// The liveness bound of `batchscope_check::liveness::stall_bound_ms`, without overflow: 30
 /// trigger intervals, a restart per crash and failure, and the outages.
 fn stall_bound_ms(s: &Scenario) -> u128 {
-    let restarts = (s.crashes.len() + s.crash_after_events.len() + 2) as u128
-        * (u128::from(s.restart_delay_ms) + u128::from(s.trigger_interval_ms));
+    let restarts = (s.crashes.len() + s.crash_after_events.len() + s.faults.len() + 2) as u128
+        * (u128::from(s.restart_delay()) + u128::from(s.trigger_interval_ms));
     let outages: u128 = s
         .sink
         .outages
         .iter()
-        .map(|w| u128::from(w.to_ms.saturating_sub(w.from_ms)) + u128::from(s.restart_delay_ms))
+        .map(|w| u128::from(w.to_ms.saturating_sub(w.from_ms)) + u128::from(s.restart_delay()))
         .sum();
     30 * u128::from(s.trigger_interval_ms) + restarts + outages
 }

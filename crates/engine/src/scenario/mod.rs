@@ -5,15 +5,17 @@
 //! built-in scenarios.
 
 mod budget;
+mod fault;
 mod presets;
 mod spec;
 mod validate;
 
 pub use budget::{Work, MAX_EVENTS, MAX_LIST, MAX_RECORDS, MAX_TIME_MS};
+pub use fault::{Fault, FaultError, FaultKind, Restart, StartingOffsets};
 pub use presets::{preset, presets, Preset};
 pub(crate) use spec::printable;
 pub use spec::{
     Burst, CrashKind, CrashPoint, CrashPointError, Execution, ReaderEnd, Scenario, ScenarioError,
-    SinkKind, SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
-    MAX_BATCHES, MAX_CHANNELS,
+    SeaTunnelDesign, SinkKind, SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec,
+    UpstreamSpec, Window, MAX_BATCHES, MAX_CHANNELS,
 };

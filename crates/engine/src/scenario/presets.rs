@@ -1,11 +1,13 @@
 //! The built-in presets: each a small change to one base scenario, listed in the order
 //! `batchscope presets` shows them.
 
+use super::fault::{default_task_max_failures, Fault, FaultKind, StartingOffsets};
 use super::spec::{
     default_checkpoint_interval_ms, default_idle_timeout_ms, default_max_offsets_per_channel,
     default_page_size, default_restart_delay_ms, default_seed, default_stores,
-    default_trigger_interval_ms, invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind,
-    SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window,
+    default_trigger_interval_ms, invalid, Execution, ReaderEnd, Scenario, ScenarioError,
+    SeaTunnelDesign, SinkKind, SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec,
+    UpstreamSpec, Window,
 };
 
 /// A built-in scenario: name, one-line description, and the scenario itself.
@@ -48,6 +50,11 @@ fn base(
                 reader: ReaderEnd::Never,
                 idle_timeout_ms: default_idle_timeout_ms(),
                 checkpoint_interval_ms: default_checkpoint_interval_ms(),
+                design: SeaTunnelDesign::Pr7476,
+                // The presets read the log from its beginning (the first records arrive before
+                // the query's first trigger); Spark's default `latest` is shown by
+                // `checkpoint-deleted-latest`.
+                starting_offsets: StartingOffsets::Earliest,
             },
             sink: SinkSpec {
                 kind: sink,
@@ -60,6 +67,9 @@ fn base(
             crashes: vec![],
             crash_after_events: vec![],
             execution: Execution::MicroBatch,
+            faults: vec![],
+            task_max_failures: default_task_max_failures(),
+            restart: None,
         },
     }
 }
@@ -151,6 +161,42 @@ pub fn presets() -> Vec<Preset> {
             SourceKind::ReplayableLog,
             SinkKind::Upsert,
         ),
+        base(
+            "seatunnel-committed-only",
+            "A safer SeaTunnel design than PR #7476: readers restore only from .committed state files and the sink publishes rows at each checkpoint record — no loss",
+            SourceKind::SeaTunnel,
+            SinkKind::Append,
+        ),
+        base(
+            "seatunnel-idempotent-sink",
+            "The committed-only SeaTunnel design into a sink idempotent by key: a replayed checkpoint record overwrites its rows — exactly-once",
+            SourceKind::SeaTunnel,
+            SinkKind::Upsert,
+        ),
+        base(
+            "seatunnel-dev-timer",
+            "SeaTunnel's merged dev reader, if someone called readStream: one virtual checkpoint ends each micro-batch on a timer, but latestOffset never moves past batch 0 — stuck",
+            SourceKind::SeaTunnel,
+            SinkKind::Append,
+        ),
+        base(
+            "checkpoint-deleted-latest",
+            "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=latest (Spark's default): what arrived while it was down is skipped",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
+            "checkpoint-deleted-earliest",
+            "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=earliest: everything is read again and appended twice",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
+            "batch-id-in-memory",
+            "A sink that skips a batch id it remembers in a driver-side field: it de-duplicates within a run, but a driver restart forgets the field and a re-run batch is written twice",
+            SourceKind::ReplayableLog,
+            SinkKind::BatchIdInMemory,
+        ),
     ];
     for p in &mut out {
         match p.name {
@@ -180,7 +226,12 @@ pub fn presets() -> Vec<Preset> {
                     },
                 ];
             }
-            "seatunnel-checkpoint-records" => {
+            "seatunnel-checkpoint-records"
+            | "seatunnel-committed-only"
+            | "seatunnel-idempotent-sink" => {
+                if p.name != "seatunnel-checkpoint-records" {
+                    p.scenario.source.design = SeaTunnelDesign::CommittedOnly;
+                }
                 p.scenario.source.reader = ReaderEnd::CheckpointRecords;
                 p.scenario.source.idle_timeout_ms = 800;
                 p.scenario.source.checkpoint_interval_ms = 600;
@@ -194,6 +245,19 @@ pub fn presets() -> Vec<Preset> {
                         to_ms: 5000,
                     },
                 ];
+            }
+            "checkpoint-deleted-latest" | "checkpoint-deleted-earliest" => {
+                p.scenario.faults = vec![Fault {
+                    kind: FaultKind::CheckpointDeleted,
+                    batch_id: 2,
+                }];
+                if p.name == "checkpoint-deleted-latest" {
+                    p.scenario.source.starting_offsets = StartingOffsets::Latest;
+                }
+            }
+            "seatunnel-dev-timer" => {
+                p.scenario.source.reader = ReaderEnd::VirtualCheckpoint;
+                p.scenario.source.checkpoint_interval_ms = 1_500;
             }
             "continuous-epochs" => {
                 p.scenario.execution = Execution::Continuous;

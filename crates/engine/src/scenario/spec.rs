@@ -1,5 +1,8 @@
 //! The scenario's types: what is simulated (upstream, source, sink, trigger, faults), as JSON.
 
+use super::fault::{
+    default_task_max_failures, is_default_task_max_failures, Fault, Restart, StartingOffsets,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -40,6 +43,19 @@ pub struct Scenario {
     /// Micro-batch (`MicroBatchExecution`, the default) or continuous processing (`Trigger.Continuous`).
     #[serde(default, skip_serializing_if = "Execution::is_micro_batch")]
     pub execution: Execution,
+    /// Failures that are not a driver crash (`task-fail@3`, `foreach-fail@3`, `checkpoint-deleted@3`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<Fault>,
+    /// `spark.task.maxFailures`: attempts of one task before its job (and the batch) fails.
+    #[serde(
+        default = "default_task_max_failures",
+        skip_serializing_if = "is_default_task_max_failures"
+    )]
+    pub task_max_failures: u32,
+    /// Who restarts a failed query: `"none"`, or `{"after_ms": N}`; absent, a job scheduler
+    /// restarts it after `restart_delay_ms`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart: Option<Restart>,
 }
 
 /// How the query executes.
@@ -177,6 +193,35 @@ pub struct SourceSpec {
     /// SeaTunnel: interval of in-band checkpoint records (`checkpoint-records`).
     #[serde(default = "default_checkpoint_interval_ms")]
     pub checkpoint_interval_ms: u64,
+    /// SeaTunnel: which checkpoint-record design runs (PR #7476 as written, or the safer
+    /// committed-only variant).
+    #[serde(default, skip_serializing_if = "SeaTunnelDesign::is_pr_7476")]
+    pub design: SeaTunnelDesign,
+    /// Kafka-like log: where a new query starts (`startingOffsets`, default `latest` as Spark).
+    #[serde(default, skip_serializing_if = "StartingOffsets::is_latest")]
+    pub starting_offsets: StartingOffsets,
+}
+
+/// How a SeaTunnel reader restores and when its sink writer makes rows visible.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeaTunnelDesign {
+    /// PR #7476 as written: a reader restores from the latest `.prepared` of the batch, then the
+    /// latest `.committed`, walking back over batches and preferring a newer `.prepared`; the sink
+    /// writer prepares its commit at each checkpoint record and commits at Spark task commit.
+    #[default]
+    #[serde(rename = "pr-7476")]
+    Pr7476,
+    /// A safer design the PR does not have: restore only from `.committed`, and the sink makes
+    /// the rows before a checkpoint record visible before it renames `.prepared` to `.committed`.
+    CommittedOnly,
+}
+
+impl SeaTunnelDesign {
+    /// Whether this is PR #7476 as written (the default, left out of the JSON).
+    pub fn is_pr_7476(&self) -> bool {
+        *self == SeaTunnelDesign::Pr7476
+    }
 }
 
 /// When a SeaTunnel micro-batch reader's `next()` returns false.
@@ -191,6 +236,10 @@ pub enum ReaderEnd {
     /// As `IdleTimeout`, plus in-band checkpoint records every `checkpoint_interval_ms`: the reader
     /// writes `<id>.prepared`, the sink commits the rows before the record and renames it `<id>.committed`.
     CheckpointRecords,
+    /// The merged dev reader: after `checkpoint_interval_ms` one virtual checkpoint appends its
+    /// state to `sources/0/<subtask>/1` and `next()` returns false (the batch ends on a timer);
+    /// `latestOffset` stays at the in-memory `currentOffset` until `commit`.
+    VirtualCheckpoint,
 }
 
 pub(super) fn default_idle_timeout_ms() -> u64 {
@@ -221,6 +270,9 @@ pub enum SinkKind {
     ForeachBatch,
     /// DSv2 StreamingWrite: tasks stage rows, the driver's commit(epoch) publishes them and skips an epoch already committed.
     TwoPhase,
+    /// A V1 sink whose `addBatch` skips `batchId <= latestBatchId`, with `latestBatchId` kept in a
+    /// driver-side field initialised to -1: de-duplicates within a run, forgets on a restart.
+    BatchIdInMemory,
 }
 
 /// The sink and its faults.
@@ -281,11 +333,14 @@ pub enum CrashKind {
     SinkCommit,
     /// After `commits/N` was written.
     CommitLog,
+    /// SeaTunnel readers: after the first `<id>.prepared` state file of batch N was written,
+    /// before the sink saw the checkpoint record behind it.
+    StatePrepared,
 }
 
 impl CrashKind {
     /// Every crash kind in protocol order.
-    pub const ALL: [CrashKind; 7] = [
+    pub const ALL: [CrashKind; 8] = [
         CrashKind::GetOffset,
         CrashKind::OffsetLog,
         CrashKind::SourceCommit,
@@ -293,6 +348,7 @@ impl CrashKind {
         CrashKind::Task,
         CrashKind::SinkCommit,
         CrashKind::CommitLog,
+        CrashKind::StatePrepared,
     ];
 
     /// The stable name used in the CLI, URLs and tests.
@@ -305,6 +361,7 @@ impl CrashKind {
             CrashKind::Task => "task",
             CrashKind::SinkCommit => "sink-commit",
             CrashKind::CommitLog => "commit-log",
+            CrashKind::StatePrepared => "state-prepared",
         }
     }
 

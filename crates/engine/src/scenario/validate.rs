@@ -1,6 +1,7 @@
 //! Scenario validation: the ranges and combinations serde cannot check, each error naming
 //! the field and the reason.
 
+use super::fault::FaultKind;
 use super::spec::{
     invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind, SourceKind, MAX_BATCHES,
     MAX_CHANNELS,
@@ -14,6 +15,7 @@ impl Scenario {
         self.validate_source()?;
         self.validate_upstream()?;
         self.validate_execution()?;
+        self.validate_faults()?;
         self.validate_budget()
     }
 
@@ -54,10 +56,12 @@ impl Scenario {
                 ));
             }
         }
-        if self.source.kind == SourceKind::SeaTunnel && self.sink.kind != SinkKind::Append {
+        if self.source.kind == SourceKind::SeaTunnel
+            && !matches!(self.sink.kind, SinkKind::Append | SinkKind::Upsert)
+        {
             return Err(invalid(
                 "sink.kind",
-                "the SeaTunnel presets write through SeaTunnel's sink writer, modelled as an append sink: use `append`",
+                "the SeaTunnel presets write through SeaTunnel's sink writer, modelled as an append sink (`append`) or an idempotent one (`upsert`)",
             ));
         }
         if !self.sink.value.is_record() && self.sink.kind != SinkKind::Upsert {
@@ -151,6 +155,43 @@ impl Scenario {
                 "sink.stores",
                 "a foreachBatch sink needs at least one store",
             ));
+        }
+        Ok(())
+    }
+
+    /// Faults fit the source, the sink and the execution they fail in.
+    fn validate_faults(&self) -> Result<(), ScenarioError> {
+        if self.task_max_failures == 0 {
+            return Err(invalid(
+                "task_max_failures",
+                "must be at least 1 (spark.task.maxFailures counts attempts)",
+            ));
+        }
+        for (i, fault) in self.faults.iter().enumerate() {
+            let field = format!("faults[{i}]");
+            match fault.kind {
+                FaultKind::TaskFail if self.execution == Execution::Continuous => {
+                    return Err(invalid(
+                        &field,
+                        format!("{fault}: task retries are modelled for micro-batches only"),
+                    ));
+                }
+                FaultKind::TaskFail if self.source.kind == SourceKind::SeaTunnel => {
+                    return Err(invalid(
+                        &field,
+                        format!(
+                            "{fault}: SeaTunnel readers are not retried in this model; use a crash"
+                        ),
+                    ));
+                }
+                FaultKind::ForeachFail if self.sink.kind != SinkKind::ForeachBatch => {
+                    return Err(invalid(
+                        &field,
+                        format!("{fault}: needs a foreachBatch sink (sink.kind `foreach-batch`)"),
+                    ));
+                }
+                _ => {}
+            }
         }
         Ok(())
     }

@@ -1,10 +1,12 @@
 //! The replayable log (Kafka-like): offsets are per-partition positions, a batch is a fixed
-//! range, and Spark never commits anything back to the broker (SEMANTICS §1.1, §6).
+//! range, and Spark never commits anything back to the broker. A new query starts at its
+//! `startingOffsets` (`latest` by default, as `KafkaSourceProvider`), written to `sources/0/0`.
 
 use super::{
-    read_planned_range, InitialOffset, PartitionPlan, Source, SourceCtx, SourceOffset, SourceView,
-    TaskRead,
+    read_planned_range, InitialOffset, PartitionPlan, Source, SourceCtx, SourceOffset, SourceState,
+    SourceView, TaskRead, TOPIC,
 };
+use crate::scenario::StartingOffsets;
 use crate::tunnel::Token;
 use std::collections::BTreeMap;
 
@@ -21,12 +23,43 @@ fn log_map(offset: &SourceOffset) -> &BTreeMap<u32, u64> {
 
 impl Source for ReplayableLog {
     fn initial_offset(&self, ctx: &mut SourceCtx) -> Option<InitialOffset> {
-        let start = SourceOffset::Log(ctx.upstream.channels.iter().map(|c| (c.index, 0)).collect());
+        let latest = ctx.spec.starting_offsets == StartingOffsets::Latest;
+        let map: BTreeMap<u32, u64> = ctx
+            .upstream
+            .channels
+            .iter()
+            .map(|c| (c.index, if latest { c.arrived(ctx.now_ms) } else { 0 }))
+            .collect();
+        ctx.state.initial_log = Some(map.clone());
+        let start = SourceOffset::Log(map);
         Some(InitialOffset {
             version: 1,
             body: start.to_line(ctx.upstream),
             meta_rows: vec![],
         })
+    }
+
+    /// `sources/0/0` of an earlier run of this query: its initial offsets.
+    fn restore_initial(&self, state: &mut SourceState, body: &str) {
+        let parsed: Option<BTreeMap<String, BTreeMap<String, u64>>> =
+            serde_json::from_str(body).ok();
+        state.initial_log = parsed.and_then(|v| {
+            v.get(TOPIC).map(|parts| {
+                parts
+                    .iter()
+                    .filter_map(|(p, o)| p.parse::<u32>().ok().map(|p| (p, *o)))
+                    .collect()
+            })
+        });
+    }
+
+    /// The initial offsets, when `latest` put any partition past its beginning.
+    fn first_start(&self, state: &SourceState) -> Option<SourceOffset> {
+        state
+            .initial_log
+            .as_ref()
+            .filter(|m| m.values().any(|&o| o > 0))
+            .map(|m| SourceOffset::Log(m.clone()))
     }
 
     fn latest_offset(
@@ -58,11 +91,13 @@ impl Source for ReplayableLog {
 
     fn plan_batch(
         &self,
-        _ctx: &mut SourceCtx,
+        ctx: &mut SourceCtx,
         _batch_id: u64,
         start: Option<&SourceOffset>,
         end: &SourceOffset,
     ) -> Vec<PartitionPlan> {
+        let first = self.first_start(ctx.state);
+        let start = start.or(first.as_ref());
         log_map(end)
             .iter()
             .map(|(&p, &o)| PartitionPlan {

@@ -204,6 +204,13 @@ pub struct SourceState {
     pub channel_cache: Option<(u64, Vec<(u32, Token)>)>,
     /// Pull-ahead: rows read ahead per channel, keyed by the start position they were read from.
     pub cache: BTreeMap<(u32, Token), (Token, Vec<Record>)>,
+    /// SeaTunnel's merged dev `SeaTunnelMicroBatch`: its in-memory `currentOffset` (starts at 0,
+    /// `commit(end)` sets `end + 1`).
+    #[serde(default)]
+    pub seatunnel_current: u64,
+    /// Kafka-like log: the initial offsets of the query (`sources/0/0`, from `startingOffsets`).
+    #[serde(default)]
+    pub initial_log: Option<BTreeMap<u32, u64>>,
 }
 
 /// One task's read of a Tunnel channel (the arguments of [`read_channel`]).
@@ -400,6 +407,8 @@ impl SourceCtx<'_> {
 /// The read-only view a source needs to say where each channel stands.
 #[derive(Clone, Copy)]
 pub struct SourceView<'w> {
+    /// The source's options.
+    pub spec: &'w SourceSpec,
     /// The CDC table.
     pub upstream: &'w Upstream,
     /// The Tunnel server.
@@ -458,6 +467,18 @@ pub trait Source {
     /// the sink (the Tablestore source's `TaskMeta` step).
     fn writes_meta_rows(&self) -> bool {
         false
+    }
+
+    /// Whether this is a V1 `Source` (getOffset/getBatch), which Spark asks once more for the
+    /// last committed batch on restart; V2 `MicroBatchStream`s are not.
+    fn is_v1(&self) -> bool {
+        true
+    }
+
+    /// Where the first batch of a new query starts when it is not at the very beginning (a
+    /// Kafka-like log started at `latest`); `None` means the beginning.
+    fn first_start(&self, _state: &SourceState) -> Option<SourceOffset> {
+        None
     }
 
     /// Whether the batch runs as SeaTunnel readers (`Phase::Reader`) rather than read-then-finish tasks.

@@ -1,9 +1,11 @@
 //! The SeaTunnel micro-batch source (PR #7476): the offset is only a checkpoint id; each
-//! subtask's reader restores its position from its newest `.committed` state file (SEMANTICS §4).
+//! subtask's reader restores its position from its state files: as the PR wrote it, the latest
+//! `.prepared` of the batch first; in the safer committed-only design, only `.committed` files.
 //! The readers themselves run in the driver's reader phase (`crate::microbatch::seatunnel`).
 
 use super::{InitialOffset, PartitionPlan, Source, SourceCtx, SourceOffset, SourceView, TaskRead};
 use crate::checkpoint::CheckpointFolder;
+use crate::scenario::{ReaderEnd, SeaTunnelDesign};
 use crate::tunnel::Token;
 use std::collections::BTreeMap;
 
@@ -11,10 +13,17 @@ use std::collections::BTreeMap;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SeaTunnelSource;
 
-/// Where subtask `c`'s reader resumes in batch `batch_id`: the position in the newest
-/// `sources/0/<b>/<c>/<id>.committed` with `b <= batch_id` (walking back over batches);
-/// 0 if there is none. Simplified: PR #7476 would prefer a newer `.prepared` of this batch.
-pub fn restore(checkpoint: &CheckpointFolder, batch_id: u64, c: u32) -> u64 {
+/// Where subtask `c`'s reader resumes in batch `batch_id`. PR #7476 (`design` = `pr-7476`):
+/// the latest `.prepared` of this batch, else its latest `.committed`, else walking back over
+/// batches preferring the newest file of either kind (`CheckpointDataLogManager`); ids order by
+/// (batch, checkpoint id). Committed-only: the newest `.committed` with batch `<= batch_id`.
+/// 0 if there is none.
+pub fn restore(
+    checkpoint: &CheckpointFolder,
+    batch_id: u64,
+    c: u32,
+    design: SeaTunnelDesign,
+) -> u64 {
     let mut best: Option<((u64, u64), u64)> = None;
     for (path, bytes) in checkpoint.files() {
         let Some(rest) = path.strip_prefix("sources/0/") else {
@@ -25,10 +34,15 @@ pub fn restore(checkpoint: &CheckpointFolder, batch_id: u64, c: u32) -> u64 {
         let (Ok(b), Ok(sub)) = (b.parse::<u64>(), sub.parse::<u32>()) else {
             continue;
         };
-        let Some(id) = file
-            .strip_suffix(".committed")
-            .and_then(|i| i.parse::<u64>().ok())
-        else {
+        let id = match (
+            file.strip_suffix(".committed"),
+            file.strip_suffix(".prepared"),
+        ) {
+            (Some(i), _) => i.parse::<u64>().ok(),
+            (None, Some(i)) if design == SeaTunnelDesign::Pr7476 => i.parse::<u64>().ok(),
+            _ => None,
+        };
+        let Some(id) = id else {
             continue;
         };
         if sub != c || b > batch_id {
@@ -54,17 +68,31 @@ impl Source for SeaTunnelSource {
     }
 
     /// PR #7476: latestOffset = (largest committed batch id) + 1, so every trigger has "new data".
+    /// The merged dev reader (`virtual-checkpoint`): `latestOffset` is the in-memory
+    /// `currentOffset`, which only `commit` moves — and Spark commits batch N-1 only while it
+    /// constructs batch N, so after batch 0 no new offset ever appears.
     fn latest_offset(
         &self,
-        _ctx: &mut SourceCtx,
+        ctx: &mut SourceCtx,
         batch_id: u64,
         _start: Option<&SourceOffset>,
     ) -> (SourceOffset, u64) {
+        if ctx.spec.reader == ReaderEnd::VirtualCheckpoint {
+            return (SourceOffset::Checkpoint(ctx.state.seatunnel_current), 0);
+        }
         (SourceOffset::Checkpoint(batch_id), 0)
     }
 
-    /// One reader per subtask (channel); each restores its position from the newest
-    /// `.committed` state file (SEMANTICS §4.2), not from the offset.
+    /// Dev's `commit(end)`: `currentOffset = end + 1` (the PR's source keeps no such field).
+    fn commit(&self, ctx: &mut SourceCtx, end: &SourceOffset) -> super::SourceCommit {
+        if let SourceOffset::Checkpoint(n) = end {
+            ctx.state.seatunnel_current = n + 1;
+        }
+        super::SourceCommit::default()
+    }
+
+    /// One reader per subtask (channel); each restores its position from its state files
+    /// ([`restore`]), not from the offset.
     fn plan_batch(
         &self,
         ctx: &mut SourceCtx,
@@ -75,7 +103,7 @@ impl Source for SeaTunnelSource {
         (0..ctx.upstream.channels.len() as u32)
             .map(|c| PartitionPlan {
                 channel: c,
-                start: Token::At(restore(ctx.checkpoint, batch_id, c)),
+                start: Token::At(restore(ctx.checkpoint, batch_id, c, ctx.spec.design)),
                 end: None,
             })
             .collect()
@@ -87,6 +115,11 @@ impl Source for SeaTunnelSource {
 
     fn runs_readers(&self) -> bool {
         true
+    }
+
+    /// `SeaTunnelMicroBatch` is a V2 `MicroBatchStream`: no extra getBatch on restart.
+    fn is_v1(&self) -> bool {
+        false
     }
 
     /// Where the next batch's readers would restore, whatever the offsets say.
@@ -102,7 +135,12 @@ impl Source for SeaTunnelSource {
                 .channels
                 .iter()
                 .filter(|c| c.index < n)
-                .map(|c| (c.index, Token::At(restore(view.checkpoint, next, c.index))))
+                .map(|c| {
+                    (
+                        c.index,
+                        Token::At(restore(view.checkpoint, next, c.index, view.spec.design)),
+                    )
+                })
                 .collect(),
         )
     }

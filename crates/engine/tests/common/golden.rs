@@ -36,8 +36,12 @@ pub const GOLDEN: &[Golden] = &[
     Golden { preset: "tablestore-split", seed: 7, crashes: &[], steps: 148, hash: 0xf2a32c4c05fb145a },
     Golden { preset: "pull-ahead", seed: 7, crashes: &[], steps: 83, hash: 0x1bfa4eed2e00d6d3 },
     Golden { preset: "auto-commit", seed: 7, crashes: &["task@3"], steps: 99, hash: 0xa4be85b4af0088ed },
-    Golden { preset: "sink-outage", seed: 7, crashes: &[], steps: 73, hash: 0xb8d1d2c264b18fc0 },
+    // sink-outage re-pinned: its query-failed reason now says who restarts the query.
+    Golden { preset: "sink-outage", seed: 7, crashes: &[], steps: 73, hash: 0x5883e6c745f8a680 },
     Golden { preset: "foreach-batch-multi", seed: 9007199254740993, crashes: &["sink-commit@1"], steps: 92, hash: 0xefe7b215de2ccc06 },
+    Golden { preset: "checkpoint-deleted-latest", seed: 7, crashes: &[], steps: 75, hash: 0x75f998b7957c45a4 },
+    Golden { preset: "batch-id-in-memory", seed: 7, crashes: &["sink-commit@3"], steps: 90, hash: 0xbbb5936c5e428e56 },
+    Golden { preset: "seatunnel-checkpoint-records", seed: 7, crashes: &["sink-commit@0"], steps: 55, hash: 0x16598071837c1534 },
     Golden { preset: "tablestore-two-phase", seed: 18364758544493064720, crashes: &["task@1", "commit-log@4"], steps: 102, hash: 0xe69592b13f745ca3 },
 ];
 

@@ -94,6 +94,7 @@ pub fn sink_kind_text(kind: batchscope_engine::SinkKind) -> &'static str {
         Append => "plain append (tasks write rows as they go)",
         ForeachBatch => "foreachBatch writing each batch to one random store",
         TwoPhase => "two-phase (tasks stage, the driver commits epoch N once)",
+        BatchIdInMemory => "skips batch ids up to a latestBatchId kept in a driver-side field (forgotten on restart)",
     }
 }
 

@@ -1,12 +1,13 @@
-//! The shareable state in the URL hash: `#preset=kafka-append&seed=7&crash=sink-commit@3&after=57&tour=1&at=60`.
+//! The shareable state in the URL hash: `#preset=kafka-append&seed=7&crash=sink-commit@3&fault=task-fail@2&after=57&tour=1&at=60`.
 //!
-//! Preset, seed and the recorded crash inputs define the run; `at` is the cursor (events shown).
+//! Preset, seed, the recorded crash inputs and the armed faults define the run; `at` is the cursor (events shown).
 //! A link therefore reproduces the exact moment. Parsing never panics: every problem is named.
 
 pub mod query;
 
 pub use query::{percent_decode, UrlError};
 
+use batchscope_engine::scenario::Fault;
 use batchscope_engine::CrashPoint;
 use query::{error, flag, items, number, pairs};
 
@@ -24,6 +25,8 @@ pub struct UrlState {
     pub seed: u64,
     /// Armed crash points (`crash=sink-commit@3,task@4`).
     pub crashes: Vec<CrashPoint>,
+    /// Faults inside a batch armed besides the preset's own (`fault=task-fail@3,foreach-fail@4`).
+    pub faults: Vec<Fault>,
     /// "Crash now" inputs: the driver dies after the event with this sequence number (`after=57`).
     pub crash_after_events: Vec<u64>,
     /// Number of events shown (the cursor).
@@ -39,6 +42,7 @@ impl UrlState {
             preset: preset.to_string(),
             seed: DEFAULT_SEED,
             crashes: vec![],
+            faults: vec![],
             crash_after_events: vec![],
             at: 0,
             tour: false,
@@ -88,6 +92,14 @@ pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlErro
                     }
                 }
             }
+            "fault" => {
+                for item in items(&value) {
+                    match item.trim().parse::<Fault>() {
+                        Ok(f) => state.faults.push(f),
+                        Err(e) => errors.push(error("fault", e.to_string())),
+                    }
+                }
+            }
             "after" => {
                 for item in items(&value) {
                     match number("after", item, "an event number") {
@@ -117,6 +129,10 @@ pub fn format(state: &UrlState) -> String {
         let list: Vec<String> = state.crashes.iter().map(|c| c.to_string()).collect();
         s.push_str(&format!("&crash={}", list.join(",")));
     }
+    if !state.faults.is_empty() {
+        let list: Vec<String> = state.faults.iter().map(|f| f.to_string()).collect();
+        s.push_str(&format!("&fault={}", list.join(",")));
+    }
     if !state.crash_after_events.is_empty() {
         let list: Vec<String> = state
             .crash_after_events
@@ -144,6 +160,7 @@ mod tests {
             preset: "kafka-append".into(),
             seed: 42,
             crashes: vec!["sink-commit@3".parse().unwrap(), "task@4".parse().unwrap()],
+            faults: vec!["task-fail@2".parse().unwrap()],
             crash_after_events: vec![57, 90],
             at: 61,
             tour: true,
@@ -151,7 +168,7 @@ mod tests {
         let text = format(&s);
         assert_eq!(
             text,
-            "#preset=kafka-append&seed=42&crash=sink-commit@3,task@4&after=57,90&tour=1&at=61"
+            "#preset=kafka-append&seed=42&crash=sink-commit@3,task@4&fault=task-fail@2&after=57,90&tour=1&at=61"
         );
         assert_eq!(parse(&text, KNOWN), Ok(s.clone()));
         // Without the `#`, and with `@` and `,` percent-encoded by a chat app.
@@ -195,6 +212,16 @@ mod tests {
         let e = parse("#after=5,z", KNOWN).unwrap_err();
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].param, "after");
+    }
+
+    #[test]
+    fn a_fault_of_an_unknown_kind_is_named() {
+        let e = parse("#fault=disk-full@3", KNOWN).unwrap_err();
+        assert_eq!(e[0].param, "fault");
+        assert!(e[0].reason.contains("disk-full"), "{}", e[0]);
+        let s = parse("#fault=task-fail%403,checkpoint-deleted@2", KNOWN).unwrap();
+        let names: Vec<String> = s.faults.iter().map(|f| f.to_string()).collect();
+        assert_eq!(names, ["task-fail@3", "checkpoint-deleted@2"]);
     }
 
     #[test]
