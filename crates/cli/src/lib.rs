@@ -4,4 +4,5 @@ pub mod explore;
 pub mod inspect;
 pub mod lesson;
 pub mod run;
+pub mod schema;
 pub mod topology;

@@ -16,7 +16,7 @@ pub const CDC_SOURCE: &str = "cdc";
 pub const CDC_COLUMNS: [&str; 4] = ["userId", "itemId", "amount", "price"];
 
 /// A whole ETL topology: what the CLI reads from a file and what presets build.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TopologySpec {
     /// Name shown in reports.
@@ -48,7 +48,7 @@ fn default_barriers() -> u64 {
 }
 
 /// The simulated CDC stream: explicit records plus rows drawn from the seeded PRNG.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CdcSpec {
     /// Records given literally, each with its CDC time.
@@ -71,7 +71,7 @@ fn default_two() -> u32 {
 }
 
 /// One literal CDC record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CdcRecordSpec {
     /// CDC time (when the change happened upstream), ms.
@@ -87,7 +87,7 @@ pub struct CdcRecordSpec {
 }
 
 /// A table in Table Store.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
     /// Table name.
@@ -97,7 +97,7 @@ pub struct TableSpec {
 }
 
 /// A Flink ETL job: sources → operators → one sink table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JobSpec {
     /// Job name.
@@ -143,7 +143,7 @@ fn default_checkpoint_ms() -> u64 {
 }
 
 /// An operator of a job.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OperatorSpec {
     /// Stateless: forwards every record unchanged.
@@ -188,7 +188,7 @@ impl OperatorSpec {
 }
 
 /// The declared query: an inner join of tables on common columns, with an optional ratio column.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QuerySpec {
     /// Query name.
@@ -203,7 +203,7 @@ pub struct QuerySpec {
 }
 
 /// `numerator / denominator AS name`; columns are written `table.column`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RatioSpec {
     /// Output column name.
@@ -271,8 +271,12 @@ fn invalid(field: impl Into<String>, reason: impl Into<String>) -> TopologyError
 impl TopologySpec {
     /// Parses and validates a topology file's text.
     pub fn from_json(text: &str) -> Result<Self, TopologyError> {
+        let text = crate::schema::without_schema_key(text);
         let spec: TopologySpec =
-            serde_json::from_str(text).map_err(|e| TopologyError::Json(e.to_string()))?;
+            crate::schema::parse_naming_field(&text).map_err(|(field, e)| match field {
+                Some(field) => TopologyError::Json(format!("{field}: {e}")),
+                None => TopologyError::Json(e),
+            })?;
         spec.validate()?;
         Ok(spec)
     }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Everything that defines a run, together with the seed: the same scenario and seed give the same events.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Short name (a preset's name, or the file's).
@@ -43,7 +43,19 @@ pub struct Scenario {
 }
 
 /// How the query executes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Execution {
     /// Micro-batches (SEMANTICS §1).
@@ -71,7 +83,7 @@ pub(super) fn default_restart_delay_ms() -> u64 {
 }
 
 /// The simulated CDC table: channels (partitions), the arrival schedule and partition splits.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpstreamSpec {
     /// Number of channels (partitions) at the start.
@@ -90,7 +102,7 @@ pub struct UpstreamSpec {
 }
 
 /// A half-open time window `[from_ms, to_ms)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Window {
     /// Start (inclusive).
@@ -107,7 +119,7 @@ impl Window {
 }
 
 /// A burst of records on one channel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Burst {
     /// Channel index.
@@ -119,7 +131,7 @@ pub struct Burst {
 }
 
 /// A partition split: records of `channel` arriving at or after `at_ms` go to two new child channels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SplitSpec {
     /// The parent channel index.
@@ -129,7 +141,9 @@ pub struct SplitSpec {
 }
 
 /// Which source implementation reads the upstream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SourceKind {
     /// Kafka-like: next-offset-to-read per partition; the same range gives the same rows.
@@ -154,7 +168,7 @@ impl SourceKind {
 }
 
 /// The source and its options.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SourceSpec {
     /// Implementation.
@@ -180,7 +194,19 @@ pub struct SourceSpec {
 }
 
 /// When a SeaTunnel micro-batch reader's `next()` returns false.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReaderEnd {
     /// Never in streaming mode: `while (running && handover.isEmpty()) sleep` (seed 001) — the batch never ends.
@@ -208,7 +234,9 @@ pub(super) fn default_page_size() -> u32 {
 }
 
 /// Which sink the query writes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SinkKind {
     /// FileStreamSink: skips a batch id already in its `_spark_metadata` manifest, before any task runs.
@@ -224,7 +252,7 @@ pub enum SinkKind {
 }
 
 /// The sink and its faults.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SinkSpec {
     /// Implementation.
@@ -242,7 +270,19 @@ pub(super) fn default_stores() -> u32 {
 }
 
 /// A named protocol step at which the driver can be killed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum CrashKind {
     /// After the source returned the end offset of batch N.
@@ -406,10 +446,10 @@ pub const MAX_BATCHES: u64 = 100_000;
 impl Scenario {
     /// Parses and validates a scenario from JSON text.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
-            // serde_json names the line and column; the message names the field or the type.
-            invalid("scenario", format!("{e}"))
-        })?;
+        let text = crate::schema::without_schema_key(text);
+        // serde_json names the line and column; the path names the field a type error is in.
+        let scenario: Scenario = crate::schema::parse_naming_field(&text)
+            .map_err(|(field, e)| invalid(field.as_deref().unwrap_or("scenario"), e))?;
         scenario.validate()?;
         Ok(scenario)
     }
