@@ -1,5 +1,6 @@
 //! The batchscope command-line tool as a library, so acceptance tests can call its commands.
 
+pub mod compare;
 pub mod explore;
 pub mod inspect;
 pub mod lesson;
