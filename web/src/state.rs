@@ -11,6 +11,7 @@ use crate::shell::{Mode, Opened, Player, PlayerCmd};
 use batchscope_engine::{presets, CrashPoint, Scenario, World};
 use batchscope_view::replay::Timeline;
 use batchscope_view::tour::{self, Panel};
+use batchscope_view::url::scenario::{self as link, Link};
 use batchscope_view::url::{self, UrlState};
 use std::rc::Rc;
 
@@ -85,7 +86,7 @@ pub enum Action {
     /// Show one checkpoint file.
     SelectFile(Option<String>),
     /// Load a state from the URL (a pasted link, an Explore cell).
-    LoadUrl(UrlState),
+    LoadUrl(Link),
 }
 
 impl From<PlayerCmd> for Action {
@@ -94,9 +95,15 @@ impl From<PlayerCmd> for Action {
     }
 }
 
+impl From<Link> for Action {
+    fn from(link: Link) -> Action {
+        Action::LoadUrl(link)
+    }
+}
+
 impl From<UrlState> for Action {
     fn from(state: UrlState) -> Action {
-        Action::LoadUrl(state)
+        Action::LoadUrl(Link::of(state))
     }
 }
 
@@ -111,6 +118,10 @@ pub struct Micro {
     pub tab: Tab,
     /// Checkpoint file shown.
     pub selected_file: Option<String>,
+    /// The scenario of one's own from the link (`scenario=`), in place of the preset's.
+    pub custom: Option<Rc<Scenario>>,
+    /// Compare mode: the second run (`vs=`), stepping in lockstep with this one.
+    pub versus: Option<Rc<crate::compare::Versus>>,
 }
 
 /// The micro-batch player.
@@ -137,13 +148,32 @@ impl Micro {
             run: Rc::new(run),
             tab: Tab::Channels,
             selected_file: None,
+            custom: None,
+            versus: None,
         }
     }
 
-    /// The same page with another run.
+    /// The scenario this page starts from at `seed`, without crash inputs: the link's own
+    /// scenario, or the preset's.
+    pub fn base(&self, seed: u64) -> Scenario {
+        match &self.custom {
+            Some(s) => Scenario {
+                seed,
+                ..(**s).clone()
+            },
+            None => scenario_of(&self.preset, seed),
+        }
+    }
+
+    /// The same page with another run (and the compared run given the same inputs).
     fn with_run(&self, run: Run) -> Micro {
+        let versus = self
+            .versus
+            .as_ref()
+            .map(|v| Rc::new(crate::compare::Versus::compute(&run, v.link.clone())));
         Micro {
             run: Rc::new(run),
+            versus,
             ..self.clone()
         }
     }
@@ -152,7 +182,7 @@ impl Micro {
 impl Mode for Micro {
     type World = World;
     type Action = Action;
-    type Url = UrlState;
+    type Url = Link;
 
     const SUBJECT: &'static str = "scenario";
     const STEPS: &'static str = "events";
@@ -176,6 +206,7 @@ impl Mode for Micro {
                     batchscope_view::timeline::next_commit_cursor(p.mode.run.events(), p.cursor);
                 p.seek(c);
             }
+            Action::SetPreset(name) if p.mode.custom.is_some() && name == p.mode.preset => {}
             Action::SetPreset(name) => {
                 let seed = p.mode.run.scenario.seed;
                 let run = Run::compute(scenario_of(&name, seed), None);
@@ -205,7 +236,14 @@ impl Mode for Micro {
             Action::CrashNow => p.crash_now(),
             Action::SetTab(t) => p.mode.tab = t,
             Action::SelectFile(f) => p.mode.selected_file = f,
-            Action::LoadUrl(state) => p.load_link(state),
+            Action::LoadUrl(mut state) => {
+                // An Explore cell of one's own scenario names it, not a preset: keep it.
+                let names = preset_names();
+                if state.custom.is_none() && !names.contains(&state.base.preset.as_str()) {
+                    state.custom = p.mode.custom.as_deref().cloned().map(Box::new);
+                }
+                p.load_link(state)
+            }
         }
     }
 
@@ -217,40 +255,55 @@ impl Mode for Micro {
         p.rebuild(0);
     }
 
-    fn parse_link(hash: &str) -> Result<UrlState, Vec<String>> {
-        url::parse(hash, &preset_names())
+    fn parse_link(hash: &str) -> Result<Link, Vec<String>> {
+        link::parse_link(hash, &preset_names())
             .map_err(|errors| errors.iter().map(|e| e.to_string()).collect())
     }
 
-    fn default_link() -> UrlState {
-        url::parse("", &preset_names()).expect("the empty hash parses")
+    fn default_link() -> Link {
+        Link::of(url::parse("", &preset_names()).expect("the empty hash parses"))
     }
 
-    fn format_link(state: &UrlState) -> String {
-        url::format(state)
+    fn format_link(state: &Link) -> String {
+        link::format_link(state)
     }
 
-    fn open(state: UrlState) -> Opened<Micro> {
-        let mut scenario = scenario_of(&state.preset, state.seed);
-        scenario.crashes = state.crashes;
-        scenario.crash_after_events = state.crash_after_events;
+    fn open(state: Link) -> Opened<Micro> {
+        let Link { base, custom, vs } = state;
+        let custom = custom.map(|s| Rc::new(*s));
+        let mut scenario = match &custom {
+            Some(s) => Scenario {
+                seed: base.seed,
+                ..(**s).clone()
+            },
+            None => scenario_of(&base.preset, base.seed),
+        };
+        scenario.crashes = base.crashes;
+        scenario.crash_after_events = base.crash_after_events;
+        let mut mode = Micro::new(base.preset, Run::compute(scenario, None));
+        mode.custom = custom;
+        mode.versus = vs.map(|v| Rc::new(crate::compare::Versus::compute(&mode.run, v)));
         Opened {
-            mode: Micro::new(state.preset, Run::compute(scenario, None)),
-            at: state.at,
-            tour: state.tour,
+            mode,
+            at: base.at,
+            tour: base.tour,
             notes: vec![],
         }
     }
 
-    fn link(p: &MicroPlayer) -> UrlState {
+    fn link(p: &MicroPlayer) -> Link {
         let s = &p.mode.run.scenario;
-        UrlState {
-            preset: p.mode.preset.clone(),
-            seed: s.seed,
-            crashes: s.crashes.clone(),
-            crash_after_events: s.crash_after_events.clone(),
-            at: p.cursor as u64,
-            tour: p.tour,
+        Link {
+            base: UrlState {
+                preset: p.mode.preset.clone(),
+                seed: s.seed,
+                crashes: s.crashes.clone(),
+                crash_after_events: s.crash_after_events.clone(),
+                at: p.cursor as u64,
+                tour: p.tour,
+            },
+            custom: p.mode.custom.as_deref().cloned().map(Box::new),
+            vs: p.mode.versus.as_ref().map(|v| v.link.clone()),
         }
     }
 
@@ -268,7 +321,7 @@ impl Mode for Micro {
     fn start_tour(p: &mut MicroPlayer) {
         let t = tour::tour(&p.mode.preset);
         let old = &p.mode.run.scenario;
-        let mut scenario = scenario_of(&p.mode.preset, old.seed);
+        let mut scenario = p.mode.base(old.seed);
         scenario.crashes = t.crash.and_then(|c| c.parse().ok()).into_iter().collect();
         if scenario != *old {
             let same_data = scenario.seed == old.seed;
@@ -469,7 +522,7 @@ mod tests {
         p = reduce(p, PlayerCmd::TourNext);
         assert!(!p.playing);
         // The tour is in the link, and a link with it reopens the tour at the same moment.
-        let link = url::format(&p.url_state());
+        let link = link::format_link(&p.url_state());
         assert!(link.contains("tour=1"), "{link}");
         let again = MicroPlayer::from_hash(&link);
         assert!(again.tour);

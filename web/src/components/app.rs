@@ -2,8 +2,8 @@
 //! and panels, and timeline. Every view is a pure function of the world at the cursor.
 
 use super::{
-    ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, MetaPanel,
-    SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
+    ArmedCrash, ChannelsPanel, CheckpointPanel, CompareView, Controls, CrashControls, ExplorePanel,
+    LabButtons, MetaPanel, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
 };
 use crate::hooks::{
     use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut, SHORTCUTS,
@@ -190,10 +190,24 @@ pub fn App(props: &AppProps) -> Html {
     } else {
         320.0
     };
-    let preset_list: Vec<(String, String)> = presets()
+    let mut preset_list: Vec<(String, String)> = presets()
         .into_iter()
         .map(|p| (p.name.to_string(), p.description.to_string()))
         .collect();
+    if player.mode.custom.is_some() && !preset_list.iter().any(|(n, _)| n == preset) {
+        let what = format!("your scenario (from the link): {}", scenario.description);
+        preset_list.insert(0, (preset.clone(), what));
+    }
+    let diagram = match &player.mode.versus {
+        Some(v) => html! {
+            <CompareView name_a={preset.clone()} a={run.clone()} world_a={Shared(player.world.clone())}
+                versus={Shared(v.clone())} cursor={cursor} animate_ms={animate_ms} />
+        },
+        None => {
+            html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} /> }
+        }
+    };
+    let hash = batchscope_view::url::scenario::format_link(&player.url_state());
 
     html! {
         <div class="app">
@@ -208,6 +222,7 @@ pub fn App(props: &AppProps) -> Html {
                 <button class="xp-open" data-testid="explore-open"
                         title="Explore every crash point of this preset and seed: which ones lose or duplicate data?"
                         onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "▦ Explore" }</button>
+                <LabButtons hash={hash} on_action={on_action.clone()} />
                 <VerdictBadge badge={badge} />
             </header>
             <ExplorePanel preset={preset.clone()} scenario={Shared(base_scenario.clone())}
@@ -216,7 +231,7 @@ pub fn App(props: &AppProps) -> Html {
             <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
             <main class="main">
                 <section class="diagram-pane" aria-label="Sequence diagram">
-                    <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} />
+                    { diagram }
                 </section>
                 <aside class="side">
                     <LessonCard tour={tour_view} on_cmd={on_action.reform(Action::from)}
