@@ -1,6 +1,6 @@
 //! End-to-end test of the scenario lab in the built dashboard (headless Chromium): a scenario of
-//! one's own in the link (`#scenario=<base64url>`), a broken one, and compare mode
-//! (`#preset=A&vs=B`). Expected verdicts and the first divergence come from the engine's oracle
+//! one's own in the link (`#scenario=<base64url>`), a broken one, compare mode
+//! (`#preset=A&vs=B`) and the scenario editor. Expected verdicts and the first divergence come from the engine's oracle
 //! and `check::compare`, the same code `batchscope compare` prints.
 //!
 //! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`.
@@ -172,6 +172,7 @@ async fn compare_mode(client: &Client, port: u16) -> TestResult {
         ))
         .await
         .map_err(|e| format!("open at the end: {e}"))?;
+    js(client, ERROR_COLLECTOR).await?;
     for (side, want) in [("a", c.a.verdict.name()), ("b", c.b.verdict.name())] {
         wait_for(
             client,
@@ -184,12 +185,72 @@ async fn compare_mode(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
+/// The editor: change the sink kind, see the verdict change; a broken JSON edit names the field
+/// and keeps the last valid run.
+async fn editor(client: &Client, port: u16) -> TestResult {
+    let mut before = preset("kafka-append").expect("preset");
+    before.crashes.push("sink-commit@3".parse().expect("crash"));
+    let mut after = before.clone();
+    after.sink.kind = SinkKind::File;
+    let (was, now) = (check(&before).verdict.name(), check(&after).verdict.name());
+    if was == now {
+        return Err(format!("the file sink should change the verdict ({was})"));
+    }
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| format!("blank: {e}"))?;
+    open(
+        client,
+        port,
+        "#preset=kafka-append&crash=sink-commit@3&at=999999",
+    )
+    .await?;
+    wait_for_verdict(client, was, 20).await?;
+    click(client, "[data-testid=editor-open]").await?;
+    select(client, "[data-testid=ed-sink]", "file").await?;
+    wait_for_verdict(client, now, 20).await?;
+    let picked = js(client, "return document.querySelector('#preset').value;").await?;
+    if picked != json!("kafka-append-edited") {
+        return Err(format!(
+            "the edit is a scenario of its own, the menu shows {picked}"
+        ));
+    }
+    // The JSON tab: a wrong type names the field; the run on screen stays.
+    click(client, "[data-testid=ed-tab-json]").await?;
+    js(
+        client,
+        r#"const t = document.querySelector('[data-testid=ed-json]');
+           t.value = t.value.replace(/"channels": \d+/, '"channels": "two"');
+           t.dispatchEvent(new Event('input', { bubbles: true }));
+           return true;"#,
+    )
+    .await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=ed-error]')",
+        10,
+        "the editor's error",
+    )
+    .await?;
+    let error = text(client, "[data-testid=ed-error]").await?;
+    if !error.contains("upstream.channels") {
+        return Err(format!("the error should name upstream.channels: {error}"));
+    }
+    wait_for_verdict(client, now, 5).await?;
+    save_screenshot(client, "lab-editor.png").await?;
+    no_overflow_no_errors(client).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scenario_of_ones_own_and_compare_mode_in_the_browser() {
     let session = Session::start("e2e-lab").await;
     let mut result = custom_scenario(&session.client, session.port).await;
     if result.is_ok() {
         result = compare_mode(&session.client, session.port).await;
+    }
+    if result.is_ok() {
+        result = editor(&session.client, session.port).await;
     }
     session.close().await;
     if let Err(message) = result {

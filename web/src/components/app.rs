@@ -3,7 +3,8 @@
 
 use super::{
     ArmedCrash, ChannelsPanel, CheckpointPanel, CompareView, Controls, CrashControls, ExplorePanel,
-    LabButtons, MetaPanel, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
+    LabButtons, MetaPanel, ScenarioEditor, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline,
+    VerdictBadge,
 };
 use crate::hooks::{
     use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut, SHORTCUTS,
@@ -64,6 +65,7 @@ pub fn App(props: &AppProps) -> Html {
     use_theme(player.theme);
 
     let explore_open = use_state(|| false);
+    let editor_open = use_state(|| false);
     let base_scenario = use_memo(player.mode.run.scenario.clone(), |s| s.clone());
 
     let run = Shared(player.mode.run.clone());
@@ -222,11 +224,14 @@ pub fn App(props: &AppProps) -> Html {
                 <button class="xp-open" data-testid="explore-open"
                         title="Explore every crash point of this preset and seed: which ones lose or duplicate data?"
                         onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "▦ Explore" }</button>
-                <LabButtons hash={hash} on_action={on_action.clone()} />
                 <VerdictBadge badge={badge} />
             </header>
             <ExplorePanel preset={preset.clone()} scenario={Shared(base_scenario.clone())}
                 open={*explore_open} on_close={{ let o = explore_open.clone(); Callback::from(move |_| o.set(false)) }}
+                on_action={on_action.clone()} />
+            <ScenarioEditor scenario={scenario.clone()} open={*editor_open}
+                vs={player.mode.versus.as_ref().map(|v| v.link.clone())}
+                on_close={{ let o = editor_open.clone(); Callback::from(move |_| o.set(false)) }}
                 on_action={on_action.clone()} />
             <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
             <main class="main">
@@ -257,6 +262,11 @@ pub fn App(props: &AppProps) -> Html {
                     on_action={on_action.clone()} />
                 <div class="shortcuts" aria-label="Keyboard shortcuts">
                     { for SHORTCUTS.iter().map(|(k, what)| html! { <span><kbd>{ *k }</kbd>{ *what }</span> }) }
+                    <span class="lab-tools">
+                        <button class="ed-open" data-testid="editor-open" title="Edit this scenario: form and JSON, load and save files"
+                                onclick={{ let o = editor_open.clone(); move |_| o.set(!*o) }}>{ "✎ Edit scenario" }</button>
+                        <LabButtons hash={hash} on_action={on_action.clone()} />
+                    </span>
                 </div>
             </footer>
         </div>

@@ -4,6 +4,7 @@
 use crate::compare::built_ins;
 use crate::shell::PlayerCmd;
 use crate::state::Action;
+use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// Props of [`LabButtons`].
@@ -30,10 +31,14 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
         let (hash, on_action) = (props.hash.clone(), props.on_action.clone());
         Callback::from(move |_: MouseEvent| {
             let link = address(&hash);
-            let _ = gloo::utils::window()
+            let written = gloo::utils::window()
                 .navigator()
                 .clipboard()
                 .write_text(&link);
+            // A page without clipboard permission still shows the link in the notice.
+            let ignore = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {});
+            let _ = written.catch(&ignore);
+            ignore.forget();
             on_action.emit(PlayerCmd::Notify(format!("Link copied: {link}")).into());
         })
     };
@@ -48,7 +53,7 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
     html! {
         <>
             <button class="copy-link" data-testid="copy-link" onclick={copy}
-                    title="Copy a link to this moment: scenario (yours too), seed, crashes, step">{ "⧉ Link" }</button>
+                    title="Copy a link to this moment: scenario (yours too), seed, crashes, step">{ "⧉ Copy link" }</button>
             <select class="compare-pick" data-testid="compare-pick" onchange={pick}
                     title="Two designs side by side, same seed and crashes" aria-label="Compare">
                 <option value="" selected=true>{ "⇆ Compare…" }</option>
