@@ -1,5 +1,5 @@
 //! The scenario editor: a form for what people change most (source kind and settings, channels,
-//! rate, sink kind, trigger interval, batches, crashes) and a JSON tab for the rest, validated
+//! rate, sink kind, trigger interval, batches, restart delay, crashes) and a JSON tab for the rest, validated
 //! as you type with errors naming the field. Every valid edit runs at once; while the text is
 //! invalid the last valid run stays on screen. Start from a preset, load a `.json` file, save
 //! the scenario as a file.
@@ -176,6 +176,13 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
             .map_err(|_| format!("trigger_interval_ms: `{v}` is not a whole number"))?;
         Ok(())
     });
+    let on_restart = field(|s, v| {
+        s.restart_delay_ms = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("restart_delay_ms: `{v}` is not a whole number"))?;
+        Ok(())
+    });
     let on_batches = field(|s, v| {
         s.batches = v
             .trim()
@@ -308,6 +315,7 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
                     </label>
                     { input("trigger interval (ms)", "trigger", s.trigger_interval_ms.to_string(), on_trigger) }
                     { input("batches", "batches", s.batches.to_string(), on_batches) }
+                    { input("restart delay (ms)", "restart", s.restart_delay_ms.to_string(), on_restart) }
                     <label class="ed-field">{ "crashes (NAME@BATCH, comma separated)" }
                         <input type="text" data-testid="ed-crashes" value={crashes.join(", ")} onchange={value_of(on_crashes)} />
                     </label>

@@ -53,7 +53,7 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
     html! {
         <>
             <button class="copy-link" data-testid="copy-link" onclick={copy}
-                    title="Copy a link to this moment: scenario (yours too), seed, crashes, step">{ "⧉ Copy link" }</button>
+                    title="Copy a link to this moment: scenario (yours too), seed, crashes, step">{ "Copy link" }</button>
             <select class="compare-pick" data-testid="compare-pick" onchange={pick}
                     title="Two designs side by side, same seed and crashes" aria-label="Compare">
                 <option value="" selected=true>{ "⇆ Compare…" }</option>

@@ -240,6 +240,27 @@ mod tests {
     }
 
     #[test]
+    fn odd_values_are_named_never_a_panic() {
+        let json = five_channels().to_json();
+        let cut = URL_SAFE_NO_PAD.encode(&json[..json.len() / 2]);
+        let not_utf8 = URL_SAFE_NO_PAD.encode([0xff, 0xfe, 0xfd]);
+        let array = URL_SAFE_NO_PAD.encode("[1, 2]");
+        let huge = {
+            let mut s = five_channels();
+            s.batches = u64::MAX;
+            URL_SAFE_NO_PAD.encode(serde_json::to_string(&s).unwrap())
+        };
+        for value in ["", "e", "ey", "ey%", "é", &cut, &not_utf8, &array, &huge] {
+            let errors =
+                parse_link(&format!("#scenario={value}"), &names()).expect_err("not a scenario");
+            assert_eq!(errors[0].param, "scenario", "{value}: {errors:?}");
+            let errors = parse_link(&format!("#preset=tablestore&vs=ey{value}"), &names())
+                .expect_err("not a scenario");
+            assert_eq!(errors[0].param, "vs", "{value}: {errors:?}");
+        }
+    }
+
+    #[test]
     fn a_preset_link_is_unchanged() {
         let hash = "#preset=kafka-append&seed=7&crash=sink-commit@3&at=5";
         let link = parse_link(hash, &names()).unwrap();
