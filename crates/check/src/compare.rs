@@ -201,6 +201,48 @@ pub fn differences(a: &Side, b: &Side) -> Vec<Difference> {
     out
 }
 
+/// A crash point whose verdict differs between the two designs (the explorer's single-crash
+/// matrix of each, side by side).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellDifference {
+    /// The crash point, `NAME@BATCH`.
+    pub crash: String,
+    /// A's verdict with that crash (`None`: A never reaches the point).
+    pub a: Option<Verdict>,
+    /// B's verdict.
+    pub b: Option<Verdict>,
+}
+
+/// Every single crash point of either scenario (seed from A, the scenarios' own crash lists
+/// ignored, as the explorer does) where the two verdicts differ, in protocol order.
+pub fn compare_matrices(a: &Scenario, b: &Scenario) -> Vec<CellDifference> {
+    let (a, b) = same_inputs(a, b);
+    let cells = |s: Scenario| {
+        let matrix = crate::explore::Explorer::new(s, 1)
+            .run_to_completion()
+            .matrix;
+        let mut out = std::collections::BTreeMap::new();
+        for (rank, row) in matrix.rows.iter().enumerate() {
+            for (batch, verdict) in matrix.batches.iter().zip(&row.verdicts) {
+                if let Some(v) = verdict {
+                    out.insert((*batch, rank, row.point.clone()), *v);
+                }
+            }
+        }
+        out
+    };
+    let (ca, cb) = (cells(a), cells(b));
+    let keys: BTreeSet<_> = ca.keys().chain(cb.keys()).cloned().collect();
+    keys.into_iter()
+        .filter(|k| ca.get(k) != cb.get(k))
+        .map(|k| CellDifference {
+            crash: format!("{}@{}", k.2, k.0),
+            a: ca.get(&k).copied(),
+            b: cb.get(&k).copied(),
+        })
+        .collect()
+}
+
 /// A key list as text: the count and the first keys (`2: k1, k7`).
 fn keys(list: &[String]) -> String {
     if list.is_empty() {
@@ -240,6 +282,27 @@ mod tests {
         assert_ne!(wa.events().get(i), wb.events().get(i));
         assert_eq!(d.a, wa.events().get(i).map(trace::line));
         assert!(c.differences.iter().any(|x| x.what == "verdict"));
+    }
+
+    #[test]
+    fn the_matrices_differ_where_single_crashes_are_judged_differently() {
+        let a = preset("kafka-append").expect("preset");
+        let b = preset("kafka-idempotent").expect("preset");
+        let cells = compare_matrices(&a, &b);
+        assert!(!cells.is_empty());
+        for cell in &cells {
+            let crash: batchscope_engine::CrashPoint = cell.crash.parse().expect("a crash point");
+            let judge = |s: &Scenario| {
+                let mut s = s.clone();
+                s.crashes = vec![crash];
+                crate::oracle::check(&s).verdict
+            };
+            assert_eq!(Some(judge(&a)), cell.a, "{}", cell.crash);
+            assert_eq!(Some(judge(&b)), cell.b, "{}", cell.crash);
+            assert_ne!(cell.a, cell.b);
+        }
+        assert!(cells.iter().any(|c| c.crash == "sink-commit@3"));
+        assert!(compare_matrices(&a, &a).is_empty());
     }
 
     #[test]

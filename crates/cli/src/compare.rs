@@ -1,7 +1,7 @@
 //! `batchscope compare A B`: two scenarios (presets or files) with the same seed and crashes;
 //! prints both verdicts, the first diverging event and what differs.
 
-use batchscope_check::compare::{compare, Comparison};
+use batchscope_check::compare::{compare, compare_matrices, CellDifference, Comparison};
 use batchscope_engine::{CrashPoint, Scenario};
 use clap::Args;
 use std::path::Path;
@@ -19,6 +19,10 @@ pub struct CompareArgs {
     /// Seed of both runs (default: the first scenario's).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Also crash both at every single crash point (the explorer's matrix) and list the
+    /// points where their verdicts differ.
+    #[arg(long)]
+    pub matrix: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -97,6 +101,24 @@ pub fn text(c: &Comparison) -> Vec<String> {
     out
 }
 
+/// The crash points whose verdicts differ, one per line.
+pub fn matrix_text(cells: &[CellDifference]) -> Vec<String> {
+    if cells.is_empty() {
+        return vec!["every single crash point: the same verdict for both".to_string()];
+    }
+    let name = |v: Option<batchscope_check::Verdict>| {
+        v.map_or("not reached".to_string(), |v| v.to_string())
+    };
+    let mut out = vec![format!(
+        "{} crash points judged differently (A | B):",
+        cells.len()
+    )];
+    for c in cells {
+        out.push(format!("  {:18} {} | {}", c.crash, name(c.a), name(c.b)));
+    }
+    out
+}
+
 /// Runs `batchscope compare`; returns the exit code (0 compared, 2 bad input).
 pub fn run(args: &CompareArgs) -> i32 {
     let (a, b) = match inputs(args) {
@@ -107,14 +129,21 @@ pub fn run(args: &CompareArgs) -> i32 {
         }
     };
     let comparison = compare(&a, &b);
+    let cells = args.matrix.then(|| compare_matrices(&a, &b));
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&comparison).expect("a comparison serializes")
-        );
+        let mut value = serde_json::to_value(&comparison).expect("a comparison serializes");
+        if let Some(cells) = &cells {
+            value["matrix_differences"] = serde_json::to_value(cells).expect("cells serialize");
+        }
+        println!("{}", serde_json::to_string_pretty(&value).expect("JSON"));
     } else {
         for line in text(&comparison) {
             println!("{line}");
+        }
+        if let Some(cells) = &cells {
+            for line in matrix_text(cells) {
+                println!("{line}");
+            }
         }
     }
     0

@@ -128,6 +128,32 @@ fn a_file_against_a_preset_with_the_same_seed() {
 }
 
 #[test]
+fn the_matrix_lists_the_crash_points_judged_differently() {
+    let c = json(&[
+        "compare",
+        "kafka-append",
+        "kafka-idempotent",
+        "--matrix",
+        "--json",
+    ]);
+    let cells = c["matrix_differences"].as_array().expect("cells");
+    assert!(!cells.is_empty());
+    for cell in cells {
+        let crash = cell["crash"].as_str().unwrap();
+        for (side, name) in [("a", "kafka-append"), ("b", "kafka-idempotent")] {
+            let run = json(&["run", "--preset", name, "--crash", crash, "--json"]);
+            assert_eq!(cell[side], run["verdict"], "{crash} {side}");
+        }
+    }
+    let out = batchscope(&["compare", "kafka-append", "kafka-idempotent", "--matrix"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(&format!("{} crash points judged differently", cells.len())),
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_input_is_named() {
     bad_input(
         &["compare", "nope", "kafka-append"],

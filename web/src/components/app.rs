@@ -209,7 +209,13 @@ pub fn App(props: &AppProps) -> Html {
             html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} /> }
         }
     };
-    let hash = batchscope_view::url::scenario::format_link(&player.url_state());
+    let link = player.url_state();
+    let hash = batchscope_view::url::scenario::format_link(&link);
+    let alone =
+        batchscope_view::url::scenario::format_link(&batchscope_view::url::scenario::Link {
+            vs: None,
+            ..link.clone()
+        });
 
     html! {
         <div class="app">
@@ -265,7 +271,7 @@ pub fn App(props: &AppProps) -> Html {
                     <span class="lab-tools">
                         <button class="ed-open" data-testid="editor-open" title="Edit this scenario: form and JSON, load and save files"
                                 onclick={{ let o = editor_open.clone(); move |_| o.set(!*o) }}>{ "✎ Edit scenario" }</button>
-                        <LabButtons hash={hash} on_action={on_action.clone()} />
+                        <LabButtons hash={hash} alone={alone} comparing={player.mode.versus.is_some()} on_action={on_action.clone()} />
                     </span>
                 </div>
             </footer>

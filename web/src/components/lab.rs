@@ -4,6 +4,7 @@
 use crate::compare::built_ins;
 use crate::shell::PlayerCmd;
 use crate::state::Action;
+use batchscope_engine::presets;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -12,6 +13,10 @@ use yew::prelude::*;
 pub struct LabButtonsProps {
     /// The hash of the moment on screen.
     pub hash: String,
+    /// The same without the compared run (`vs=`): what "this run vs …" extends.
+    pub alone: String,
+    /// Whether compare mode is on.
+    pub comparing: bool,
     /// Every intent.
     pub on_action: Callback<Action>,
 }
@@ -57,9 +62,19 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
             <select class="compare-pick" data-testid="compare-pick" onchange={pick}
                     title="Two designs side by side, same seed and crashes" aria-label="Compare">
                 <option value="" selected=true>{ "⇆ Compare…" }</option>
-                { for built_ins().into_iter().map(|b| html! {
-                    <option value={b.hash.clone()}>{ b.question }</option>
-                }) }
+                <optgroup label="Built-in questions">
+                    { for built_ins().into_iter().map(|b| html! {
+                        <option value={b.hash.clone()}>{ b.question }</option>
+                    }) }
+                </optgroup>
+                <optgroup label="This run (seed, crashes) vs a preset">
+                    { for presets().into_iter().map(|p| html! {
+                        <option value={format!("{}&vs={}", props.alone, p.name)}>{ format!("vs {}", p.name) }</option>
+                    }) }
+                </optgroup>
+                if props.comparing {
+                    <option value={props.alone.clone()} data-testid="compare-leave">{ "Leave compare mode" }</option>
+                }
             </select>
         </>
     }
