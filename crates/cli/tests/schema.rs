@@ -45,6 +45,19 @@ fn shipped_schemas_equal_the_generated_ones() {
 }
 
 #[test]
+fn schema_descriptions_cite_public_sources_only() {
+    for kind in [SchemaKind::Scenario, SchemaKind::Topology] {
+        let text = schema_text(kind);
+        for internal in ["SEMANTICS", "§", "seed 0", "Seed 0"] {
+            assert!(
+                !text.contains(internal),
+                "{kind:?}: an editor shows this schema's descriptions; `{internal}` is no public source"
+            );
+        }
+    }
+}
+
+#[test]
 fn schema_command_prints_the_scenario_schema_with_its_parts() {
     let out = batchscope(&["schema", "scenario"]);
     assert_eq!(out.status.code(), Some(0));

@@ -59,9 +59,13 @@ pub struct Scenario {
 #[serde(rename_all = "kebab-case")]
 pub enum Execution {
     /// Micro-batches (SEMANTICS §1).
+    #[schemars(description = "Micro-batches (Spark's MicroBatchExecution).")]
     #[default]
     MicroBatch,
     /// Continuous processing with epochs (SEMANTICS §2): `trigger_interval_ms` is the epoch length.
+    #[schemars(
+        description = "Continuous processing with epochs (Spark's ContinuousExecution, Trigger.Continuous): `trigger_interval_ms` is the epoch length."
+    )]
     Continuous,
 }
 
@@ -151,11 +155,17 @@ pub enum SourceKind {
     /// Tablestore: a random UUID placeholder per batch, channel checkpoints in the Meta table.
     Tablestore,
     /// Reads the data in get_offset to learn the real end, and caches it (the design seed 000 rejects).
+    #[schemars(
+        description = "Reads the data in getOffset to learn the real end offset, and caches it: every row is read twice."
+    )]
     PullAhead,
     /// Commits to the Tunnel server as it reads and restarts from the server's checkpoints.
     AutoCommit,
     /// SeaTunnel's source on Spark (SEMANTICS §4): `{"checkpointId":n}` offsets, one reader per
     /// subtask whose end is set by `reader`.
+    #[schemars(
+        description = "SeaTunnel's source on Spark (seatunnel-translation-spark): `{\"checkpointId\":n}` offsets, one reader per subtask whose end is set by `reader`."
+    )]
     #[serde(rename = "seatunnel")]
     SeaTunnel,
 }
@@ -210,9 +220,15 @@ pub struct SourceSpec {
 #[serde(rename_all = "kebab-case")]
 pub enum ReaderEnd {
     /// Never in streaming mode: `while (running && handover.isEmpty()) sleep` (seed 001) — the batch never ends.
+    #[schemars(
+        description = "Never in streaming mode: `while (running && handover.isEmpty()) sleep` in SeaTunnel's micro-batch reader — the batch never ends."
+    )]
     #[default]
     Never,
     /// After `idle_timeout_ms` without new rows (the fix discussed in seed 001 / PR #7476).
+    #[schemars(
+        description = "After `idle_timeout_ms` without new rows (the fix discussed around SeaTunnel PR #7476)."
+    )]
     IdleTimeout,
     /// As `IdleTimeout`, plus in-band checkpoint records every `checkpoint_interval_ms`: the reader
     /// writes `<id>.prepared`, the sink commits the rows before the record and renames it `<id>.committed`.
@@ -246,6 +262,9 @@ pub enum SinkKind {
     /// Tasks append rows as they go; a replayed batch appends them again.
     Append,
     /// foreachBatch writing the whole batch to one of several stores, chosen at random per call (seed 004).
+    #[schemars(
+        description = "foreachBatch writing the whole batch to one of several stores, chosen at random per call."
+    )]
     ForeachBatch,
     /// DSv2 StreamingWrite: tasks stage rows, the driver's commit(epoch) publishes them and skips an epoch already committed.
     TwoPhase,
