@@ -7,7 +7,7 @@
 
 mod common;
 
-use batchscope_check::compare::compare;
+use batchscope_check::compare::{compare, compare_matrices};
 use batchscope_check::oracle::check;
 use batchscope_engine::{preset, Scenario, SinkKind};
 use batchscope_view::url::scenario::encode;
@@ -162,6 +162,27 @@ async fn compare_mode(client: &Client, port: u16) -> TestResult {
         if !diffs.contains(&d.what) {
             return Err(format!("the strip should list `{}`: {diffs}", d.what));
         }
+    }
+    // The crash matrix of both: the points judged differently, as `compare --matrix` lists them.
+    let cells = compare_matrices(&a, &preset("kafka-idempotent").expect("preset"));
+    click(client, "[data-testid=matrix-go]").await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=matrix-differences]')",
+        60,
+        "the crash matrix of both",
+    )
+    .await?;
+    let count = js(
+        client,
+        "return document.querySelector('[data-testid=matrix-differences]').dataset.count;",
+    )
+    .await?;
+    if count != json!(cells.len().to_string()) {
+        return Err(format!(
+            "{} cells differ, the page lists {count}",
+            cells.len()
+        ));
     }
     save_screenshot(client, "lab-compare.png").await?;
     // Play to the end: each side's badge gives its verdict.

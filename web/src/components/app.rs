@@ -200,10 +200,21 @@ pub fn App(props: &AppProps) -> Html {
         let what = format!("your scenario (from the link): {}", scenario.description);
         preset_list.insert(0, (preset.clone(), what));
     }
+    // Compare mode's matrix cells: this page's link without crash inputs, cursor or tour.
+    let cell_base = {
+        let mut l = player.url_state();
+        l.base.crashes.clear();
+        l.base.crash_after_events.clear();
+        l.base.tour = false;
+        l.base.at = 0;
+        batchscope_view::url::scenario::format_link(&l)
+            .trim_start_matches('#')
+            .replace("&at=0", "")
+    };
     let diagram = match &player.mode.versus {
         Some(v) => html! {
             <CompareView name_a={preset.clone()} a={run.clone()} world_a={Shared(player.world.clone())}
-                versus={Shared(v.clone())} cursor={cursor} animate_ms={animate_ms} />
+                versus={Shared(v.clone())} cursor={cursor} animate_ms={animate_ms} hash_alone={cell_base.clone()} />
         },
         None => {
             html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} /> }

@@ -6,6 +6,7 @@ use super::{SequenceDiagram, VerdictBadge};
 use crate::compare::Versus;
 use crate::run::Run;
 use crate::shell::Shared;
+use batchscope_check::compare::{compare_matrices, CellDifference};
 use batchscope_engine::World;
 use batchscope_view::panels;
 use yew::prelude::*;
@@ -28,6 +29,8 @@ pub struct CompareViewProps {
     pub cursor: usize,
     /// Arrow animation length.
     pub animate_ms: f64,
+    /// The link's keys but `crash=` and `at=` (`preset=…&seed=…&vs=…`): a matrix cell's link adds its crash.
+    pub hash_alone: String,
 }
 
 /// One side: name, live badge, final verdict, diagram.
@@ -71,6 +74,41 @@ fn side(
 pub fn CompareView(props: &CompareViewProps) -> Html {
     let v = &props.versus;
     let c = &v.comparison;
+    // The crash matrix of both, on demand (every single crash point, twice: a second or two).
+    let key = format!("{}|{}|{}", props.name_a, v.name, c.seed);
+    let cells = use_state(|| Option::<(String, Vec<CellDifference>)>::None);
+    let on_matrix = {
+        let (cells, key) = (cells.clone(), key.clone());
+        let (a, b) = (props.a.scenario.clone(), v.run.scenario.clone());
+        Callback::from(move |_: MouseEvent| {
+            cells.set(Some((key.clone(), compare_matrices(&a, &b))))
+        })
+    };
+    let matrix = match &*cells {
+        Some((k, list)) if *k == key => {
+            let name = |v: Option<batchscope_check::Verdict>| {
+                v.map_or("not reached".to_string(), |v| v.to_string())
+            };
+            html! {
+                <div class="cmp-matrix" data-testid="matrix-differences" data-count={list.len().to_string()}>
+                    if list.is_empty() {
+                        { "Every single crash point: the same verdict for both." }
+                    } else {
+                        <strong>{ format!("{} crash points judged differently: ", list.len()) }</strong>
+                        { for list.iter().map(|d| html! {
+                            <a class="cmp-cell" href={format!("#{}&crash={}", props.hash_alone, d.crash)}
+                               title={format!("A {} · B {}", name(d.a), name(d.b))}>{ &d.crash }</a>
+                        }) }
+                    }
+                </div>
+            }
+        }
+        _ => html! {
+            <button class="cmp-matrix-go" data-testid="matrix-go" onclick={on_matrix}
+                title="Crash both at every single crash point and list where their verdicts differ">
+                { "Crash matrix: where do they differ?" }</button>
+        },
+    };
     let world_b = v.run.timeline.world_at(props.cursor.min(v.run.len()));
     let (fa, fb) = (c.a.verdict.name(), c.b.verdict.name());
     let divergence = match &c.first_divergence {
@@ -103,6 +141,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                         <tr data-what={d.what.clone()}><td>{ &d.what }</td><td>{ &d.a }</td><td>{ &d.b }</td></tr>
                     }) }
                 </table>
+                { matrix }
             </div>
             <div class="cmp-sides">
                 { side("a", &props.name_a, &props.a, &props.world_a, props.cursor, props.animate_ms, fa) }
