@@ -201,6 +201,45 @@ pub fn differences(a: &Side, b: &Side) -> Vec<Difference> {
     out
 }
 
+/// The triggers of a trace: (index, batch id) of each `TriggerFired`.
+fn triggers(events: &[Event]) -> Vec<(usize, u64)> {
+    events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e.kind {
+            EventKind::TriggerFired { batch_id } => Some((i, batch_id)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Compare mode's lockstep: B's cursor for A's `cursor`, by batch and by event within it. The
+/// last trigger A has shown is the j-th trigger of batch N; B goes to its j-th trigger of batch
+/// N (or its last one) and as many events further, without passing B's next trigger. Before
+/// any trigger, and wherever the traces are still equal, B's cursor is A's.
+pub fn lockstep_cursor(a: &[Event], cursor: usize, b: &[Event]) -> usize {
+    let ta = triggers(&a[..cursor.min(a.len())]);
+    let Some(&(start_a, batch)) = ta.last() else {
+        return cursor.min(b.len());
+    };
+    let nth = ta.iter().filter(|(_, n)| *n == batch).count();
+    let tb = triggers(b);
+    let same_batch: Vec<usize> = tb
+        .iter()
+        .filter(|(_, n)| *n == batch)
+        .map(|(i, _)| *i)
+        .collect();
+    let Some(&start_b) = same_batch.get(nth - 1).or(same_batch.last()) else {
+        return cursor.min(b.len());
+    };
+    let next_b = tb
+        .iter()
+        .map(|(i, _)| *i)
+        .find(|i| *i > start_b)
+        .unwrap_or(b.len());
+    (start_b + (cursor - start_a)).min(next_b).min(b.len())
+}
+
 /// A crash point whose verdict differs between the two designs (the explorer's single-crash
 /// matrix of each, side by side).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -303,6 +342,41 @@ mod tests {
         }
         assert!(cells.iter().any(|c| c.crash == "sink-commit@3"));
         assert!(compare_matrices(&a, &a).is_empty());
+    }
+
+    #[test]
+    fn lockstep_keeps_both_runs_in_the_same_batch() {
+        let (a, b) = same_inputs(
+            &with_crash("tablestore", "sink-commit@2"),
+            &preset("pull-ahead").expect("preset"),
+        );
+        let (ea, eb) = (
+            check_world(&a, true).0.events.expect("events"),
+            check_world(&b, true).0.events.expect("events"),
+        );
+        let d = first_divergence(&ea, &eb).expect("they part").index as usize;
+        let batch_at = |events: &[Event], cursor: usize| {
+            events[..cursor].iter().rev().find_map(|e| match e.kind {
+                EventKind::TriggerFired { batch_id } => Some(batch_id),
+                _ => None,
+            })
+        };
+        for cursor in 0..=ea.len() {
+            let c = lockstep_cursor(&ea, cursor, &eb);
+            assert!(c <= eb.len());
+            if cursor <= d {
+                assert_eq!(c, cursor, "equal traces step together");
+            }
+            if let Some(n) = batch_at(&ea, cursor) {
+                if eb
+                    .iter()
+                    .any(|e| e.kind == (EventKind::TriggerFired { batch_id: n }))
+                {
+                    assert_eq!(batch_at(&eb, c), Some(n), "cursor {cursor}: B in batch {n}");
+                }
+            }
+        }
+        assert_eq!(lockstep_cursor(&ea, ea.len(), &ea), ea.len());
     }
 
     #[test]

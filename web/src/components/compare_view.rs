@@ -1,12 +1,12 @@
 //! Compare mode: the page's run (A) and the run of `vs=` (B) side by side, stepping in lockstep
-//! (the same event count), each with its sequence diagram and verdict, and a difference strip
+//! (by batch, and by event within the batch), each with its sequence diagram and verdict, and a difference strip
 //! that marks where the traces first part and what the runs end up differing in.
 
 use super::{SequenceDiagram, VerdictBadge};
 use crate::compare::Versus;
 use crate::run::Run;
 use crate::shell::Shared;
-use batchscope_check::compare::{compare_matrices, CellDifference};
+use batchscope_check::compare::{compare_matrices, lockstep_cursor, CellDifference};
 use batchscope_engine::World;
 use batchscope_view::panels;
 use yew::prelude::*;
@@ -109,7 +109,9 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                 { "Crash matrix: where do they differ?" }</button>
         },
     };
-    let world_b = v.run.timeline.world_at(props.cursor.min(v.run.len()));
+    // Lockstep by batch, and by event within the batch.
+    let cursor_b = lockstep_cursor(props.a.events(), props.cursor, v.run.events());
+    let world_b = v.run.timeline.world_at(cursor_b);
     let (fa, fb) = (c.a.verdict.name(), c.b.verdict.name());
     let divergence = match &c.first_divergence {
         None => {
@@ -145,7 +147,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
             </div>
             <div class="cmp-sides">
                 { side("a", &props.name_a, &props.a, &props.world_a, props.cursor, props.animate_ms, fa) }
-                { side("b", &v.name, &v.run, &world_b, props.cursor, props.animate_ms, fb) }
+                { side("b", &v.name, &v.run, &world_b, cursor_b, props.animate_ms, fb) }
             </div>
         </div>
     }
