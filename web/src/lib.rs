@@ -7,6 +7,7 @@
 //! Imports point one way: `components`, `topology` → `hooks` → `shell`; the entry point
 //! (`main.rs`) hands both dashboards to [`shell::Root`].
 
+pub mod compare;
 pub mod components;
 pub mod hooks;
 pub mod inspect;

@@ -12,6 +12,7 @@ use batchscope_engine::scenario::Fault;
 use batchscope_engine::{presets, CrashPoint, Scenario, World};
 use batchscope_view::replay::Timeline;
 use batchscope_view::tour::{self, Panel};
+use batchscope_view::url::scenario::{self as link, Link};
 use batchscope_view::url::{self, UrlState};
 use std::rc::Rc;
 
@@ -100,7 +101,7 @@ pub enum Action {
     /// Show one checkpoint file.
     SelectFile(Option<String>),
     /// Load a state from the URL (a pasted link, an Explore cell).
-    LoadUrl(UrlState),
+    LoadUrl(Link),
 }
 
 impl From<PlayerCmd> for Action {
@@ -109,9 +110,15 @@ impl From<PlayerCmd> for Action {
     }
 }
 
+impl From<Link> for Action {
+    fn from(link: Link) -> Action {
+        Action::LoadUrl(link)
+    }
+}
+
 impl From<UrlState> for Action {
     fn from(state: UrlState) -> Action {
-        Action::LoadUrl(state)
+        Action::LoadUrl(Link::of(state))
     }
 }
 
@@ -126,6 +133,10 @@ pub struct Micro {
     pub tab: Tab,
     /// Checkpoint file shown.
     pub selected_file: Option<String>,
+    /// The scenario of one's own from the link (`scenario=`), in place of the preset's.
+    pub custom: Option<Rc<Scenario>>,
+    /// Compare mode: the second run (`vs=`), stepping in lockstep with this one.
+    pub versus: Option<Rc<crate::compare::Versus>>,
 }
 
 /// The micro-batch player.
@@ -152,13 +163,32 @@ impl Micro {
             run: Rc::new(run),
             tab: Tab::Channels,
             selected_file: None,
+            custom: None,
+            versus: None,
         }
     }
 
-    /// The same page with another run.
+    /// The scenario this page starts from at `seed`, without crash inputs: the link's own
+    /// scenario, or the preset's.
+    pub fn base(&self, seed: u64) -> Scenario {
+        match &self.custom {
+            Some(s) => Scenario {
+                seed,
+                ..(**s).clone()
+            },
+            None => scenario_of(&self.preset, seed),
+        }
+    }
+
+    /// The same page with another run (and the compared run given the same inputs).
     fn with_run(&self, run: Run) -> Micro {
+        let versus = self
+            .versus
+            .as_ref()
+            .map(|v| Rc::new(crate::compare::Versus::compute(&run, v.link.clone())));
         Micro {
             run: Rc::new(run),
+            versus,
             ..self.clone()
         }
     }
@@ -167,7 +197,7 @@ impl Micro {
 impl Mode for Micro {
     type World = World;
     type Action = Action;
-    type Url = UrlState;
+    type Url = Link;
 
     const SUBJECT: &'static str = "scenario";
     const STEPS: &'static str = "events";
@@ -191,6 +221,7 @@ impl Mode for Micro {
                     batchscope_view::timeline::next_commit_cursor(p.mode.run.events(), p.cursor);
                 p.seek(c);
             }
+            Action::SetPreset(name) if p.mode.custom.is_some() && name == p.mode.preset => {}
             Action::SetPreset(name) => {
                 let seed = p.mode.run.scenario.seed;
                 let run = Run::compute(scenario_of(&name, seed), None);
@@ -239,7 +270,14 @@ impl Mode for Micro {
             Action::CrashNow => p.crash_now(),
             Action::SetTab(t) => p.mode.tab = t,
             Action::SelectFile(f) => p.mode.selected_file = f,
-            Action::LoadUrl(state) => p.load_link(state),
+            Action::LoadUrl(mut state) => {
+                // An Explore cell of one's own scenario names it, not a preset: keep it.
+                let names = preset_names();
+                if state.custom.is_none() && !names.contains(&state.base.preset.as_str()) {
+                    state.custom = p.mode.custom.as_deref().cloned().map(Box::new);
+                }
+                p.load_link(state)
+            }
         }
     }
 
@@ -251,48 +289,68 @@ impl Mode for Micro {
         p.rebuild(0);
     }
 
-    fn parse_link(hash: &str) -> Result<UrlState, Vec<String>> {
-        url::parse(hash, &preset_names())
+    fn parse_link(hash: &str) -> Result<Link, Vec<String>> {
+        link::parse_link(hash, &preset_names())
             .map_err(|errors| errors.iter().map(|e| e.to_string()).collect())
     }
 
-    fn default_link() -> UrlState {
-        url::parse("", &preset_names()).expect("the empty hash parses")
+    fn default_link() -> Link {
+        Link::of(url::parse("", &preset_names()).expect("the empty hash parses"))
     }
 
-    fn format_link(state: &UrlState) -> String {
-        url::format(state)
+    fn format_link(state: &Link) -> String {
+        link::format_link(state)
     }
 
-    fn open(state: UrlState) -> Opened<Micro> {
-        let mut scenario = scenario_of(&state.preset, state.seed);
-        scenario.crashes = state.crashes;
-        scenario.faults.extend(state.faults);
+    fn open(state: Link) -> Opened<Micro> {
+        let Link { base, custom, vs } = state;
+        let custom = custom.map(|s| Rc::new(*s));
+        let own = |seed: u64| match &custom {
+            Some(s) => Scenario {
+                seed,
+                ..(**s).clone()
+            },
+            None => scenario_of(&base.preset, seed),
+        };
+        let mut scenario = own(base.seed);
+        scenario.crashes = base.crashes;
+        scenario.faults.extend(base.faults);
         let mut notes = vec![];
         if let Err(e) = scenario.validate() {
-            // A fault this preset cannot have (a link edited by hand): the preset's own faults.
+            // A fault this scenario cannot have (a link edited by hand): its own faults.
             notes.push(format!("fault: {e}; the link's faults are left out"));
-            scenario.faults = scenario_of(&state.preset, state.seed).faults;
+            scenario.faults = own(base.seed).faults;
         }
-        scenario.crash_after_events = state.crash_after_events;
+        scenario.crash_after_events = base.crash_after_events;
+        let mut mode = Micro::new(base.preset, Run::compute(scenario, None));
+        mode.custom = custom;
+        mode.versus = vs.map(|v| Rc::new(crate::compare::Versus::compute(&mode.run, v)));
         Opened {
-            mode: Micro::new(state.preset, Run::compute(scenario, None)),
-            at: state.at,
-            tour: state.tour,
+            mode,
+            at: base.at,
+            tour: base.tour,
             notes,
         }
     }
 
-    fn link(p: &MicroPlayer) -> UrlState {
+    fn link(p: &MicroPlayer) -> Link {
         let s = &p.mode.run.scenario;
-        UrlState {
-            preset: p.mode.preset.clone(),
-            seed: s.seed,
-            crashes: s.crashes.clone(),
-            faults: batchscope_view::explore::extra_faults(&p.mode.preset, s),
-            crash_after_events: s.crash_after_events.clone(),
-            at: p.cursor as u64,
-            tour: p.tour,
+        let faults = match p.mode.custom.as_deref() {
+            Some(own) => batchscope_view::explore::extra_of(&own.faults, &s.faults),
+            None => batchscope_view::explore::extra_faults(&p.mode.preset, s),
+        };
+        Link {
+            base: UrlState {
+                preset: p.mode.preset.clone(),
+                seed: s.seed,
+                crashes: s.crashes.clone(),
+                faults,
+                crash_after_events: s.crash_after_events.clone(),
+                at: p.cursor as u64,
+                tour: p.tour,
+            },
+            custom: p.mode.custom.as_deref().cloned().map(Box::new),
+            vs: p.mode.versus.as_ref().map(|v| v.link.clone()),
         }
     }
 
@@ -310,7 +368,7 @@ impl Mode for Micro {
     fn start_tour(p: &mut MicroPlayer) {
         let t = tour::tour(&p.mode.preset);
         let old = &p.mode.run.scenario;
-        let mut scenario = scenario_of(&p.mode.preset, old.seed);
+        let mut scenario = p.mode.base(old.seed);
         scenario.crashes = t.crash.and_then(|c| c.parse().ok()).into_iter().collect();
         if scenario != *old {
             let same_data = scenario.seed == old.seed;
@@ -393,188 +451,4 @@ impl Player<Micro> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use yew::Reducible;
-
-    fn reduce(p: MicroPlayer, a: impl Into<Action>) -> MicroPlayer {
-        (*Rc::new(p).reduce(a.into())).clone()
-    }
-
-    #[test]
-    fn step_back_and_forward_are_exact() {
-        let mut p = MicroPlayer::from_hash("#preset=kafka-append&seed=7");
-        for _ in 0..10 {
-            p = reduce(p, PlayerCmd::Step);
-        }
-        let at10 = p.world.events().to_vec();
-        p = reduce(p, PlayerCmd::Step);
-        p = reduce(p, PlayerCmd::Back);
-        assert_eq!(p.cursor, 10);
-        assert_eq!(p.world.events(), &at10[..]);
-    }
-
-    #[test]
-    fn crash_now_is_recorded_and_shown() {
-        let mut p = MicroPlayer::from_hash("#preset=kafka-append&at=30");
-        p = reduce(p, Action::CrashNow);
-        assert_eq!(p.cursor, 31);
-        assert_eq!(p.scenario().crash_after_events, vec![29]);
-        assert!(matches!(
-            p.world.events().last().unwrap().kind,
-            batchscope_engine::EventKind::Crashed { .. }
-        ));
-        // The URL reproduces the same moment.
-        let again = MicroPlayer::from_link(p.url_state());
-        assert_eq!(again.world.events(), p.world.events());
-    }
-
-    #[test]
-    fn arming_a_passed_point_is_refused_with_a_message() {
-        let mut p = MicroPlayer::from_hash("#preset=kafka-append&at=60");
-        p = reduce(p, Action::ArmCrash("sink-commit@1".parse().unwrap()));
-        assert!(p.scenario().crashes.is_empty());
-        assert!(p.notices[0].text.contains("behind the cursor"));
-        p = reduce(p, Action::ArmCrash("sink-commit@4".parse().unwrap()));
-        assert_eq!(p.scenario().crashes.len(), 1);
-        assert_eq!(p.cursor, 60);
-    }
-
-    #[test]
-    fn disarming_a_fired_crash_moves_the_cursor_back_to_where_the_past_changes() {
-        let mut p = MicroPlayer::from_hash("#preset=kafka-append&crash=sink-commit@3&at=70");
-        let crash_seq = p.mode.run.last().fired_crashes()[0].seq as usize;
-        p = reduce(p, Action::DisarmCrash(0));
-        assert_eq!(p.cursor, crash_seq);
-        assert!(p.scenario().crashes.is_empty());
-    }
-
-    #[test]
-    fn an_armed_fault_changes_the_run_and_travels_in_the_link() {
-        let mut p = MicroPlayer::from_hash("#preset=tablestore-append");
-        let calm = p.mode.run.events().len();
-        p = reduce(p, Action::ArmFault("task-fail@3".parse().unwrap()));
-        assert_eq!(p.scenario().faults.len(), 1);
-        assert!(p
-            .mode
-            .run
-            .events()
-            .iter()
-            .any(|e| matches!(e.kind, batchscope_engine::EventKind::TaskFailed { .. })));
-        assert_ne!(p.mode.run.events().len(), calm);
-        let link = url::format(&p.url_state());
-        assert!(link.contains("fault=task-fail@3"), "{link}");
-        let again = MicroPlayer::from_hash(&link);
-        assert_eq!(again.scenario().faults, p.scenario().faults);
-        // A fault the sink cannot have is refused with a message naming it.
-        let p = reduce(again, Action::ArmFault("foreach-fail@2".parse().unwrap()));
-        assert_eq!(p.scenario().faults.len(), 1);
-        assert!(p.notices[0].text.contains("foreach-fail@2"));
-        let p = reduce(p, Action::DisarmFault(0));
-        assert!(p.scenario().faults.is_empty());
-        // A preset's own fault is not repeated in its link.
-        let own = MicroPlayer::from_hash("#preset=checkpoint-deleted-latest");
-        assert_eq!(own.scenario().faults.len(), 1);
-        assert!(!url::format(&own.url_state()).contains("fault="));
-    }
-
-    #[test]
-    fn a_bad_link_names_the_problem_and_loads_the_default() {
-        let p = MicroPlayer::from_hash("#preset=nope&seed=x");
-        assert_eq!(p.mode.preset, "tablestore");
-        assert_eq!(p.notices.len(), 1);
-        assert!(p.notices[0].text.contains("unknown preset `nope`"));
-        assert!(p.notices[0].text.contains("seed: `x` is not a seed"));
-        let p = reduce(p, PlayerCmd::Dismiss(0));
-        assert!(p.notices.is_empty());
-    }
-
-    #[test]
-    fn next_batch_stops_after_a_commit_log_and_play_stops_at_the_end() {
-        let mut p = MicroPlayer::from_hash("#preset=kafka-append");
-        p = reduce(p, Action::NextBatch);
-        assert!(matches!(
-            p.world.events().last().unwrap().kind,
-            batchscope_engine::EventKind::CommitLogWritten { batch_id: 0, .. }
-        ));
-        p = reduce(p, PlayerCmd::Seek(usize::MAX));
-        assert!(p.at_end());
-        p = reduce(p, PlayerCmd::TogglePlay);
-        assert!(!p.playing);
-    }
-
-    /// Ticks the play timer until playback pauses (or a bound is hit).
-    fn play_until_paused(mut p: MicroPlayer) -> MicroPlayer {
-        for _ in 0..10_000 {
-            if !p.playing {
-                break;
-            }
-            p = reduce(p, PlayerCmd::Tick);
-        }
-        p
-    }
-
-    #[test]
-    fn the_tour_arms_its_crash_and_pauses_at_every_stop_in_turn() {
-        let mut p = MicroPlayer::from_hash("#preset=kafka-append&crash=task@4&at=40");
-        p = reduce(p, PlayerCmd::TourStart);
-        assert!(p.tour && p.playing);
-        assert_eq!(p.cursor, 0);
-        assert_eq!(p.scenario().crashes, vec!["sink-commit@3".parse().unwrap()]);
-        let stops = tour::tour("kafka-append").stops;
-        let cursors = p.tour_cursors();
-        assert!(cursors.iter().all(Option::is_some));
-        for (i, stop) in stops.iter().enumerate() {
-            if i > 0 {
-                p = reduce(p, PlayerCmd::TourNext);
-                assert!(p.playing, "Continue plays on from stop {i}");
-            }
-            p = play_until_paused(p);
-            assert_eq!(Some(p.cursor), cursors[i], "paused at stop {}", i + 1);
-            if let Some(panel) = stop.panel {
-                assert_eq!(p.mode.tab, Tab::from(panel), "stop {} shows its tab", i + 1);
-            }
-        }
-        assert!(p.at_end());
-        // Past the last stop, Continue does nothing.
-        p = reduce(p, PlayerCmd::TourNext);
-        assert!(!p.playing);
-        // The tour is in the link, and a link with it reopens the tour at the same moment.
-        let link = url::format(&p.url_state());
-        assert!(link.contains("tour=1"), "{link}");
-        let again = MicroPlayer::from_hash(&link);
-        assert!(again.tour);
-        assert_eq!(again.cursor, p.cursor);
-    }
-
-    #[test]
-    fn without_the_tour_play_runs_through_the_stops_and_a_stop_can_be_jumped_to() {
-        let mut p = MicroPlayer::from_hash("#preset=kafka-append&crash=sink-commit@3");
-        p = reduce(p, PlayerCmd::TogglePlay);
-        p = play_until_paused(p);
-        assert!(p.at_end(), "no tour: playback only stops at the end");
-        p = reduce(p, PlayerCmd::TourGo(3));
-        assert!(p.tour);
-        assert!(matches!(
-            p.world.events().last().unwrap().kind,
-            batchscope_engine::EventKind::Crashed { .. }
-        ));
-        assert_eq!(p.mode.tab, Tab::Checkpoint);
-        p = reduce(p, PlayerCmd::TourExit);
-        assert!(!p.tour);
-        // The `t` key starts the tour, then plays on to the next stop.
-        let mut q = MicroPlayer::from_hash("#preset=tablestore");
-        q = reduce(q, PlayerCmd::TourKey);
-        assert!(q.tour && q.playing && q.cursor == 0);
-        q = play_until_paused(q);
-        let first = q.cursor;
-        q = reduce(q, PlayerCmd::TourKey);
-        q = play_until_paused(q);
-        assert_eq!(Some(q.cursor), q.tour_cursors()[1]);
-        assert!(q.cursor > first);
-        // Switching preset leaves the tour.
-        p = reduce(p, PlayerCmd::TourGo(0));
-        p = reduce(p, Action::SetPreset("tablestore".into()));
-        assert!(!p.tour);
-    }
-}
+mod tests;

@@ -3,9 +3,11 @@
 //! - [`liveness`]: the one loop that runs a world to its end ([`oracle::run`]) and its liveness rule;
 //! - [`progress`]: the one count of what the sink holds so far;
 //! - [`oracle`]: the expectation (every record the upstream produced) and the verdict;
+//! - [`compare`]: two scenarios with the same seed and crashes, side by side;
 //! - [`explore`]: every crash point (and pair) of a scenario, judged;
 //! - [`topology`]: the FLIP-276 topology's consistency tally and report.
 
+pub mod compare;
 pub mod explore;
 pub mod liveness;
 pub mod oracle;

@@ -1,7 +1,9 @@
 //! The batchscope command-line tool as a library, so acceptance tests can call its commands.
 
+pub mod compare;
 pub mod explore;
 pub mod inspect;
 pub mod lesson;
 pub mod run;
+pub mod schema;
 pub mod topology;

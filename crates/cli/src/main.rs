@@ -1,6 +1,6 @@
 //! The `batchscope` binary: parses arguments and hands over to the library's commands.
 
-use batchscope_cli::{explore, inspect, lesson, run, topology};
+use batchscope_cli::{compare, explore, inspect, lesson, run, schema, topology};
 use clap::{Parser, Subcommand};
 
 /// Deterministic simulator of streaming fault tolerance: run protocols, crash them, judge the sink.
@@ -25,6 +25,10 @@ enum Command {
     Topology(topology::TopologyArgs),
     /// A preset's lesson and guided tour: what to watch, and at which event each stop pauses.
     Lesson(lesson::LessonArgs),
+    /// Print the JSON Schema of scenario files (default) or topology files.
+    Schema(schema::SchemaArgs),
+    /// Run two scenarios with the same seed and crashes: both verdicts, where the traces part, what differs.
+    Compare(compare::CompareArgs),
 }
 
 fn main() {
@@ -48,6 +52,8 @@ fn main() {
         Command::Inspect(args) => inspect::run(args),
         Command::Topology(args) => topology::run(args),
         Command::Lesson(args) => lesson::run(args),
+        Command::Schema(args) => schema::run(args),
+        Command::Compare(args) => compare::run(args),
     };
     std::process::exit(code);
 }

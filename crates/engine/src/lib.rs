@@ -14,6 +14,7 @@ pub mod meta_table;
 pub mod microbatch;
 pub mod rng;
 pub mod scenario;
+pub mod schema;
 pub mod sim;
 pub mod sink;
 pub mod source;

@@ -211,12 +211,19 @@ pub fn crash_url(preset: &str, base: &Scenario, crashes: &[CrashPoint]) -> UrlSt
 
 /// The faults of `scenario` that the preset `preset` does not list itself (what a link adds).
 pub fn extra_faults(preset: &str, scenario: &Scenario) -> Vec<batchscope_engine::scenario::Fault> {
-    let mut own = batchscope_engine::preset(preset)
+    let own = batchscope_engine::preset(preset)
         .map(|p| p.faults)
         .unwrap_or_default();
-    scenario
-        .faults
-        .iter()
+    extra_of(&own, &scenario.faults)
+}
+
+/// The faults of `all` beyond those of `own` (each of `own` cancels one equal fault of `all`).
+pub fn extra_of(
+    own: &[batchscope_engine::scenario::Fault],
+    all: &[batchscope_engine::scenario::Fault],
+) -> Vec<batchscope_engine::scenario::Fault> {
+    let mut own = own.to_vec();
+    all.iter()
         .filter(|f| match own.iter().position(|o| o == *f) {
             Some(i) => {
                 own.remove(i);

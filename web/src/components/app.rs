@@ -2,8 +2,9 @@
 //! and panels, and timeline. Every view is a pure function of the world at the cursor.
 
 use super::{
-    ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExplorePanel, ExportMenu,
-    MetaPanel, ProgressPanel, SequenceDiagram, Shared, SideTabs, SinkPanel, Timeline, VerdictBadge,
+    ArmedCrash, ChannelsPanel, CheckpointPanel, CompareView, Controls, CrashControls, ExplorePanel,
+    ExportMenu, LabButtons, MetaPanel, ProgressPanel, ScenarioEditor, SequenceDiagram, Shared,
+    SideTabs, SinkPanel, Timeline, VerdictBadge,
 };
 use crate::hooks::{
     use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut, SHORTCUTS,
@@ -64,6 +65,7 @@ pub fn App(props: &AppProps) -> Html {
     use_theme(player.theme);
 
     let explore_open = use_state(|| false);
+    let editor_open = use_state(|| false);
     let base_scenario = use_memo(player.mode.run.scenario.clone(), |s| s.clone());
 
     let run = Shared(player.mode.run.clone());
@@ -195,10 +197,41 @@ pub fn App(props: &AppProps) -> Html {
     } else {
         320.0
     };
-    let preset_list: Vec<(String, String)> = presets()
+    let mut preset_list: Vec<(String, String)> = presets()
         .into_iter()
         .map(|p| (p.name.to_string(), p.description.to_string()))
         .collect();
+    if player.mode.custom.is_some() && !preset_list.iter().any(|(n, _)| n == preset) {
+        let what = format!("your scenario (from the link): {}", scenario.description);
+        preset_list.insert(0, (preset.clone(), what));
+    }
+    // Compare mode's matrix cells: this page's link without crash inputs, cursor or tour.
+    let cell_base = {
+        let mut l = player.url_state();
+        l.base.crashes.clear();
+        l.base.crash_after_events.clear();
+        l.base.tour = false;
+        l.base.at = 0;
+        batchscope_view::url::scenario::format_link(&l)
+            .trim_start_matches('#')
+            .replace("&at=0", "")
+    };
+    let diagram = match &player.mode.versus {
+        Some(v) => html! {
+            <CompareView name_a={preset.clone()} a={run.clone()} world_a={Shared(player.world.clone())}
+                versus={Shared(v.clone())} cursor={cursor} animate_ms={animate_ms} hash_alone={cell_base.clone()} />
+        },
+        None => {
+            html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} /> }
+        }
+    };
+    let link = player.url_state();
+    let hash = batchscope_view::url::scenario::format_link(&link);
+    let alone =
+        batchscope_view::url::scenario::format_link(&batchscope_view::url::scenario::Link {
+            vs: None,
+            ..link.clone()
+        });
 
     html! {
         <div class="app">
@@ -219,10 +252,14 @@ pub fn App(props: &AppProps) -> Html {
             <ExplorePanel preset={preset.clone()} scenario={Shared(base_scenario.clone())}
                 open={*explore_open} on_close={{ let o = explore_open.clone(); Callback::from(move |_| o.set(false)) }}
                 on_action={on_action.clone()} />
+            <ScenarioEditor scenario={scenario.clone()} open={*editor_open}
+                vs={player.mode.versus.as_ref().map(|v| v.link.clone())}
+                on_close={{ let o = editor_open.clone(); Callback::from(move |_| o.set(false)) }}
+                on_action={on_action.clone()} />
             <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
             <main class="main">
                 <section class="diagram-pane" aria-label="Sequence diagram">
-                    <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} />
+                    { diagram }
                 </section>
                 <aside class="side">
                     <LessonCard tour={tour_view} on_cmd={on_action.reform(Action::from)}
@@ -249,6 +286,11 @@ pub fn App(props: &AppProps) -> Html {
                     on_action={on_action.clone()} />
                 <div class="shortcuts" aria-label="Keyboard shortcuts">
                     { for SHORTCUTS.iter().map(|(k, what)| html! { <span><kbd>{ *k }</kbd>{ *what }</span> }) }
+                    <span class="lab-tools">
+                        <button class="ed-open" data-testid="editor-open" title="Edit this scenario: form and JSON, load and save files"
+                                onclick={{ let o = editor_open.clone(); move |_| o.set(!*o) }}>{ "✎ Edit scenario" }</button>
+                        <LabButtons hash={hash} alone={alone} comparing={player.mode.versus.is_some()} on_action={on_action.clone()} />
+                    </span>
                 </div>
             </footer>
         </div>

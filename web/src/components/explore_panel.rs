@@ -76,7 +76,7 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
         let (on_action, on_close) = (props.on_action.clone(), props.on_close.clone());
         let (preset, scenario) = (props.preset.clone(), props.scenario.clone());
         Callback::from(move |crashes: Vec<CrashPoint>| {
-            on_action.emit(Action::LoadUrl(crash_url(&preset, &scenario, &crashes)));
+            on_action.emit(Action::from(crash_url(&preset, &scenario, &crashes)));
             on_close.emit(());
         })
     };

@@ -15,7 +15,7 @@ pub const CDC_SOURCE: &str = "cdc";
 pub const CDC_COLUMNS: [&str; 4] = ["userId", "itemId", "amount", "price"];
 
 /// A whole ETL topology: what the CLI reads from a file and what presets build.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TopologySpec {
     /// Name shown in reports.
@@ -69,7 +69,7 @@ fn default_retention() -> u64 {
 
 /// Corrected data for one barrier of a root table: the barrier's rows are replaced by `rows`
 /// when the table is revised at that barrier, and everything downstream recomputes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RevisionSpec {
     /// Root table revised.
@@ -85,7 +85,7 @@ fn default_barriers() -> u64 {
 }
 
 /// The simulated CDC stream: explicit records plus rows drawn from the seeded PRNG.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CdcSpec {
     /// Records given literally, each with its CDC time.
@@ -108,7 +108,7 @@ fn default_two() -> u32 {
 }
 
 /// One literal CDC record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CdcRecordSpec {
     /// CDC time (when the change happened upstream), ms.
@@ -124,7 +124,7 @@ pub struct CdcRecordSpec {
 }
 
 /// A table in Table Store.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
     /// Table name.
@@ -134,7 +134,7 @@ pub struct TableSpec {
 }
 
 /// A Flink ETL job: sources → operators → one sink table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JobSpec {
     /// Job name.
@@ -180,7 +180,7 @@ fn default_checkpoint_ms() -> u64 {
 }
 
 /// An operator of a job.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum OperatorSpec {
     /// Stateless: forwards every record unchanged.
@@ -225,7 +225,7 @@ impl OperatorSpec {
 }
 
 /// The declared query: an inner join of tables on common columns, with an optional ratio column.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QuerySpec {
     /// Query name.
@@ -240,7 +240,7 @@ pub struct QuerySpec {
 }
 
 /// `numerator / denominator AS name`; columns are written `table.column`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RatioSpec {
     /// Output column name.
@@ -308,8 +308,12 @@ pub(super) fn invalid(field: impl Into<String>, reason: impl Into<String>) -> To
 impl TopologySpec {
     /// Parses and validates a topology file's text.
     pub fn from_json(text: &str) -> Result<Self, TopologyError> {
+        let text = crate::schema::without_schema_key(text);
         let spec: TopologySpec =
-            serde_json::from_str(text).map_err(|e| TopologyError::Json(e.to_string()))?;
+            crate::schema::parse_naming_field(&text).map_err(|(field, e)| match field {
+                Some(field) => TopologyError::Json(format!("{field}: {e}")),
+                None => TopologyError::Json(e),
+            })?;
         spec.validate()?;
         Ok(spec)
     }

@@ -2,6 +2,7 @@
 //! the checkpoint folder is deleted), who restarts a failed query, and where a new query starts
 //! reading (`startingOffsets`).
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -155,7 +156,9 @@ impl<'de> Deserialize<'de> for Restart {
 
 /// Where a new query starts reading a Kafka-like log (`startingOffsets`). Only used when a
 /// query starts without a checkpoint; a restart always continues from the checkpoint.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum StartingOffsets {
     /// The end of every partition when the query starts: what arrived before is skipped

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Everything that defines a run, together with the seed: the same scenario and seed give the same events.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Short name (a preset's name, or the file's).
@@ -59,13 +59,29 @@ pub struct Scenario {
 }
 
 /// How the query executes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Execution {
     /// Micro-batches (SEMANTICS §1).
+    #[schemars(description = "Micro-batches (Spark's MicroBatchExecution).")]
     #[default]
     MicroBatch,
     /// Continuous processing with epochs (SEMANTICS §2): `trigger_interval_ms` is the epoch length.
+    #[schemars(
+        description = "Continuous processing with epochs (Spark's ContinuousExecution, Trigger.Continuous): `trigger_interval_ms` is the epoch length."
+    )]
     Continuous,
 }
 
@@ -87,7 +103,7 @@ pub(super) fn default_restart_delay_ms() -> u64 {
 }
 
 /// The simulated CDC table: channels (partitions), the arrival schedule and partition splits.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpstreamSpec {
     /// Number of channels (partitions) at the start.
@@ -106,7 +122,7 @@ pub struct UpstreamSpec {
 }
 
 /// A half-open time window `[from_ms, to_ms)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Window {
     /// Start (inclusive).
@@ -123,7 +139,7 @@ impl Window {
 }
 
 /// A burst of records on one channel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Burst {
     /// Channel index.
@@ -135,7 +151,7 @@ pub struct Burst {
 }
 
 /// A partition split: records of `channel` arriving at or after `at_ms` go to two new child channels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SplitSpec {
     /// The parent channel index.
@@ -145,7 +161,9 @@ pub struct SplitSpec {
 }
 
 /// Which source implementation reads the upstream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SourceKind {
     /// Kafka-like: next-offset-to-read per partition; the same range gives the same rows.
@@ -153,11 +171,17 @@ pub enum SourceKind {
     /// Tablestore: a random UUID placeholder per batch, channel checkpoints in the Meta table.
     Tablestore,
     /// Reads the data in get_offset to learn the real end, and caches it (the design seed 000 rejects).
+    #[schemars(
+        description = "Reads the data in getOffset to learn the real end offset, and caches it: every row is read twice."
+    )]
     PullAhead,
     /// Commits to the Tunnel server as it reads and restarts from the server's checkpoints.
     AutoCommit,
     /// SeaTunnel's source on Spark (SEMANTICS §4): `{"checkpointId":n}` offsets, one reader per
     /// subtask whose end is set by `reader`.
+    #[schemars(
+        description = "SeaTunnel's source on Spark (seatunnel-translation-spark): `{\"checkpointId\":n}` offsets, one reader per subtask whose end is set by `reader`."
+    )]
     #[serde(rename = "seatunnel")]
     SeaTunnel,
 }
@@ -170,7 +194,7 @@ impl SourceKind {
 }
 
 /// The source and its options.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SourceSpec {
     /// Implementation.
@@ -203,7 +227,19 @@ pub struct SourceSpec {
 }
 
 /// How a SeaTunnel reader restores and when its sink writer makes rows visible.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SeaTunnelDesign {
     /// PR #7476 as written: a reader restores from the latest `.prepared` of the batch, then the
@@ -225,13 +261,31 @@ impl SeaTunnelDesign {
 }
 
 /// When a SeaTunnel micro-batch reader's `next()` returns false.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReaderEnd {
     /// Never in streaming mode: `while (running && handover.isEmpty()) sleep` (seed 001) — the batch never ends.
+    #[schemars(
+        description = "Never in streaming mode: `while (running && handover.isEmpty()) sleep` in SeaTunnel's micro-batch reader — the batch never ends."
+    )]
     #[default]
     Never,
     /// After `idle_timeout_ms` without new rows (the fix discussed in seed 001 / PR #7476).
+    #[schemars(
+        description = "After `idle_timeout_ms` without new rows (the fix discussed around SeaTunnel PR #7476)."
+    )]
     IdleTimeout,
     /// As `IdleTimeout`, plus in-band checkpoint records every `checkpoint_interval_ms`: the reader
     /// writes `<id>.prepared`, the sink commits the rows before the record and renames it `<id>.committed`.
@@ -257,7 +311,9 @@ pub(super) fn default_page_size() -> u32 {
 }
 
 /// Which sink the query writes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SinkKind {
     /// FileStreamSink: skips a batch id already in its `_spark_metadata` manifest, before any task runs.
@@ -267,6 +323,9 @@ pub enum SinkKind {
     /// Tasks append rows as they go; a replayed batch appends them again.
     Append,
     /// foreachBatch writing the whole batch to one of several stores, chosen at random per call (seed 004).
+    #[schemars(
+        description = "foreachBatch writing the whole batch to one of several stores, chosen at random per call."
+    )]
     ForeachBatch,
     /// DSv2 StreamingWrite: tasks stage rows, the driver's commit(epoch) publishes them and skips an epoch already committed.
     TwoPhase,
@@ -276,7 +335,7 @@ pub enum SinkKind {
 }
 
 /// The sink and its faults.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SinkSpec {
     /// Implementation.
@@ -293,7 +352,19 @@ pub struct SinkSpec {
 }
 
 /// What an upsert sink keeps under each key.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum SinkValue {
     /// Each record under its own key: a replayed record overwrites itself.
@@ -316,7 +387,19 @@ pub(super) fn default_stores() -> u32 {
 }
 
 /// A named protocol step at which the driver can be killed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum CrashKind {
     /// After the source returned the end offset of batch N.
@@ -485,10 +568,10 @@ pub const MAX_BATCHES: u64 = 100_000;
 impl Scenario {
     /// Parses and validates a scenario from JSON text.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
-            // serde_json names the line and column; the message names the field or the type.
-            invalid("scenario", format!("{e}"))
-        })?;
+        let text = crate::schema::without_schema_key(text);
+        // serde_json names the line and column; the path names the field a type error is in.
+        let scenario: Scenario = crate::schema::parse_naming_field(&text)
+            .map_err(|(field, e)| invalid(field.as_deref().unwrap_or("scenario"), e))?;
         scenario.validate()?;
         Ok(scenario)
     }

@@ -4,6 +4,7 @@
 //! A link therefore reproduces the exact moment. Parsing never panics: every problem is named.
 
 pub mod query;
+pub mod scenario;
 
 pub use query::{percent_decode, UrlError};
 

@@ -1,0 +1,271 @@
+//! A scenario of one's own in the link: `#scenario=<base64url of the scenario JSON, no padding>`
+//! in place of `preset=`, and compare mode's second run, `vs=<preset>` or `vs=<base64url>`.
+//! The rest of the hash (seed, crashes, cursor, tour) is read by [`super::parse`] as for presets.
+//!
+//! The seed and the crash inputs travel in their own keys, not in the encoded JSON, so a link
+//! made by the page and a hand-edited one read alike.
+
+use super::query::{error, pairs};
+use super::{format, parse, UrlError, UrlState};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use batchscope_engine::Scenario;
+
+/// The longest `scenario=` / `vs=` value read (characters of base64url): links longer than this
+/// are cut by chat apps and some browsers, and the JSON of any sensible scenario fits.
+pub const MAX_ENCODED: usize = 24_000;
+
+/// The name a link's scenario goes by in the preset menu when it names none.
+pub const CUSTOM: &str = "custom";
+
+/// Compare mode's second run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Versus {
+    /// A preset, by name.
+    Preset(String),
+    /// A scenario of one's own.
+    Scenario(Box<Scenario>),
+}
+
+/// A micro-batch link: the preset-style state, and optionally a scenario of one's own in place
+/// of the preset and a second run to compare with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// Seed, crash inputs, cursor, tour (and the preset when `custom` is `None`).
+    pub base: UrlState,
+    /// The scenario of `scenario=` (its seed and crash inputs are those of `base`).
+    pub custom: Option<Box<Scenario>>,
+    /// The run of `vs=`.
+    pub vs: Option<Versus>,
+}
+
+impl Link {
+    /// A preset's link (no scenario of one's own, no comparison).
+    pub fn of(base: UrlState) -> Link {
+        Link {
+            base,
+            custom: None,
+            vs: None,
+        }
+    }
+}
+
+/// The scenario as base64url of its compact JSON, without seed and crash inputs.
+pub fn encode(scenario: &Scenario) -> String {
+    let mut bare = scenario.clone();
+    bare.crashes.clear();
+    bare.crash_after_events.clear();
+    let json = serde_json::to_string(&bare).expect("a scenario serializes");
+    URL_SAFE_NO_PAD.encode(json.as_bytes())
+}
+
+/// Reads the value of `param` (base64url of scenario JSON); every failure names `param`.
+pub fn decode(param: &str, value: &str) -> Result<Scenario, UrlError> {
+    if value.len() > MAX_ENCODED {
+        return Err(error(
+            param,
+            format!(
+                "the scenario is {} characters long, over the {MAX_ENCODED} a link may carry (save it as a file instead)",
+                value.len()
+            ),
+        ));
+    }
+    let bytes = URL_SAFE_NO_PAD
+        .decode(value.trim_end_matches('=').as_bytes())
+        .map_err(|e| error(param, format!("not base64url ({e})")))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| error(param, "the decoded scenario is not UTF-8 text".into()))?;
+    Scenario::from_json(&text).map_err(|e| error(param, format!("the scenario is invalid: {e}")))
+}
+
+/// Parses a micro-batch hash with `scenario=` and `vs=`; every problem, named.
+pub fn parse_link(hash: &str, known_presets: &[&str]) -> Result<Link, Vec<UrlError>> {
+    let mut errors = vec![];
+    let mut custom = None;
+    let mut vs = None;
+    let mut seed_given = false;
+    for (key, value) in pairs(hash) {
+        match key.as_str() {
+            "scenario" => match decode("scenario", &value) {
+                Ok(s) => custom = Some(Box::new(s)),
+                Err(e) => errors.push(e),
+            },
+            "vs" if known_presets.contains(&value.as_str()) => vs = Some(Versus::Preset(value)),
+            "vs" if value.starts_with("ey") => match decode("vs", &value) {
+                Ok(s) => vs = Some(Versus::Scenario(Box::new(s))),
+                Err(e) => errors.push(e),
+            },
+            "vs" => errors.push(error(
+                "vs",
+                format!(
+                    "`{value}` is neither a preset (known: {}) nor a base64url scenario",
+                    known_presets.join(", ")
+                ),
+            )),
+            "seed" => seed_given = true,
+            _ => {}
+        }
+    }
+    let mut base = match parse(hash, known_presets) {
+        Ok(base) => base,
+        Err(mut more) => {
+            errors.append(&mut more);
+            return Err(errors);
+        }
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if let Some(s) = &mut custom {
+        if !seed_given {
+            base.seed = s.seed;
+        }
+        // Crash inputs written into the JSON by hand join those of the link.
+        for c in std::mem::take(&mut s.crashes) {
+            if !base.crashes.contains(&c) {
+                base.crashes.push(c);
+            }
+        }
+        for n in std::mem::take(&mut s.crash_after_events) {
+            if !base.crash_after_events.contains(&n) {
+                base.crash_after_events.push(n);
+            }
+        }
+        s.seed = base.seed;
+        base.preset = if s.name.is_empty() {
+            CUSTOM.to_string()
+        } else {
+            s.name.clone()
+        };
+    }
+    Ok(Link { base, custom, vs })
+}
+
+/// Formats a link; `parse_link(format_link(l)) == l` for links the page makes.
+pub fn format_link(link: &Link) -> String {
+    let mut hash = format(&link.base);
+    if let Some(s) = &link.custom {
+        let preset = format!("#preset={}", link.base.preset);
+        hash = hash.replacen(&preset, &format!("#scenario={}", encode(s)), 1);
+    }
+    match &link.vs {
+        Some(Versus::Preset(name)) => hash.push_str(&format!("&vs={name}")),
+        Some(Versus::Scenario(s)) => hash.push_str(&format!("&vs={}", encode(s))),
+        None => {}
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use batchscope_engine::{preset, SinkKind};
+
+    fn names() -> Vec<&'static str> {
+        batchscope_engine::presets()
+            .iter()
+            .map(|p| p.name)
+            .collect()
+    }
+
+    fn five_channels() -> Scenario {
+        let mut s = preset("kafka-append").unwrap();
+        s.name = "five-channels".into();
+        s.upstream.channels = 5;
+        s.sink.kind = SinkKind::Append;
+        s
+    }
+
+    #[test]
+    fn a_scenario_link_round_trips_with_seed_crashes_and_cursor() {
+        let mut s = five_channels();
+        s.seed = 11;
+        let base = UrlState {
+            preset: "five-channels".into(),
+            seed: 11,
+            crashes: vec!["sink-commit@3".parse().unwrap()],
+            faults: vec!["task-fail@2".parse().unwrap()],
+            crash_after_events: vec![],
+            at: 40,
+            tour: false,
+        };
+        let link = Link {
+            base,
+            custom: Some(Box::new(s.clone())),
+            vs: Some(Versus::Preset("kafka-idempotent".into())),
+        };
+        let hash = format_link(&link);
+        assert!(hash.starts_with("#scenario=ey"), "{hash}");
+        assert!(!hash.contains("preset="), "{hash}");
+        assert!(
+            !hash.contains('='.to_string().repeat(2).as_str()),
+            "no padding"
+        );
+        assert_eq!(parse_link(&hash, &names()), Ok(link));
+    }
+
+    #[test]
+    fn the_scenario_seed_counts_unless_the_link_names_one() {
+        let mut s = five_channels();
+        s.seed = 23;
+        s.crashes = vec!["task@2".parse().unwrap()];
+        let hash = format!("#scenario={}", URL_SAFE_NO_PAD.encode(s.to_json()));
+        let link = parse_link(&hash, &names()).unwrap();
+        assert_eq!(link.base.seed, 23);
+        assert_eq!(link.base.crashes, s.crashes, "crashes in the JSON are kept");
+        assert_eq!(link.base.preset, "five-channels");
+        let link = parse_link(&format!("{hash}&seed=4"), &names()).unwrap();
+        assert_eq!(link.base.seed, 4);
+        assert_eq!(link.custom.unwrap().seed, 4);
+    }
+
+    #[test]
+    fn broken_and_too_long_scenarios_are_named() {
+        let e = parse_link("#scenario=%%%", &names()).unwrap_err();
+        assert_eq!(e[0].param, "scenario");
+        assert!(e[0].reason.contains("base64url"), "{}", e[0]);
+        let mut bad: serde_json::Value = serde_json::from_str(&five_channels().to_json()).unwrap();
+        bad["upstream"]["channels"] = "five".into();
+        let e = parse_link(
+            &format!("#scenario={}", URL_SAFE_NO_PAD.encode(bad.to_string())),
+            &names(),
+        )
+        .unwrap_err();
+        assert!(e[0].reason.contains("upstream.channels"), "{}", e[0]);
+        let long = "e".repeat(MAX_ENCODED + 1);
+        let e = parse_link(&format!("#scenario={long}"), &names()).unwrap_err();
+        assert!(e[0].reason.contains("over the"), "{}", e[0]);
+        let e = parse_link("#preset=kafka-append&vs=nope&seed=x", &names()).unwrap_err();
+        let params: Vec<&str> = e.iter().map(|e| e.param.as_str()).collect();
+        assert_eq!(params, ["vs", "seed"]);
+    }
+
+    #[test]
+    fn odd_values_are_named_never_a_panic() {
+        let json = five_channels().to_json();
+        let cut = URL_SAFE_NO_PAD.encode(&json[..json.len() / 2]);
+        let not_utf8 = URL_SAFE_NO_PAD.encode([0xff, 0xfe, 0xfd]);
+        let array = URL_SAFE_NO_PAD.encode("[1, 2]");
+        let huge = {
+            let mut s = five_channels();
+            s.batches = u64::MAX;
+            URL_SAFE_NO_PAD.encode(serde_json::to_string(&s).unwrap())
+        };
+        for value in ["", "e", "ey", "ey%", "é", &cut, &not_utf8, &array, &huge] {
+            let errors =
+                parse_link(&format!("#scenario={value}"), &names()).expect_err("not a scenario");
+            assert_eq!(errors[0].param, "scenario", "{value}: {errors:?}");
+            let errors = parse_link(&format!("#preset=tablestore&vs=ey{value}"), &names())
+                .expect_err("not a scenario");
+            assert_eq!(errors[0].param, "vs", "{value}: {errors:?}");
+        }
+    }
+
+    #[test]
+    fn a_preset_link_is_unchanged() {
+        let hash = "#preset=kafka-append&seed=7&crash=sink-commit@3&at=5";
+        let link = parse_link(hash, &names()).unwrap();
+        assert_eq!(link, Link::of(parse(hash, &names()).unwrap()));
+        assert_eq!(format_link(&link), hash);
+    }
+}

@@ -1,0 +1,81 @@
+//! The lab's header buttons: "Copy link" (the moment on screen, with a scenario of one's own
+//! encoded in it) and the built-in comparisons, each a one-line question.
+
+use crate::compare::built_ins;
+use crate::shell::PlayerCmd;
+use crate::state::Action;
+use batchscope_engine::presets;
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+
+/// Props of [`LabButtons`].
+#[derive(Properties, PartialEq)]
+pub struct LabButtonsProps {
+    /// The hash of the moment on screen.
+    pub hash: String,
+    /// The same without the compared run (`vs=`): what "this run vs …" extends.
+    pub alone: String,
+    /// Whether compare mode is on.
+    pub comparing: bool,
+    /// Every intent.
+    pub on_action: Callback<Action>,
+}
+
+/// The page's address with `hash`.
+fn address(hash: &str) -> String {
+    let location = gloo::utils::window().location();
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    format!("{origin}{path}{hash}")
+}
+
+/// "Copy link" and the comparison menu.
+#[component]
+pub fn LabButtons(props: &LabButtonsProps) -> Html {
+    let copy = {
+        let (hash, on_action) = (props.hash.clone(), props.on_action.clone());
+        Callback::from(move |_: MouseEvent| {
+            let link = address(&hash);
+            let written = gloo::utils::window()
+                .navigator()
+                .clipboard()
+                .write_text(&link);
+            // A page without clipboard permission still shows the link in the notice.
+            let ignore = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {});
+            let _ = written.catch(&ignore);
+            ignore.forget();
+            on_action.emit(PlayerCmd::Notify(format!("Link copied: {link}")).into());
+        })
+    };
+    let pick = Callback::from(move |e: Event| {
+        let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        let hash = select.value();
+        if !hash.is_empty() {
+            let _ = gloo::utils::window().location().set_hash(&hash);
+            select.set_value("");
+        }
+    });
+    html! {
+        <>
+            <button class="copy-link" data-testid="copy-link" onclick={copy}
+                    title="Copy a link to this moment: scenario (yours too), seed, crashes, step">{ "Copy link" }</button>
+            <select class="compare-pick" data-testid="compare-pick" onchange={pick}
+                    title="Two designs side by side, same seed and crashes" aria-label="Compare">
+                <option value="" selected=true>{ "⇆ Compare…" }</option>
+                <optgroup label="Built-in questions">
+                    { for built_ins().into_iter().map(|b| html! {
+                        <option value={b.hash.clone()}>{ b.question }</option>
+                    }) }
+                </optgroup>
+                <optgroup label="This run (seed, crashes) vs a preset">
+                    { for presets().into_iter().map(|p| html! {
+                        <option value={format!("{}&vs={}", props.alone, p.name)}>{ format!("vs {}", p.name) }</option>
+                    }) }
+                </optgroup>
+                if props.comparing {
+                    <option value={props.alone.clone()} data-testid="compare-leave">{ "Leave compare mode" }</option>
+                }
+            </select>
+        </>
+    }
+}
