@@ -9,7 +9,7 @@ text, so no other inline script runs; everything else comes from the page's own 
   script-src 'self' 'wasm-unsafe-eval' H   the bindings module, compiling the wasm, the loader(s)
   style-src 'self'; style-src-elem 'self'  the stylesheet file, no <style> element
   style-src-attr 'unsafe-inline'           Yew `style=` attributes (timeline positions, colours)
-  img-src 'self' data:                     the data: favicon
+  img-src 'self' data: blob:               the data: favicon; the diagram drawn into a PNG (Export)
   object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors: a meta tag cannot set it
 
 `style-src` also lists 'unsafe-inline' for browsers without CSP Level 3 (`style-src-attr`):
@@ -69,7 +69,7 @@ def policy(html: str) -> str:
             "style-src 'self' 'unsafe-inline'",
             "style-src-elem 'self'",
             "style-src-attr 'unsafe-inline'",
-            "img-src 'self' data:",
+            "img-src 'self' data: blob:",
             "object-src 'none'",
             "base-uri 'self'",
             "form-action 'self'",

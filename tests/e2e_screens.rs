@@ -50,6 +50,25 @@ async fn nothing_overlaps(client: &Client, what: &str) -> TestResult {
 
 async fn drive(client: &Client, port: u16) -> TestResult {
     open(client, port, "#preset=tablestore&seed=7&at=60").await?;
+    // Export works under the page's Content-Security-Policy (the PNG is drawn from a blob: URL).
+    js(
+        client,
+        "document.querySelector('[data-testid=export-menu]').open = true; return true;",
+    )
+    .await?;
+    click(client, "[data-testid=export-png]").await?;
+    wait_for(
+        client,
+        "(document.querySelector('[data-testid=export-menu]').dataset.export || '').includes('.png|image/png|')",
+        10,
+        "the PNG export",
+    )
+    .await?;
+    js(
+        client,
+        "document.querySelector('[data-testid=export-menu]').open = false; return true;",
+    )
+    .await?;
     for (w, h) in [(1024, 768), (1280, 720)] {
         resize(client, w, h).await?;
         nothing_overlaps(client, &format!("{w}×{h}")).await?;
