@@ -229,7 +229,19 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "While the query is down, its checkpoint folder ({files} files) is deleted. The next start is a new query: no offsets, no commits, and the source starts from its startingOffsets. The sink keeps what it holds."
         ),
     };
-    shorten_uuids(&text)
+    singular_counts(&shorten_uuids(&text))
+}
+
+/// `1 row`, not `1 rows` (the notes name counts with a plural noun).
+fn singular_counts(text: &str) -> String {
+    let mut out = text.to_string();
+    for noun in ["rows", "files", "records", "tasks"] {
+        let one = &noun[..noun.len() - 1];
+        for before in [" ", "("] {
+            out = out.replace(&format!("{before}1 {noun}"), &format!("{before}1 {one}"));
+        }
+    }
+    out
 }
 
 /// Who restarts a stopped query, as the scenario says: Spark itself never does.
@@ -341,6 +353,14 @@ mod tests {
         assert!(
             text.contains("latest offsets/3 but latest commits/2"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(
+            singular_counts("Task 0 appends 1 rows (1 rows), 11 rows, 21 files, 1 files."),
+            "Task 0 appends 1 row (1 row), 11 rows, 21 files, 1 file."
         );
     }
 }

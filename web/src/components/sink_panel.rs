@@ -1,6 +1,7 @@
 //! The sink: stores and their rows by writing batch, duplicates and missing keys marked, file
 //! sink manifests with orphan files greyed, upsert rewrites counted.
 
+use batchscope_engine::event::rows_text;
 use batchscope_view::labels::ellipsize;
 use batchscope_view::panels::SinkView;
 use yew::prelude::*;
@@ -70,7 +71,7 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
             }
             { for v.stores.iter().map(|s| html! {
                 <div class="store">
-                    <div class="store-head"><code>{ &s.name }</code><span class="muted">{ format!("{} rows", s.rows) }</span></div>
+                    <div class="store-head"><code>{ &s.name }</code><span class="muted">{ rows_text(s.rows) }</span></div>
                     if s.groups.is_empty() { <div class="muted small">{ "empty" }</div> }
                     { for s.groups.iter().map(|g| html! {
                         <div class="group">
@@ -92,7 +93,7 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                     { for v.files.iter().map(|f| html! {
                         <div class={classes!("sink-file", (!f.committed).then_some("orphan"))}>
                             <code>{ ellipsize(&f.name, 30) }</code>
-                            <span>{ format!("batch {} · {} rows", f.batch_id, f.rows) }</span>
+                            <span>{ format!("batch {} · {}", f.batch_id, rows_text(f.rows)) }</span>
                             if !f.committed { <span class="pill">{ "orphan: not in the manifest" }</span> }
                         </div>
                     }) }

@@ -53,9 +53,13 @@ pub fn TourBlock(props: &TourProps) -> Html {
     });
     let (title, text) = match (current, next) {
         (Some(i), _) if at_stop || !t.playing => (t.stops[i].0.to_string(), t.stops[i].1),
-        (_, Some(j)) => (
+        (_, Some(j)) if t.playing => (
             format!("Playing to stop {}: {}…", j + 1, t.stops[j].0),
             "Playback pauses there. Step with → or pause any time; Continue plays on.",
+        ),
+        (_, Some(j)) => (
+            format!("Next: stop {}, {}", j + 1, t.stops[j].0),
+            "Play on with the button below, or step there with →.",
         ),
         (Some(i), None) => (t.stops[i].0.to_string(), t.stops[i].1),
         (None, None) => (

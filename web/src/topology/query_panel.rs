@@ -120,17 +120,17 @@ pub fn QueryPanel(props: &QueryPanelProps) -> Html {
     let ratio_name = spec.ratio.as_ref().map(|x| x.name.clone());
     let changes = value_changes(&props.history, props.cursor);
     let shown = changes.len().saturating_sub(6);
+    // Before the first row the value columns are unknown: list only what is.
+    let selected: Vec<String> = spec
+        .on
+        .iter()
+        .cloned()
+        .chain(columns.iter().map(|c| short_col(c).to_string()))
+        .chain(ratio_name.clone())
+        .collect();
     let sql = format!(
-        "SELECT {}, {}{} FROM {} ON {}",
-        spec.on.join(", "),
-        columns
-            .iter()
-            .map(|c| short_col(c))
-            .collect::<Vec<_>>()
-            .join(", "),
-        ratio_name
-            .as_ref()
-            .map_or(String::new(), |n| format!(", {n}")),
+        "SELECT {} FROM {} ON {}",
+        selected.join(", "),
         spec.tables.join(" JOIN "),
         spec.on.join(", ")
     );

@@ -235,7 +235,7 @@ impl EventKind {
 }
 
 /// `1 row`, `3 rows`.
-fn rows_text(n: u64) -> String {
+pub fn rows_text(n: u64) -> String {
     if n == 1 {
         "1 row".into()
     } else {

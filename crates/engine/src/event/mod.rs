@@ -333,6 +333,7 @@ pub enum EventKind {
 }
 
 mod label;
+pub use label::rows_text;
 
 /// Shortens a UUID (`7f3a1c2e-…` → `7f3a1c2e`) for labels; other offsets stay as they are.
 pub fn short(offset: &str) -> String {

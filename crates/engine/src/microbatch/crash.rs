@@ -104,12 +104,13 @@ impl World {
     pub(super) fn crash(&mut self, point: Option<CrashPoint>, after_seq: u64) -> EventKind {
         let mut lost = vec![];
         if let Some(b) = &self.driver.batch {
-            lost.push(format!(
-                "batch {} in flight ({} of {} tasks finished)",
-                b.batch_id,
-                b.tasks_done,
-                b.plan.len()
-            ));
+            lost.push(match b.plan.len() {
+                0 => format!("batch {} in flight (no task planned yet)", b.batch_id),
+                n => format!(
+                    "batch {} in flight ({} of {n} tasks finished)",
+                    b.batch_id, b.tasks_done
+                ),
+            });
         }
         let prepared: usize = self
             .driver

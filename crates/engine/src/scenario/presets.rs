@@ -79,121 +79,121 @@ pub fn presets() -> Vec<Preset> {
     let mut out = vec![
         base(
             "kafka-idempotent",
-            "Kafka-like replayable log into a file sink that skips committed batch ids: exactly-once under any single crash",
+            "Kafka-like replayable log into a file sink that skips committed batch ids: exactly-once under any single crash.",
             SourceKind::ReplayableLog,
             SinkKind::File,
         ),
         base(
             "kafka-append",
-            "Kafka-like replayable log into a plain append sink: a re-run batch is appended twice",
+            "Kafka-like replayable log into a plain append sink: a re-run batch is appended twice.",
             SourceKind::ReplayableLog,
             SinkKind::Append,
         ),
         base(
             "tablestore",
-            "Tablestore CDC source (UUID placeholder offsets, Meta table, Tunnel checkpoints one batch late) into an upsert sink",
+            "Tablestore CDC source (UUID placeholder offsets, Meta table, Tunnel checkpoints one batch late) into an upsert sink.",
             SourceKind::Tablestore,
             SinkKind::Upsert,
         ),
         base(
             "tablestore-append",
-            "Tablestore CDC source into an append sink: a re-run reads again (and more) and appends twice",
+            "Tablestore CDC source into an append sink: a re-run reads again (and more) and appends twice.",
             SourceKind::Tablestore,
             SinkKind::Append,
         ),
         base(
             "tablestore-split",
-            "Tablestore CDC source while a channel splits: the children open only after the parent's final checkpoint reaches the Tunnel server",
+            "Tablestore CDC source while a channel splits: the children open only after the parent's final checkpoint reaches the Tunnel server.",
             SourceKind::Tablestore,
             SinkKind::Upsert,
         ),
         base(
             "tablestore-two-phase",
-            "Tablestore CDC source into a sink that de-duplicates only at the driver's commit: a re-run reads more rows, then skips them",
+            "Tablestore CDC source into a sink that de-duplicates only at the driver's commit: a re-run reads more rows, then skips them.",
             SourceKind::Tablestore,
             SinkKind::TwoPhase,
         ),
         base(
             "pull-ahead",
-            "The rejected design: get_offset reads the data ahead and caches it to learn the real end offset (count the extra reads)",
+            "The rejected design: get_offset reads the data ahead and caches it to learn the real end offset (count the extra reads).",
             SourceKind::PullAhead,
             SinkKind::Upsert,
         ),
         base(
             "auto-commit",
-            "A consumer that commits to the Tunnel server as it reads: a crash mid-batch loses the rows it read",
+            "A consumer that commits to the Tunnel server as it reads: a crash mid-batch loses the rows it read.",
             SourceKind::AutoCommit,
             SinkKind::Upsert,
         ),
         base(
             "foreach-batch-multi",
-            "foreachBatch writing each batch to one of three blob stores chosen at random (Stack Overflow: \"How does Structured Streaming ensure exactly-once\"): a retry can duplicate into another store",
+            "foreachBatch writing each batch to one of three blob stores chosen at random (Stack Overflow: \"How does Structured Streaming ensure exactly-once\"): a retry can duplicate into another store.",
             SourceKind::ReplayableLog,
             SinkKind::ForeachBatch,
         ),
         base(
             "continuous-epochs",
-            "Continuous processing (Trigger.Continuous): writers commit each epoch before commits/e, so a restart replays the epoch — at-least-once",
+            "Continuous processing (Trigger.Continuous): writers commit each epoch before commits/e, so a restart replays the epoch — at-least-once.",
             SourceKind::ReplayableLog,
             SinkKind::Append,
         ),
         base(
             "reader-never-closes",
-            "SeaTunnel's micro-batch reader in streaming mode (apache/seatunnel PR #7476, issue #9477): next() never returns false, so the batch never ends and nothing commits",
+            "SeaTunnel's micro-batch reader in streaming mode (apache/seatunnel PR #7476, issue #9477): next() never returns false, so the batch never ends and nothing commits.",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
         base(
             "reader-idle-timeout",
-            "The fix: a SeaTunnel reader ends its micro-batch after an idle timeout; its state goes to sources/0/<batch>/<subtask>/<id>.committed",
+            "The fix: a SeaTunnel reader ends its micro-batch after an idle timeout; its state goes to sources/0/<batch>/<subtask>/<id>.committed.",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
         base(
             "seatunnel-checkpoint-records",
-            "In-band checkpoint records (PR #7476): the sink commits rows before each record, then renames .prepared to .committed — at-least-once",
+            "In-band checkpoint records as PR #7476 wrote them: readers restore from the newest .prepared state and the sink commits at task commit — a crash after k.prepared, before the sink saw record k, loses it.",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
         base(
             "sink-outage",
-            "Kafka-like log into an upsert store that goes down for a while (Stack Overflow: \"Spark structured streaming from Kafka checkpoint and acknowledgement\"): no commits/N while writes fail, nothing lost",
+            "Kafka-like log into an upsert store that goes down for a while (Stack Overflow: \"Spark structured streaming from Kafka checkpoint and acknowledgement\"): no commits/N while writes fail, nothing lost.",
             SourceKind::ReplayableLog,
             SinkKind::Upsert,
         ),
         base(
             "seatunnel-committed-only",
-            "A safer SeaTunnel design than PR #7476: readers restore only from .committed state files and the sink publishes rows at each checkpoint record — no loss",
+            "A safer SeaTunnel design than PR #7476: readers restore only from .committed state files and the sink publishes rows at each checkpoint record — no loss.",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
         base(
             "seatunnel-idempotent-sink",
-            "The committed-only SeaTunnel design into a sink idempotent by key: a replayed checkpoint record overwrites its rows — exactly-once",
+            "The committed-only SeaTunnel design into a sink idempotent by key: a replayed checkpoint record overwrites its rows — exactly-once.",
             SourceKind::SeaTunnel,
             SinkKind::Upsert,
         ),
         base(
             "seatunnel-dev-timer",
-            "SeaTunnel's merged dev reader, if someone called readStream: one virtual checkpoint ends each micro-batch on a timer, but latestOffset never moves past batch 0 — stuck",
+            "SeaTunnel's merged dev reader, if someone called readStream: one virtual checkpoint ends each micro-batch on a timer, but latestOffset never moves past batch 0 — stuck.",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
         base(
             "checkpoint-deleted-latest",
-            "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=latest (Spark's default): what arrived while it was down is skipped",
+            "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=latest (Spark's default): what arrived while it was down is skipped.",
             SourceKind::ReplayableLog,
             SinkKind::Append,
         ),
         base(
             "checkpoint-deleted-earliest",
-            "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=earliest: everything is read again and appended twice",
+            "The checkpoint folder is deleted after batch 2 and the query starts anew with startingOffsets=earliest: everything is read again and appended twice.",
             SourceKind::ReplayableLog,
             SinkKind::Append,
         ),
         base(
             "batch-id-in-memory",
-            "A sink that skips a batch id it remembers in a driver-side field: it de-duplicates within a run, but a driver restart forgets the field and a re-run batch is written twice",
+            "A sink that skips a batch id it remembers in a driver-side field: it de-duplicates within a run, but a driver restart forgets the field and a re-run batch is written twice.",
             SourceKind::ReplayableLog,
             SinkKind::BatchIdInMemory,
         ),
@@ -287,4 +287,22 @@ pub fn preset(name: &str) -> Result<Scenario, ScenarioError> {
                 format!("unknown preset `{name}` (known: {})", names.join(", ")),
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::presets;
+
+    #[test]
+    fn every_description_is_a_sentence() {
+        for p in presets() {
+            assert!(
+                p.description.ends_with('.') && p.description.starts_with(char::is_uppercase)
+                    || p.description.starts_with("foreachBatch"),
+                "{}: {}",
+                p.name,
+                p.description
+            );
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! in memory.
 
 use crate::panels::offsets::batch_offsets;
+use batchscope_engine::event::rows_text;
 use batchscope_engine::source::SourceOffset;
 use batchscope_engine::{SourceKind, World};
 
@@ -65,9 +66,9 @@ fn in_memory(world: &World, index: u32) -> String {
             let start = pos(b.plan[i].start);
             match b.reads.get(i) {
                 Some(r) => parts.push(format!(
-                    "read {start} → {} · {} rows",
+                    "read {start} → {} · {}",
                     pos(r.end),
-                    r.rows.len()
+                    rows_text(r.rows.len() as u64)
                 )),
                 None => parts.push(format!("planned from {start}")),
             }
@@ -75,7 +76,10 @@ fn in_memory(world: &World, index: u32) -> String {
     }
     for ((ch, start), (end, rows)) in &world.source.cache {
         if *ch == index {
-            parts.push(format!("cached {start} → {end} · {} rows", rows.len()));
+            parts.push(format!(
+                "cached {start} → {end} · {}",
+                rows_text(rows.len() as u64)
+            ));
         }
     }
     if parts.is_empty() {
