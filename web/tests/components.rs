@@ -6,6 +6,7 @@
 use batchscope_engine::{preset, World};
 use batchscope_view::panels::Badge;
 use batchscope_web::components::{SequenceDiagram, VerdictBadge};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{KeyboardEvent, KeyboardEventInit};
 use yew::prelude::*;
@@ -158,5 +159,40 @@ async fn the_badge_carries_its_verdict() {
     );
     assert!(el.class_name().contains("badge-data-loss"));
     assert!(el.text_content().unwrap().contains("11 of 36 lost"));
+    app.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn after_picking_a_preset_the_right_arrow_steps() {
+    let (r, app) = mount("#preset=tablestore&seed=7&at=3");
+    settle().await;
+    let select: web_sys::HtmlSelectElement = find(&r, "#preset").dyn_into().unwrap();
+    select.focus().unwrap();
+    select.set_value("kafka-append");
+    let change = web_sys::Event::new_with_event_init_dict("change", &{
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init
+    })
+    .unwrap();
+    select.dispatch_event(&change).unwrap();
+    settle().await;
+    let active = gloo::utils::document().active_element();
+    assert!(
+        active.as_ref().is_none_or(|a| a.id() != "preset"),
+        "the preset picker keeps the focus"
+    );
+    let before = text(&r, "[data-testid=step-count]");
+    let init = KeyboardEventInit::new();
+    init.set_key("ArrowRight");
+    init.set_bubbles(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    active
+        .unwrap_or_else(|| gloo::utils::document().body().unwrap().into())
+        .dispatch_event(&event)
+        .unwrap();
+    settle().await;
+    assert!(text(&r, "[data-testid=lesson-title]").contains("append"));
+    assert_ne!(text(&r, "[data-testid=step-count]"), before, "→ steps");
     app.destroy();
 }

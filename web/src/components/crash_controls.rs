@@ -3,6 +3,7 @@
 //! deleted), see and remove the armed ones and the crash-now inputs, or try the lesson's
 //! suggested crash.
 
+use crate::shell::release_focus;
 use crate::shell::PlayerCmd;
 use crate::state::Action;
 use batchscope_engine::scenario::{Fault, FaultKind};
@@ -59,6 +60,7 @@ pub fn CrashControls(props: &CrashControlsProps) -> Html {
             {
                 kind.set(k);
             }
+            release_focus(&e);
         })
     };
     let on_batch = {
@@ -97,6 +99,7 @@ pub fn CrashControls(props: &CrashControlsProps) -> Html {
             {
                 fault_kind.set(k);
             }
+            release_focus(&e);
         })
     };
     let on_arm_fault = {

@@ -183,7 +183,21 @@ pub fn icon(which: Icon) -> Html {
 
 /// The value of the `<select>` an event came from.
 fn select_value(e: &Event) -> Option<String> {
-    e.target()
+    let value = e
+        .target()
         .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
-        .map(|s| s.value())
+        .map(|s| s.value());
+    release_focus(e);
+    value
+}
+
+/// Takes the focus off the control an event came from once its choice is made: a select that
+/// kept it would turn the next → into "the next preset" instead of a step.
+pub fn release_focus(e: &Event) {
+    if let Some(el) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.blur();
+    }
 }

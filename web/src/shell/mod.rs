@@ -19,7 +19,7 @@ mod tour;
 mod tour_block;
 mod tour_invite;
 
-pub use controls::{icon, Icon, PlayerControls, PlayerControlsProps};
+pub use controls::{icon, release_focus, Icon, PlayerControls, PlayerControlsProps};
 pub use lesson_card::{LessonCard, LessonCardProps};
 pub use mode_tabs::{ModeTabs, ModeTabsProps};
 pub use notices::{Notice, Notices, NoticesProps};
