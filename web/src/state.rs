@@ -202,6 +202,12 @@ impl Mode for Micro {
     const SUBJECT: &'static str = "scenario";
     const STEPS: &'static str = "events";
 
+    /// A Topology or Inspect link is the page root's to follow: reading it as a micro-batch
+    /// link would load the wrong page and write the micro-batch link over it.
+    fn owns_link(hash: &str) -> bool {
+        !batchscope_view::topology::is_topology_hash(hash) && !crate::shell::is_inspect_hash(hash)
+    }
+
     fn timeline(&self) -> &Timeline<World> {
         &self.run.timeline
     }

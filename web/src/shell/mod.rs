@@ -27,7 +27,7 @@ pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, SPEEDS};
 pub use present::{hash_flag, use_presentation, EmbedLink};
 pub use root::{Root, RootProps};
 pub use shared::Shared;
-pub use switch::{Dashboard, ModeSwitch};
+pub use switch::{is_inspect_hash, Dashboard, ModeSwitch};
 pub use theme::Theme;
 pub use tour::TourView;
 pub use tour_block::{TourBlock, TourProps};
