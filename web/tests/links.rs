@@ -29,7 +29,7 @@ fn follow(root: &Element, name: &str) {
         .unwrap();
     let link = (0..links.length())
         .filter_map(|i| links.get(i))
-        .map(|n| wasm_bindgen::JsCast::unchecked_into::<Element>(n))
+        .map(wasm_bindgen::JsCast::unchecked_into::<Element>)
         .find(|a| {
             a.get_attribute("href").is_some_and(|h| {
                 h.contains(&format!("preset={name}&")) || h.contains(&format!("topology={name}&"))
