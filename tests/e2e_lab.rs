@@ -67,11 +67,7 @@ async fn custom_scenario(client: &Client, port: u16) -> TestResult {
     .await?;
 
     // A broken scenario: a message naming it, and the default preset.
-    client
-        .goto("about:blank")
-        .await
-        .map_err(|e| format!("blank: {e}"))?;
-    open(client, port, "#scenario=eyJub3QganNvbg&seed=3").await?;
+    reopen(client, port, "#scenario=eyJub3QganNvbg&seed=3").await?;
     wait_for(
         client,
         "document.querySelector('[data-testid=notice]')",
@@ -95,11 +91,7 @@ async fn compare_mode(client: &Client, port: u16) -> TestResult {
     a.crashes.push("sink-commit@3".parse().expect("crash"));
     let c = compare(&a, &preset("kafka-idempotent").expect("preset"));
     let index = c.first_divergence.as_ref().expect("the traces part").index;
-    client
-        .goto("about:blank")
-        .await
-        .map_err(|e| format!("blank: {e}"))?;
-    open(
+    reopen(
         client,
         port,
         "#preset=kafka-append&vs=kafka-idempotent&crash=sink-commit@3",
@@ -217,11 +209,7 @@ async fn editor(client: &Client, port: u16) -> TestResult {
     if was == now {
         return Err(format!("the file sink should change the verdict ({was})"));
     }
-    client
-        .goto("about:blank")
-        .await
-        .map_err(|e| format!("blank: {e}"))?;
-    open(
+    reopen(
         client,
         port,
         "#preset=kafka-append&crash=sink-commit@3&at=999999",

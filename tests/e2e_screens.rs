@@ -102,11 +102,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     }
 
     // Present mode from the URL, on a projector.
-    client
-        .goto("about:blank")
-        .await
-        .map_err(|e| format!("blank: {e}"))?;
-    open(
+    reopen(
         client,
         port,
         "#preset=tablestore&seed=7&tour=1&at=60&present=1",
@@ -140,11 +136,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     }
 
     // The embed form: no header, a link to the same moment on the full page.
-    client
-        .goto("about:blank")
-        .await
-        .map_err(|e| format!("blank: {e}"))?;
-    open(client, port, "#preset=tablestore&seed=7&at=60&embed=1").await?;
+    reopen(client, port, "#preset=tablestore&seed=7&at=60&embed=1").await?;
     let embed = js(
         client,
         "const bar = document.querySelector('.topbar'); const link = document.querySelector('[data-testid=embed-link]'); \

@@ -313,6 +313,16 @@ pub async fn open(client: &Client, port: u16, hash: &str) -> TestResult {
     Ok(())
 }
 
+/// Opens the dashboard at `hash` in a fresh document (a hash change alone keeps the page and
+/// its state), as [`open`] does.
+pub async fn reopen(client: &Client, port: u16, hash: &str) -> TestResult {
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| format!("blank: {e}"))?;
+    open(client, port, hash).await
+}
+
 /// Picks `preset` in the header, as a user would, and waits until the lesson whose title
 /// contains `title_words` is on screen.
 pub async fn pick_preset(client: &Client, preset: &str, title_words: &str) -> TestResult {

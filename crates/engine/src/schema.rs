@@ -20,6 +20,20 @@ pub const SCENARIO_SCHEMA_REF: &str = "../schemas/scenario.schema.json";
 /// Path of the topology schema in the repository, relative to a topology file in `scenarios/`.
 pub const TOPOLOGY_SCHEMA_REF: &str = "../schemas/topology.schema.json";
 
+/// A string `NAME@BATCH` whose name is one of `names`, described by `description`.
+fn name_at_batch(names: &[&str], description: &str) -> Schema {
+    let mut object = SchemaObject {
+        instance_type: Some(InstanceType::String.into()),
+        string: Some(Box::new(StringValidation {
+            pattern: Some(format!("^({})@(0|[1-9][0-9]*)$", names.join("|"))),
+            ..Default::default()
+        })),
+        ..Default::default()
+    };
+    object.metadata().description = Some(description.to_string());
+    object.into()
+}
+
 impl JsonSchema for CrashPoint {
     fn schema_name() -> String {
         "CrashPoint".to_string()
@@ -28,19 +42,10 @@ impl JsonSchema for CrashPoint {
     /// A string `NAME@BATCH`, as `CrashPoint`'s `FromStr` reads it.
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         let names: Vec<&str> = CrashKind::ALL.iter().map(|k| k.name()).collect();
-        let mut object = SchemaObject {
-            instance_type: Some(InstanceType::String.into()),
-            string: Some(Box::new(StringValidation {
-                pattern: Some(format!("^({})@(0|[1-9][0-9]*)$", names.join("|"))),
-                ..Default::default()
-            })),
-            ..Default::default()
-        };
-        object.metadata().description = Some(
-            "A driver crash at a named protocol step of a batch, NAME@BATCH (e.g. sink-commit@3)."
-                .to_string(),
-        );
-        object.into()
+        name_at_batch(
+            &names,
+            "A driver crash at a named protocol step of a batch, NAME@BATCH (e.g. sink-commit@3).",
+        )
     }
 }
 
@@ -52,21 +57,12 @@ impl JsonSchema for Fault {
     /// A string `KIND@BATCH`, as `Fault`'s `FromStr` reads it.
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         let names: Vec<&str> = FaultKind::ALL.iter().map(|k| k.name()).collect();
-        let mut object = SchemaObject {
-            instance_type: Some(InstanceType::String.into()),
-            string: Some(Box::new(StringValidation {
-                pattern: Some(format!("^({})@(0|[1-9][0-9]*)$", names.join("|"))),
-                ..Default::default()
-            })),
-            ..Default::default()
-        };
-        object.metadata().description = Some(
+        name_at_batch(
+            &names,
             "A failure inside a batch, KIND@BATCH: task-fail (one task attempt fails and is \
              retried), foreach-fail (the foreachBatch function throws), checkpoint-deleted \
-             (the checkpoint folder is deleted after a crash)."
-                .to_string(),
-        );
-        object.into()
+             (the checkpoint folder is deleted after a crash).",
+        )
     }
 }
 
