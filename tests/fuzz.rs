@@ -84,6 +84,14 @@ fn url_seeds() -> Vec<String> {
         .collect();
     seeds.push("#preset=kafka-append&seed=7&crash=sink-commit@3&after=57&tour=1&at=60".into());
     seeds.push("#preset=tablestore&crash=task@2,commit-log@4".into());
+    seeds.push("#preset=tablestore-append&fault=task-fail@3&seed=2".into());
+    // An own scenario in the link, and a comparison.
+    let mut own = batchscope_engine::preset("kafka-append").expect("preset");
+    own.upstream.channels = 5;
+    seeds.push(format!(
+        "#scenario={}&crash=sink-commit@3&vs=kafka-idempotent",
+        url::scenario::encode(&own)
+    ));
     for t in topo_url::topology_names() {
         seeds.push(topo_url::format_topology(&topo_url::TopoUrl::default_for(
             t,
@@ -186,18 +194,26 @@ fn check_topology(text: &str) -> Result<(), String> {
     }
 }
 
-/// The URL target, both modes: parse; every error names its parameter; an accepted link's run
-/// is validated like a scenario and ends.
+/// The URL target, both modes: parse (the micro-batch link as the dashboard reads it, with an
+/// own `scenario=` and `vs=`); every error names its parameter; an accepted link's run is
+/// validated like a scenario and ends.
 fn check_url(hash: &str) -> Result<(), String> {
     let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
     caught("is_topology_hash", || topo_url::is_topology_hash(hash))?;
-    let micro = caught("url::parse", || url::parse(hash, &names))?;
+    let micro = caught("url::scenario::parse_link", || {
+        url::scenario::parse_link(hash, &names)
+    })?;
     match micro {
         Err(errors) => named(&errors)?,
-        Ok(state) => {
-            let mut s = batchscope_engine::preset(&state.preset).map_err(|e| e.to_string())?;
+        Ok(link) => {
+            let state = link.base;
+            let mut s = match link.custom {
+                Some(own) => *own,
+                None => batchscope_engine::preset(&state.preset).map_err(|e| e.to_string())?,
+            };
             s.seed = state.seed;
             s.crashes = state.crashes;
+            s.faults.extend(state.faults);
             s.crash_after_events = state.crash_after_events;
             match s.validate() {
                 Err(e) => one_line("url scenario", &e.to_string())?,
