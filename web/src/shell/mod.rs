@@ -23,7 +23,7 @@ pub use controls::{icon, release_focus, Icon, PlayerControls, PlayerControlsProp
 pub use lesson_card::{LessonCard, LessonCardProps};
 pub use mode_tabs::{ModeTabs, ModeTabsProps};
 pub use notices::{Notice, Notices, NoticesProps};
-pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, SPEEDS};
+pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPEEDS};
 pub use present::{hash_flag, use_presentation, EmbedLink};
 pub use root::{Root, RootProps};
 pub use shared::Shared;

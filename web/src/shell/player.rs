@@ -21,6 +21,9 @@ pub const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
 /// Time per step at 1×.
 pub const BASE_STEP_MS: f64 = 900.0;
 
+/// Notices on screen at most: more would push the page down a line at a time.
+pub const MAX_NOTICES: usize = 3;
+
 /// What every mode's player does alike: transport, speed, seed, theme, notices, the tour.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerCmd {
@@ -231,8 +234,13 @@ impl<M: Mode> Player<M> {
         BASE_STEP_MS / SPEEDS[self.speed.min(SPEEDS.len() - 1)]
     }
 
-    /// Shows a message.
+    /// Shows a message: the same text once (the newest copy), and at most
+    /// [`MAX_NOTICES`] at a time, the oldest leaving first.
     pub fn notify(&mut self, text: String) {
+        self.notices.retain(|n| n.text != text);
+        if self.notices.len() >= MAX_NOTICES {
+            self.notices.remove(0);
+        }
         self.notices.push(Notice {
             id: self.next_notice,
             text,

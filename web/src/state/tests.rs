@@ -183,3 +183,16 @@ fn without_the_tour_play_runs_through_the_stops_and_a_stop_can_be_jumped_to() {
     p = reduce(p, Action::SetPreset("tablestore".into()));
     assert!(!p.tour);
 }
+
+#[test]
+fn notices_do_not_pile_up() {
+    let mut p = MicroPlayer::from_hash("#preset=kafka-append&seed=7");
+    for i in 0..5 {
+        p = reduce(p, PlayerCmd::Notify(format!("message {i}")));
+        p = reduce(p, PlayerCmd::Notify(format!("message {i}")));
+    }
+    let texts: Vec<&str> = p.notices.iter().map(|n| n.text.as_str()).collect();
+    assert_eq!(texts.len(), crate::shell::MAX_NOTICES);
+    assert_eq!(texts.last(), Some(&"message 4"));
+    assert!(!texts.contains(&"message 0"));
+}
