@@ -52,6 +52,11 @@ impl Tab {
         }
     }
 
+    /// The tab a link names (`tab=checkpoint`).
+    pub fn from_name(name: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|t| t.name() == name)
+    }
+
     /// Title on the tab.
     pub fn title(self) -> &'static str {
         match self {
@@ -329,6 +334,12 @@ impl Mode for Micro {
         }
         scenario.crash_after_events = base.crash_after_events;
         let mut mode = Micro::new(base.preset, Run::compute(scenario, None));
+        mode.tab = base
+            .tab
+            .as_deref()
+            .and_then(Tab::from_name)
+            .unwrap_or(Tab::Channels);
+        mode.selected_file = base.file;
         mode.custom = custom;
         mode.versus = vs.map(|v| Rc::new(crate::compare::Versus::compute(&mode.run, v)));
         Opened {
@@ -354,6 +365,12 @@ impl Mode for Micro {
                 crash_after_events: s.crash_after_events.clone(),
                 at: p.cursor as u64,
                 tour: p.tour,
+                tab: (p.mode.tab != Tab::Channels).then(|| p.mode.tab.name().to_string()),
+                file: p
+                    .mode
+                    .selected_file
+                    .clone()
+                    .filter(|_| p.mode.tab == Tab::Checkpoint),
             },
             custom: p.mode.custom.as_deref().cloned().map(Box::new),
             vs: p.mode.versus.as_ref().map(|v| v.link.clone()),
@@ -362,7 +379,10 @@ impl Mode for Micro {
 
     /// A pasted link keeps the tab.
     fn keep_on_load(&self, fresh: &mut Micro) {
-        fresh.tab = self.tab;
+        // A link that names its tab opens it; one that does not keeps the tab on screen.
+        if fresh.tab == Tab::Channels {
+            fresh.tab = self.tab;
+        }
     }
 
     fn tour_cursors(&self) -> Vec<Option<usize>> {

@@ -196,3 +196,27 @@ async fn after_picking_a_preset_the_right_arrow_steps() {
     assert_ne!(text(&r, "[data-testid=step-count]"), before, "→ steps");
     app.destroy();
 }
+
+#[wasm_bindgen_test]
+async fn a_shared_link_opens_its_tab_and_file() {
+    let (r, app) = mount("#preset=kafka-append&seed=7&tab=checkpoint&file=offsets/1&at=40");
+    settle().await;
+    assert_eq!(
+        find(&r, "[data-testid=tab-checkpoint]").get_attribute("aria-selected"),
+        Some("true".into())
+    );
+    let mut s = preset("kafka-append").unwrap();
+    s.seed = 7;
+    let mut w = World::new(s);
+    for _ in 0..40 {
+        w.step();
+    }
+    let bytes = w
+        .checkpoint
+        .read("offsets/1")
+        .expect("offsets/1 is written by event 40");
+    let shown = text(&r, "[data-testid=file-text]");
+    let last = String::from_utf8_lossy(bytes);
+    assert!(shown.contains(last.lines().last().unwrap()), "{shown}");
+    app.destroy();
+}

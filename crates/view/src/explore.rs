@@ -206,6 +206,8 @@ pub fn crash_url(preset: &str, base: &Scenario, crashes: &[CrashPoint]) -> UrlSt
         crash_after_events: vec![],
         at: crash_moment(&scenario).unwrap_or(0) as u64,
         tour: false,
+        tab: None,
+        file: None,
     }
 }
 

@@ -56,6 +56,8 @@ fn link_of(s: &Scenario, vs: Option<Versus>) -> Link {
         crash_after_events: std::mem::take(&mut custom.crash_after_events),
         at: 0,
         tour: false,
+        tab: None,
+        file: None,
     };
     Link {
         base,

@@ -34,7 +34,14 @@ pub struct UrlState {
     pub at: u64,
     /// Whether the guided tour is on (`tour=1`): playback pauses at the lesson's stops.
     pub tour: bool,
+    /// The side panel's tab on screen (`tab=checkpoint`), when not the first.
+    pub tab: Option<String>,
+    /// The checkpoint file open in its tab (`file=offsets/3`).
+    pub file: Option<String>,
 }
+
+/// The side panel's tabs a link may name, in their order on screen.
+pub const TABS: [&str; 5] = ["channels", "meta", "checkpoint", "sink", "progress"];
 
 impl UrlState {
     /// The state of a fresh page: the default preset at the start.
@@ -47,6 +54,8 @@ impl UrlState {
             crash_after_events: vec![],
             at: 0,
             tour: false,
+            tab: None,
+            file: None,
         }
     }
 }
@@ -113,6 +122,16 @@ pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlErro
                 Ok(on) => state.tour = on,
                 Err(e) => errors.push(e),
             },
+            "tab" if TABS.contains(&value.as_str()) => state.tab = Some(value),
+            "tab" => errors.push(error(
+                "tab",
+                format!("unknown tab `{value}` (known: {})", TABS.join(", ")),
+            )),
+            "file" if is_checkpoint_path(&value) => state.file = Some(value),
+            "file" => errors.push(error(
+                "file",
+                format!("`{value}` is not a checkpoint file path"),
+            )),
             _ => {}
         }
     }
@@ -145,8 +164,28 @@ pub fn format(state: &UrlState) -> String {
     if state.tour {
         s.push_str("&tour=1");
     }
+    if let Some(tab) = &state.tab {
+        s.push_str(&format!("&tab={tab}"));
+    }
+    if let Some(file) = &state.file {
+        s.push_str(&format!("&file={file}"));
+    }
     s.push_str(&format!("&at={}", state.at));
     s
+}
+
+/// Whether `path` looks like a file of a checkpoint folder (`offsets/3`, `sources/0/0`):
+/// relative, `/`-separated names of letters, digits, `.`, `-` and `_`, no `..`.
+fn is_checkpoint_path(path: &str) -> bool {
+    !path.is_empty()
+        && path.len() <= 200
+        && path.split('/').all(|part| {
+            !part.is_empty()
+                && part != ".."
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        })
 }
 
 #[cfg(test)]
@@ -165,11 +204,13 @@ mod tests {
             crash_after_events: vec![57, 90],
             at: 61,
             tour: true,
+            tab: Some("checkpoint".into()),
+            file: Some("offsets/3".into()),
         };
         let text = format(&s);
         assert_eq!(
             text,
-            "#preset=kafka-append&seed=42&crash=sink-commit@3,task@4&fault=task-fail@2&after=57,90&tour=1&at=61"
+            "#preset=kafka-append&seed=42&crash=sink-commit@3,task@4&fault=task-fail@2&after=57,90&tour=1&tab=checkpoint&file=offsets/3&at=61"
         );
         assert_eq!(parse(&text, KNOWN), Ok(s.clone()));
         // Without the `#`, and with `@` and `,` percent-encoded by a chat app.
@@ -238,5 +279,25 @@ mod tests {
         assert_eq!(percent_decode("100%"), "100%");
         assert_eq!(percent_decode("%zz"), "%zz");
         assert_eq!(percent_decode("a+b"), "a b");
+    }
+
+    #[test]
+    fn a_tab_and_a_file_travel_in_the_link_and_bad_ones_are_named() {
+        let names = ["kafka-append"];
+        let s = parse(
+            "#preset=kafka-append&tab=checkpoint&file=offsets/3&at=9",
+            &names,
+        )
+        .unwrap();
+        assert_eq!(s.tab.as_deref(), Some("checkpoint"));
+        assert_eq!(s.file.as_deref(), Some("offsets/3"));
+        assert_eq!(parse(&format(&s), &names).unwrap(), s);
+        let errors = parse("#preset=kafka-append&tab=nope&file=../etc/passwd", &names).unwrap_err();
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        assert!(
+            text.iter().any(|e| e.contains("tab") && e.contains("nope")),
+            "{text:?}"
+        );
+        assert!(text.iter().any(|e| e.contains("file")), "{text:?}");
     }
 }

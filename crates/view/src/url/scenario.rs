@@ -188,6 +188,8 @@ mod tests {
             crash_after_events: vec![],
             at: 40,
             tour: false,
+            tab: None,
+            file: None,
         };
         let link = Link {
             base,
