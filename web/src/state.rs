@@ -199,6 +199,31 @@ impl Micro {
     }
 }
 
+/// A tour link arms the tour's crash when it arms none; one that arms another says so, since
+/// the stops after the crash may then never be reached.
+fn tour_crash(preset: &str, scenario: &mut Scenario, notes: &mut Vec<String>) {
+    let Some(crash) = tour::tour(preset)
+        .crash
+        .and_then(|c| c.parse::<CrashPoint>().ok())
+    else {
+        return;
+    };
+    if scenario.crashes.is_empty() && scenario.crash_after_events.is_empty() {
+        scenario.crashes.push(crash);
+    } else if !scenario.crashes.contains(&crash) {
+        let armed: Vec<String> = scenario.crashes.iter().map(|c| c.to_string()).collect();
+        let armed = if armed.is_empty() {
+            "a crash now".to_string()
+        } else {
+            armed.join(", ")
+        };
+        notes.push(format!(
+            "This tour arms {crash}; the link arms {armed} instead, so some stops may not be \
+             reached. Start the tour again to arm {crash}."
+        ));
+    }
+}
+
 impl Mode for Micro {
     type World = World;
     type Action = Action;
@@ -333,6 +358,9 @@ impl Mode for Micro {
             scenario.faults = own(base.seed).faults;
         }
         scenario.crash_after_events = base.crash_after_events;
+        if base.tour && custom.is_none() {
+            tour_crash(&base.preset, &mut scenario, &mut notes);
+        }
         let mut mode = Micro::new(base.preset, Run::compute(scenario, None));
         mode.tab = base
             .tab

@@ -196,3 +196,20 @@ fn notices_do_not_pile_up() {
     assert_eq!(texts.last(), Some(&"message 4"));
     assert!(!texts.contains(&"message 0"));
 }
+
+#[test]
+fn a_tour_link_without_its_crash_arms_it_and_one_with_another_says_so() {
+    let crash: CrashPoint = tour::tour("tablestore").crash.unwrap().parse().unwrap();
+    let p = MicroPlayer::from_hash("#preset=tablestore&seed=7&tour=1");
+    assert_eq!(p.mode.run.scenario.crashes, vec![crash]);
+    let p = MicroPlayer::from_hash("#preset=tablestore&seed=7&tour=1&crash=task@4");
+    assert!(
+        p.notices
+            .iter()
+            .any(|n| n.text.contains(&format!("This tour arms {crash}"))),
+        "{:?}",
+        p.notices
+    );
+    let p = MicroPlayer::from_hash("#preset=tablestore&seed=7");
+    assert!(p.mode.run.scenario.crashes.is_empty(), "no tour, no crash");
+}
