@@ -109,6 +109,10 @@ pub struct World {
     pub source: SourceState,
     /// The driver's volatile state.
     pub driver: Driver,
+    /// The initial offsets the query's very first start chose (Kafka-like log: `sources/0/0`
+    /// of run 1), kept across crashes and a deleted checkpoint: what `startingOffsets = latest`
+    /// left out for good. `None` before the first start writes them, or for other sources.
+    pub first_start: Option<BTreeMap<u32, u64>>,
     pending_crashes: Vec<CrashPoint>,
     pending_faults: Vec<Fault>,
     /// A `checkpoint-deleted` fault fired: the folder goes before the next start.
@@ -144,6 +148,7 @@ impl World {
             counters: SourceCounters::default(),
             source: SourceState::default(),
             driver: Driver::default(),
+            first_start: None,
             pending_crashes,
             pending_faults,
             delete_checkpoint: false,

@@ -158,6 +158,9 @@ impl World {
         }
         self.now_ms += cost::FILE_WRITE;
         let initial = contract.initial_offset(&mut self.source_ctx())?;
+        if self.first_start.is_none() {
+            self.first_start = self.source.initial_log.clone();
+        }
         let bytes = checkpoint::initial_offset_bytes(initial.version, &initial.body);
         self.checkpoint
             .create_atomic(INITIAL_OFFSET_PATH, bytes)
