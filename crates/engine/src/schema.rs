@@ -142,9 +142,21 @@ pub fn parse_naming_field<T: serde::de::DeserializeOwned>(
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let field = (!path.is_empty() && path != ".").then_some(path);
+        // `?` is serde_path_to_error's path before any field was entered (a truncated file).
+        let field = (!path.is_empty() && path != "." && path != "?").then_some(path);
         (field, e.into_inner().to_string())
     })?;
     de.end().map_err(|e| (None, e.to_string()))?;
     Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Scenario;
+
+    #[test]
+    fn a_file_broken_before_any_field_names_the_scenario() {
+        let error = Scenario::from_json("{").unwrap_err().to_string();
+        assert!(error.starts_with("scenario: "), "{error}");
+    }
 }
