@@ -32,5 +32,5 @@ cargo build --target wasm32-unknown-unknown -p batchscope-wasm --lib
 pkg="target/wasm-pkg/nodejs"
 rm -rf "$pkg"
 wasm-bindgen --target nodejs --out-dir "$pkg" \
-  target/wasm32-unknown-unknown/debug/batchscope_wasm.wasm
+  "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/debug/batchscope_wasm.wasm"
 BATCHSCOPE_WASM_PKG="$PWD/$pkg" node --test crates/wasm/tests/node/
