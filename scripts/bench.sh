@@ -31,10 +31,10 @@ cargo build --locked --release -p batchscope-cli
 cargo build --locked --release --target wasm32-unknown-unknown -p batchscope-wasm --lib
 pkg="target/wasm-pkg/bench"
 rm -rf "$pkg"
-wasm-bindgen --target nodejs --out-dir "$pkg" target/wasm32-unknown-unknown/release/batchscope_wasm.wasm
+wasm-bindgen --target nodejs --out-dir "$pkg" "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/batchscope_wasm.wasm"
 trunk build --release --offline
 cargo bench --locked --no-run --bench throughput --bench browser
-cli="target/release/batchscope"
+cli="${CARGO_TARGET_DIR:-target}/release/batchscope"
 
 # ---- measurements ----
 for s in "${scenarios[@]}"; do
