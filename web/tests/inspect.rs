@@ -90,15 +90,16 @@ async fn a_dropped_zip_shows_its_batches_and_restart() {
         .find(|b| b.text_content().unwrap_or_default().starts_with(&offsets))
         .expect("the offsets file is listed");
     target.dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    settle().await;
-    let shown = text(&r, "[data-testid=file-view]");
+    let shown = wait_for(&r, "[data-testid=file-view]")
+        .await
+        .text_content()
+        .unwrap_or_default();
     let bytes = std::str::from_utf8(upload.folder.read(&offsets).unwrap()).unwrap();
     assert!(shown.contains(bytes.lines().last().unwrap()), "{shown}");
 
     // Simulating the restart marks the re-run batch and its first step.
     click(&r, "[data-testid=simulate-restart]");
-    settle().await;
-    let hot = find(&r, "[data-testid=inspect-batches] tr.hot");
+    let hot = wait_for(&r, "[data-testid=inspect-batches] tr.hot").await;
     assert_eq!(hot.get_attribute("data-batch"), Some(batch.to_string()));
     assert_eq!(text(&r, ".restart-steps li.hot"), expected.restart.steps[0]);
 }

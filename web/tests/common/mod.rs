@@ -16,9 +16,12 @@ pub fn root() -> Element {
     div
 }
 
-/// Lets Yew render what the last event changed.
+/// Lets Yew render what the last event changed: a short sleep lets spawned futures and timers
+/// run, then `flush` waits until the scheduler has drained every render (it yields to the
+/// browser every 16 ms, so a sleep alone is a guess on a slow machine).
 pub async fn settle() {
-    yew::platform::time::sleep(Duration::from_millis(40)).await;
+    yew::platform::time::sleep(Duration::from_millis(20)).await;
+    yew::scheduler::flush().await;
 }
 
 /// The micro-batch dashboard mounted at `hash`.
