@@ -11,6 +11,7 @@ pub mod geometry;
 pub mod labels;
 pub mod lesson_index;
 pub mod lessons;
+pub mod overview;
 pub mod palette;
 pub mod panels;
 pub mod replay;

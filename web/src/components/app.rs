@@ -259,6 +259,7 @@ pub fn App(props: &AppProps) -> Html {
             <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
             <main class="main">
                 <section class="diagram-pane" aria-label="Sequence diagram">
+                    if player.mode.versus.is_none() { <super::minimap::Minimap run={run.clone()} cursor={cursor} stops={timeline_stops.clone()} on_action={on_action.clone()} /> }
                     { diagram }
                 </section>
                 <aside class="side">

@@ -12,6 +12,7 @@ mod explore_panel;
 mod export;
 mod lab;
 mod meta_panel;
+pub mod minimap;
 mod progress_panel;
 mod sequence_diagram;
 mod side_tabs;

@@ -148,7 +148,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                     </div>
                     <div class="topo-lower">
                         <BarrierTable world={world.clone()} />
-                        <DelayChart report={world.delays()} dark={dark} />
+                        <DelayChart world={world.clone()} dark={dark} />
                     </div>
                 </section>
                 <aside class="side topo-side">

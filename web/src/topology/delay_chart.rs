@@ -1,15 +1,20 @@
 //! End-to-end delay per job and per table over time, drawn by plotters into an SVG string and
-//! injected; names the job to optimise (FLIP-276, "HOW to define E2E delay").
+//! injected: every point's value on hover, the failures marked, and the job to optimise named
+//! and explained (FLIP-276, "HOW to define E2E delay").
 
-use batchscope_engine::barrier::DelayReport;
-use batchscope_view::topology::{delay_chart_svg, delay_legend};
+use crate::shell::Shared;
+use batchscope_engine::barrier::TopologyWorld;
+use batchscope_view::topology::{delay_chart_svg, delay_failures, delay_legend};
 use yew::prelude::*;
+
+/// FLIP-276 on the Flink wiki, the source of the delay definitions.
+const FLIP_276: &str = "https://cwiki.apache.org/confluence/display/FLINK/FLIP-276%3A+Data+Consistency+of+Streaming+and+Batch+ETL+in+Flink+and+Table+Store";
 
 /// Props of [`DelayChart`].
 #[derive(Properties, PartialEq)]
 pub struct DelayChartProps {
-    /// Delays at the step on screen.
-    pub report: DelayReport,
+    /// The world at the step on screen (its delays and its failures so far).
+    pub world: Shared<TopologyWorld>,
     /// Dark theme colours.
     pub dark: bool,
 }
@@ -17,12 +22,13 @@ pub struct DelayChartProps {
 /// The chart and its caption.
 #[component]
 pub fn DelayChart(props: &DelayChartProps) -> Html {
-    let svg = delay_chart_svg(&props.report, 440, 230, props.dark);
-    let legend = delay_legend(&props.report);
-    let job = props.report.job_to_optimise.clone();
+    let report = props.world.delays();
+    let failures = delay_failures(props.world.trace());
+    let svg = delay_chart_svg(&report, &failures, props.dark);
+    let legend = delay_legend(&report);
+    let job = report.job_to_optimise.clone();
     let mean = job.as_ref().and_then(|j| {
-        props
-            .report
+        report
             .jobs
             .iter()
             .find(|s| &s.name == j)
@@ -31,20 +37,26 @@ pub fn DelayChart(props: &DelayChartProps) -> Html {
     html! {
         <section class="card delay" data-testid="delay-chart">
             <h2>{ "End-to-end delay" }
-                <span class="muted small">{ " · table: snapshot time − CDC time of its newest record; job: snapshot time − inputs ready" }</span></h2>
+                <span class="muted small">{ " · table: snapshot time − CDC time of its newest record; job: snapshot time − inputs ready · hover a point for its value" }</span></h2>
             <div class="delay-legend">
                 { for legend.iter().map(|(name, color, job)| html! {
                     <span class={classes!("dl", job.then_some("dl-job"))}><i style={format!("background:{color}")}></i>{ name }</span>
                 }) }
+                if !failures.is_empty() {
+                    <span class="dl dl-failure"><i></i>{ "job failure" }</span>
+                }
             </div>
             <div class="delay-svg">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
-            <div class="optimise" data-testid="job-to-optimise">
+            <p class="optimise" data-testid="job-to-optimise">
                 { match job {
                     Some(j) => html! { <>{ "Job to optimise: " }<b class="mono">{ j }</b>
-                        { format!(" — mean job delay {} ms, the largest of all jobs (a job's delay: its snapshot of barrier N written − all its inputs of N available). Every table downstream inherits it, so shortening it shortens their end-to-end delay.", mean.unwrap_or(0)) }</> },
+                        { format!(" — it has the largest mean job delay ({} ms). ", mean.unwrap_or(0)) }
+                        { "A job's delay is the time from all its inputs of a barrier being available to its snapshot of that barrier being written, and every table downstream inherits it, so shortening this job shortens their end-to-end delay (" }
+                        <a href={FLIP_276} target="_blank" rel="noopener">{ "FLIP-276" }</a>
+                        { ", “HOW to define E2E delay”)." }</> },
                     None => html! { <span class="muted">{ "No snapshot written yet: the delay is measured when a table writes a snapshot." }</span> },
                 } }
-            </div>
+            </p>
         </section>
     }
 }

@@ -1,6 +1,65 @@
-//! The delay chart (plotters, SVG): each table's end-to-end delay per barrier, and its legend.
+//! The delay chart (plotters, SVG): each table's and job's end-to-end delay per barrier, a value
+//! on hover of every point (an SVG `<title>`), a marker where a job failed, and its legend.
 
-use batchscope_engine::barrier::{self, DelayReport};
+use batchscope_engine::barrier::{self, BarrierEvent, BarrierEventKind, DelayReport};
+use std::fmt::Write as _;
+
+/// Width of the chart's viewBox: about the width it is shown at beside the barrier table on a
+/// laptop, so its ticks (drawn at [`TICK_PX`]) stay at least 11 px on screen.
+pub const CHART_W: u32 = 400;
+/// Height of the chart's viewBox.
+pub const CHART_H: u32 = 230;
+/// Font size of the ticks and axis names, in viewBox units.
+pub const TICK_PX: u32 = 13;
+
+/// A job failure the chart marks: when, which job, and the barrier it had in flight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DelayFailure {
+    /// Simulated time of the failure.
+    pub at_ms: u64,
+    /// The job that failed.
+    pub job: String,
+    /// The barrier in flight (the first its table had not WRITTEN).
+    pub barrier: u64,
+}
+
+impl DelayFailure {
+    /// The marker's label: `✕ price_job fails · barrier 2`.
+    pub fn label(&self) -> String {
+        format!("✕ {} fails · barrier {}", self.job, self.barrier)
+    }
+}
+
+/// The job failures in a trace, in order (the run's `JobFailed` events so far).
+pub fn delay_failures(trace: &[BarrierEvent]) -> Vec<DelayFailure> {
+    trace
+        .iter()
+        .filter_map(|e| match &e.kind {
+            BarrierEventKind::JobFailed { job, in_flight, .. } => Some(DelayFailure {
+                at_ms: e.at_ms,
+                job: job.clone(),
+                barrier: *in_flight,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What a point's tooltip says: `job amount_job · barrier 3: 420 ms (snapshot written at 3150 ms)`.
+pub fn point_title(series: &str, is_job: bool, sample: &barrier::DelaySample) -> String {
+    let kind = if is_job { "job" } else { "table" };
+    format!(
+        "{kind} {series} · barrier {}: {} ms (snapshot written at {} ms)",
+        sample.barrier, sample.delay_ms, sample.at_ms
+    )
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
 
 /// Colours of the chart's series (jobs first, then tables), distinct on both themes.
 pub const SERIES_COLORS: [(u8, u8, u8); 8] = [
@@ -36,12 +95,15 @@ pub fn delay_legend(report: &DelayReport) -> Vec<(String, String, bool)> {
         .collect()
 }
 
-/// The delay chart as an SVG string: one line per job (thick) and per table (thin), x = when
-/// the snapshot was written, y = its delay. Empty series are skipped; colours follow
-/// [`delay_legend`].
-pub fn delay_chart_svg(report: &DelayReport, width: u32, height: u32, dark: bool) -> String {
+/// The delay chart as an SVG string of [`CHART_W`] × [`CHART_H`]: one line per job (thick) and
+/// per table (thin), x = when the snapshot was written, y = its delay; every point carries its
+/// value in a `<title>`, and each of `failures` is a dashed vertical marker with its label.
+/// Empty series are skipped; colours follow [`delay_legend`].
+pub fn delay_chart_svg(report: &DelayReport, failures: &[DelayFailure], dark: bool) -> String {
     use plotters::prelude::*;
+    let (width, height) = (CHART_W, CHART_H);
     let mut svg = String::new();
+    let mut extra = String::new();
     let all: Vec<(&barrier::DelaySeries, bool)> = report
         .jobs
         .iter()
@@ -52,6 +114,7 @@ pub fn delay_chart_svg(report: &DelayReport, width: u32, height: u32, dark: bool
     let x_max = all
         .iter()
         .flat_map(|(s, _)| s.samples.iter().map(|p| p.at_ms))
+        .chain(failures.iter().map(|f| f.at_ms))
         .max()
         .unwrap_or(1000)
         .max(1000);
@@ -68,11 +131,13 @@ pub fn delay_chart_svg(report: &DelayReport, width: u32, height: u32, dark: bool
     };
     {
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
-        let font = |px: u32| ("sans-serif", px).into_font().color(&fg);
+        // plotters writes a font of size s as `font-size` s / 1.24 (points to pixels).
+        let font = |px: u32| ("sans-serif", f64::from(px) * 1.24).into_font().color(&fg);
         let chart = ChartBuilder::on(&root)
             .margin(6)
-            .x_label_area_size(26)
-            .y_label_area_size(44)
+            .margin_right(12)
+            .x_label_area_size(34)
+            .y_label_area_size(52)
             .build_cartesian_2d(0u64..x_max + x_max / 20, 0u64..y_max + y_max / 8);
         let Ok(mut chart) = chart else {
             return String::new();
@@ -84,24 +149,121 @@ pub fn delay_chart_svg(report: &DelayReport, width: u32, height: u32, dark: bool
             .axis_style(fg)
             .x_desc("simulated time (ms)")
             .y_desc("delay (ms)")
-            .label_style(font(11))
-            .axis_desc_style(font(11))
-            .x_labels(6)
+            .label_style(font(TICK_PX))
+            .axis_desc_style(font(TICK_PX))
+            .x_labels(5)
             .y_labels(5)
             .draw();
+        let (_, y_range) = chart.plotting_area().get_pixel_range();
+        for f in failures {
+            let (x, _) = chart.backend_coord(&(f.at_ms, 0));
+            let anchor = if x > width as i32 / 2 { "end" } else { "start" };
+            let dx = if anchor == "end" { -4 } else { 4 };
+            let _ = write!(
+                extra,
+                r##"<g class="dc-failure" data-testid="delay-failure"><line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" stroke="#e5484d" stroke-width="2" stroke-dasharray="5 4"/><text x="{tx}" y="{ty}" text-anchor="{anchor}" font-family="sans-serif" font-size="{TICK_PX}" font-weight="600" fill="#e5484d">{label}</text><title>{title}</title></g>"##,
+                top = y_range.start,
+                bottom = y_range.end,
+                tx = x + dx,
+                ty = y_range.start + TICK_PX as i32,
+                label = xml_escape(&f.label()),
+                title = xml_escape(&format!(
+                    "{} failed at {} ms with barrier {} in flight: its table lost what was not written, and the job replays from its checkpoint",
+                    f.job, f.at_ms, f.barrier
+                )),
+            );
+        }
         for (i, (s, is_job)) in all.iter().enumerate() {
             let (r, g, b) = SERIES_COLORS[i % SERIES_COLORS.len()];
             let color = RGBColor(r, g, b);
             let style = color.stroke_width(if *is_job { 3 } else { 1 });
             let points: Vec<(u64, u64)> = s.samples.iter().map(|p| (p.at_ms, p.delay_ms)).collect();
-            let _ = chart.draw_series(LineSeries::new(points.clone(), style));
-            let _ = chart.draw_series(
-                points
-                    .iter()
-                    .map(|p| Circle::new(*p, if *is_job { 3 } else { 2 }, color.filled())),
-            );
+            let _ = chart.draw_series(LineSeries::new(points, style));
+            for p in &s.samples {
+                let (cx, cy) = chart.backend_coord(&(p.at_ms, p.delay_ms));
+                let _ = write!(
+                    extra,
+                    r##"<g class="dc-pt"><circle cx="{cx}" cy="{cy}" r="{r0}" fill="#{r:02x}{g:02x}{b:02x}"/><circle class="dc-hit" cx="{cx}" cy="{cy}" r="8" fill="transparent"/><title>{title}</title></g>"##,
+                    r0 = if *is_job { 3.5 } else { 2.5 },
+                    title = xml_escape(&point_title(&s.name, *is_job, p)),
+                );
+            }
         }
         let _ = root.present();
     }
-    svg
+    match svg.rfind("</svg>") {
+        Some(end) => {
+            svg.insert_str(end, &extra);
+            svg
+        }
+        None => svg,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topology::{parse_topology, record};
+
+    /// The world at the end of a topology link's run.
+    fn last_world(hash: &str) -> barrier::TopologyWorld {
+        let url = parse_topology(hash).unwrap();
+        record(&url.run().unwrap()).unwrap().last().clone()
+    }
+
+    #[test]
+    fn every_point_has_its_value_in_a_title() {
+        let w = last_world("#mode=topology&topology=shopping");
+        let report = w.delays();
+        let svg = delay_chart_svg(&report, &delay_failures(w.trace()), false);
+        let samples: Vec<(&barrier::DelaySeries, bool)> = report
+            .jobs
+            .iter()
+            .map(|s| (s, true))
+            .chain(report.tables.iter().map(|s| (s, false)))
+            .collect();
+        let n: usize = samples.iter().map(|(s, _)| s.samples.len()).sum();
+        assert!(n > 0);
+        assert_eq!(svg.matches("<title>").count(), n);
+        for (s, is_job) in samples {
+            for p in &s.samples {
+                let title = point_title(&s.name, is_job, p);
+                assert!(svg.contains(&xml_escape(&title)), "{title}");
+                assert!(title.contains(&format!("{} ms", p.delay_ms)));
+            }
+        }
+        // Every text (ticks, axis names) is drawn at TICK_PX at least.
+        let sizes: Vec<f64> = svg
+            .split("font-size=\"")
+            .skip(1)
+            .map(|rest| rest.split('"').next().unwrap().parse().unwrap())
+            .collect();
+        assert!(sizes.len() > 6, "{sizes:?}");
+        assert!(
+            sizes.iter().all(|s| *s >= f64::from(TICK_PX) - 0.01),
+            "{sizes:?}"
+        );
+        assert!(!svg.contains("delay-failure"), "no failure, no marker");
+    }
+
+    #[test]
+    fn a_failed_job_is_marked_where_it_failed() {
+        let w = last_world("#mode=topology&topology=shopping&fail=price_job@2");
+        let failures = delay_failures(w.trace());
+        let failed: Vec<&barrier::BarrierEvent> = w
+            .trace()
+            .iter()
+            .filter(|e| matches!(e.kind, BarrierEventKind::JobFailed { .. }))
+            .collect();
+        assert_eq!(failures.len(), failed.len());
+        assert!(!failures.is_empty(), "the link fails price_job");
+        assert_eq!(failures[0].job, "price_job");
+        assert_eq!(failures[0].at_ms, failed[0].at_ms);
+        let svg = delay_chart_svg(&w.delays(), &failures, true);
+        assert_eq!(
+            svg.matches("data-testid=\"delay-failure\"").count(),
+            failures.len()
+        );
+        assert!(svg.contains(&xml_escape(&failures[0].label())));
+    }
 }

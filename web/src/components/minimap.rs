@@ -1,0 +1,158 @@
+//! The whole run at a glance, above the sequence diagram (which shows only the last events):
+//! one button per batch coloured by what happened to it, its crashes and the tour's stops, the
+//! batch the cursor is in; a click seeks to the batch's first event. A toggle switches to one
+//! table row per batch (driver runs, rows, outcome, crash). Layout comes from
+//! [`batchscope_view::overview`].
+
+use super::Shared;
+use crate::run::Run;
+use crate::shell::PlayerCmd;
+use crate::state::Action;
+use batchscope_view::overview::{batch_marks, current_mark, stops_by_mark, BatchMark, Outcome};
+use yew::prelude::*;
+
+/// Props of [`Minimap`].
+#[derive(Properties, PartialEq)]
+pub struct MinimapProps {
+    /// The whole run.
+    pub run: Shared<Run>,
+    /// Events shown.
+    pub cursor: usize,
+    /// The guided tour's stops in this run (cursor, title); empty when the tour is off.
+    #[prop_or_default]
+    pub stops: Vec<(usize, String)>,
+    /// Every intent (a click seeks).
+    pub on_action: Callback<Action>,
+}
+
+/// The outcomes, in legend order.
+const OUTCOMES: [Outcome; 5] = [
+    Outcome::Committed,
+    Outcome::Rerun,
+    Outcome::Crashed,
+    Outcome::Failed,
+    Outcome::Open,
+];
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The tooltip of a batch: its outcome, crashes, tour stops, and what a click does.
+fn title_of(m: &BatchMark, stops: &[String]) -> String {
+    let mut t = m.aria_label();
+    if !m.crash_names.is_empty() {
+        t.push_str(&format!(" · crash {}", m.crash_names.join(", ")));
+    }
+    for s in stops {
+        t.push_str(&format!(" · tour stop: {s}"));
+    }
+    t.push_str(&format!(
+        " · events #{}–#{}",
+        m.first_event,
+        m.end_event - 1
+    ));
+    t.push_str(" · click to go to its first event");
+    t
+}
+
+/// The minimap.
+#[component]
+pub fn Minimap(props: &MinimapProps) -> Html {
+    let table = use_state(|| false);
+    let marks = use_memo(props.run.clone(), |r| batch_marks(r.events()));
+    let events = props.run.events();
+    let cursor = props.cursor;
+    let current = current_mark(events, &marks, cursor);
+    let stops = stops_by_mark(&marks, &props.stops);
+    let crashes: usize = marks.iter().map(|m| m.crashes.len()).sum();
+    let seek = |m: &BatchMark| {
+        let cb = props.on_action.clone();
+        let to = m.seek_cursor();
+        Callback::from(move |_: MouseEvent| cb.emit(PlayerCmd::Seek(to).into()))
+    };
+    let state_class = |i: usize, m: &BatchMark| {
+        classes!(
+            (current == Some(i)).then_some("mm-current"),
+            (m.first_event >= cursor).then_some("mm-future"),
+        )
+    };
+    let legend = OUTCOMES
+        .iter()
+        .filter(|o| marks.iter().any(|m| m.outcome == **o))
+        .map(|o| {
+            html! { <span class="mm-key"><i class={format!("ov-{}", o.class())}></i>{ o.text() }</span> }
+        });
+    let body = if *table {
+        let rows = marks.iter().enumerate().map(|(i, m)| {
+            let runs: Vec<String> = m.runs.iter().map(u32::to_string).collect();
+            html! {
+                <tr class={state_class(i, m)} data-testid="minimap-row">
+                    <td><button class={classes!("mm-go", format!("ov-{}", m.outcome.class()))}
+                        aria-label={format!("{} — go to its first event", m.aria_label())}
+                        title={title_of(m, &stops[i])} onclick={seek(m)}>{ m.short_label() }</button></td>
+                    <td>{ runs.join(", ") }</td>
+                    <td class="num">{ m.rows }</td>
+                    <td>{ m.outcome_text() }</td>
+                    <td class="mm-crashcol">{ if m.crash_names.is_empty() { "—".to_string() } else { format!("✕ {}", m.crash_names.join(", ")) } }</td>
+                </tr>
+            }
+        });
+        html! {
+            <div class="mm-table-wrap">
+                <table class="mm-table" data-testid="minimap-table">
+                    <thead><tr>
+                        <th scope="col">{ "batch" }</th><th scope="col">{ "driver runs" }</th>
+                        <th scope="col" class="num">{ "rows to the sink" }</th>
+                        <th scope="col">{ "outcome" }</th><th scope="col">{ "crash" }</th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+        }
+    } else {
+        let buttons = marks.iter().enumerate().map(|(i, m)| {
+            let here = current == Some(i);
+            html! {
+                <button class={classes!("mm-mark", format!("ov-{}", m.outcome.class()), state_class(i, m))}
+                    data-testid="minimap-mark" data-batch={m.batch_id.to_string()}
+                    aria-label={m.aria_label()} aria-current={here.then_some("step")}
+                    title={title_of(m, &stops[i])} onclick={seek(m)}>
+                    <span class="mm-id">{ m.short_label() }</span>
+                    if !m.crashes.is_empty() {
+                        <span class="mm-crash" aria-hidden="true">{ "✕" }</span>
+                    }
+                    if !stops[i].is_empty() {
+                        <span class="mm-stop" aria-hidden="true" data-testid="minimap-stop">{ "◆" }</span>
+                    }
+                    if here {
+                        <span class="mm-fill" style={format!("width:{:.1}%", m.progress(cursor) * 100.0)}></span>
+                    }
+                </button>
+            }
+        });
+        html! { <div class="mm-marks" role="group" aria-label="Batches of the run">{ for buttons }</div> }
+    };
+    let on_toggle = {
+        let table = table.clone();
+        Callback::from(move |_: MouseEvent| table.set(!*table))
+    };
+    html! {
+        <section class="minimap" data-testid="minimap" aria-label="The whole run, batch by batch">
+            <div class="mm-head">
+                <span class="mm-title">{ "Whole run" }</span>
+                <span class="mm-sum">
+                    { format!("{} · {} · step {cursor} of {}", plural(marks.len(), "batch", "batches"),
+                        plural(crashes, "crash", "crashes"), events.len()) }
+                </span>
+                <span class="mm-legend">{ for legend }</span>
+                <button class="mm-toggle" data-testid="minimap-toggle" aria-pressed={(*table).to_string()}
+                    onclick={on_toggle}
+                    title="Switch between one mark per batch and one table row per batch">
+                    { if *table { "▦ Marks" } else { "☰ Table" } }
+                </button>
+            </div>
+            { body }
+        </section>
+    }
+}
