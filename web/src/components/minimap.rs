@@ -142,8 +142,7 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             <div class="mm-head">
                 <span class="mm-title">{ "Whole run" }</span>
                 <span class="mm-sum">
-                    { format!("{} · {} · step {cursor} of {}", plural(marks.len(), "batch", "batches"),
-                        plural(crashes, "crash", "crashes"), events.len()) }
+                    { format!("{} · {}", plural(marks.len(), "batch", "batches"), plural(crashes, "crash", "crashes")) }
                 </span>
                 <span class="mm-legend">{ for legend }</span>
                 <button class="mm-toggle" data-testid="minimap-toggle" aria-pressed={(*table).to_string()}

@@ -4,7 +4,9 @@
 
 use crate::shell::Shared;
 use batchscope_engine::barrier::TopologyWorld;
-use batchscope_view::topology::{delay_chart_svg, delay_failures, delay_legend};
+use batchscope_view::topology::{chart_width, delay_chart_svg, delay_failures, delay_legend};
+use gloo::events::EventListener;
+use web_sys::HtmlElement;
 use yew::prelude::*;
 
 /// FLIP-276 on the Flink wiki, the source of the delay definitions.
@@ -22,9 +24,27 @@ pub struct DelayChartProps {
 /// The chart and its caption.
 #[component]
 pub fn DelayChart(props: &DelayChartProps) -> Html {
+    // Drawn at the width it is shown at (measured on mount and on every resize), so its text
+    // keeps the size it is drawn at instead of being scaled into the box.
+    let holder = use_node_ref();
+    let width = use_state_eq(|| chart_width(0));
+    {
+        let holder = holder.clone();
+        let width = width.clone();
+        use_effect_with((), move |_| {
+            let measure = move || {
+                if let Some(el) = holder.cast::<HtmlElement>() {
+                    width.set(chart_width(el.client_width().max(0) as u32));
+                }
+            };
+            measure();
+            let listener = EventListener::new(&gloo::utils::window(), "resize", move |_| measure());
+            move || drop(listener)
+        });
+    }
     let report = props.world.delays();
     let failures = delay_failures(props.world.trace());
-    let svg = delay_chart_svg(&report, &failures, props.dark);
+    let svg = delay_chart_svg(&report, &failures, *width, props.dark);
     let legend = delay_legend(&report);
     let job = report.job_to_optimise.clone();
     let mean = job.as_ref().and_then(|j| {
@@ -37,7 +57,7 @@ pub fn DelayChart(props: &DelayChartProps) -> Html {
     html! {
         <section class="card delay" data-testid="delay-chart">
             <h2>{ "End-to-end delay" }
-                <span class="muted small">{ " · table: snapshot time − CDC time of its newest record; job: snapshot time − inputs ready · hover a point for its value" }</span></h2>
+                <span class="muted small">{ " · table: snapshot time − CDC time of its newest record; job: snapshot time − inputs ready" }</span></h2>
             <div class="delay-legend">
                 { for legend.iter().map(|(name, color, job)| html! {
                     <span class={classes!("dl", job.then_some("dl-job"))}><i style={format!("background:{color}")}></i>{ name }</span>
@@ -46,12 +66,14 @@ pub fn DelayChart(props: &DelayChartProps) -> Html {
                     <span class="dl dl-failure"><i></i>{ "job failure" }</span>
                 }
             </div>
-            <div class="delay-svg">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+            <div class="delay-svg" ref={holder}>{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+            if !legend.is_empty() {
+                <p class="dc-hint muted small">{ "Hover (or tap) a point for its barrier and delay." }</p>
+            }
             <p class="optimise" data-testid="job-to-optimise">
                 { match job {
                     Some(j) => html! { <>{ "Job to optimise: " }<b class="mono">{ j }</b>
-                        { format!(" — it has the largest mean job delay ({} ms). ", mean.unwrap_or(0)) }
-                        { "A job's delay is the time from all its inputs of a barrier being available to its snapshot of that barrier being written, and every table downstream inherits it, so shortening this job shortens their end-to-end delay (" }
+                        { format!(" — the largest mean job delay ({} ms): a job's delay runs from all its inputs of a barrier being available to its snapshot of that barrier being written, and every table downstream inherits it (", mean.unwrap_or(0)) }
                         <a href={FLIP_276} target="_blank" rel="noopener">{ "FLIP-276" }</a>
                         { ", “HOW to define E2E delay”)." }</> },
                     None => html! { <span class="muted">{ "No snapshot written yet: the delay is measured when a table writes a snapshot." }</span> },

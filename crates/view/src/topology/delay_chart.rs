@@ -4,11 +4,14 @@
 use batchscope_engine::barrier::{self, BarrierEvent, BarrierEventKind, DelayReport};
 use std::fmt::Write as _;
 
-/// Width of the chart's viewBox: about the width it is shown at beside the barrier table on a
-/// laptop, so its ticks (drawn at [`TICK_PX`]) stay at least 11 px on screen.
-pub const CHART_W: u32 = 400;
+/// Default width of the chart's viewBox, about the width it is shown at beside the barrier table
+/// on a 1280 px laptop. The dashboard draws it at the width it measures (see [`chart_width`]),
+/// so a tick drawn at [`TICK_PX`] is [`TICK_PX`] on screen.
+pub const CHART_W: u32 = 300;
+/// The narrowest and widest the chart is drawn.
+pub const CHART_W_RANGE: (u32, u32) = (160, 900);
 /// Height of the chart's viewBox.
-pub const CHART_H: u32 = 230;
+pub const CHART_H: u32 = 210;
 /// Font size of the ticks and axis names, in viewBox units.
 pub const TICK_PX: u32 = 13;
 
@@ -24,9 +27,19 @@ pub struct DelayFailure {
 }
 
 impl DelayFailure {
-    /// The marker's label: `✕ price_job fails · barrier 2`.
+    /// The marker's label: `✕ price_job fails at b2` (b2: barrier 2, as the graph writes it).
     pub fn label(&self) -> String {
-        format!("✕ {} fails · barrier {}", self.job, self.barrier)
+        format!("✕ {} fails at b{}", self.job, self.barrier)
+    }
+}
+
+/// The viewBox width to draw the chart at when its box is `shown_px` wide: the same, within
+/// [`CHART_W_RANGE`] (an unmeasured box, 0, gets [`CHART_W`]).
+pub fn chart_width(shown_px: u32) -> u32 {
+    if shown_px == 0 {
+        CHART_W
+    } else {
+        shown_px.clamp(CHART_W_RANGE.0, CHART_W_RANGE.1)
     }
 }
 
@@ -95,13 +108,18 @@ pub fn delay_legend(report: &DelayReport) -> Vec<(String, String, bool)> {
         .collect()
 }
 
-/// The delay chart as an SVG string of [`CHART_W`] × [`CHART_H`]: one line per job (thick) and
+/// The delay chart as an SVG string of `width` × [`CHART_H`]: one line per job (thick) and
 /// per table (thin), x = when the snapshot was written, y = its delay; every point carries its
 /// value in a `<title>`, and each of `failures` is a dashed vertical marker with its label.
 /// Empty series are skipped; colours follow [`delay_legend`].
-pub fn delay_chart_svg(report: &DelayReport, failures: &[DelayFailure], dark: bool) -> String {
+pub fn delay_chart_svg(
+    report: &DelayReport,
+    failures: &[DelayFailure],
+    width: u32,
+    dark: bool,
+) -> String {
     use plotters::prelude::*;
-    let (width, height) = (CHART_W, CHART_H);
+    let height = CHART_H;
     let mut svg = String::new();
     let mut extra = String::new();
     let all: Vec<(&barrier::DelaySeries, bool)> = report
@@ -135,6 +153,7 @@ pub fn delay_chart_svg(report: &DelayReport, failures: &[DelayFailure], dark: bo
         let font = |px: u32| ("sans-serif", f64::from(px) * 1.24).into_font().color(&fg);
         let chart = ChartBuilder::on(&root)
             .margin(6)
+            .margin_top(TICK_PX + 10)
             .margin_right(12)
             .x_label_area_size(34)
             .y_label_area_size(52)
@@ -155,18 +174,25 @@ pub fn delay_chart_svg(report: &DelayReport, failures: &[DelayFailure], dark: bo
             .y_labels(5)
             .draw();
         let (_, y_range) = chart.plotting_area().get_pixel_range();
-        for f in failures {
+        for (i, f) in failures.iter().enumerate() {
             let (x, _) = chart.backend_coord(&(f.at_ms, 0));
-            let anchor = if x > width as i32 / 2 { "end" } else { "start" };
-            let dx = if anchor == "end" { -4 } else { 4 };
+            // The label sits above the plot (the next ones just below its top), centred on the
+            // line and kept inside the chart (its width estimated at 0.6 em a character).
+            // A chart too narrow for the label says only `✕ b2`; the tooltip says the rest.
+            let half_of = |l: &str| (l.chars().count() as f64 * f64::from(TICK_PX) * 0.3) as i32;
+            let mut label = f.label();
+            if 2 * half_of(&label) + 4 > width as i32 {
+                label = format!("✕ b{}", f.barrier);
+            }
+            let half = half_of(&label);
+            let tx = x.clamp(half + 2, (width as i32 - half - 2).max(half + 2));
+            let ty = y_range.start - 4 + i as i32 * (TICK_PX as i32 + 3);
             let _ = write!(
                 extra,
-                r##"<g class="dc-failure" data-testid="delay-failure"><line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" stroke="#e5484d" stroke-width="2" stroke-dasharray="5 4"/><text x="{tx}" y="{ty}" text-anchor="{anchor}" font-family="sans-serif" font-size="{TICK_PX}" font-weight="600" fill="#e5484d">{label}</text><title>{title}</title></g>"##,
+                r##"<g class="dc-failure" data-testid="delay-failure"><line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" stroke="#e5484d" stroke-width="2" stroke-dasharray="5 4"/><text x="{tx}" y="{ty}" text-anchor="middle" font-family="sans-serif" font-size="{TICK_PX}" font-weight="600" fill="#e5484d">{label}</text><title>{title}</title></g>"##,
                 top = y_range.start,
                 bottom = y_range.end,
-                tx = x + dx,
-                ty = y_range.start + TICK_PX as i32,
-                label = xml_escape(&f.label()),
+                label = xml_escape(&label),
                 title = xml_escape(&format!(
                     "{} failed at {} ms with barrier {} in flight: its table lost what was not written, and the job replays from its checkpoint",
                     f.job, f.at_ms, f.barrier
@@ -215,7 +241,7 @@ mod tests {
     fn every_point_has_its_value_in_a_title() {
         let w = last_world("#mode=topology&topology=shopping");
         let report = w.delays();
-        let svg = delay_chart_svg(&report, &delay_failures(w.trace()), false);
+        let svg = delay_chart_svg(&report, &delay_failures(w.trace()), CHART_W, false);
         let samples: Vec<(&barrier::DelaySeries, bool)> = report
             .jobs
             .iter()
@@ -244,6 +270,10 @@ mod tests {
             "{sizes:?}"
         );
         assert!(!svg.contains("delay-failure"), "no failure, no marker");
+        assert!(svg.contains(&format!("viewBox=\"0 0 {CHART_W} {CHART_H}\"")));
+        assert_eq!(chart_width(0), CHART_W);
+        assert_eq!(chart_width(20), CHART_W_RANGE.0);
+        assert_eq!(chart_width(4000), CHART_W_RANGE.1);
     }
 
     #[test]
@@ -259,11 +289,15 @@ mod tests {
         assert!(!failures.is_empty(), "the link fails price_job");
         assert_eq!(failures[0].job, "price_job");
         assert_eq!(failures[0].at_ms, failed[0].at_ms);
-        let svg = delay_chart_svg(&w.delays(), &failures, true);
+        let svg = delay_chart_svg(&w.delays(), &failures, CHART_W, true);
         assert_eq!(
             svg.matches("data-testid=\"delay-failure\"").count(),
             failures.len()
         );
         assert!(svg.contains(&xml_escape(&failures[0].label())));
+        // Too narrow for the whole label: the barrier only, the job in the tooltip.
+        let narrow = delay_chart_svg(&w.delays(), &failures, CHART_W_RANGE.0, true);
+        assert!(narrow.contains(&format!(">✕ b{}<", failures[0].barrier)));
+        assert!(narrow.contains("price_job failed at"));
     }
 }

@@ -14,8 +14,8 @@ pub mod text;
 pub mod url;
 
 pub use delay_chart::{
-    delay_chart_svg, delay_failures, delay_legend, point_title, DelayFailure, CHART_H, CHART_W,
-    SERIES_COLORS, TICK_PX,
+    chart_width, delay_chart_svg, delay_failures, delay_legend, point_title, DelayFailure, CHART_H,
+    CHART_W, CHART_W_RANGE, SERIES_COLORS, TICK_PX,
 };
 pub use history::{
     history_point, query_history, ratio_text, record, rolled_back, value_changes, HistoryPoint,
@@ -261,7 +261,7 @@ mod tests {
     fn the_delay_chart_names_every_series() {
         let f = frames_of("#mode=topology&topology=shopping");
         let report = f.last().delays();
-        let svg = delay_chart_svg(&report, &[], false);
+        let svg = delay_chart_svg(&report, &[], CHART_W, false);
         assert!(svg.starts_with("<svg") && svg.contains("delay (ms)"));
         let legend = delay_legend(&report);
         let names: Vec<&str> = legend.iter().map(|(n, _, _)| n.as_str()).collect();
@@ -278,7 +278,7 @@ mod tests {
         assert_eq!(report.job_to_optimise.as_deref(), Some("amount_job"));
         // Before any snapshot there is nothing to draw but the axes.
         assert!(delay_legend(&f.first().delays()).is_empty());
-        assert!(delay_chart_svg(&f.first().delays(), &[], true).starts_with("<svg"));
+        assert!(delay_chart_svg(&f.first().delays(), &[], CHART_W, true).starts_with("<svg"));
     }
 
     #[test]
