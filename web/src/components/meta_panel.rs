@@ -1,6 +1,7 @@
 //! The Meta table: rows (UUID, channel) → channelOffset, start and end UUID highlighted,
 //! rows written by the step on screen marked.
 
+use batchscope_view::focus::meta_key;
 use batchscope_view::panels::{MetaRowView, RowRole};
 use yew::prelude::*;
 
@@ -11,6 +12,9 @@ pub struct MetaPanelProps {
     pub rows: Vec<MetaRowView>,
     /// Whether the source uses a Meta table at all.
     pub used: bool,
+    /// The key of the row the step points at (see `batchscope_view::focus`).
+    #[prop_or_default]
+    pub focus: Option<String>,
 }
 
 /// The Meta table tab.
@@ -45,9 +49,10 @@ pub fn MetaPanel(props: &MetaPanelProps) -> Html {
                                 RowRole::End => Some("row-end"),
                                 RowRole::Other => None,
                             };
+                            let focus = props.focus.as_deref() == Some(meta_key(r).as_str());
                             html! {
                                 <tr class={classes!(role, r.written_now.then_some("row-new"))}
-                                    data-testid="meta-row" title={r.uuid.clone()}>
+                                    data-testid="meta-row" title={r.uuid.clone()} data-focus={focus.then_some("true")}>
                                     <td class="mono">{ &r.uuid_short }</td>
                                     <td class="mono">{ &r.channel }</td>
                                     <td class="mono small">{ &r.channel_offset }</td>

@@ -6,6 +6,7 @@ mod use_explorer;
 mod use_keyboard;
 mod use_play_timer;
 mod use_player;
+mod use_stop_focus;
 mod use_url_sync;
 
 pub use use_arrow_progress::use_arrow_progress;
@@ -13,4 +14,5 @@ pub use use_explorer::{use_explorer, ExploreState, ExploreStatus, UseExplorer};
 pub use use_keyboard::{key_action, use_keyboard, Shortcut, SHORTCUTS};
 pub use use_play_timer::use_play_timer;
 pub use use_player::{use_player, use_theme};
+pub use use_stop_focus::use_stop_focus;
 pub use use_url_sync::use_url_sync;
