@@ -69,7 +69,13 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "document.querySelector('[data-testid=export-menu]').open = false; return true;",
     )
     .await?;
-    for (w, h) in [(1024, 768), (1280, 720)] {
+    for (w, h) in [
+        (1024, 768),
+        (1280, 720),
+        (1366, 768),
+        (1480, 900),
+        (1600, 900),
+    ] {
         resize(client, w, h).await?;
         nothing_overlaps(client, &format!("{w}×{h}")).await?;
     }

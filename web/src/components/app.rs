@@ -248,9 +248,9 @@ pub fn App(props: &AppProps) -> Html {
     html! {
         <div class="app">
             <header class="topbar">
-                <div class="brand" title="Deterministic simulator of streaming fault tolerance">
-                    <span class="logo">{ "◧" }</span>{ "batchscope" }
-                </div>
+                <h1 class="brand" title="Deterministic simulator of streaming fault tolerance">
+                    <span class="logo" aria-hidden="true">{ "◧" }</span>{ "batchscope" }
+                </h1>
                 <ModeTabs mode={Dashboard::Micro} />
                 <Controls preset={preset.clone()} presets={preset_list} seed={scenario.seed}
                     cursor={cursor} total={player.len()} playing={player.playing} speed={player.speed}

@@ -39,7 +39,7 @@ pub fn ChannelsPanel(props: &ChannelsPanelProps) -> Html {
     };
     let c = &props.counters;
     html! {
-        <div class="panel" data-testid="panel-channels">
+        <div role="tabpanel" tabindex="0" aria-labelledby="tab-channels" class="panel" data-testid="panel-channels">
             <div class="panel-sub">
                 <span class="pill">{ &props.batch }</span>
                 <span>{ "start " }<code>{ &props.start }</code></span>

@@ -46,7 +46,7 @@ fn file_body(f: &CheckpointFile) -> Html {
 pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
     if props.files.is_empty() {
         return html! {
-            <div class="panel empty" data-testid="panel-checkpoint">{ "The folder is empty until the query starts." }</div>
+            <div role="tabpanel" tabindex="0" aria-labelledby="tab-checkpoint" class="panel empty" data-testid="panel-checkpoint">{ "The folder is empty until the query starts." }</div>
         };
     }
     let shown = props
@@ -71,7 +71,7 @@ pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
     }
     let is_focus = |key: &str| (props.focus.as_deref() == Some(key)).then_some("true");
     html! {
-        <div class="panel ckpt" data-testid="panel-checkpoint">
+        <div role="tabpanel" tabindex="0" aria-labelledby="tab-checkpoint" class="panel ckpt" data-testid="panel-checkpoint">
             <ul class="tree">
                 <li class="tree-root">{ "checkpoint/" }</li>
                 { for dirs.iter().map(|dir| html! {

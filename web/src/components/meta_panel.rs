@@ -22,13 +22,13 @@ pub struct MetaPanelProps {
 pub fn MetaPanel(props: &MetaPanelProps) -> Html {
     if !props.used {
         return html! {
-            <div class="panel empty" data-testid="panel-meta">
+            <div role="tabpanel" tabindex="0" aria-labelledby="tab-meta" class="panel empty" data-testid="panel-meta">
                 { "This source keeps no Meta table: the offsets in offsets/N are real positions." }
             </div>
         };
     }
     html! {
-        <div class="panel" data-testid="panel-meta">
+        <div role="tabpanel" tabindex="0" aria-labelledby="tab-meta" class="panel" data-testid="panel-meta">
             <div class="panel-sub legend">
                 <span class="key key-start">{ "start UUID" }</span>
                 <span class="key key-end">{ "end UUID" }</span>

@@ -33,7 +33,7 @@ fn key_list(keys: &[String], class: &'static str, max: usize) -> Html {
 pub fn SinkPanel(props: &SinkPanelProps) -> Html {
     let v = &props.view;
     html! {
-        <div class="panel sink" data-testid="panel-sink">
+        <div role="tabpanel" tabindex="0" aria-labelledby="tab-sink" class="panel sink" data-testid="panel-sink">
             <div class="panel-sub">
                 <span class="pill">{ v.kind }</span>
             </div>

@@ -130,9 +130,9 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
     html! {
         <div class="app topo-app" data-testid="topology-app">
             <header class="topbar">
-                <div class="brand" title="Deterministic simulator of streaming fault tolerance">
-                    <span class="logo">{ "◧" }</span>{ "batchscope" }
-                </div>
+                <h1 class="brand" title="Deterministic simulator of streaming fault tolerance">
+                    <span class="logo" aria-hidden="true">{ "◧" }</span>{ "batchscope" }
+                </h1>
                 <ModeTabs mode={Dashboard::Topology} />
                 <TopoControls topology={url.topology.clone()} topologies={topologies}
                     seed={url.seed} cursor={cursor} total={total} playing={player.playing}
@@ -142,7 +142,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
             </header>
             <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
             <main class="topo-main">
-                <section class="topo-left">
+                <section class="topo-left" tabindex="0" aria-label="Topology, barriers and queries">
                     <div class="card topo-graph-card">
                         <TopologyGraph world={world.clone()} />
                     </div>
