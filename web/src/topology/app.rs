@@ -5,7 +5,7 @@
 use super::state::{TopoAction, TopoPlayer};
 use super::{BarrierTable, DelayChart, QueryPanel, TopoControls, TopoFaults, TopologyGraph};
 use crate::hooks::{use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut};
-use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd, Shared, Theme};
+use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd, Shared};
 use batchscope_engine::barrier::{self, BarrierEventKind};
 use batchscope_view::topology::{
     fault_text_in, parse_topology, simplifications, step_text, topology_lesson,
@@ -20,14 +20,6 @@ pub struct TopologyAppProps {
     /// The URL hash to start from (`None`: read `location.hash`).
     #[prop_or_default]
     pub hash: Option<String>,
-}
-
-fn prefers_dark() -> bool {
-    gloo::utils::window()
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten()
-        .is_some_and(|m| m.matches())
 }
 
 /// The Topology dashboard.
@@ -49,11 +41,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
     );
     use_url_sync(&player, on_action.clone());
     use_theme(player.theme);
-    let dark = match player.theme {
-        Theme::Dark => true,
-        Theme::Light => false,
-        Theme::System => prefers_dark(),
-    };
+    let dark = player.theme.is_dark();
 
     let url = &player.mode.url;
     let world = Shared(player.world.clone());
