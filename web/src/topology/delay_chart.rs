@@ -2,11 +2,10 @@
 //! injected: every point's value on hover, the failures marked, and the job to optimise named
 //! and explained (FLIP-276, "HOW to define E2E delay").
 
+use crate::hooks::use_element_size;
 use crate::shell::Shared;
 use batchscope_engine::barrier::TopologyWorld;
 use batchscope_view::topology::{chart_width, delay_chart_svg, delay_failures, delay_legend};
-use gloo::events::EventListener;
-use web_sys::HtmlElement;
 use yew::prelude::*;
 
 /// FLIP-276 on the Flink wiki, the source of the delay definitions.
@@ -24,27 +23,14 @@ pub struct DelayChartProps {
 /// The chart and its caption.
 #[component]
 pub fn DelayChart(props: &DelayChartProps) -> Html {
-    // Drawn at the width it is shown at (measured on mount and on every resize), so its text
-    // keeps the size it is drawn at instead of being scaled into the box.
+    // Drawn at the width it is shown at (measured after each render and on resize), so its
+    // text keeps the size it is drawn at instead of being scaled into the box.
     let holder = use_node_ref();
-    let width = use_state_eq(|| chart_width(0));
-    {
-        let holder = holder.clone();
-        let width = width.clone();
-        use_effect_with((), move |_| {
-            let measure = move || {
-                if let Some(el) = holder.cast::<HtmlElement>() {
-                    width.set(chart_width(el.client_width().max(0) as u32));
-                }
-            };
-            measure();
-            let listener = EventListener::new(&gloo::utils::window(), "resize", move |_| measure());
-            move || drop(listener)
-        });
-    }
+    let (shown_w, _) = use_element_size(&holder);
+    let width = chart_width(shown_w as u32);
     let report = props.world.delays();
     let failures = delay_failures(props.world.trace());
-    let svg = delay_chart_svg(&report, &failures, *width, props.dark);
+    let svg = delay_chart_svg(&report, &failures, width, props.dark);
     let legend = delay_legend(&report);
     let job = report.job_to_optimise.clone();
     let mean = job.as_ref().and_then(|j| {
