@@ -155,7 +155,7 @@ fn legend(s: &mut String, top: f64) {
     }
     let _ = write!(
         s,
-        "<text class=\"muted\" x=\"{PAD}\" y=\"{}\">✓ exactly once · +n duplicates · −n lost · ± both · ■ stuck · one run per cell: the driver is killed there and recovers</text>",
+        "<text class=\"muted\" x=\"{PAD}\" y=\"{}\">✓ exactly once · +n duplicates · −n lost · ± both · ■ stuck</text>",
         top + 30.0
     );
 }

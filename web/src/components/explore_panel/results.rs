@@ -43,7 +43,7 @@ fn drawn(s: &Summary, preset: &str) -> MatrixSvg {
     matrix_svg(
         &matrix_view(s),
         &format!("{preset} · seed {} · one driver crash per run", s.seed),
-        "Each cell: the driver is killed at that point (row) of that batch (column), restarts from its checkpoint and recovers; the colour is the oracle's verdict.",
+        "One run per cell: the driver is killed at that point (row) of that batch (column) and recovers.",
     )
 }
 
