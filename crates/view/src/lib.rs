@@ -8,6 +8,7 @@ pub mod explain;
 pub mod explore;
 pub mod explore_view;
 pub mod export;
+pub mod focus;
 pub mod geometry;
 pub mod labels;
 pub mod lesson_index;
