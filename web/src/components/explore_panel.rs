@@ -137,7 +137,7 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
              } })}>
             <section class="xp-dialog" role="dialog" aria-modal="true" aria-labelledby="xp-title"
                      aria-describedby="xp-about" tabindex="-1" ref={dialog}>
-                <header class="xp-head">
+                <div class="xp-head">
                     <div>
                         <h2 id="xp-title">{ "Explore every crash point" }</h2>
                         <div class="muted small" id="xp-about">
@@ -146,7 +146,7 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
                     </div>
                     <button class="ghost icon-btn" data-testid="explore-close" aria-label="Close the Explore dialog" title="Close (Esc)"
                             onclick={close}>{ "✕" }</button>
-                </header>
+                </div>
                 <div class="xp-run">
                     <label class="field">
                         <span class="field-label">{ "depth" }</span>
@@ -159,7 +159,7 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
                         { if st.summary.is_some() { "↻ Run again" } else { "▶ Run" } }
                     </button>
                     <button data-testid="explore-cancel" disabled={!running} onclick={on_cancel}>{ "Cancel" }</button>
-                    <div class="xp-progress" role="progressbar" aria-valuemin="0" aria-valuemax={st.progress.total.to_string()}
+                    <div class="xp-progress" role="progressbar" aria-label="Runs judged" aria-valuemin="0" aria-valuemax={st.progress.total.to_string()}
                          aria-valuenow={st.progress.done.to_string()} data-testid="explore-progress"
                          data-done={st.progress.done.to_string()} data-total={st.progress.total.to_string()}>
                         <div class="xp-bar" style={format!("width:{:.1}%", fraction * 100.0)}></div>

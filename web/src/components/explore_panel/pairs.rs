@@ -75,7 +75,8 @@ pub fn PairList(props: &PairListProps) -> Html {
                 <table class="xp-pair-table" data-testid="pair-table">
                     <thead><tr>
                         <th scope="col">{ "verdict" }</th><th scope="col">{ "first fault" }</th>
-                        <th scope="col">{ "then" }</th><th scope="col">{ "records" }</th><th></th>
+                        <th scope="col">{ "then" }</th><th scope="col">{ "records" }</th>
+                        <th scope="col"><span class="visually-hidden">{ "open in the player" }</span></th>
                     </tr></thead>
                     <tbody>
                         { for rows.iter().take(*shown).map(|r| {

@@ -155,7 +155,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                                             <button class={classes!("xp-cell", c.verdict.is_none().then_some("xp-empty"))}
                                                     data-testid={format!("cell-{}", c.point).replace('@', "-")}
                                                     data-verdict={verdict} title={c.tooltip.clone()}
-                                                    aria-label={c.tooltip.clone()}
+                                                    aria-label={format!("{} {}", c.label, c.tooltip).trim().to_string()}
                                                     style={c.color.map(|col| format!("background:{col};border-color:{col}"))}
                                                     disabled={c.verdict.is_none()} onclick={onclick}>
                                                 { &c.label }
