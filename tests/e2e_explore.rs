@@ -455,6 +455,20 @@ async fn drive_pairs(client: &Client, port: u16) -> TestResult {
     if focused(client).await? != "explore-open" {
         return Err("Escape should give focus back to the Explore button".into());
     }
+    no_overflow_no_errors(client).await?;
+
+    // On a phone the dialog fits the screen (its body scrolls, the page does not).
+    client
+        .set_window_size(390, 844)
+        .await
+        .map_err(|e| format!("resize: {e}"))?;
+    click(client, "[data-testid=explore-open]").await?;
+    js(
+        client,
+        "document.querySelector('[data-testid=explore-pairs]').scrollIntoView(); return true;",
+    )
+    .await?;
+    save_screenshot(client, "explore-phone.png").await?;
     no_overflow_no_errors(client).await
 }
 

@@ -36,10 +36,13 @@ pub const BAD_ORDER: [Verdict; 4] = [
 /// One run with two faults (two crashes, or a fault and a crash) and its verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PairRow {
-    /// The first fault (`offset-log@3`, or the non-crash fault's label).
+    /// The first crash (`offset-log@3`), or the non-crash fault's label.
     pub first: String,
-    /// The second fault (`get-batch@3`).
+    /// The second crash (`get-batch@3`), or the only one.
     pub second: String,
+    /// Both, as said: `offset-log@3 → get-batch@3` (crashes in firing order), or
+    /// `sink outage [1000, 1500) ms (batch 2) + task@3` (the crash may come before the outage).
+    pub what: String,
     /// The crashes, in firing order.
     pub crashes: Vec<CrashPoint>,
     /// The non-crash fault, if any.
@@ -50,7 +53,7 @@ pub struct PairRow {
     pub duplicates: u64,
     /// Missing records.
     pub lost: u64,
-    /// Tooltip: `task@3 then task@3: duplicates (6 dup, 0 lost)`.
+    /// Tooltip: `task@3 → task@3: duplicates (6 dup, 0 lost)`.
     pub tooltip: String,
 }
 
@@ -60,11 +63,13 @@ impl PairRow {
         faults.extend(o.crashes.iter().map(|c| c.to_string()));
         let second = faults.pop().unwrap_or_default();
         let first = faults.pop().unwrap_or_default();
-        let what = format!("{first} then {second}");
+        let joiner = if o.fault.is_some() { "+" } else { "→" };
+        let what = format!("{first} {joiner} {second}");
         PairRow {
             tooltip: run_tooltip(&what, o.verdict, o.duplicates, o.lost),
             first,
             second,
+            what,
             crashes: o.crashes.clone(),
             fault: o.fault,
             verdict: o.verdict,

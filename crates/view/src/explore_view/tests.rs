@@ -57,9 +57,11 @@ fn pairs_come_worst_first_and_filter_by_verdict() {
         .all(|r| r.crashes.len() + usize::from(r.fault.is_some()) == 2));
     let two = rows.iter().find(|r| r.fault.is_none()).unwrap();
     assert_eq!(two.crash_list(), format!("{},{}", two.first, two.second));
+    let mixed = rows.iter().find(|r| r.fault.is_some()).unwrap();
+    assert_eq!(mixed.what, format!("{} + {}", mixed.first, mixed.second));
     assert!(two
         .tooltip
-        .starts_with(&format!("{} then {}", two.first, two.second)));
+        .starts_with(&format!("{} → {}", two.first, two.second)));
 }
 
 #[test]

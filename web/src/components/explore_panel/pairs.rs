@@ -74,8 +74,9 @@ pub fn PairList(props: &PairListProps) -> Html {
                 </div>
                 <table class="xp-pair-table" data-testid="pair-table">
                     <thead><tr>
-                        <th scope="col">{ "verdict" }</th><th scope="col">{ "first fault" }</th>
-                        <th scope="col">{ "then" }</th><th scope="col">{ "records" }</th>
+                        <th scope="col">{ "verdict" }</th>
+                        <th scope="col" title="→ crashes in the order they fire · + a crash during a run with that fault">{ "faults" }</th>
+                        <th scope="col">{ "records" }</th>
                         <th scope="col"><span class="visually-hidden">{ "open in the player" }</span></th>
                     </tr></thead>
                     <tbody>
@@ -86,8 +87,7 @@ pub fn PairList(props: &PairListProps) -> Html {
                                 <tr data-testid="pair-row" data-verdict={r.verdict.name()}
                                     data-crashes={r.crash_list()} data-fault={r.fault.map(|f| f.to_string())} title={r.tooltip.clone()}>
                                     <td>{ verdict_chip(r.verdict, None) }</td>
-                                    <td class="mono">{ &r.first }</td>
-                                    <td class="mono">{ &r.second }</td>
+                                    <td class="mono">{ &r.what }</td>
                                     <td class="mono">{ format!("{} dup, {} lost", r.duplicates, r.lost) }</td>
                                     <td>
                                         <button class="xp-small" data-testid="pair-open" onclick={onclick}
