@@ -127,7 +127,14 @@ impl BatchMark {
 pub fn batch_marks(events: &[Event]) -> Vec<BatchMark> {
     let cells = cells(events);
     let query = queries(events);
-    let in_batch = |j: usize, q: u32, b: u64| cells[j].batch == Some(b) && query[j] == q;
+    // First and last event of each (query, batch), in one pass.
+    let mut spans: BTreeMap<(u32, u64), (usize, usize)> = BTreeMap::new();
+    for (j, c) in cells.iter().enumerate() {
+        if let Some(b) = c.batch {
+            let span = spans.entry((query[j], b)).or_insert((j, j));
+            span.1 = j;
+        }
+    }
     // Where each batch starts: its trigger (or re-run) if it has one; otherwise (continuous
     // processing's epochs, which no trigger starts) its first event.
     let mut firsts: BTreeMap<(u32, u64), usize> = BTreeMap::new();
@@ -138,10 +145,9 @@ pub fn batch_marks(events: &[Event]) -> Vec<BatchMark> {
     }
     for (i, e) in events.iter().enumerate() {
         if let EventKind::OffsetLogWritten { batch_id, .. } = e.kind {
-            let first = (0..events.len()).find(|j| in_batch(*j, query[i], batch_id));
-            firsts
-                .entry((query[i], batch_id))
-                .or_insert(first.unwrap_or(i).min(i));
+            let key = (query[i], batch_id);
+            let first = spans.get(&key).map_or(i, |s| s.0.min(i));
+            firsts.entry(key).or_insert(first);
         }
     }
     let mut marks: Vec<BatchMark> = firsts
@@ -150,9 +156,9 @@ pub fn batch_marks(events: &[Event]) -> Vec<BatchMark> {
             batch_id: b,
             query: q,
             first_event,
-            end_event: (0..events.len())
-                .rfind(|j| in_batch(*j, q, b))
-                .map_or(first_event + 1, |i| i + 1)
+            end_event: spans
+                .get(&(q, b))
+                .map_or(first_event + 1, |s| s.1 + 1)
                 .max(first_event + 1),
             outcome: Outcome::Open,
             committed: false,
@@ -232,7 +238,7 @@ fn owners(marks: &[BatchMark], cells: &[Cell], query: &[u32]) -> Vec<Option<usiz
         .map(|(i, c)| {
             c.batch
                 .and_then(|b| by_id.get(&(query[i], b)).copied())
-                .or_else(|| marks.iter().rposition(|m| m.first_event <= i))
+                .or_else(|| begun_by(marks, i))
                 .or(if marks.is_empty() { None } else { Some(0) })
         })
         .collect()
@@ -251,7 +257,14 @@ pub fn current_mark(events: &[Event], marks: &[BatchMark], cursor: usize) -> Opt
                 .iter()
                 .position(|m| m.batch_id == b && m.query == query)
         })
-        .or_else(|| marks.iter().rposition(|m| m.first_event <= current))
+        .or_else(|| begun_by(marks, current))
+}
+
+/// The last mark begun at or before event index `event` (marks are in start order).
+fn begun_by(marks: &[BatchMark], event: usize) -> Option<usize> {
+    marks
+        .partition_point(|m| m.first_event <= event)
+        .checked_sub(1)
 }
 
 /// The query each event belongs to: 0, +1 at each fresh start after the first (a new
@@ -274,7 +287,7 @@ pub fn stops_by_mark(marks: &[BatchMark], stops: &[(usize, String)]) -> Vec<Vec<
     let mut out = vec![Vec::new(); marks.len()];
     for (cursor, title) in stops {
         let event = cursor.saturating_sub(1);
-        let m = marks.iter().rposition(|m| m.first_event <= event);
+        let m = begun_by(marks, event);
         if let Some(m) = m {
             out[m].push(title.clone());
         }
