@@ -32,7 +32,6 @@
 //! every platform within one build), one salted: a 128-bit fingerprint that never leaves the
 //! process.
 
-use crate::explore::job::Job;
 use crate::liveness::{last_progress_ms, Liveness};
 use crate::oracle::{Limit, Verdict};
 use batchscope_engine::{CrashPoint, World};
@@ -53,18 +52,20 @@ pub(crate) struct Key {
 }
 
 impl Key {
-    /// The key of a job's world right after its last crash.
-    pub(crate) fn of(world: &World, job: &Job, with_children: bool) -> Key {
-        let waits = if with_children && !job.every_event {
-            named_waits(world, &job.crashes)
-        } else {
-            vec![]
-        };
+    /// The key of a run's world right after its last crash: the run of scenario variant
+    /// `variant` with `crashes` crashes; `named` lists its named crashes when it may still
+    /// have children in crash-point mode.
+    pub(crate) fn of(
+        world: &World,
+        variant: usize,
+        crashes: u32,
+        named: Option<&[CrashPoint]>,
+    ) -> Key {
         Key {
-            variant: job.variant,
-            crashes: job.crash_count(),
+            variant,
+            crashes,
             state: fingerprint(world),
-            waits,
+            waits: named.map_or_else(Vec::new, |c| named_waits(world, c)),
         }
     }
 }

@@ -168,9 +168,11 @@ pub(crate) fn fork_group(
         }
         let crashed = step_to_crash(&mut fork);
         let faults = u32::from(variants[job.variant].fault.is_some());
-        let key = keyed
-            .filter(|_| crashed)
-            .map(|depth| Key::of(&fork, job, job.crash_count() + faults < depth));
+        let key = keyed.filter(|_| crashed).map(|depth| {
+            let with_children = job.crash_count() + faults < depth;
+            let named = (with_children && !job.every_event).then_some(&job.crashes[..]);
+            Key::of(&fork, job.variant, job.crash_count(), named)
+        });
         starts.push(Start { world: fork, key });
     }
     starts

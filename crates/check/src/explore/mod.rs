@@ -34,6 +34,31 @@
 //! after the expected event; if not, the run is replayed from zero and counted in
 //! [`Summary::inexact_forks`] (tests assert it stays 0).
 //!
+//! **Crashes after every event** ([`Options::every_event`]). Instead of the named points, the
+//! driver crashes after every event of the run at which the query is running (not down between
+//! a crash and its restart, not stopped): the failure-free run is stepped event by event, cloned
+//! after each event, and the clone crashed there as the dashboard's *Crash now* does
+//! ([`World::crash_now`], recorded as the scenario's `crash_after_events`, so a replay gives the
+//! same trace). A named point `NAME@N` fires right after its site event, so the named crashes
+//! are among these (the tests check that each has the same verdict). At depth 2 the second
+//! crash goes after every event of the first crash's run after it. Depth 3 is for named
+//! points only: after every event it is some hundred thousand runs for a six-batch preset.
+//!
+//! **State de-duplication** ([`Options::prune`]). A forked run is stepped past its crash and
+//! keyed by its durable state, what survives the crash of its volatile state, the clock and the
+//! PRNG's position, and the history liveness reads. A run whose key an earlier run had is not
+//! run: it shares that run's future, so its verdict and its children's are that run's; the
+//! counts per verdict stay those of a full exploration, and [`Summary::pruned`] says how many
+//! runs were judged that way (the `dedup` module says why it is exact). The CLI keys crashes
+//! after every event, where consecutive events often take no simulated time and so leave the
+//! same state; named points lie apart in time and almost never meet.
+//!
+//! **Coverage** ([`Summary::coverage`]). A crash window is the gap between two consecutive
+//! protocol steps, named by the kinds of the events on either side (`offset-log-written →
+//! source-commit`). The report lists the windows crashes went into, the windows the runs passed
+//! without one (the driver was down, or the depth ran out), and each named crash point, with
+//! those never reached (`state-prepared` outside SeaTunnel readers).
+//!
 //! **Chunks.** [`Explorer::run_chunk`] does a bounded slice of runs, so a browser can explore
 //! between animation frames; natively the runs of a chunk go in parallel (rayon, feature
 //! `parallel`). Results do not depend on the chunk size or on parallelism.
@@ -62,13 +87,14 @@ use std::collections::{BTreeMap, VecDeque};
 pub struct Options {
     /// Crash the driver after every event (not only at the named crash points).
     pub every_event: bool,
-    /// Run each distinct state after a crash once (see [`dedup`](self#state-de-duplication)).
+    /// Run each distinct state after a crash once (see the module docs, *State
+    /// de-duplication*).
     pub prune: bool,
 }
 
 /// One job of a chunk, placed: it runs, or an earlier run with the same state judges it.
 enum Placed {
-    Run(Job, usize, World),
+    Run(Job, usize, Box<World>),
     Seen(Job, usize, u64, u64),
 }
 
@@ -195,7 +221,7 @@ impl Explorer {
             let key = start.key.filter(|_| self.options.prune);
             work.push(
                 match self.graph.place(key, job.crash_count(), job.parent_node) {
-                    Place::New(node) => Placed::Run(job, node, start.world),
+                    Place::New(node) => Placed::Run(job, node, Box::new(start.world)),
                     Place::Seen(node) => {
                         let len = start.world.events().len() as u64;
                         let bound = start.world.step_bound().unwrap_or(u64::MAX);
@@ -212,7 +238,7 @@ impl Explorer {
         };
         let results = run_all(self.parallel, work, |placed| match placed {
             Placed::Run(job, node, world) => {
-                let done = run_job(&ctx, &job, world);
+                let done = run_job(&ctx, &job, *world);
                 Finished::Ran(job, node, Box::new(done))
             }
             Placed::Seen(job, node, len, bound) => Finished::Seen(job, node, len, bound),
@@ -239,7 +265,7 @@ impl Explorer {
     }
 
     /// A job whose state after its crash an earlier run reached: judged by that run when it
-    /// ends the same way (see [`dedup`]), else queued to run after all (replayed from zero).
+    /// ends the same way (see the `dedup` module), else queued to run after all (replayed from zero).
     fn merge_seen(&mut self, job: Job, node: usize, len: u64, bound: u64) {
         let judged = self.graph.judged(node);
         let Some((verdict, duplicates, lost, _)) =
