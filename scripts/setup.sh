@@ -3,6 +3,7 @@
 # Versions fit together: see ARCHITECTURE.md ("Toolchain").
 set -euo pipefail
 
+root="$(cd "$(dirname "$0")/.." && pwd)"
 log() { printf '[setup] %s\n' "$*" >&2; }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -31,6 +32,12 @@ fi
 if ! wasm-opt --version 2>/dev/null | grep -q 'version 132'; then
   log "installing wasm-opt (binaryen 132)"
   npm install -g binaryen@132.0.0 >/dev/null
+fi
+
+# axe-core, the accessibility engine tests/e2e_a11y.rs injects into the page (pinned by its lock file).
+if ! grep -qs "\"version\": \"4.14.1\"" "$root/tests/a11y/node_modules/axe-core/package.json"; then
+  log "installing axe-core 4.14.1 for the accessibility check"
+  npm ci --prefix "$root/tests/a11y" --no-audit --no-fund >/dev/null
 fi
 
 log "toolchain ready"

@@ -1,7 +1,8 @@
 //! End-to-end test of a guided lesson in headless Chromium: open the tablestore preset (seed
 //! 000's question), start its guided tour, and walk it from the first stop to the last. At each
 //! stop playback must have paused exactly where the engine's own run puts the stop, with the
-//! stop's text and its side-panel tab on screen; the last stop shows the oracle's verdict.
+//! stop's text and its side-panel tab on screen, the row the stop talks about highlighted and
+//! scrolled into view; the last stop shows the oracle's verdict.
 //! Then the same for the Topology mode's shopping tour (seed 003): the failure it loads, each
 //! stop at the step the engine puts it. Saves `target/e2e/lesson.png` and `lesson-topology.png`.
 //!
@@ -121,6 +122,9 @@ async fn walk(client: &Client, port: u16) -> TestResult {
                 ));
             }
         }
+        if matches!(stop.panel, Some(Panel::Checkpoint | Panel::Meta)) {
+            focus_in_view(client, i, stop.title).await?;
+        }
         if i == 3 {
             save_screenshot(client, "lesson.png").await?;
             js(
@@ -205,6 +209,36 @@ async fn walk(client: &Client, port: u16) -> TestResult {
         ));
     }
     no_overflow_no_errors(client).await
+}
+
+/// At a stop, the row its text talks about (`[data-focus]` in the open panel) is highlighted
+/// and scrolled into view: inside the window and inside every scrolling box around it. An
+/// `offsets/N` on show lists its source offsets first, the metadata line folded.
+async fn focus_in_view(client: &Client, i: usize, title: &str) -> TestResult {
+    let seen = js(
+        client,
+        "const el = document.querySelector('.panels.at-stop [data-focus]'); \
+         if (!el) return 'nothing is highlighted'; \
+         const r = el.getBoundingClientRect(); \
+         if (r.top < 0 || r.bottom > innerHeight) return `outside the window: ${r.top}..${r.bottom}`; \
+         for (let p = el.parentElement; p; p = p.parentElement) { \
+           if (!/(auto|scroll)/.test(getComputedStyle(p).overflowY)) continue; \
+           const q = p.getBoundingClientRect(); \
+           if (r.top < q.top - 1 || r.bottom > q.bottom + 1) return `outside ${p.className}`; \
+         } \
+         const off = document.querySelector('.offsets-file'); \
+         if (off && (!off.querySelector('.offsets-sources') || off.querySelector('details[open]'))) \
+           return 'offsets/N should show its sources first, the metadata folded'; \
+         return 'in view';",
+    )
+    .await?;
+    if seen != json!("in view") {
+        return Err(format!(
+            "stop {} ({title}): the row it talks about: {seen}",
+            i + 1
+        ));
+    }
+    Ok(())
 }
 
 /// Pauses at stop `i` of `n`: the progress names it and the tour block marks the pause.

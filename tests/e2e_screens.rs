@@ -38,6 +38,32 @@ async fn resize(client: &Client, w: u32, h: u32) -> TestResult {
     Ok(())
 }
 
+/// The sequence diagram's text at its size on screen: the smallest, in px (font size × the
+/// scale the SVG is drawn at), and whether the diagram fits its pane (or scrolls sideways
+/// because the pane is narrower than the narrowest layout).
+const DIAGRAM_TEXT: &str = r#"
+    const svg = document.querySelector('#sequence');
+    const wrap = svg.parentElement;
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    let min = Infinity, what = '';
+    for (const t of svg.querySelectorAll('text')) {
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < min) { min = px; what = t.textContent; }
+    }
+    const fits = svg.getBoundingClientRect().width <= wrap.clientWidth + 1 || svg.viewBox.baseVal.width <= 500;
+    return [min, what, fits, wrap.clientWidth, svg.viewBox.baseVal.width];"#;
+
+async fn diagram_text_readable(client: &Client, what: &str) -> TestResult {
+    let found = js(client, DIAGRAM_TEXT).await?;
+    let min = found[0].as_f64().unwrap_or(0.0);
+    if min < 11.0 || found[2] != serde_json::Value::Bool(true) {
+        return Err(format!(
+            "{what}: the diagram's smallest text should be ≥ 11 px and the diagram fit its pane: [px, text, fits, pane, layout] = {found}"
+        ));
+    }
+    Ok(())
+}
+
 async fn nothing_overlaps(client: &Client, what: &str) -> TestResult {
     let overlaps = js(client, OVERLAPS).await?;
     if overlaps.as_array().is_some_and(|a| !a.is_empty()) {
@@ -69,14 +95,22 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "document.querySelector('[data-testid=export-menu]').open = false; return true;",
     )
     .await?;
-    for (w, h) in [(1024, 768), (1280, 720)] {
+    for (w, h) in [
+        (1024, 768),
+        (1280, 720),
+        (1366, 768),
+        (1480, 900),
+        (1600, 900),
+    ] {
         resize(client, w, h).await?;
         nothing_overlaps(client, &format!("{w}×{h}")).await?;
+        diagram_text_readable(client, &format!("{w}×{h}")).await?;
     }
 
     // A phone: the transport stays on screen, the page does not scroll sideways.
     resize(client, 390, 844).await?;
     nothing_overlaps(client, "390×844").await?;
+    diagram_text_readable(client, "390×844").await?;
     let play = js(
         client,
         "const r = document.querySelector('[data-testid=play]').getBoundingClientRect(); \

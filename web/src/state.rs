@@ -202,10 +202,7 @@ impl Micro {
 /// A tour link arms the tour's crash when it arms none; one that arms another says so, since
 /// the stops after the crash may then never be reached.
 fn tour_crash(preset: &str, scenario: &mut Scenario, notes: &mut Vec<String>) {
-    let Some(crash) = tour::tour(preset)
-        .crash
-        .and_then(|c| c.parse::<CrashPoint>().ok())
-    else {
+    let Some(crash) = tour::tour(preset).crash_point() else {
         return;
     };
     if scenario.crashes.is_empty() && scenario.crash_after_events.is_empty() {
@@ -423,7 +420,7 @@ impl Mode for Micro {
         let t = tour::tour(&p.mode.preset);
         let old = &p.mode.run.scenario;
         let mut scenario = p.mode.base(old.seed);
-        scenario.crashes = t.crash.and_then(|c| c.parse().ok()).into_iter().collect();
+        scenario.crashes = t.crash_point().into_iter().collect();
         if scenario != *old {
             let same_data = scenario.seed == old.seed;
             let expected = same_data.then(|| p.mode.run.expected.clone());

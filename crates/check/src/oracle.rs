@@ -113,12 +113,7 @@ pub struct Report {
 
 /// What a failure-free run of the scenario delivers: no crashes, no faults, no outages.
 pub fn failure_free(scenario: &Scenario) -> (World, bool) {
-    let mut clean = scenario.clone();
-    clean.crashes.clear();
-    clean.crash_after_events.clear();
-    clean.faults.clear();
-    clean.sink.outages.clear();
-    let mut world = World::new(clean);
+    let mut world = World::new(scenario.failure_free());
     let converged = run(&mut world, Limit::JUDGE).converged();
     (world, converged)
 }

@@ -147,11 +147,7 @@ fn before_first_start(scenario: &Scenario) -> BTreeMap<u32, u64> {
     {
         return BTreeMap::new();
     }
-    let mut clean = scenario.clone();
-    clean.crashes.clear();
-    clean.crash_after_events.clear();
-    clean.faults.clear();
-    let mut world = World::new(clean);
+    let mut world = World::new(scenario.failure_free());
     for _ in 0..64 {
         if let Some(first) = &world.first_start {
             return first.clone();

@@ -13,7 +13,7 @@ pub struct CompareArgs {
     pub a: String,
     /// The second scenario: a preset name or a scenario file.
     pub b: String,
-    /// Crash both drivers at NAME@BATCH (get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log); repeatable.
+    /// Crash both drivers at NAME@BATCH (get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log, state-prepared); repeatable.
     #[arg(long = "crash", value_name = "NAME@N")]
     pub crash: Vec<String>,
     /// Seed of both runs (default: the first scenario's).

@@ -32,6 +32,9 @@ enum Command {
 }
 
 fn main() {
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`batchscope run … | head`) would
+    // panic; a command-line tool ends quietly instead, as `cat` does.
+    sigpipe::reset();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

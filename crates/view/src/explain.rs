@@ -3,7 +3,7 @@
 //! (`MicroBatchExecution.populateStartOffsets`). Notes cite public sources only.
 
 use crate::labels::{compact_offset, shorten_uuids};
-use batchscope_engine::event::Recovery;
+use batchscope_engine::event::{rows_text, Recovery};
 use batchscope_engine::{Event, EventKind, Scenario, SinkKind, SourceKind};
 
 /// The note for one event.
@@ -55,8 +55,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 compact_offset(end)
             ),
             SourceKind::PullAhead => format!(
-                "getOffset reads ahead: {rows_read} rows read and cached now just to learn that batch {batch_id} ends at {}. This is the extra, cached RDD computation that Tablestore's documentation (\"Stream computing implementation details\") rejects.",
-                compact_offset(end)
+                "getOffset reads ahead: {n_read} read and cached now just to learn that batch {batch_id} ends at {}. This is the extra, cached RDD computation that Tablestore's documentation (\"Stream computing implementation details\") rejects.",
+                compact_offset(end),
+                n_read = rows_text(*rows_read),
             ),
             SourceKind::SeaTunnel => format!(
                 "latestOffset returns {} — the next batch id (PR #7476), so every trigger plans batch {batch_id}. It says nothing about where the readers are: they restore from their newest `.committed` state file.",
@@ -125,14 +126,18 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "Task {partition} of batch {batch_id} starts {channel} at a Meta row that says `finished` and throws before any ReadRecords call: readRecords returns null for a finished channel and TableStoreSourceRDD dereferences it (a NullPointerException — inferred from the connector's code, not observed). The row is there because the driver died after offsets/{batch_id} and before source.commit could delete it. The batch fails, and every re-run reads the same row and fails the same way: a crash loop. If the Tunnel server has not yet learned that this split parent finished, its children never open either."
         ),
         EventKind::TaskRead { partition, channel, from, to, rows, from_cache: true, .. } => format!(
-            "Task {partition} takes {channel}'s rows {from} → {to} ({rows} rows) from the cache getOffset filled when it read ahead: no ReadRecords call now, because the rows were already pulled once to learn the end offset. A crash empties the cache; a re-run reads the Tunnel server again."
-        ),
+            "Task {partition} takes {channel}'s rows {from} → {to} ({n_rows}) from the cache getOffset filled when it read ahead: no ReadRecords call now, because the rows were already pulled once to learn the end offset. A crash empties the cache; a re-run reads the Tunnel server again.",
+                n_rows = rows_text(*rows),
+            ),
         EventKind::TaskRead { partition, channel, from, to, rows, committed, .. } => {
             let mut s = match source {
                 SourceKind::Tablestore | SourceKind::AutoCommit => format!(
-                    "Task {partition} reads {channel} from {from} to {to} ({rows} rows). It stops at maxOffsetsPerChannel or when caught up, so the batch's size is decided now, not in offsets/N."
-                ),
-                _ => format!("Task {partition} reads {channel} from {from} to {to} ({rows} rows)."),
+                    "Task {partition} reads {channel} from {from} to {to} ({n_rows}). It stops at maxOffsetsPerChannel or when caught up, so the batch's size is decided now, not in offsets/N.",
+                n_rows = rows_text(*rows),
+            ),
+                _ => format!("Task {partition} reads {channel} from {from} to {to} ({n_rows}).",
+                n_rows = rows_text(*rows),
+            ),
             };
             if *committed {
                 s.push_str(" It also commits every page to the Tunnel server as it reads: the server now counts these rows as consumed.");
@@ -169,17 +174,21 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         }
         EventKind::TaskFinished { partition, rows, effect, .. } => match effect.as_str() {
             "appended" => format!(
-                "Task {partition} appends {rows} rows to the sink — visible now, before commits/N. A re-run will append them again."
+                "Task {partition} appends {n_rows} to the sink — visible now, before commits/N. A re-run will append them again.",
+                n_rows = rows_text(*rows),
             ),
             "upserted" if scenario.sink.value == batchscope_engine::scenario::SinkValue::RunningSum => format!(
-                "Task {partition} adds the amounts of its {rows} rows into each user's running sum (read, add, write back). Not idempotent: a re-run adds them again, and the sum is wrong although no row is duplicated."
+                "Task {partition} adds the amounts of its {n_rows} into each user's running sum (read, add, write back). Not idempotent: a re-run adds them again, and the sum is wrong although no row is duplicated.",
+                n_rows = rows_text(*rows),
             ),
             "upserted" => format!(
-                "Task {partition} writes {rows} rows by key: a row written again by a re-run overwrites itself."
+                "Task {partition} writes {n_rows} by key: a row written again by a re-run overwrites itself.",
+                n_rows = rows_text(*rows),
             ),
             _ => format!(
-                "Task {partition} stages {rows} rows; they become visible only when the {} commits the batch.",
-                if sink == SinkKind::File { "manifest" } else { "driver" }
+                "Task {partition} stages {n_rows}; they become visible only when the {} commits the batch.",
+                if sink == SinkKind::File { "manifest" } else { "driver" },
+                n_rows = rows_text(*rows),
             ),
         },
         EventKind::SinkWriteFailed { batch_id, reason } if reason.contains("foreachBatch function threw") => format!(
@@ -196,7 +205,8 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 "The sink finished batch {batch_id} (its rows were already written by the tasks). commits/{batch_id} is not written yet — a crash now re-runs the batch."
             ),
             _ => format!(
-                "The sink commits batch {batch_id}: {rows} rows become visible in {target}. commits/{batch_id} is not written yet — a crash now re-runs the batch."
+                "The sink commits batch {batch_id}: {n_rows} become visible in {target}. commits/{batch_id} is not written yet — a crash now re-runs the batch.",
+                n_rows = rows_text(*rows),
             ),
         },
         EventKind::CommitLogWritten { batch_id, .. } => format!(
@@ -218,30 +228,29 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             restarter(scenario)
         ),
         EventKind::TaskFailed { batch_id, partition, attempt, rows, retried } => format!(
-            "Attempt {attempt} of task {partition} in batch {batch_id} fails after handing {rows} rows to the sink. Rows an append sink took stay; staged rows never reach the driver. {}",
+            "Attempt {attempt} of task {partition} in batch {batch_id} fails after handing {n_rows} to the sink. Rows an append sink took stay; staged rows never reach the driver. {}",
             if *retried {
                 "Spark's TaskSetManager runs the task again from its planned start (spark.task.maxFailures): a Tablestore task re-reads from its start token and may read more rows."
             } else {
                 "That was the last attempt spark.task.maxFailures allows: the job, the batch and the query fail."
-            }
-        ),
+            },
+                n_rows = rows_text(*rows),
+            ),
         EventKind::CheckpointDeleted { files } => format!(
-            "While the query is down, its checkpoint folder ({files} files) is deleted. The next start is a new query: no offsets, no commits, and the source starts from its startingOffsets. The sink keeps what it holds."
-        ),
+            "While the query is down, its checkpoint folder ({n_files}) is deleted. The next start is a new query: no offsets, no commits, and the source starts from its startingOffsets. The sink keeps what it holds.",
+                n_files = count(*files, "file"),
+            ),
     };
-    singular_counts(&shorten_uuids(&text))
+    shorten_uuids(&text)
 }
 
-/// `1 row`, not `1 rows` (the notes name counts with a plural noun).
-fn singular_counts(text: &str) -> String {
-    let mut out = text.to_string();
-    for noun in ["rows", "files", "records", "tasks"] {
-        let one = &noun[..noun.len() - 1];
-        for before in [" ", "("] {
-            out = out.replace(&format!("{before}1 {noun}"), &format!("{before}1 {one}"));
-        }
+/// `1 file`, `2 files`: a count with its noun.
+fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
-    out
 }
 
 /// Who restarts a stopped query, as the scenario says: Spark itself never does.
@@ -280,6 +289,27 @@ mod tests {
                 assert!(!text.contains("-4"), "UUIDs are shortened: {text}");
             }
         }
+    }
+
+    /// No note says `1 rows` or `1 files`: every count is written with its noun at source.
+    #[test]
+    fn one_is_singular_in_every_note() {
+        let mut ones = 0;
+        for p in batchscope_engine::presets() {
+            let mut s = preset(p.name).unwrap();
+            s.crashes.push("sink-commit@2".parse().unwrap());
+            let mut w = World::new(s.clone());
+            for _ in 0..400 {
+                let e = w.step();
+                let text = explain(&e, &s);
+                for noun in ["rows", "files", "records", "tasks"] {
+                    assert!(!text.contains(&format!(" 1 {noun}")), "{}: {text}", p.name);
+                    assert!(!text.contains(&format!("(1 {noun}")), "{}: {text}", p.name);
+                }
+                ones += usize::from(text.contains(" 1 row") || text.contains("(1 row"));
+            }
+        }
+        assert!(ones > 0, "some note counts a single row");
     }
 
     #[test]
@@ -353,14 +383,6 @@ mod tests {
         assert!(
             text.contains("latest offsets/3 but latest commits/2"),
             "{text}"
-        );
-    }
-
-    #[test]
-    fn one_is_singular() {
-        assert_eq!(
-            singular_counts("Task 0 appends 1 rows (1 rows), 11 rows, 21 files, 1 files."),
-            "Task 0 appends 1 row (1 row), 11 rows, 21 files, 1 file."
         );
     }
 }

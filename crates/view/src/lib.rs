@@ -7,6 +7,7 @@
 pub mod explain;
 pub mod explore;
 pub mod export;
+pub mod focus;
 pub mod geometry;
 pub mod labels;
 pub mod lesson_index;

@@ -151,6 +151,13 @@ pub struct Tour {
     pub stops: Vec<Stop>,
 }
 
+impl Tour {
+    /// The crash the tour arms, parsed (`None`: the tour arms none).
+    pub fn crash_point(&self) -> Option<batchscope_engine::CrashPoint> {
+        self.crash.and_then(|c| c.parse().ok())
+    }
+}
+
 /// For each stop, the cursor (events shown) at which playback pauses: just after the matching
 /// event, or the end of the run for [`Moment::End`]. A stop the run never reaches is `None` and
 /// the next stop is searched from the last one reached.

@@ -7,7 +7,8 @@ use super::{
     SideTabs, SinkPanel, Timeline, VerdictBadge,
 };
 use crate::hooks::{
-    use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut, SHORTCUTS,
+    use_keyboard, use_play_timer, use_player, use_stop_focus, use_theme, use_url_sync, Shortcut,
+    SHORTCUTS,
 };
 use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd};
 use crate::state::{Action, MicroPlayer, Tab};
@@ -15,7 +16,7 @@ use batchscope_engine::source::uses_meta_table;
 use batchscope_engine::{presets, EventKind, SourceKind};
 use batchscope_view::lessons::SIMPLIFICATIONS;
 use batchscope_view::panels::{self, batch_offsets, offset_text};
-use batchscope_view::{explain, lesson, timeline};
+use batchscope_view::{explain, focus, lesson, timeline};
 use yew::prelude::*;
 
 /// Rows of the sequence diagram.
@@ -171,20 +172,31 @@ pub fn App(props: &AppProps) -> Html {
         (Some(b), false) => format!("batch {b} next"),
         (None, _) => "no batch".to_string(),
     };
+    // What the step points at in the open tab; a tour stop scrolls it into view.
+    let event_kind = current.map(|e| &e.kind);
+    let focus = match player.mode.tab {
+        Tab::Channels => focus::channel_focus(&channel_rows, event_kind),
+        Tab::Meta => focus::meta_focus(&meta_rows, event_kind),
+        Tab::Checkpoint => focus::checkpoint_focus(&files),
+        Tab::Sink => focus::sink_focus(&sink, event_kind),
+        Tab::Progress => None,
+    };
+    let at_stop = tour_view.at_stop();
+    use_stop_focus(at_stop, cursor, player.mode.tab.name());
     let panel = match player.mode.tab {
         Tab::Channels => html! {
-            <ChannelsPanel rows={channel_rows} meta_rows={uses_meta_table(&scenario.source)}
+            <ChannelsPanel rows={channel_rows} focus={focus.clone()} meta_rows={uses_meta_table(&scenario.source)}
                 kafka={kind == SourceKind::ReplayableLog} batch={batch_label}
                 start={offset_text(&offsets.start, world)} end={offset_text(&offsets.end, world)}
                 counters={world.counters.clone()} pull_ahead={kind == SourceKind::PullAhead} />
         },
         Tab::Meta => html! {
-            <MetaPanel rows={meta_rows} used={uses_meta_table(&scenario.source)} />
+            <MetaPanel rows={meta_rows} focus={focus.clone()} used={uses_meta_table(&scenario.source)} />
         },
         Tab::Checkpoint => html! {
-            <CheckpointPanel files={files} selected={player.mode.selected_file.clone()} on_action={on_action.clone()} />
+            <CheckpointPanel files={files} selected={player.mode.selected_file.clone()} focus={focus.clone()} on_action={on_action.clone()} />
         },
-        Tab::Sink => html! { <SinkPanel view={sink} settled={settled.is_some()} /> },
+        Tab::Sink => html! { <SinkPanel view={sink} settled={settled.is_some()} focus={focus} /> },
         Tab::Progress => {
             html! { <ProgressPanel progress={progress} dark={player.theme.is_dark()} /> }
         }
@@ -236,9 +248,9 @@ pub fn App(props: &AppProps) -> Html {
     html! {
         <div class="app">
             <header class="topbar">
-                <div class="brand" title="Deterministic simulator of streaming fault tolerance">
-                    <span class="logo">{ "◧" }</span>{ "batchscope" }
-                </div>
+                <h1 class="brand" title="Deterministic simulator of streaming fault tolerance">
+                    <span class="logo" aria-hidden="true">{ "◧" }</span>{ "batchscope" }
+                </h1>
                 <ModeTabs mode={Dashboard::Micro} />
                 <Controls preset={preset.clone()} presets={preset_list} seed={scenario.seed}
                     cursor={cursor} total={player.len()} playing={player.playing} speed={player.speed}
@@ -274,7 +286,7 @@ pub fn App(props: &AppProps) -> Html {
                         suggestion={lesson_data.try_crash.map(str::to_string)}
                         suggestion_outcome={lesson_data.try_outcome.to_string()}
                         on_action={on_action.clone()} />
-                    <section class="card panels">
+                    <section class={classes!("card", "panels", at_stop.then_some("at-stop"))}>
                         <SideTabs tab={player.mode.tab} counts={counts}
                             changed={current.and_then(|e| tab_changed(&e.kind))} on_action={on_action.clone()} />
                         { panel }

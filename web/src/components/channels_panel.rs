@@ -24,6 +24,9 @@ pub struct ChannelsPanelProps {
     pub counters: SourceCounters,
     /// Whether to show the pull-ahead counters.
     pub pull_ahead: bool,
+    /// The key of the row the step points at (see `batchscope_view::focus`).
+    #[prop_or_default]
+    pub focus: Option<String>,
 }
 
 /// The Channels tab.
@@ -36,7 +39,7 @@ pub fn ChannelsPanel(props: &ChannelsPanelProps) -> Html {
     };
     let c = &props.counters;
     html! {
-        <div class="panel" data-testid="panel-channels">
+        <div role="tabpanel" tabindex="0" aria-labelledby="tab-channels" class="panel" data-testid="panel-channels">
             <div class="panel-sub">
                 <span class="pill">{ &props.batch }</span>
                 <span>{ "start " }<code>{ &props.start }</code></span>
@@ -55,7 +58,8 @@ pub fn ChannelsPanel(props: &ChannelsPanelProps) -> Html {
                     { for props.rows.iter().map(|r| {
                         let status = r.status.clone().unwrap_or_default();
                         html! {
-                            <tr key={r.id.clone()} data-testid={format!("channel-{}", r.id)}>
+                            <tr key={r.id.clone()} data-testid={format!("channel-{}", r.id)}
+                                data-focus={(props.focus.as_deref() == Some(r.id.as_str())).then_some("true")}>
                                 <td class="mono">
                                     { &r.id }
                                     if let Some(p) = &r.parent { <span class="muted small" title={format!("split from {p}")}>{ format!(" ←{p}") }</span> }

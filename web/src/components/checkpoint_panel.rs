@@ -1,6 +1,9 @@
-//! The checkpoint folder as a tree; click a file to read its exact contents.
+//! The checkpoint folder as a tree; click a file to read its exact contents. An `offsets/N`
+//! shows its source offsets first and folds the batch metadata line (Spark's conf); a batch
+//! logged in `offsets/N` without its `commits/N` shows the missing commit in the tree.
 
 use crate::state::Action;
+use batchscope_view::focus::{missing_commit, missing_commit_key};
 use batchscope_view::panels::CheckpointFile;
 use yew::prelude::*;
 
@@ -13,6 +16,29 @@ pub struct CheckpointPanelProps {
     pub selected: Option<String>,
     /// Every intent.
     pub on_action: Callback<Action>,
+    /// The key of the file (or missing commit) the step points at (`batchscope_view::focus`).
+    #[prop_or_default]
+    pub focus: Option<String>,
+}
+
+/// A file's text; an `offsets/N` (`v1`, the batch metadata JSON, one line per source) shows
+/// its version and source offsets first and folds the metadata line, which is mostly conf.
+fn file_body(f: &CheckpointFile) -> Html {
+    let lines: Vec<&str> = f.text.lines().collect();
+    if !f.path.starts_with("offsets/") || lines.len() < 3 {
+        return html! { <pre class="file-text" data-testid="file-text">{ &f.text }</pre> };
+    }
+    let sources = lines[2..].join("\n");
+    html! {
+        <div class="file-text offsets-file" data-testid="file-text">
+            <pre class="offsets-version">{ lines[0] }</pre>
+            <pre class="offsets-sources" title="Lines 3 and on: one offset per source, in the order of the query's sources">{ sources }</pre>
+            <details class="offsets-meta">
+                <summary>{ format!("line 2: batch metadata and Spark conf ({} bytes) — folded", lines[1].len()) }</summary>
+                <pre>{ lines[1] }</pre>
+            </details>
+        </div>
+    }
 }
 
 /// The Checkpoint folder tab.
@@ -20,7 +46,7 @@ pub struct CheckpointPanelProps {
 pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
     if props.files.is_empty() {
         return html! {
-            <div class="panel empty" data-testid="panel-checkpoint">{ "The folder is empty until the query starts." }</div>
+            <div role="tabpanel" tabindex="0" aria-labelledby="tab-checkpoint" class="panel empty" data-testid="panel-checkpoint">{ "The folder is empty until the query starts." }</div>
         };
     }
     let shown = props
@@ -35,8 +61,17 @@ pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
             dirs.push(&f.dir);
         }
     }
+    let missing = missing_commit(&props.files);
+    if missing.is_some() && !dirs.contains(&"commits") {
+        let at = dirs
+            .iter()
+            .position(|d| *d == "offsets")
+            .map_or(dirs.len(), |i| i + 1);
+        dirs.insert(at, "commits");
+    }
+    let is_focus = |key: &str| (props.focus.as_deref() == Some(key)).then_some("true");
     html! {
-        <div class="panel ckpt" data-testid="panel-checkpoint">
+        <div role="tabpanel" tabindex="0" aria-labelledby="tab-checkpoint" class="panel ckpt" data-testid="panel-checkpoint">
             <ul class="tree">
                 <li class="tree-root">{ "checkpoint/" }</li>
                 { for dirs.iter().map(|dir| html! {
@@ -48,7 +83,7 @@ pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
                                 let path = f.path.clone();
                                 let on = shown.is_some_and(|s| s.path == f.path);
                                 html! {
-                                    <li>
+                                    <li data-focus={is_focus(&f.path)}>
                                         <button class={classes!("tree-file", on.then_some("tree-on"), f.new.then_some("tree-new"))}
                                                 data-testid={format!("ckpt-file-{}", f.path)}
                                                 onclick={Callback::from(move |_| cb.emit(Action::SelectFile(Some(path.clone()))))}>
@@ -58,6 +93,14 @@ pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
                                     </li>
                                 }
                             }) }
+                            if let Some(n) = missing.filter(|_| *dir == "commits") {
+                                <li data-focus={is_focus(&missing_commit_key(n))} data-testid="missing-commit">
+                                    <span class="tree-missing"
+                                          title={format!("offsets/{n} is logged but commits/{n} is not: a restart re-runs batch {n} with the offsets logged (MicroBatchExecution)")}>
+                                        { n }<span class="pill pill-missing">{ "not written" }</span>
+                                    </span>
+                                </li>
+                            }
                         </ul>
                     </li>
                 }) }
@@ -65,7 +108,7 @@ pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
             if let Some(f) = shown {
                 <div class="file-view">
                     <div class="file-head"><code>{ &f.path }</code><span class="muted">{ format!("{} bytes", f.bytes) }</span></div>
-                    <pre class="file-text" data-testid="file-text">{ &f.text }</pre>
+                    { file_body(f) }
                     if f.path.starts_with("sources/") {
                         <p class="muted small">{ "\\0 is the single 0x00 byte Spark writes first (SPARK-19517 compatibility)." }</p>
                     }

@@ -56,10 +56,9 @@ fn diagram_svg() -> Option<(String, f64, f64)> {
         numbers.next()?,
         numbers.next()?,
     );
-    let mut text = svg.outer_html();
-    // Give the file a size: on the page the SVG fills its pane.
-    text = text.replacen("<svg", &format!("<svg width=\"{w}\" height=\"{h}\""), 1);
-    Some((standalone_svg(&text, CSS), w, h))
+    // The page draws the SVG at its layout's size (`width` and `height` are set): the file
+    // keeps that size.
+    Some((standalone_svg(&svg.outer_html(), CSS), w, h))
 }
 
 /// Draws an SVG document into a PNG, `scale` pixels per unit.

@@ -1,6 +1,7 @@
 //! The Meta table: rows (UUID, channel) → channelOffset, start and end UUID highlighted,
 //! rows written by the step on screen marked.
 
+use batchscope_view::focus::meta_key;
 use batchscope_view::panels::{MetaRowView, RowRole};
 use yew::prelude::*;
 
@@ -11,6 +12,9 @@ pub struct MetaPanelProps {
     pub rows: Vec<MetaRowView>,
     /// Whether the source uses a Meta table at all.
     pub used: bool,
+    /// The key of the row the step points at (see `batchscope_view::focus`).
+    #[prop_or_default]
+    pub focus: Option<String>,
 }
 
 /// The Meta table tab.
@@ -18,13 +22,13 @@ pub struct MetaPanelProps {
 pub fn MetaPanel(props: &MetaPanelProps) -> Html {
     if !props.used {
         return html! {
-            <div class="panel empty" data-testid="panel-meta">
+            <div role="tabpanel" tabindex="0" aria-labelledby="tab-meta" class="panel empty" data-testid="panel-meta">
                 { "This source keeps no Meta table: the offsets in offsets/N are real positions." }
             </div>
         };
     }
     html! {
-        <div class="panel" data-testid="panel-meta">
+        <div role="tabpanel" tabindex="0" aria-labelledby="tab-meta" class="panel" data-testid="panel-meta">
             <div class="panel-sub legend">
                 <span class="key key-start">{ "start UUID" }</span>
                 <span class="key key-end">{ "end UUID" }</span>
@@ -45,9 +49,10 @@ pub fn MetaPanel(props: &MetaPanelProps) -> Html {
                                 RowRole::End => Some("row-end"),
                                 RowRole::Other => None,
                             };
+                            let focus = props.focus.as_deref() == Some(meta_key(r).as_str());
                             html! {
                                 <tr class={classes!(role, r.written_now.then_some("row-new"))}
-                                    data-testid="meta-row" title={r.uuid.clone()}>
+                                    data-testid="meta-row" title={r.uuid.clone()} data-focus={focus.then_some("true")}>
                                     <td class="mono">{ &r.uuid_short }</td>
                                     <td class="mono">{ &r.channel }</td>
                                     <td class="mono small">{ &r.channel_offset }</td>

@@ -46,7 +46,7 @@ pub fn ProgressPanel(props: &ProgressPanelProps) -> Html {
         .collect::<Vec<_>>()
         .join(", ");
     html! {
-        <div class="spark-ui" data-testid="spark-ui">
+        <div class="spark-ui" data-testid="spark-ui" role="tabpanel" tabindex="0" aria-labelledby="tab-progress">
             <p class="muted small">{ "Simulated time: each call's cost in the engine's clock, not a measurement. ✗ marks an attempt a crash or failure ended before commits/N." }</p>
             { chart(Chart::Rates, "Input rate and processing rate (rows/s)", "chart-rates") }
             <div class="chart-legend">

@@ -1,7 +1,8 @@
 //! The sequence diagram: seven lanes, the last events as arrows (current one highlighted and
-//! animated), batch and restart separators, crashes in red.
+//! animated), batch and restart separators, crashes in red. Laid out at the pixel size of its
+//! pane and drawn unscaled, so its text keeps its CSS size on every screen.
 
-use crate::hooks::use_arrow_progress;
+use crate::hooks::{use_arrow_progress, use_element_size};
 use batchscope_engine::{Actor, Event, EventKind};
 use batchscope_view::geometry::{clamp_label_x, ease_in_out, fmt, lane_index, Layout};
 use batchscope_view::labels::arrow_label;
@@ -52,11 +53,15 @@ fn marker_id(from: Actor, alarm: bool) -> String {
 /// The diagram.
 #[component]
 pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
-    let layout = Layout::default();
+    let pane = use_node_ref();
+    let (pane_w, pane_h) = use_element_size(&pane);
+    let layout = Layout::fitted(pane_w, pane_h);
     let progress = use_arrow_progress(props.cursor, props.animate_ms);
     let w = layout.width;
     let h = layout.height();
-    let n = props.events.len();
+    // The newest events that fit.
+    let shown = &props.events[props.events.len().saturating_sub(layout.rows as usize)..];
+    let n = shown.len();
     let markers = Actor::ALL
         .iter()
         .map(|a| (marker_id(*a, false), actor_color(*a)))
@@ -80,7 +85,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             </g>
         }
     });
-    let rows = props.events.iter().enumerate().map(|(i, e)| {
+    let rows = shown.iter().enumerate().map(|(i, e)| {
         let row = i as u32;
         let current = i + 1 == n;
         let (from, to) = e.kind.lanes();
@@ -137,8 +142,10 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         }
     });
     html! {
-        <svg class="seq-diagram" id="sequence" data-testid="sequence" viewBox={format!("0 0 {} {}", fmt(w), fmt(h))}
-             preserveAspectRatio="xMidYMin meet" role="img" aria-label="Sequence diagram of the last events">
+        <div class="seq-wrap" ref={pane}>
+        <svg class={classes!("seq-diagram", (w < 700.0).then_some("seq-narrow"))} id="sequence" data-testid="sequence"
+             viewBox={format!("0 0 {} {}", fmt(w), fmt(h))} width={fmt(w)} height={fmt(h)}
+             role="img" aria-label="Sequence diagram of the last events">
             <defs>
                 { for markers.map(|(id, color)| html! {
                     <marker id={id} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -154,5 +161,6 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
                 </text>
             }
         </svg>
+        </div>
     }
 }

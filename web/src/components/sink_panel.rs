@@ -2,6 +2,7 @@
 //! sink manifests with orphan files greyed, upsert rewrites counted.
 
 use batchscope_engine::event::rows_text;
+use batchscope_view::focus::sink_key;
 use batchscope_view::labels::ellipsize;
 use batchscope_view::panels::SinkView;
 use yew::prelude::*;
@@ -13,6 +14,9 @@ pub struct SinkPanelProps {
     pub view: SinkView,
     /// Whether the run has settled (missing keys are then lost, not just not yet delivered).
     pub settled: bool,
+    /// The key of the rows the step points at (see `batchscope_view::focus`).
+    #[prop_or_default]
+    pub focus: Option<String>,
 }
 
 fn key_list(keys: &[String], class: &'static str, max: usize) -> Html {
@@ -29,7 +33,7 @@ fn key_list(keys: &[String], class: &'static str, max: usize) -> Html {
 pub fn SinkPanel(props: &SinkPanelProps) -> Html {
     let v = &props.view;
     html! {
-        <div class="panel sink" data-testid="panel-sink">
+        <div role="tabpanel" tabindex="0" aria-labelledby="tab-sink" class="panel sink" data-testid="panel-sink">
             <div class="panel-sub">
                 <span class="pill">{ v.kind }</span>
             </div>
@@ -74,7 +78,7 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                     <div class="store-head"><code>{ &s.name }</code><span class="muted">{ rows_text(s.rows) }</span></div>
                     if s.groups.is_empty() { <div class="muted small">{ "empty" }</div> }
                     { for s.groups.iter().map(|g| html! {
-                        <div class="group">
+                        <div class="group" data-focus={(props.focus.as_deref() == Some(sink_key(g.batch_id).as_str())).then_some("true")}>
                             <span class="group-label">{ format!("batch {}", g.batch_id) }</span>
                             <span class="keys">
                                 { for g.keys.iter().map(|k| html! {
@@ -91,7 +95,8 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                         <span class="muted">{ format!("_spark_metadata: {}", v.manifest.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ")) }</span>
                     </div>
                     { for v.files.iter().map(|f| html! {
-                        <div class={classes!("sink-file", (!f.committed).then_some("orphan"))}>
+                        <div class={classes!("sink-file", (!f.committed).then_some("orphan"))}
+                             data-focus={(props.focus.as_deref() == Some(sink_key(f.batch_id).as_str())).then_some("true")}>
                             <code>{ ellipsize(&f.name, 30) }</code>
                             <span>{ format!("batch {} · {}", f.batch_id, rows_text(f.rows)) }</span>
                             if !f.committed { <span class="pill">{ "orphan: not in the manifest" }</span> }

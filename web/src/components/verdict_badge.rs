@@ -16,7 +16,7 @@ pub fn VerdictBadge(props: &VerdictBadgeProps) -> Html {
     let b = &props.badge;
     html! {
         <div class={classes!("badge", format!("badge-{}", b.class))}
-             id="verdict" data-testid="verdict" data-verdict={b.class.clone()}
+             id="verdict" data-testid="verdict" role="status" aria-live="polite" aria-atomic="true" data-verdict={b.class.clone()}
              title="The oracle compares the sink with every record the upstream produced: each should be there exactly once">
             <span class="badge-title">{ &b.title }</span>
             <span class="badge-detail">{ &b.detail }</span>

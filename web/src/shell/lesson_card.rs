@@ -51,7 +51,7 @@ pub fn LessonCard(props: &LessonCardProps) -> Html {
     html! {
         <section class={classes!("card", "lesson", props.class.clone())} aria-label="Lesson">
             if t.on { <TourBlock tour={t.clone()} on_cmd={props.on_cmd.clone()} /> }
-            <div class={classes!("now", props.alarm.then_some("now-alarm"))} data-testid={props.note_testid}>
+            <div class={classes!("now", props.alarm.then_some("now-alarm"))} data-testid={props.note_testid} aria-live="polite">
                 <div class="now-head">{ &props.step_head }</div>
                 <div class="now-text">{ &props.note }</div>
             </div>

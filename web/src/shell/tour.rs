@@ -23,6 +23,11 @@ pub struct TourView {
 }
 
 impl TourView {
+    /// Whether the tour is on and paused at one of its stops.
+    pub fn at_stop(&self) -> bool {
+        self.on && self.cursors.contains(&Some(self.cursor))
+    }
+
     /// The stops this run reaches, (cursor, title), while the tour is on: the timeline's marks.
     pub fn marks(&self) -> Vec<(usize, &'static str)> {
         self.cursors

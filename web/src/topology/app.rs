@@ -5,7 +5,7 @@
 use super::state::{TopoAction, TopoPlayer};
 use super::{BarrierTable, DelayChart, QueryPanel, TopoControls, TopoFaults, TopologyGraph};
 use crate::hooks::{use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut};
-use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd, Shared, Theme};
+use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd, Shared};
 use batchscope_engine::barrier::{self, BarrierEventKind};
 use batchscope_view::topology::{
     fault_text_in, parse_topology, simplifications, step_text, topology_lesson,
@@ -20,14 +20,6 @@ pub struct TopologyAppProps {
     /// The URL hash to start from (`None`: read `location.hash`).
     #[prop_or_default]
     pub hash: Option<String>,
-}
-
-fn prefers_dark() -> bool {
-    gloo::utils::window()
-        .match_media("(prefers-color-scheme: dark)")
-        .ok()
-        .flatten()
-        .is_some_and(|m| m.matches())
 }
 
 /// The Topology dashboard.
@@ -49,11 +41,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
     );
     use_url_sync(&player, on_action.clone());
     use_theme(player.theme);
-    let dark = match player.theme {
-        Theme::Dark => true,
-        Theme::Light => false,
-        Theme::System => prefers_dark(),
-    };
+    let dark = player.theme.is_dark();
 
     let url = &player.mode.url;
     let world = Shared(player.world.clone());
@@ -130,9 +118,9 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
     html! {
         <div class="app topo-app" data-testid="topology-app">
             <header class="topbar">
-                <div class="brand" title="Deterministic simulator of streaming fault tolerance">
-                    <span class="logo">{ "◧" }</span>{ "batchscope" }
-                </div>
+                <h1 class="brand" title="Deterministic simulator of streaming fault tolerance">
+                    <span class="logo" aria-hidden="true">{ "◧" }</span>{ "batchscope" }
+                </h1>
                 <ModeTabs mode={Dashboard::Topology} />
                 <TopoControls topology={url.topology.clone()} topologies={topologies}
                     seed={url.seed} cursor={cursor} total={total} playing={player.playing}
@@ -142,7 +130,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
             </header>
             <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
             <main class="topo-main">
-                <section class="topo-left">
+                <section class="topo-left" tabindex="0" aria-label="Topology, barriers and queries">
                     <div class="card topo-graph-card">
                         <TopologyGraph world={world.clone()} />
                     </div>

@@ -136,21 +136,7 @@ impl TopologyWorld {
         let sink = self.sink_of(j);
         let table = &self.tables[sink];
         if self.jobs[j].pipeline.is_stateful() {
-            let mut had: Vec<(&Vec<i64>, &Vec<i64>)> = table
-                .log
-                .iter()
-                .filter(|r| r.barrier == n)
-                .map(|r| (&r.key, &r.values))
-                .collect();
-            let mut now: Vec<(&Vec<i64>, &Vec<i64>)> =
-                out.iter().map(|r| (&r.key, &r.values)).collect();
-            had.sort();
-            now.sort();
-            assert_eq!(
-                had, now,
-                "`{}`: replay of barrier {n} recomputes the same records",
-                table.name
-            );
+            table.assert_replay_equal(n, &out, "recomputes");
         }
         let records = table.barrier(n).map_or(0, |b| b.records);
         self.jobs[j].mark_written(n);

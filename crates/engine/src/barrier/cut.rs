@@ -152,21 +152,7 @@ impl TopologyWorld {
         let table = &self.tables[sink];
         if n <= table.written() {
             // A replay after a failover: the table WROTE `n` before; the same records again.
-            let mut had: Vec<(&Vec<i64>, &Vec<i64>)> = table
-                .log
-                .iter()
-                .filter(|r| r.barrier == n)
-                .map(|r| (&r.key, &r.values))
-                .collect();
-            let mut now: Vec<(&Vec<i64>, &Vec<i64>)> =
-                recs.iter().map(|r| (&r.key, &r.values)).collect();
-            had.sort();
-            now.sort();
-            assert_eq!(
-                had, now,
-                "`{}`: replay of barrier {n} reads the same records",
-                table.name
-            );
+            table.assert_replay_equal(n, &recs, "reads");
             return Vec::new();
         }
         self.tables[sink].write(n, recs);

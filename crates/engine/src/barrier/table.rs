@@ -70,6 +70,32 @@ pub struct Table {
 }
 
 impl Table {
+    /// Asserts that a replay of barrier `n` after a failover (`what` it does: "reads",
+    /// "recomputes") yields exactly the records the table logged for `n` the first time, in
+    /// any order: the sources are replayable and the jobs deterministic.
+    pub(crate) fn assert_replay_equal(
+        &self,
+        n: u64,
+        records: &[super::operator::Record],
+        what: &str,
+    ) {
+        let mut had: Vec<(&Vec<i64>, &Vec<i64>)> = self
+            .log
+            .iter()
+            .filter(|r| r.barrier == n)
+            .map(|r| (&r.key, &r.values))
+            .collect();
+        let mut now: Vec<(&Vec<i64>, &Vec<i64>)> =
+            records.iter().map(|r| (&r.key, &r.values)).collect();
+        had.sort();
+        now.sort();
+        assert_eq!(
+            had, now,
+            "`{}`: replay of barrier {n} {what} the same records",
+            self.name
+        );
+    }
+
     /// Latest barrier PROCESSED (0 if none).
     pub fn processed(&self) -> u64 {
         self.barriers.last().map_or(0, |b| b.barrier)

@@ -196,3 +196,16 @@ impl super::Scenario {
         }
     }
 }
+
+impl super::Scenario {
+    /// The same scenario with every failure removed — no crash points, no crash after N
+    /// events, no faults, no sink outages: the run the oracle and the explorer compare with.
+    pub fn failure_free(&self) -> super::Scenario {
+        let mut clean = self.clone();
+        clean.crashes.clear();
+        clean.crash_after_events.clear();
+        clean.faults.clear();
+        clean.sink.outages.clear();
+        clean
+    }
+}

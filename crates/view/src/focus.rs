@@ -1,0 +1,216 @@
+//! What the step on screen points at in each side panel: the file it wrote, the missing
+//! `commits/N` a restart looks for, the Meta-table row a task wrote or threw on, the channel it
+//! read, the sink batch it wrote. A tour stop scrolls this element into view and highlights it,
+//! so the row the stop's text talks about is on screen, not below the fold.
+//!
+//! Each panel's rows carry a key (a file's path, `uuid/channel`, a channel id, `batch N`); the
+//! focus is the key of the one row to point at, or `None` when the step touches none.
+
+use crate::panels::{ChannelRow, CheckpointFile, MetaRowView, RowRole, SinkView};
+use batchscope_engine::EventKind;
+
+/// The key of the missing-commit placeholder of batch `n` in the checkpoint folder.
+pub fn missing_commit_key(n: u64) -> String {
+    format!("missing:commits/{n}")
+}
+
+/// The newest batch whose `offsets/N` is in the folder without its `commits/N`: the batch a
+/// restart re-runs (Spark's `MicroBatchExecution` compares the two logs' latest ids).
+pub fn missing_commit(files: &[CheckpointFile]) -> Option<u64> {
+    let newest = |dir: &str| {
+        files
+            .iter()
+            .filter(|f| f.dir == dir)
+            .filter_map(|f| f.name.parse::<u64>().ok())
+            .max()
+    };
+    let offsets = newest("offsets")?;
+    (newest("commits") < Some(offsets)).then_some(offsets)
+}
+
+/// The checkpoint folder's focus: the file the step wrote, else the missing `commits/N`.
+pub fn checkpoint_focus(files: &[CheckpointFile]) -> Option<String> {
+    files
+        .iter()
+        .find(|f| f.new)
+        .map(|f| f.path.clone())
+        .or_else(|| missing_commit(files).map(missing_commit_key))
+}
+
+/// The key of a Meta-table row: `uuid/channel`.
+pub fn meta_key(row: &MetaRowView) -> String {
+    format!("{}/{}", row.uuid, row.channel)
+}
+
+/// The channel an event names, if it names one.
+fn event_channel(kind: &EventKind) -> Option<&str> {
+    match kind {
+        EventKind::TaskRead { channel, .. } | EventKind::ChannelState { channel, .. } => {
+            Some(channel)
+        }
+        EventKind::MetaRowWritten { row, .. } => Some(&row.channel),
+        _ => None,
+    }
+}
+
+/// The Meta table's focus: the row the step wrote; else the start row of the channel the step
+/// read (a task reads where the start UUID's row says); else the batch's first start row.
+pub fn meta_focus(rows: &[MetaRowView], event: Option<&EventKind>) -> Option<String> {
+    let channel = event.and_then(event_channel);
+    rows.iter()
+        .find(|r| r.written_now)
+        .or_else(|| {
+            rows.iter()
+                .find(|r| r.role == RowRole::Start && Some(r.channel.as_str()) == channel)
+        })
+        .or_else(|| rows.iter().find(|r| r.role == RowRole::Start))
+        .map(meta_key)
+}
+
+/// The Channels panel's focus: the channel the step read or changed (a reader's partition by
+/// its index).
+pub fn channel_focus(rows: &[ChannelRow], event: Option<&EventKind>) -> Option<String> {
+    let kind = event?;
+    if let Some(channel) = event_channel(kind) {
+        return rows.iter().find(|r| r.id == channel).map(|r| r.id.clone());
+    }
+    match kind {
+        EventKind::ReaderPolled { partition, .. } => {
+            rows.get(*partition as usize).map(|r| r.id.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The key of a batch's rows in the sink.
+pub fn sink_key(batch_id: u64) -> String {
+    format!("batch {batch_id}")
+}
+
+/// The sink's focus: the rows of the step's batch, if the sink holds any.
+pub fn sink_focus(view: &SinkView, event: Option<&EventKind>) -> Option<String> {
+    let batch = event?.batch_id()?;
+    let held = view
+        .stores
+        .iter()
+        .any(|s| s.groups.iter().any(|g| g.batch_id == batch))
+        || view.files.iter().any(|f| f.batch_id == batch);
+    held.then(|| sink_key(batch))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::panels::{channel_rows, checkpoint_files, meta_rows, sink_view};
+    use crate::tour::{stop_cursors, tour, Panel};
+    use batchscope_engine::{preset, World};
+
+    /// The world of `name` with its tour's crash, stepped to `cursor` events.
+    fn world_at(name: &str, cursor: usize) -> World {
+        let mut s = preset(name).unwrap();
+        if let Some(c) = tour(name).crash {
+            s.crashes.push(c.parse().unwrap());
+        }
+        let mut w = World::new(s);
+        for _ in 0..cursor {
+            w.step();
+        }
+        w
+    }
+
+    /// Every stop of every tour that shows the Checkpoint or Meta panel points at a row there,
+    /// and the row exists in the panel's data.
+    #[test]
+    fn checkpoint_and_meta_stops_point_at_a_row() {
+        let (mut checked, mut killed) = (0, 0);
+        for p in batchscope_engine::presets() {
+            let t = tour(p.name);
+            let probe = world_at(p.name, 0);
+            let mut full = probe.clone();
+            while !full.is_converged() && full.events().len() < 5000 {
+                full.step();
+            }
+            for (stop, cursor) in t.stops.iter().zip(stop_cursors(&t.stops, full.events())) {
+                let Some(cursor) = cursor else { continue };
+                let w = world_at(p.name, cursor);
+                let event = w.events().last().map(|e| &e.kind);
+                match stop.panel {
+                    Some(Panel::Checkpoint) => {
+                        let files = checkpoint_files(&w);
+                        let Some(key) = checkpoint_focus(&files) else {
+                            continue;
+                        };
+                        let missing = missing_commit(&files).map(missing_commit_key);
+                        assert!(
+                            files.iter().any(|f| f.path == key) || missing == Some(key.clone()),
+                            "{} · {}: {key}",
+                            p.name,
+                            stop.title
+                        );
+                        // "Killed before commits/3" points at the missing commits/3.
+                        if let Some(n) = stop.title.strip_prefix("Killed before commits/") {
+                            assert_eq!(key, format!("missing:commits/{n}"), "{}", p.name);
+                            killed += 1;
+                        }
+                        checked += 1;
+                    }
+                    Some(Panel::Meta) if !w.meta_table.is_empty() => {
+                        let rows = meta_rows(&w);
+                        let key = meta_focus(&rows, event)
+                            .unwrap_or_else(|| panic!("{} · {}: no focus", p.name, stop.title));
+                        assert!(rows.iter().any(|r| meta_key(r) == key));
+                        checked += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(checked > 20, "only {checked} stops checked");
+        assert!(killed >= 5, "only {killed} crash stops checked");
+    }
+
+    /// A crash before `commits/N` points at the missing commit of exactly the batch the
+    /// restart re-runs.
+    #[test]
+    fn a_crash_before_the_commit_points_at_the_missing_commit() {
+        let mut s = preset("kafka-append").unwrap();
+        s.crashes.push("sink-commit@2".parse().unwrap());
+        let mut w = World::new(s);
+        while !matches!(
+            w.events().last().map(|e| &e.kind),
+            Some(EventKind::Crashed { .. })
+        ) {
+            w.step();
+        }
+        let files = checkpoint_files(&w);
+        assert_eq!(missing_commit(&files), Some(2));
+        assert_eq!(checkpoint_focus(&files), Some(missing_commit_key(2)));
+    }
+
+    /// A task read points at its channel; a sink write at its batch's rows.
+    #[test]
+    fn reads_point_at_channels_and_writes_at_batches() {
+        let mut w = World::new(preset("tablestore").unwrap());
+        let mut channels = 0;
+        let mut batches = 0;
+        for _ in 0..400 {
+            let kind = w.step().kind;
+            if let EventKind::TaskRead { channel, .. } = &kind {
+                let rows = channel_rows(&w);
+                assert_eq!(
+                    channel_focus(&rows, Some(&kind)).as_deref(),
+                    Some(channel.as_str())
+                );
+                channels += 1;
+            }
+            if let EventKind::TaskFinished { batch_id, rows, .. } = &kind {
+                if *rows > 0 {
+                    let view = sink_view(&w, &Default::default());
+                    assert_eq!(sink_focus(&view, Some(&kind)), Some(sink_key(*batch_id)));
+                    batches += 1;
+                }
+            }
+        }
+        assert!(channels > 0 && batches > 0);
+    }
+}

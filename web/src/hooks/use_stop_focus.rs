@@ -1,0 +1,25 @@
+//! When a tour pauses at a stop, scrolls the side panel's focused row (`[data-focus]`, the file,
+//! Meta row, channel or sink batch the stop talks about) into view, so it is on screen rather
+//! than below the fold.
+
+use web_sys::{ScrollIntoViewOptions, ScrollLogicalPosition};
+use yew::prelude::*;
+
+/// Scrolls `.panels [data-focus]` into view whenever `at_stop` holds at a new `cursor` or tab.
+#[hook]
+pub fn use_stop_focus(at_stop: bool, cursor: usize, tab: &'static str) {
+    use_effect_with((at_stop, cursor, tab), |(at_stop, _, _)| {
+        if *at_stop {
+            let found = gloo::utils::document()
+                .query_selector(".panels [data-focus]")
+                .ok()
+                .flatten();
+            if let Some(element) = found {
+                let options = ScrollIntoViewOptions::new();
+                options.set_block(ScrollLogicalPosition::Nearest);
+                options.set_inline(ScrollLogicalPosition::Nearest);
+                element.scroll_into_view_with_scroll_into_view_options(&options);
+            }
+        }
+    });
+}
