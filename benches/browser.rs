@@ -1,7 +1,8 @@
 //! Benchmark: the release dashboard (`dist/`) in headless Chromium, measured inside the page.
 //!
 //! `cargo bench --bench browser` (after `trunk build --release --offline`) opens the largest
-//! preset (the most events in a failure-free run; the dashboard plays presets only) and prints:
+//! preset (the most events in a failure-free run), then a scenario of 64 channels × 1,000
+//! batches through a `#scenario=` link, and prints for each:
 //! first load to the mounted app, step click → next painted frame (p50 / p95 over
 //! [`STEPS`] clicks), step back at the end of the run (the same), and the JS heap after load
 //! and after the run. Times come from `performance.now()` in the page; a step's time ends after
@@ -22,6 +23,28 @@ use std::time::Duration;
 
 /// Clicks measured for each of step and step back.
 const STEPS: u64 = 60;
+
+/// The page at scale: `kafka-idempotent` over 64 channels and 1,000 trigger intervals.
+fn large_scenario() -> batchscope_engine::Scenario {
+    let mut s = batchscope_engine::preset("kafka-idempotent").expect("preset");
+    s.upstream.channels = 64;
+    s.batches = 1000;
+    s.description = "64 channels × 1,000 batches: the page at scale.".into();
+    s
+}
+
+/// The `#scenario=` link of [`large_scenario`].
+fn large_hash() -> String {
+    let s = large_scenario();
+    batchscope_view::url::scenario::format_link(&batchscope_view::url::scenario::Link {
+        base: batchscope_view::url::UrlState {
+            seed: s.seed,
+            ..batchscope_view::url::UrlState::default_for("kafka-idempotent")
+        },
+        custom: Some(Box::new(s)),
+        vs: None,
+    })
+}
 
 /// The preset whose failure-free run has the most events, and that count.
 fn largest_preset() -> (String, usize) {
@@ -173,7 +196,14 @@ fn click_figures(key: &str, label: &str, samples: &[f64]) {
     figure(key, value, label);
 }
 
-async fn measure(client: &Client, port: u16, preset: &str) -> Result<(), String> {
+/// Measures the page at `hash`; figures are keyed `{prefix}KEY` and labelled with `what`.
+async fn measure(
+    client: &Client,
+    port: u16,
+    hash: &str,
+    prefix: &str,
+    what: &str,
+) -> Result<(), String> {
     client
         .update_timeouts(TimeoutConfiguration::new(
             Some(Duration::from_secs(300)),
@@ -182,7 +212,11 @@ async fn measure(client: &Client, port: u16, preset: &str) -> Result<(), String>
         ))
         .await
         .map_err(|e| format!("timeouts: {e}"))?;
-    let url = format!("http://127.0.0.1:{port}/#preset={preset}");
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| format!("blank: {e}"))?;
+    let url = format!("http://127.0.0.1:{port}/{hash}");
     client
         .goto(&url)
         .await
@@ -195,17 +229,21 @@ async fn measure(client: &Client, port: u16, preset: &str) -> Result<(), String>
         ""
     };
     figure(
-        "load",
+        &format!("{prefix}load"),
         format!("{bound}{mounted:.0} ms from navigation start to the mounted app"),
-        "first load → app mounted (navigation start = 0)",
+        &format!("first load → app mounted (navigation start = 0), {what}"),
     );
     let heap = async_js(client, HEAP_PROBE, vec![]).await?;
-    figure("heap_load", heap.to_string(), "JS heap after load, bytes");
+    figure(
+        &format!("{prefix}heap_load"),
+        heap.to_string(),
+        &format!("JS heap after load, bytes, {what}"),
+    );
 
     wait_for(
         client,
         "document.querySelector('#step') && !document.querySelector('#step').disabled",
-        30,
+        300,
         "the step button",
     )
     .await?;
@@ -216,20 +254,41 @@ async fn measure(client: &Client, port: u16, preset: &str) -> Result<(), String>
     )
     .await?;
     click_figures(
-        "step",
-        &format!("step click → painted frame, preset {preset}"),
+        &format!("{prefix}step"),
+        &format!("step click → painted frame, {what}"),
         &times(&step),
     );
-    async_js(client, TO_THE_END, vec![]).await?;
+    if prefix.is_empty() {
+        async_js(client, TO_THE_END, vec![]).await?;
+    } else {
+        // Too many steps to click through: open the same link at its end (`at=` past the end
+        // shows the end).
+        let url = format!("http://127.0.0.1:{port}/{hash}&at=1000000000");
+        client
+            .goto("about:blank")
+            .await
+            .map_err(|e| format!("blank: {e}"))?;
+        client
+            .goto(&url)
+            .await
+            .map_err(|e| format!("open {url}: {e}"))?;
+        wait_for(
+            client,
+            "document.querySelector('#back') && !document.querySelector('#back').disabled",
+            300,
+            "the run's end",
+        )
+        .await?;
+    }
     let count = js(
         client,
         "return document.querySelector('[data-testid=step-count]').textContent;",
     )
     .await?;
     figure(
-        "events",
+        &format!("{prefix}events"),
         count.as_str().unwrap_or("?").trim().to_string(),
-        "steps shown / steps in the run",
+        &format!("steps shown / steps in the run, {what}"),
     );
     let back = async_js(
         client,
@@ -238,15 +297,15 @@ async fn measure(client: &Client, port: u16, preset: &str) -> Result<(), String>
     )
     .await?;
     click_figures(
-        "back",
-        &format!("step back at the end of the run, preset {preset}"),
+        &format!("{prefix}back"),
+        &format!("step back at the end of the run, {what}"),
         &times(&back),
     );
     let heap = async_js(client, HEAP_PROBE, vec![]).await?;
     figure(
-        "heap_end",
+        &format!("{prefix}heap_end"),
         heap.to_string(),
-        "JS heap at the end of the run, bytes",
+        &format!("JS heap at the end of the run, bytes, {what}"),
     );
     Ok(())
 }
@@ -270,7 +329,24 @@ async fn main() {
     let port = serve(dist);
     let (_driver, driver_port) = start_chromedriver(&chromedriver);
     let (client, profile) = session(&chromium, driver_port).await;
-    let result = measure(&client, port, &preset).await;
+    let mut result = measure(
+        &client,
+        port,
+        &format!("#preset={preset}"),
+        "",
+        &format!("preset {preset}"),
+    )
+    .await;
+    if result.is_ok() {
+        result = measure(
+            &client,
+            port,
+            &large_hash(),
+            "large_",
+            "64 channels × 1,000 batches",
+        )
+        .await;
+    }
     let _ = client.close().await;
     let _ = std::fs::remove_dir_all(&profile);
     if let Err(message) = result {

@@ -7,12 +7,13 @@ use batchscope_check::explore::{Fault, Progress, Summary};
 use batchscope_check::oracle::{run, Limit, Verdict};
 use batchscope_engine::{CrashKind, CrashPoint, Event, EventKind, Scenario, World};
 
-/// The colour of a verdict: green, orange, red, purple, grey (readable on both themes).
+/// The colour of a verdict: green, orange, red, purple, grey (readable on both themes, and
+/// white cell text on each has at least WCAG AA's 4.5:1 contrast).
 pub fn verdict_color(verdict: Verdict) -> &'static str {
     match verdict {
-        Verdict::ExactlyOnce => "#1f9d55",
-        Verdict::Duplicates => "#e07b00",
-        Verdict::DataLoss => "#e5484d",
+        Verdict::ExactlyOnce => "#1a7f45",
+        Verdict::Duplicates => "#b35900",
+        Verdict::DataLoss => "#c92a2f",
         Verdict::DuplicatesAndLoss => "#8e2bb8",
         Verdict::Stuck => "#6b7280",
     }
@@ -265,6 +266,27 @@ mod tests {
         seen.sort_unstable();
         seen.dedup();
         assert_eq!(seen.len(), Verdict::ALL.len());
+    }
+
+    /// WCAG 2 relative luminance of `#rrggbb`.
+    fn luminance(hex: &str) -> f64 {
+        let channel = |i: usize| {
+            let c = u8::from_str_radix(&hex[i..i + 2], 16).unwrap() as f64 / 255.0;
+            if c <= 0.03928 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
+    }
+
+    #[test]
+    fn white_cell_text_reads_on_every_verdict_colour() {
+        for v in Verdict::ALL {
+            let contrast = 1.05 / (luminance(verdict_color(v)) + 0.05);
+            assert!(contrast >= 4.5, "{}: {contrast:.2}", v.name());
+        }
     }
 
     #[test]

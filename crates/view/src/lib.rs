@@ -6,6 +6,7 @@
 
 pub mod explain;
 pub mod explore;
+pub mod explore_view;
 pub mod export;
 pub mod focus;
 pub mod geometry;

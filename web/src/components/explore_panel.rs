@@ -1,20 +1,28 @@
-//! The Explore panel: a dialog over the player that runs the crash-point explorer on the current
-//! preset and seed (in slices, with progress and Cancel), then shows the verdict counts, the
-//! crash point × batch matrix, the fault runs and the minimal counterexamples. A matrix cell or
-//! a crash-only counterexample loads that run into the player at its crash.
+//! The Explore panel: a modal dialog over the player that runs the crash-point explorer on the
+//! current preset and seed (in slices, with progress and Cancel), then shows the verdict counts,
+//! the crash point × batch matrix (exportable as SVG and PNG), the runs with two faults worst
+//! first, the fault runs and the minimal counterexamples. Any run listed opens in the player
+//! where it goes wrong, and has a one-line `batchscope run` command that reproduces it.
+
+mod focus;
+mod pairs;
+mod results;
 
 use super::Shared;
 use crate::hooks::{use_explorer, ExploreStatus};
 use crate::state::Action;
-use batchscope_check::explore::{Counterexample, Origin, Summary};
+use batchscope_check::explore::Fault;
 use batchscope_check::oracle::Verdict;
 use batchscope_engine::{CrashPoint, Scenario};
-use batchscope_view::explore::{
-    self as view, crash_url, fault_rows, matrix_view, progress_text, verdict_color, verdict_title,
-};
-use wasm_bindgen::JsCast;
+use batchscope_view::explore::{progress_text, verdict_color, verdict_title};
+use batchscope_view::explore_view::run_link;
+use focus::{refocus, use_dialog_focus};
+use results::Results;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
+
+/// Opens an explored run in the player: its crashes, in firing order, and its non-crash fault.
+pub type OpenRun = Callback<(Vec<CrashPoint>, Option<Fault>)>;
 
 /// Props of [`ExplorePanel`].
 #[derive(Properties, PartialEq)]
@@ -42,13 +50,6 @@ fn verdict_chip(v: Verdict, count: Option<u64>) -> Html {
     }
 }
 
-fn copy_to_clipboard(text: &str) {
-    let _ = gloo::utils::window()
-        .navigator()
-        .clipboard()
-        .write_text(text);
-}
-
 /// The dialog.
 #[component]
 pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
@@ -71,30 +72,34 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
     };
     let on_cancel = explorer.cancel.reform(|_| ());
     let close = props.on_close.reform(|_| ());
-    // Loads a run into the player at its first crash, and closes the dialog.
-    let load = {
+    // Loads a run into the player where it goes wrong, and closes the dialog.
+    let open_run: OpenRun = {
         let (on_action, on_close) = (props.on_action.clone(), props.on_close.clone());
         let (preset, scenario) = (props.preset.clone(), props.scenario.clone());
-        Callback::from(move |crashes: Vec<CrashPoint>| {
-            on_action.emit(Action::from(crash_url(&preset, &scenario, &crashes)));
+        Callback::from(move |(crashes, fault): (Vec<CrashPoint>, Option<Fault>)| {
+            on_action.emit(Action::from(run_link(
+                &preset,
+                &scenario,
+                &crashes,
+                fault.as_ref(),
+            )));
             on_close.emit(());
         })
     };
-
-    // Escape closes the dialog while it is open.
+    let dialog = use_node_ref();
+    use_dialog_focus(
+        props.open,
+        dialog.clone(),
+        props.on_close.clone(),
+        "[data-testid=explore-open]",
+    );
+    // Run is disabled while the explorer runs, which drops focus: it comes back when done.
     {
-        let on_close = props.on_close.clone();
-        use_effect_with(props.open, move |open| {
-            let listener = open.then(|| {
-                gloo::events::EventListener::new(&gloo::utils::document(), "keydown", move |e| {
-                    if let Some(k) = e.dyn_ref::<web_sys::KeyboardEvent>() {
-                        if k.key() == "Escape" {
-                            on_close.emit(());
-                        }
-                    }
-                })
-            });
-            move || drop(listener)
+        let (dialog, open) = (dialog.clone(), props.open);
+        use_effect_with(st.status.clone(), move |status| {
+            if open && *status != ExploreStatus::Running {
+                refocus(&dialog);
+            }
         });
     }
 
@@ -117,11 +122,12 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
             st.elapsed_ms / 1000.0
         ),
     };
-    let results = st
-        .summary
-        .as_ref()
-        .map(|s| results(s, &props.preset, &load))
-        .unwrap_or_default();
+    let results = st.summary.as_ref().map(|s| {
+        html! {
+            <Results summary={s.clone()} preset={props.preset.clone()}
+                     scenario={props.scenario.0.clone()} on_open={open_run.clone()} />
+        }
+    });
 
     html! {
         <div class="xp-backdrop" hidden={!props.open} data-testid="explore"
@@ -129,17 +135,18 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
                  // Only a click on the backdrop itself closes.
                  if e.target() == e.current_target() { c.emit(()) }
              } })}>
-            <section class="xp-dialog" role="dialog" aria-modal="true" aria-labelledby="xp-title">
-                <header class="xp-head">
+            <section class="xp-dialog" role="dialog" aria-modal="true" aria-labelledby="xp-title"
+                     aria-describedby="xp-about" tabindex="-1" ref={dialog}>
+                <div class="xp-head">
                     <div>
                         <h2 id="xp-title">{ "Explore every crash point" }</h2>
-                        <div class="muted small">
+                        <div class="muted small" id="xp-about">
                             { "Runs " }<code>{ &props.preset }</code>{ format!(" (seed {}) once per crash point, sink outage and split, and judges each run against every record the upstream produced. Depth 2 also tries every ordered pair.", props.scenario.seed) }
                         </div>
                     </div>
-                    <button class="ghost icon-btn" data-testid="explore-close" aria-label="Close" title="Close"
+                    <button class="ghost icon-btn" data-testid="explore-close" aria-label="Close the Explore dialog" title="Close (Esc)"
                             onclick={close}>{ "✕" }</button>
-                </header>
+                </div>
                 <div class="xp-run">
                     <label class="field">
                         <span class="field-label">{ "depth" }</span>
@@ -148,11 +155,11 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
                             <option value="2" selected={*depth == 2}>{ "2 — every pair of faults" }</option>
                         </select>
                     </label>
-                    <button class="xp-go" data-testid="explore-run" disabled={running} onclick={on_run}>
+                    <button class="xp-go" data-testid="explore-run" data-autofocus="" disabled={running} onclick={on_run}>
                         { if st.summary.is_some() { "↻ Run again" } else { "▶ Run" } }
                     </button>
                     <button data-testid="explore-cancel" disabled={!running} onclick={on_cancel}>{ "Cancel" }</button>
-                    <div class="xp-progress" role="progressbar" aria-valuemin="0" aria-valuemax={st.progress.total.to_string()}
+                    <div class="xp-progress" role="progressbar" aria-label="Runs judged" aria-valuemin="0" aria-valuemax={st.progress.total.to_string()}
                          aria-valuenow={st.progress.done.to_string()} data-testid="explore-progress"
                          data-done={st.progress.done.to_string()} data-total={st.progress.total.to_string()}>
                         <div class="xp-bar" style={format!("width:{:.1}%", fraction * 100.0)}></div>
@@ -161,120 +168,8 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
                           data-status={format!("{:?}", st.status).to_lowercase()}
                           data-elapsed-ms={format!("{:.0}", st.elapsed_ms)}>{ status }</span>
                 </div>
-                <div class="xp-body">{ results }</div>
+                <div class="xp-body">{ for results }</div>
             </section>
         </div>
-    }
-}
-
-/// Counts, matrix with legend, fault runs, counterexamples.
-fn results(s: &Summary, preset: &str, load: &Callback<Vec<CrashPoint>>) -> Html {
-    let m = matrix_view(s);
-    let origin = Origin::Preset(preset.to_string());
-    html! {
-        <>
-            <div class="xp-counts" data-testid="explore-counts">
-                <span class="muted small">{ format!("{} runs:", s.runs) }</span>
-                { for view::verdict_counts(s).into_iter().map(|(v, n)| verdict_chip(v, Some(n))) }
-            </div>
-            <h3 class="xp-h">{ "Crash the driver at … (one crash per run)" }</h3>
-            <div class="xp-matrix-wrap">
-                <table class="xp-matrix" data-testid="explore-matrix">
-                    <thead><tr>
-                        <th class="xp-corner">{ "point \\ batch" }</th>
-                        { for m.batches.iter().map(|b| html! { <th>{ b }</th> }) }
-                    </tr></thead>
-                    <tbody>
-                        { for m.rows.iter().map(|row| html! {
-                            <tr>
-                                <th class="xp-point">{ &row.point }</th>
-                                { for row.cells.iter().map(|c| {
-                                    let point = c.point;
-                                    let onclick = load.reform(move |_: MouseEvent| vec![point]);
-                                    let verdict = c.verdict.map_or("none", |v| v.name());
-                                    html! {
-                                        <td>
-                                            <button class={classes!("xp-cell", c.verdict.is_none().then_some("xp-empty"))}
-                                                    data-testid={format!("cell-{}", c.point).replace('@', "-")}
-                                                    data-verdict={verdict} title={c.tooltip.clone()}
-                                                    aria-label={c.tooltip.clone()}
-                                                    style={c.color.map(|col| format!("background:{col};border-color:{col}"))}
-                                                    disabled={c.verdict.is_none()} onclick={onclick}>
-                                                { &c.label }
-                                            </button>
-                                        </td>
-                                    }
-                                }) }
-                            </tr>
-                        }) }
-                    </tbody>
-                </table>
-                <div class="xp-legend small">
-                    <p>{ "Each cell is one run: the driver is killed at that point of that batch, restarts from the checkpoint and recovers. The colour is the oracle's verdict: every record the upstream produced, each exactly once?" }</p>
-                    <div class="xp-keys">
-                        { for Verdict::ALL.iter().map(|v| verdict_chip(*v, None)) }
-                        <span class="xp-chip"><span class="xp-dot xp-dot-empty"></span>{ "not reached" }</span>
-                    </div>
-                    <p class="muted">{ "✓ exactly once · +n duplicates · −n lost · ± both · ■ stuck." }</p>
-                    <p><b>{ "Click a cell" }</b>{ " to replay that run in the player, stopped at the crash." }</p>
-                </div>
-            </div>
-            <div class="xp-lists">
-                <section>
-                    <h3 class="xp-h">{ format!("Sink outages, splits and failures inside a batch ({} runs, one fault each)", s.faults.len()) }</h3>
-                    <ul class="xp-faults" data-testid="explore-faults">
-                        { for fault_rows(s).into_iter().map(|f| html! {
-                            <li title={view::run_tooltip(&f.label, f.verdict, f.duplicates, f.lost)}>
-                                { verdict_chip(f.verdict, None) }<span>{ f.label }</span>
-                            </li>
-                        }) }
-                        if s.faults.is_empty() { <li class="muted">{ "none for this scenario" }</li> }
-                    </ul>
-                </section>
-                <section>
-                    <h3 class="xp-h">{ "Smallest counterexample per bad verdict" }</h3>
-                    <ul class="xp-cex" data-testid="explore-counterexamples">
-                        { for s.counterexamples.iter().map(|c| counterexample(c, &origin, load)) }
-                        if s.counterexamples.is_empty() {
-                            <li class="muted">{ "none: every explored run is exactly once" }</li>
-                        }
-                    </ul>
-                </section>
-            </div>
-        </>
-    }
-}
-
-fn counterexample(c: &Counterexample, origin: &Origin, load: &Callback<Vec<CrashPoint>>) -> Html {
-    let o = &c.outcome;
-    let mut what: Vec<String> = o.crashes.iter().map(|p| p.to_string()).collect();
-    if let Some(f) = &o.fault {
-        what.push(f.to_string());
-    }
-    let command = c.command(origin);
-    let copy = {
-        let command = command.clone();
-        Callback::from(move |_: MouseEvent| copy_to_clipboard(&command))
-    };
-    let show = (o.fault.is_none() && !o.crashes.is_empty()).then(|| {
-        let crashes = o.crashes.clone();
-        html! {
-            <button class="xp-small" onclick={load.reform(move |_: MouseEvent| crashes.clone())}
-                    title="Load this run in the player at its crash">{ "▶ show" }</button>
-        }
-    });
-    html! {
-        <li data-verdict={o.verdict.name()}>
-            <div class="xp-cex-head">
-                { verdict_chip(o.verdict, None) }
-                <b class="mono">{ what.join(" + ") }</b>
-                <span class="muted small">{ format!("{} dup, {} lost", o.duplicates, o.lost) }</span>
-                { for show }
-            </div>
-            <div class="xp-cmd">
-                <code class="xp-cmd-text" data-testid="counterexample-command" title="Reproduces this run">{ command }</code>
-                <button class="xp-small" onclick={copy} title="Copy the command">{ "Copy" }</button>
-            </div>
-        </li>
     }
 }

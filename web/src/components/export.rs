@@ -24,7 +24,7 @@ const PNG_SCALE: f64 = 2.0;
 /// Saves `bytes` as a file named `name` of MIME type `mime`, and records what was saved on
 /// `marker` (`data-export` = "name|type|size", `data-export-url` = the object URL, kept until
 /// the next export so it can be read back).
-fn save(marker: &Element, name: &str, mime: &str, bytes: &[u8]) -> Result<(), JsValue> {
+pub(crate) fn save(marker: &Element, name: &str, mime: &str, bytes: &[u8]) -> Result<(), JsValue> {
     let parts = Array::of1(&Uint8Array::from(bytes));
     let bag = BlobPropertyBag::new();
     bag.set_type(mime);
@@ -62,7 +62,7 @@ fn diagram_svg() -> Option<(String, f64, f64)> {
 }
 
 /// Draws an SVG document into a PNG, `scale` pixels per unit.
-async fn svg_to_png(svg: &str, w: f64, h: f64, scale: f64) -> Result<Vec<u8>, JsValue> {
+pub(crate) async fn svg_to_png(svg: &str, w: f64, h: f64, scale: f64) -> Result<Vec<u8>, JsValue> {
     let parts = Array::of1(&JsValue::from_str(svg));
     let bag = BlobPropertyBag::new();
     bag.set_type("image/svg+xml");
