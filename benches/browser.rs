@@ -24,18 +24,17 @@ use std::time::Duration;
 /// Clicks measured for each of step and step back.
 const STEPS: u64 = 60;
 
-/// The page at scale: `kafka-idempotent` over 64 channels and 1,000 trigger intervals.
-fn large_scenario() -> batchscope_engine::Scenario {
+/// The page at scale: `kafka-idempotent` over `channels` channels and `batches` trigger intervals.
+fn scaled(channels: u32, batches: u64) -> batchscope_engine::Scenario {
     let mut s = batchscope_engine::preset("kafka-idempotent").expect("preset");
-    s.upstream.channels = 64;
-    s.batches = 1000;
-    s.description = "64 channels × 1,000 batches: the page at scale.".into();
+    s.upstream.channels = channels;
+    s.batches = batches;
+    s.description = format!("{channels} channels × {batches} batches: the page at scale.");
     s
 }
 
-/// The `#scenario=` link of [`large_scenario`].
-fn large_hash() -> String {
-    let s = large_scenario();
+/// The `#scenario=` link of `s`.
+fn scenario_hash(s: batchscope_engine::Scenario) -> String {
     batchscope_view::url::scenario::format_link(&batchscope_view::url::scenario::Link {
         base: batchscope_view::url::UrlState {
             seed: s.seed,
@@ -337,15 +336,23 @@ async fn main() {
         &format!("preset {preset}"),
     )
     .await;
-    if result.is_ok() {
-        result = measure(
-            &client,
-            port,
-            &large_hash(),
-            "large_",
-            "64 channels × 1,000 batches",
-        )
-        .await;
+    // The scale, 64 × 1,000, then the largest the dashboard plays.
+    for (prefix, channels, batches) in [("large_", 64, 1000), ("scale_", 16, 200)] {
+        let what = format!("{channels} channels × {batches} batches");
+        let s = scaled(channels, batches);
+        if let Err(reason) = batchscope_view::url::scenario::fits_dashboard(&s) {
+            for key in ["load", "step", "back", "events", "heap_load", "heap_end"] {
+                figure(
+                    &format!("{prefix}{key}"),
+                    format!("refused: {reason}"),
+                    &what,
+                );
+            }
+            continue;
+        }
+        if result.is_ok() {
+            result = measure(&client, port, &scenario_hash(s), prefix, &what).await;
+        }
     }
     let _ = client.close().await;
     let _ = std::fs::remove_dir_all(&profile);

@@ -225,7 +225,7 @@ fn bad_input_exits_2_with_one_line_naming_the_problem() {
         "unknown preset `kafka`",
     );
     bad_input_one_line(
-        &["explore", "--preset", "tablestore", "--depth", "3"],
+        &["explore", "--preset", "tablestore", "--depth", "4"],
         "--depth",
     );
     bad_input_one_line(

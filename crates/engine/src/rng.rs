@@ -22,6 +22,12 @@ impl Prng {
         }
     }
 
+    /// How many 32-bit words of the stream have been used: with the seed, the generator's
+    /// whole state (for comparing two worlds' futures).
+    pub fn word_pos(&self) -> u128 {
+        self.inner.get_word_pos()
+    }
+
     /// A uniform value in `0..n` (n > 0), by rejection so that it is unbiased.
     pub fn below(&mut self, n: u64) -> u64 {
         assert!(n > 0, "below(0)");

@@ -6,8 +6,13 @@
 use batchscope_check::liveness::{run_observed, Ending, Limit, Liveness};
 use batchscope_engine::Sim;
 
-/// Events between two snapshots.
+/// Events between two snapshots, at first.
 pub const SNAPSHOT_EVERY: usize = 32;
+/// Most snapshots kept. A world holds its whole history, so snapshots every K events of an
+/// n-event run would cost n²/2K events of memory; past this count every other snapshot is
+/// dropped and the spacing doubles, so memory stays within this many worlds and a seek
+/// replays at most n / (this / 2) events. Even, so the newest snapshot survives a thinning.
+pub const MAX_SNAPSHOTS: usize = 16;
 
 /// A run recorded to its end, seekable to any cursor (the number of events shown).
 #[derive(Clone, Debug)]
@@ -28,18 +33,26 @@ impl<S: Liveness> Timeline<S> {
         Timeline::record_every(first, SNAPSHOT_EVERY, limit)
     }
 
-    /// [`Timeline::record`] with a snapshot every `every` events (at least 1).
+    /// [`Timeline::record`] with a snapshot every `every` events (at least 1) at first; the
+    /// spacing doubles whenever more than [`MAX_SNAPSHOTS`] would be kept.
     pub fn record_every(first: S, every: usize, limit: Limit) -> (Timeline<S>, Ending) {
         assert!(
             first.events().is_empty(),
             "a timeline starts before the first event"
         );
-        let every = every.max(1);
+        let mut every = every.max(1);
         let mut world = first.clone();
         let mut snapshots = vec![first];
         let ending = run_observed(&mut world, limit, |w| {
             if w.events().len().is_multiple_of(every) {
                 snapshots.push(w.clone());
+                if snapshots.len() > MAX_SNAPSHOTS + 1 {
+                    // snapshots[i] is the world after i × every events: the even ones are the
+                    // worlds after i × 2 × every.
+                    let all = std::mem::take(&mut snapshots);
+                    snapshots = all.into_iter().step_by(2).collect();
+                    every *= 2;
+                }
             }
         });
         // A step that emits nothing may still move internal state (a drained topology pops
@@ -182,6 +195,25 @@ mod tests {
             t.map_worlds(|w| w.events().len()),
             (0..=n).collect::<Vec<_>>()
         );
+    }
+
+    /// A long run keeps at most [`MAX_SNAPSHOTS`] snapshots (their spacing doubled), and
+    /// seeking still gives the world of stepping.
+    #[test]
+    fn a_long_run_thins_its_snapshots_and_still_seeks_exactly() {
+        let mut s = preset("tablestore").unwrap();
+        s.crashes.push("sink-commit@2".parse().unwrap());
+        s.batches = 20;
+        let first = World::new(s);
+        let (t, _) = Timeline::record_every(first.clone(), 1, Limit::JUDGE);
+        assert!(t.len() > 2 * MAX_SNAPSHOTS, "long enough to thin");
+        assert!(
+            t.snapshots.len() <= MAX_SNAPSHOTS + 1,
+            "{}",
+            t.snapshots.len()
+        );
+        assert!(t.every > 1, "the spacing doubled");
+        seek_equals_stepping(first, &t);
     }
 
     #[test]

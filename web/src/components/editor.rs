@@ -121,14 +121,17 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
             props.vs.clone(),
         );
         Callback::from(move |new: String| {
-            match Scenario::from_json(&new) {
+            match Scenario::from_json(&new)
+                .map_err(|e| e.to_string())
+                .and_then(|s| batchscope_view::url::scenario::fits_dashboard(&s).map(|()| s))
+            {
                 Ok(s) => {
                     error.set(None);
                     on_action.emit(Action::LoadUrl(link_of(&s, vs.clone())));
                     // Show the end of the new run: its verdict.
                     on_action.emit(Action::Player(PlayerCmd::Seek(usize::MAX)));
                 }
-                Err(e) => error.set(Some(e.to_string())),
+                Err(e) => error.set(Some(e)),
             }
             text.set(new);
         })

@@ -142,7 +142,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         }
     });
     html! {
-        <div class="seq-wrap" ref={pane}>
+        <div class="seq-wrap" ref={pane} tabindex="0" role="region" aria-label="Sequence diagram, the newest events">
         <svg class={classes!("seq-diagram", (w < 700.0).then_some("seq-narrow"))} id="sequence" data-testid="sequence"
              viewBox={format!("0 0 {} {}", fmt(w), fmt(h))} width={fmt(w)} height={fmt(h)}
              role="img" aria-label="Sequence diagram of the last events">

@@ -89,6 +89,10 @@ impl fmt::Display for Fault {
 pub struct Outcome {
     /// The crashes, in the order they fired (the scenario's crash list).
     pub crashes: Vec<CrashPoint>,
+    /// Crashes after every event: the events the crashes fire after (the scenario's
+    /// `crash_after_events`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crash_after_events: Vec<u64>,
     /// The non-crash fault, if any.
     pub fault: Option<Fault>,
     /// The oracle's verdict.
@@ -104,7 +108,8 @@ pub struct Outcome {
 impl Outcome {
     /// Number of faults: crashes plus the non-crash fault.
     pub fn depth(&self) -> u32 {
-        self.crashes.len() as u32 + u32::from(self.fault.is_some())
+        (self.crashes.len() + self.crash_after_events.len()) as u32
+            + u32::from(self.fault.is_some())
     }
 
     /// Orders counterexamples: fewest faults, crash-only first, then earliest.
@@ -117,6 +122,7 @@ impl Outcome {
         let mut s = base.clone();
         s.crash_after_events.clear();
         s.crashes = self.crashes.clone();
+        s.crash_after_events = self.crash_after_events.clone();
         if let Some(f) = &self.fault {
             f.apply(&mut s);
         }
@@ -162,8 +168,8 @@ pub const COUNTEREXAMPLE_FILE: &str = "counterexample.json";
 
 impl Counterexample {
     /// Arguments of `batchscope` that reproduce the run. Runs with crashes and batch faults use
-    /// the preset or file plus `--crash` and `--fault` flags; runs with an outage or split need
-    /// the scenario written to [`COUNTEREXAMPLE_FILE`] (`batchscope run` has no flag for those).
+    /// the preset or file plus `--crash` and `--fault` flags; runs with an outage, a split or a
+    /// crash after an event (`crash_after_events`) need the scenario written to [`COUNTEREXAMPLE_FILE`] (`batchscope run` has no flag for those).
     pub fn run_args(&self, origin: &Origin) -> Vec<String> {
         if self.needs_file() {
             return vec!["run".into(), COUNTEREXAMPLE_FILE.into()];
@@ -203,12 +209,14 @@ impl Counterexample {
         args
     }
 
-    /// Whether reproducing needs the whole scenario in a file: an outage or a split (no flag).
+    /// Whether reproducing needs the whole scenario in a file: an outage, a split or a crash
+    /// after an event (no flag).
     fn needs_file(&self) -> bool {
-        matches!(
-            self.outcome.fault,
-            Some(Fault::SinkOutage { .. } | Fault::PartitionSplit { .. })
-        )
+        !self.outcome.crash_after_events.is_empty()
+            || matches!(
+                self.outcome.fault,
+                Some(Fault::SinkOutage { .. } | Fault::PartitionSplit { .. })
+            )
     }
 
     /// This counterexample with its command line filled in for `origin`.

@@ -1,9 +1,11 @@
-//! One explored run: its start world (forked from a parent run or fresh), its run to the end
-//! and its judgement, and the crash points its children may add.
+//! One explored run: its start world (forked from a parent run and crashed there, or fresh),
+//! its run to the end and its judgement, and the crash sites its children may add.
 
+use crate::explore::dedup::Key;
 use crate::explore::fault::{Fault, Outcome};
-use crate::oracle::{judge, run, Limit};
-use batchscope_engine::{CrashPoint, EventKind, Scenario, World};
+use crate::oracle::{judge, Limit};
+use batchscope_engine::world::Phase;
+use batchscope_engine::{CrashPoint, Event, EventKind, Scenario, World};
 use std::collections::BTreeMap;
 
 /// Every crash site of a world's trace in order: (sequence number of the site event, point).
@@ -11,6 +13,12 @@ use std::collections::BTreeMap;
 pub fn crash_sites(world: &World) -> Vec<(u64, CrashPoint)> {
     world.crash_sites().to_vec()
 }
+
+/// Steps a fork past its crash: at most this many events (a crash fires at the next step, after
+/// any follow-up the event before it queued).
+const STEPS_TO_CRASH: u32 = 64;
+/// The window name of a crash after the last event of a run.
+pub(crate) const END: &str = "end";
 
 /// One scenario variant: the base, or the base plus one non-crash fault.
 #[derive(Clone, Debug)]
@@ -25,8 +33,47 @@ pub(crate) struct Variant {
 pub(crate) struct Job {
     pub(crate) variant: usize,
     pub(crate) parent: Option<usize>,
+    /// Named crashes (crash-point mode).
     pub(crate) crashes: Vec<CrashPoint>,
+    /// The events the crashes fire after: the named sites, or (every-event mode) the
+    /// scenario's `crash_after_events`.
     pub(crate) site_seqs: Vec<u64>,
+    /// Every-event mode: the crashes are `crash_after_events`, not named points.
+    pub(crate) every_event: bool,
+    /// The de-duplication node of the run this one forks from (none for a run without crashes).
+    pub(crate) parent_node: Option<usize>,
+}
+
+impl Job {
+    /// Crashes in the run.
+    pub(crate) fn crash_count(&self) -> u32 {
+        self.site_seqs.len() as u32
+    }
+
+    /// The scenario that replays this run from zero.
+    pub(crate) fn replay(&self, variant: &Variant) -> Scenario {
+        let mut s = variant.scenario.clone().with_crashes(&self.crashes);
+        if self.every_event {
+            s.crash_after_events = self.site_seqs.clone();
+        }
+        s
+    }
+}
+
+/// A crash the run's children may add: after event `seq` (at the named `point`, in crash-point
+/// mode), in the window between the kinds of that event and the next.
+#[derive(Clone, Debug)]
+pub(crate) struct Child {
+    pub(crate) seq: u64,
+    pub(crate) point: Option<CrashPoint>,
+    pub(crate) window: (&'static str, &'static str),
+}
+
+/// A job's start world: forked and crashed (with its state's key), or fresh.
+pub(crate) struct Start {
+    pub(crate) world: World,
+    /// The de-duplication key of the state right after the crash (none when not forked).
+    pub(crate) key: Option<Key>,
 }
 
 /// A world from which child runs fork: a run's start, before its last crash's site.
@@ -39,9 +86,18 @@ pub(crate) struct Parent {
 /// The result of one run, before it is merged into the explorer.
 pub(crate) struct Done {
     pub(crate) outcome: Outcome,
-    pub(crate) children: Vec<(u64, CrashPoint)>,
+    pub(crate) children: Vec<Child>,
     pub(crate) start: Option<World>,
     pub(crate) inexact: bool,
+    /// Whether the run converged.
+    pub(crate) converged: bool,
+    /// Events in the trace when the run started (after its crash) and at its end.
+    pub(crate) start_len: u64,
+    pub(crate) end_len: u64,
+    /// Every gap between two consecutive events the run passed after its start.
+    pub(crate) gaps: Vec<(&'static str, &'static str)>,
+    /// The named crash windows of the run's trace: (point kind name, window).
+    pub(crate) named: Vec<(&'static str, (&'static str, &'static str))>,
 }
 
 /// Read-only context of the runs, shared by the worker threads.
@@ -79,68 +135,120 @@ where
     items.into_iter().map(f).collect()
 }
 
-/// The start worlds of a group of jobs (one parent, or a single job without one).
+/// The start worlds of a group of jobs (one parent, or a single job without one). A forked
+/// job's world is stepped past its crash, and keyed for de-duplication when `keyed` (the
+/// exploration's depth) is set.
 pub(crate) fn fork_group(
     variants: &[Variant],
     parents: &[Parent],
     forking: bool,
+    keyed: Option<u32>,
     group: &[Job],
-) -> Vec<World> {
+) -> Vec<Start> {
     let mut cursor: Option<World> = None;
     let mut starts = Vec::with_capacity(group.len());
     for job in group {
         let Some(p) = job.parent.filter(|_| forking) else {
-            let s = variants[job.variant]
-                .scenario
-                .clone()
-                .with_crashes(&job.crashes);
-            starts.push(World::new(s));
+            let world = World::new(job.replay(&variants[job.variant]));
+            starts.push(Start { world, key: None });
             continue;
         };
         let at = *job.site_seqs.last().expect("a forked job has a crash");
         let w = cursor.get_or_insert_with(|| parents[p].world.clone().expect("parent kept"));
-        while (w.events().len() as u64) < at {
+        // Named: the site event is the next; every-event: the crash follows event `at`.
+        let until = at + u64::from(job.every_event);
+        while (w.events().len() as u64) < until {
             w.step();
         }
         let mut fork = w.clone();
-        fork.arm_crash(*job.crashes.last().expect("a forked job has a crash"));
-        starts.push(fork);
+        if job.every_event {
+            fork.crash_now();
+        } else {
+            fork.arm_crash(*job.crashes.last().expect("a forked job has a crash"));
+        }
+        let crashed = step_to_crash(&mut fork);
+        let faults = u32::from(variants[job.variant].fault.is_some());
+        let key = keyed.filter(|_| crashed).map(|depth| {
+            let with_children = job.crash_count() + faults < depth;
+            let named = (with_children && !job.every_event).then_some(&job.crashes[..]);
+            Key::of(&fork, job.variant, job.crash_count(), named)
+        });
+        starts.push(Start { world: fork, key });
     }
     starts
+}
+
+/// Steps a fork until its crash fired; whether it did.
+fn step_to_crash(world: &mut World) -> bool {
+    let fired = world.fired_crashes().len();
+    for _ in 0..STEPS_TO_CRASH {
+        if world.fired_crashes().len() > fired {
+            return true;
+        }
+        world.step();
+    }
+    world.fired_crashes().len() > fired
 }
 
 /// Runs one job from its start world to the end and judges it.
 pub(crate) fn run_job(ctx: &Context<'_>, job: &Job, start: World) -> Done {
     let variant = &ctx.variants[job.variant];
-    let wants_children =
-        (job.crashes.len() as u32 + u32::from(variant.fault.is_some())) < ctx.depth;
-    let kept = (ctx.forking && wants_children && job.parent.is_some()).then(|| start.clone());
+    let wants_children = job.crash_count() + u32::from(variant.fault.is_some()) < ctx.depth;
+    let mut kept = (ctx.forking && wants_children && job.parent.is_some()).then(|| start.clone());
     let mut world = start;
-    let mut converged = run(&mut world, Limit::JUDGE).converged();
+    let (mut converged, mut crashable) = run_recording(&mut world);
     let mut inexact = false;
-    if let (Some(&point), Some(&at)) = (job.crashes.last(), job.site_seqs.last()) {
+    if let Some(&at) = job.site_seqs.last() {
+        let point = (!job.every_event).then(|| *job.crashes.last().expect("named crash"));
         if !fired_after(&world, point, at) {
             // Not where the enumeration expected it: fall back to an exact replay.
             inexact = true;
-            world = World::new(variant.scenario.clone().with_crashes(&job.crashes));
-            converged = run(&mut world, Limit::JUDGE).converged();
+            kept = None;
+            world = World::new(job.replay(variant));
+            (converged, crashable) = run_recording(&mut world);
         }
     }
     let report = judge(&world, converged, &ctx.expected[variant.expected], false);
-    let children = if wants_children {
-        child_sites(&world, &job.crashes, job.site_seqs.last().copied())
-    } else {
-        vec![]
+    let start_len = (world.events().len() - crashable.len()) as u64;
+    let after = world.fired_crashes().last().map(|c| c.seq);
+    let children = match (wants_children, job.every_event) {
+        (false, _) => vec![],
+        (true, true) => every_event_sites(&world, start_len, &crashable, after),
+        (true, false) => child_sites(&world, &job.crashes, job.site_seqs.last().copied()),
     };
+    let events = world.events();
+    // Coverage counts from the last crash on (a forked run starts there; a replay does not).
+    let from = after.map_or(0, |a| a + 1);
+    let first = from.saturating_sub(1) as usize;
+    // Distinct here, on the worker thread: the merge that tallies them is serial.
+    let mut gaps: Vec<_> = events[first..]
+        .windows(2)
+        .map(|w| (w[0].kind.name(), w[1].kind.name()))
+        .collect();
+    gaps.sort_unstable();
+    gaps.dedup();
+    let mut named: Vec<_> = world
+        .crash_sites()
+        .iter()
+        .filter(|(seq, _)| *seq >= from)
+        .map(|(seq, p)| (p.kind.name(), window(events, *seq)))
+        .collect();
+    named.sort_unstable();
+    named.dedup();
     // A run without a crash of its own starts from zero: its children fork from a fresh world.
     let start = if children.is_empty() || !ctx.forking {
         None
     } else {
-        kept.or_else(|| Some(World::new(variant.scenario.clone())))
+        kept.or_else(|| Some(World::new(job.replay(variant))))
     };
     Done {
         outcome: Outcome {
             crashes: job.crashes.clone(),
+            crash_after_events: if job.every_event {
+                job.site_seqs.clone()
+            } else {
+                vec![]
+            },
             fault: variant.fault,
             verdict: report.verdict,
             duplicates: report.duplicates,
@@ -150,14 +258,58 @@ pub(crate) fn run_job(ctx: &Context<'_>, job: &Job, start: World) -> Done {
         children,
         start,
         inexact,
+        converged,
+        start_len,
+        end_len: events.len() as u64,
+        gaps,
+        named,
     }
 }
 
-/// Whether `point` fired right after the event `at` and every armed crash fired.
-fn fired_after(world: &World, point: CrashPoint, at: u64) -> bool {
+/// Runs a world to its end; whether it converged, and for each event it stepped whether a
+/// driver crash could follow it (the query is running: not down, not stopped).
+fn run_recording(world: &mut World) -> (bool, Vec<bool>) {
+    let mut crashable = vec![];
+    let ending = crate::oracle::run_observed(world, Limit::JUDGE, |w: &World| {
+        crashable.push(!matches!(w.phase(), Phase::Down { .. } | Phase::Stopped));
+    });
+    (ending.converged(), crashable)
+}
+
+/// The window of a crash after event `seq`: its kind and the next event's (or [`END`]).
+pub(crate) fn window(events: &[Event], seq: u64) -> (&'static str, &'static str) {
+    let i = seq as usize;
+    let next = events.get(i + 1).map_or(END, |e| e.kind.name());
+    (events[i].kind.name(), next)
+}
+
+/// Every-event mode: every event the run stepped after its last crash that a crash can follow.
+fn every_event_sites(
+    world: &World,
+    start_len: u64,
+    crashable: &[bool],
+    after: Option<u64>,
+) -> Vec<Child> {
+    let events = world.events();
+    crashable
+        .iter()
+        .enumerate()
+        .map(|(i, &ok)| (start_len + i as u64, ok))
+        .filter(|&(seq, ok)| ok && after.is_none_or(|a| seq > a))
+        .map(|(seq, _)| Child {
+            seq,
+            point: None,
+            window: window(events, seq),
+        })
+        .collect()
+}
+
+/// Whether the crash (`point`, or an unnamed one) fired right after the event `at` and every
+/// armed crash fired.
+fn fired_after(world: &World, point: Option<CrashPoint>, at: u64) -> bool {
     world.pending_crashes().is_empty()
         && world.events().iter().any(|e| {
-            matches!(&e.kind, EventKind::Crashed { point: Some(p), after_seq, .. }
+            matches!(&e.kind, EventKind::Crashed { point: p, after_seq, .. }
                 if *p == point && *after_seq == at)
         })
 }
@@ -165,11 +317,7 @@ fn fired_after(world: &World, point: CrashPoint, at: u64) -> bool {
 /// The crash points that can be added to a finished run with `crashes` so that the new crash
 /// fires after the last one (each list is enumerated once, in firing order): the occurrence a
 /// replay of `crashes + [q]` fires `q` at is its (count of q in crashes + 1)-th site.
-fn child_sites(
-    world: &World,
-    crashes: &[CrashPoint],
-    after: Option<u64>,
-) -> Vec<(u64, CrashPoint)> {
+fn child_sites(world: &World, crashes: &[CrashPoint], after: Option<u64>) -> Vec<Child> {
     let mut seen: BTreeMap<CrashPoint, usize> = BTreeMap::new();
     let mut children = vec![];
     for (seq, point) in crash_sites(world) {
@@ -177,7 +325,11 @@ fn child_sites(
         *k += 1;
         let fires_at = crashes.iter().filter(|c| **c == point).count() + 1;
         if *k == fires_at && after.is_none_or(|a| seq > a) {
-            children.push((seq, point));
+            children.push(Child {
+                seq,
+                point: Some(point),
+                window: window(world.events(), seq),
+            });
         }
     }
     children

@@ -34,23 +34,75 @@
 //! after the expected event; if not, the run is replayed from zero and counted in
 //! [`Summary::inexact_forks`] (tests assert it stays 0).
 //!
+//! **Crashes after every event** ([`Options::every_event`]). Instead of the named points, the
+//! driver crashes after every event of the run at which the query is running (not down between
+//! a crash and its restart, not stopped): the failure-free run is stepped event by event, cloned
+//! after each event, and the clone crashed there as the dashboard's *Crash now* does
+//! ([`World::crash_now`], recorded as the scenario's `crash_after_events`, so a replay gives the
+//! same trace). A named point `NAME@N` fires right after its site event, so the named crashes
+//! are among these (the tests check that each has the same verdict). At depth 2 the second
+//! crash goes after every event of the first crash's run after it. Depth 3 is for named
+//! points only: after every event it is some hundred thousand runs for a six-batch preset.
+//!
+//! **State de-duplication** ([`Options::prune`]). A forked run is stepped past its crash and
+//! keyed by its durable state, what survives the crash of its volatile state, the clock and the
+//! PRNG's position, and the history liveness reads. A run whose key an earlier run had is not
+//! run: it shares that run's future, so its verdict and its children's are that run's; the
+//! counts per verdict stay those of a full exploration, and [`Summary::pruned`] says how many
+//! runs were judged that way (the `dedup` module says why it is exact). The CLI keys crashes
+//! after every event, where consecutive events often take no simulated time and so leave the
+//! same state; named points lie apart in time and almost never meet.
+//!
+//! **Coverage** ([`Summary::coverage`]). A crash window is the gap between two consecutive
+//! protocol steps, named by the kinds of the events on either side (`offset-log-written →
+//! source-commit`). The report lists the windows crashes went into, the windows the runs passed
+//! without one (the driver was down, or the depth ran out), and each named crash point, with
+//! those never reached (`state-prepared` outside SeaTunnel readers).
+//!
 //! **Chunks.** [`Explorer::run_chunk`] does a bounded slice of runs, so a browser can explore
 //! between animation frames; natively the runs of a chunk go in parallel (rayon, feature
 //! `parallel`). Results do not depend on the chunk size or on parallelism.
 
+mod coverage;
+mod dedup;
 mod fault;
 mod job;
 mod summary;
 
+pub use coverage::{Coverage, CrashWindow, PointCoverage};
 pub use fault::{Counterexample, Fault, Origin, Outcome, Reproduce, COUNTEREXAMPLE_FILE};
 pub use job::crash_sites;
 pub use summary::{Matrix, MatrixRow, Progress, Summary};
 
-use crate::oracle::{expected_counts, failure_free, Verdict};
+use crate::oracle::{expected_counts, failure_free, Liveness, Verdict};
 use batchscope_engine::scenario::{Fault as BatchFault, FaultKind};
-use batchscope_engine::{CrashKind, EventKind, Scenario, World};
-use job::{fork_group, run_all, run_job, Context, Done, Job, Parent, Variant};
+use batchscope_engine::{CrashKind, CrashPoint, EventKind, Scenario, World};
+use coverage::Tally;
+use dedup::{Ends, Graph, Place};
+use job::{fork_group, run_all, run_job, Context, Done, Job, Parent, Start, Variant};
 use std::collections::{BTreeMap, VecDeque};
+
+/// How an exploration places its crashes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Crash the driver after every event (not only at the named crash points).
+    pub every_event: bool,
+    /// Run each distinct state after a crash once (see the module docs, *State
+    /// de-duplication*).
+    pub prune: bool,
+}
+
+/// One job of a chunk, placed: it runs, or an earlier run with the same state judges it.
+enum Placed {
+    Run(Job, usize, Box<World>),
+    Seen(Job, usize, u64, u64),
+}
+
+/// One job of a chunk, done.
+enum Finished {
+    Ran(Job, usize, Box<Done>),
+    Seen(Job, usize, u64, u64),
+}
 
 /// Outage lengths, in trigger intervals as (numerator, denominator): half an interval, two intervals.
 const OUTAGE_LENGTHS: [(u64, u64); 2] = [(1, 2), (2, 1)];
@@ -66,8 +118,6 @@ pub struct Explorer {
     queue: VecDeque<Job>,
     parents: Vec<Parent>,
     done: u64,
-    outcomes: BTreeMap<Verdict, u64>,
-    runs_by_depth: BTreeMap<u32, u64>,
     best: BTreeMap<Verdict, Outcome>,
     matrix: BTreeMap<(CrashKind, u64), Verdict>,
     batches_seen: Vec<u64>,
@@ -76,6 +126,11 @@ pub struct Explorer {
     inexact_forks: u64,
     forking: bool,
     parallel: bool,
+    options: Options,
+    graph: Graph,
+    tally: Tally,
+    /// Named sites of the base run by event: every-event crashes there fill the matrix.
+    base_sites: BTreeMap<u64, CrashPoint>,
 }
 
 impl Explorer {
@@ -83,6 +138,11 @@ impl Explorer {
     /// list is ignored. Runs the base run at once (cheap), so that [`Explorer::total`] counts
     /// every depth-1 run from the start.
     pub fn new(scenario: Scenario, depth: u32) -> Explorer {
+        Explorer::with_options(scenario, depth, Options::default())
+    }
+
+    /// [`Explorer::new`] with crashes after every event and/or state de-duplication.
+    pub fn with_options(scenario: Scenario, depth: u32, options: Options) -> Explorer {
         let mut base = scenario;
         base.crashes.clear();
         base.crash_after_events.clear();
@@ -99,8 +159,6 @@ impl Explorer {
             queue: VecDeque::new(),
             parents: vec![],
             done: 0,
-            outcomes: Verdict::ALL.iter().map(|&v| (v, 0)).collect(),
-            runs_by_depth: BTreeMap::new(),
             best: BTreeMap::new(),
             matrix: BTreeMap::new(),
             batches_seen: vec![],
@@ -109,14 +167,13 @@ impl Explorer {
             inexact_forks: 0,
             forking: true,
             parallel: cfg!(feature = "parallel"),
+            options,
+            graph: Graph::default(),
+            tally: Tally::default(),
+            base_sites: clean.crash_sites().iter().map(|&(s, p)| (s, p)).collect(),
             base,
         };
-        explorer.queue.push_back(Job {
-            variant: 0,
-            parent: None,
-            crashes: vec![],
-            site_seqs: vec![],
-        });
+        explorer.queue.push_back(explorer.fresh_job(0));
         // The base run: its trace names the crash points and the outage windows.
         explorer.run_chunk(1);
         if depth >= 1 {
@@ -159,21 +216,83 @@ impl Explorer {
         let take = (n.max(1) as usize).min(self.queue.len());
         let jobs: Vec<Job> = self.queue.drain(..take).collect();
         let starts = self.materialize(&jobs);
+        let mut work = Vec::with_capacity(jobs.len());
+        for (job, start) in jobs.into_iter().zip(starts) {
+            let key = start.key.filter(|_| self.options.prune);
+            work.push(
+                match self.graph.place(key, job.crash_count(), job.parent_node) {
+                    Place::New(node) => Placed::Run(job, node, Box::new(start.world)),
+                    Place::Seen(node) => {
+                        let len = start.world.events().len() as u64;
+                        let bound = start.world.step_bound().unwrap_or(u64::MAX);
+                        Placed::Seen(job, node, len, bound)
+                    }
+                },
+            );
+        }
         let ctx = Context {
             variants: &self.variants,
             expected: &self.expected,
             depth: self.depth,
             forking: self.forking,
         };
-        let work: Vec<(Job, World)> = jobs.into_iter().zip(starts).collect();
-        let results = run_all(self.parallel, work, |(job, world)| {
-            let done = run_job(&ctx, &job, world);
-            (job, done)
+        let results = run_all(self.parallel, work, |placed| match placed {
+            Placed::Run(job, node, world) => {
+                let done = run_job(&ctx, &job, *world);
+                Finished::Ran(job, node, Box::new(done))
+            }
+            Placed::Seen(job, node, len, bound) => Finished::Seen(job, node, len, bound),
         });
-        for (job, done) in results {
-            self.merge(job, done);
+        for finished in results {
+            match finished {
+                Finished::Ran(job, node, done) => self.merge(job, node, *done),
+                Finished::Seen(job, node, len, bound) => self.merge_seen(job, node, len, bound),
+            }
         }
         self.progress()
+    }
+
+    /// A job without crashes of a variant (replayed from zero).
+    fn fresh_job(&self, variant: usize) -> Job {
+        Job {
+            variant,
+            parent: None,
+            crashes: vec![],
+            site_seqs: vec![],
+            every_event: self.options.every_event,
+            parent_node: None,
+        }
+    }
+
+    /// A job whose state after its crash an earlier run reached: judged by that run when it
+    /// ends the same way (see the `dedup` module), else queued to run after all (replayed from zero).
+    fn merge_seen(&mut self, job: Job, node: usize, len: u64, bound: u64) {
+        let judged = self.graph.judged(node);
+        let Some((verdict, duplicates, lost, _)) =
+            judged.filter(|_| self.graph.accepts(node, len, bound))
+        else {
+            self.queue.push_back(Job {
+                parent: None,
+                ..job
+            });
+            return;
+        };
+        self.graph.link(node, job.parent_node);
+        self.done += 1;
+        let every_event = job.every_event;
+        self.record(Outcome {
+            crash_after_events: if every_event {
+                job.site_seqs.clone()
+            } else {
+                vec![]
+            },
+            crashes: job.crashes,
+            fault: self.variants[job.variant].fault,
+            verdict,
+            duplicates,
+            lost,
+            site_seqs: job.site_seqs,
+        });
     }
 
     /// Runs everything that is left and returns the summary.
@@ -185,7 +304,7 @@ impl Explorer {
     }
 
     /// The start worlds of the jobs: forked from their parents, or fresh.
-    fn materialize(&mut self, jobs: &[Job]) -> Vec<World> {
+    fn materialize(&mut self, jobs: &[Job]) -> Vec<Start> {
         // Jobs of one parent are queued together with rising fork points: one cursor world per
         // group steps through the parent's run and is cloned at each fork point. Groups go in parallel.
         let mut groups: Vec<&[Job]> = vec![];
@@ -200,8 +319,9 @@ impl Explorer {
             rest = &rest[n..];
         }
         let (variants, parents, forking) = (&self.variants, &self.parents, self.forking);
-        let starts: Vec<World> = run_all(self.parallel, groups, |group| {
-            fork_group(variants, parents, forking, group)
+        let keyed = self.options.prune.then_some(self.depth);
+        let starts: Vec<Start> = run_all(self.parallel, groups, |group| {
+            fork_group(variants, parents, forking, keyed, group)
         })
         .into_iter()
         .flatten()
@@ -218,14 +338,62 @@ impl Explorer {
         starts
     }
 
-    fn merge(&mut self, job: Job, done: Done) {
+    fn merge(&mut self, job: Job, node: usize, done: Done) {
         self.done += 1;
         self.inexact_forks += u64::from(done.inexact);
         let o = done.outcome;
-        *self.outcomes.entry(o.verdict).or_insert(0) += 1;
-        *self.runs_by_depth.entry(o.depth()).or_insert(0) += 1;
-        if o.fault.is_none() && o.crashes.len() == 1 {
-            let c = o.crashes[0];
+        let judged = (o.verdict, o.duplicates, o.lost, o.depth());
+        let ends = Ends {
+            converged: done.converged,
+            start_len: done.start_len,
+            end_len: done.end_len,
+        };
+        self.graph.finish(node, judged, ends);
+        self.tally.add(
+            &done.gaps,
+            &done.named,
+            done.children.iter().map(|c| c.window),
+        );
+        self.record(o);
+        if done.children.is_empty() {
+            return;
+        }
+        let parent = self.parents.len();
+        if job.variant == 0 && job.site_seqs.is_empty() {
+            self.crash_points = done.children.len() as u64;
+        }
+        self.parents.push(Parent {
+            world: done.start,
+            remaining: done.children.len() as u64,
+        });
+        for child in done.children {
+            let mut crashes = job.crashes.clone();
+            crashes.extend(child.point);
+            let mut site_seqs = job.site_seqs.clone();
+            site_seqs.push(child.seq);
+            self.queue.push_back(Job {
+                variant: job.variant,
+                parent: Some(parent),
+                crashes,
+                site_seqs,
+                every_event: job.every_event,
+                parent_node: Some(node),
+            });
+        }
+    }
+
+    /// Adds a judged run (ran, or judged by an equal one) to the matrix and the bad runs.
+    fn record(&mut self, o: Outcome) {
+        let single = match (
+            o.fault,
+            o.crashes.as_slice(),
+            o.crash_after_events.as_slice(),
+        ) {
+            (None, [c], []) => Some(*c),
+            (None, [], [seq]) => self.base_sites.get(seq).copied(),
+            _ => None,
+        };
+        if let Some(c) = single {
             self.matrix.insert((c.kind, c.batch_id), o.verdict);
             if !self.batches_seen.contains(&c.batch_id) {
                 self.batches_seen.push(c.batch_id);
@@ -240,31 +408,8 @@ impl Explorer {
                 self.best.insert(o.verdict, o.clone());
             }
             if self.bad_runs.len() < MAX_BAD_RUNS_KEPT {
-                self.bad_runs.push(o.clone());
+                self.bad_runs.push(o);
             }
-        }
-        if done.children.is_empty() {
-            return;
-        }
-        let parent = self.parents.len();
-        if job.variant == 0 && job.crashes.is_empty() {
-            self.crash_points = done.children.len() as u64;
-        }
-        self.parents.push(Parent {
-            world: done.start,
-            remaining: done.children.len() as u64,
-        });
-        for (seq, point) in done.children {
-            let mut crashes = job.crashes.clone();
-            crashes.push(point);
-            let mut site_seqs = job.site_seqs.clone();
-            site_seqs.push(seq);
-            self.queue.push_back(Job {
-                variant: job.variant,
-                parent: Some(parent),
-                crashes,
-                site_seqs,
-            });
         }
     }
 
@@ -345,17 +490,14 @@ impl Explorer {
                 scenario,
                 expected,
             });
-            self.queue.push_back(Job {
-                variant: self.variants.len() - 1,
-                parent: None,
-                crashes: vec![],
-                site_seqs: vec![],
-            });
+            self.queue
+                .push_back(self.fresh_job(self.variants.len() - 1));
         }
     }
 
     /// What the exploration found so far.
     pub fn summary(&self) -> Summary {
+        let counts = self.graph.counts();
         let mut batches = self.batches_seen.clone();
         batches.sort_unstable();
         let rows = CrashKind::ALL
@@ -382,9 +524,12 @@ impl Explorer {
             seed: self.base.seed,
             batches: self.base.batches,
             depth: self.depth,
-            runs: self.done,
-            outcomes: self.outcomes.clone(),
-            runs_by_depth: self.runs_by_depth.clone(),
+            runs: counts.runs,
+            pruned: counts.runs - counts.executed,
+            every_event: self.options.every_event,
+            outcomes: counts.outcomes,
+            runs_by_depth: counts.runs_by_depth,
+            coverage: self.tally.coverage(),
             crash_points: self.crash_points,
             faults: self.variants.iter().filter_map(|v| v.fault).collect(),
             counterexamples,

@@ -1,6 +1,7 @@
 //! What an exploration reports: its progress, the summary of every run judged, and the
 //! crash point × batch matrix of single-crash verdicts.
 
+use crate::explore::coverage::Coverage;
 use crate::explore::fault::{Counterexample, Fault, Origin, Outcome};
 use crate::oracle::Verdict;
 use serde::{Deserialize, Serialize};
@@ -47,8 +48,20 @@ pub struct Summary {
     pub batches: u64,
     /// Maximum faults per run.
     pub depth: u32,
-    /// Runs judged.
+    /// Runs judged: crash schedules explored, each run or judged by a run that reached the
+    /// same state after its crash.
     pub runs: u64,
+    /// Of [`Summary::runs`], those not run: an earlier run reached the same durable and
+    /// volatile state after its crash, so they share its future and verdict (0 without
+    /// de-duplication).
+    #[serde(default)]
+    pub pruned: u64,
+    /// Whether the driver was crashed after every event, not only at the named crash points.
+    #[serde(default)]
+    pub every_event: bool,
+    /// Which crash windows of the protocol a crash went into, and the named points never reached.
+    #[serde(default)]
+    pub coverage: Coverage,
     /// Runs per verdict, every verdict present (zeros included).
     pub outcomes: BTreeMap<Verdict, u64>,
     /// Runs per number of faults.

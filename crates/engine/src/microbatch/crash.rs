@@ -25,6 +25,25 @@ impl World {
         }
     }
 
+    /// What the world carries into its future besides its public fields and its history
+    /// (events, crash sites, fired crashes): the PRNG's position, the clock, the driver run,
+    /// the phase, armed crashes and faults, and what the next steps already hold. With the
+    /// public durable and volatile state it says whether two worlds have the same future.
+    pub fn private_state(&self) -> impl std::fmt::Debug + '_ {
+        (
+            self.rng.word_pos(),
+            self.now_ms,
+            self.run,
+            &self.phase,
+            &self.pending_crashes,
+            &self.pending_faults,
+            self.delete_checkpoint,
+            &self.crash_next,
+            &self.follow_ups,
+            self.last_task_done,
+        )
+    }
+
     pub(super) fn arm_if_crash_site(&mut self, kind: &EventKind) {
         let tasks_done = self.driver.batch.as_ref().map_or(0, |b| b.tasks_done);
         let site = match kind {

@@ -59,6 +59,25 @@ pub fn encode(scenario: &Scenario) -> String {
     URL_SAFE_NO_PAD.encode(json.as_bytes())
 }
 
+/// The most events (by the engine's upper estimate, `Scenario::work`) a run the dashboard
+/// plays may take. The dashboard records the whole run and keeps snapshots to seek in it; a
+/// world holds its whole history, so a larger run would take the tab's memory. Every preset
+/// estimates under 2,000; 16 channels × 200 batches about 21,000 (8,216 events run).
+pub const DASHBOARD_MAX_EVENTS: u64 = 60_000;
+
+/// Whether the dashboard can play `scenario`; if not, what is too large, and what to do.
+pub fn fits_dashboard(scenario: &Scenario) -> Result<(), String> {
+    let events = scenario.work().events;
+    if events <= DASHBOARD_MAX_EVENTS {
+        return Ok(());
+    }
+    Err(format!(
+        "a run of this scenario could take up to {events} steps, over the {DASHBOARD_MAX_EVENTS} the dashboard plays \
+         (upstream.channels {} × batches {}): lower them, or run it with `batchscope run FILE`",
+        scenario.upstream.channels, scenario.batches
+    ))
+}
+
 /// Reads the value of `param` (base64url of scenario JSON); every failure names `param`.
 pub fn decode(param: &str, value: &str) -> Result<Scenario, UrlError> {
     if value.len() > MAX_ENCODED {
@@ -75,7 +94,10 @@ pub fn decode(param: &str, value: &str) -> Result<Scenario, UrlError> {
         .map_err(|e| error(param, format!("not base64url ({e})")))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| error(param, "the decoded scenario is not UTF-8 text".into()))?;
-    Scenario::from_json(&text).map_err(|e| error(param, format!("the scenario is invalid: {e}")))
+    let scenario = Scenario::from_json(&text)
+        .map_err(|e| error(param, format!("the scenario is invalid: {e}")))?;
+    fits_dashboard(&scenario).map_err(|reason| error(param, reason))?;
+    Ok(scenario)
 }
 
 /// Parses a micro-batch hash with `scenario=` and `vs=`; every problem, named.
@@ -269,5 +291,29 @@ mod tests {
         let link = parse_link(hash, &names()).unwrap();
         assert_eq!(link, Link::of(parse(hash, &names()).unwrap()));
         assert_eq!(format_link(&link), hash);
+    }
+
+    /// Every preset fits the dashboard; 64 channels × 1,000 batches does not, and its link
+    /// names the parameter, the size and the way out, instead of hanging the tab.
+    #[test]
+    fn a_scenario_too_large_for_the_dashboard_is_refused_by_name() {
+        for p in batchscope_engine::presets() {
+            assert_eq!(
+                fits_dashboard(&batchscope_engine::preset(p.name).unwrap()),
+                Ok(())
+            );
+        }
+        let mut large = batchscope_engine::preset("kafka-idempotent").unwrap();
+        large.upstream.channels = 64;
+        large.batches = 1000;
+        let errors = parse_link(
+            &format!("#scenario={}", encode(&large)),
+            &["kafka-idempotent"],
+        )
+        .expect_err("refused");
+        let text = errors[0].to_string();
+        assert!(text.starts_with("scenario: "), "{text}");
+        assert!(text.contains(&large.work().events.to_string()), "{text}");
+        assert!(text.contains("batchscope run FILE"), "{text}");
     }
 }
