@@ -14,7 +14,7 @@ mod browser;
 
 use batchscope_check::oracle::{run, Limit};
 use batchscope_engine::{presets, World};
-use browser::{dist_dir, js, serve, start_chromedriver, tool, wait_for};
+use browser::{dist_dir, goto_fresh, js, serve, start_chromedriver, tool, wait_for};
 use fantoccini::wd::TimeoutConfiguration;
 use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -211,15 +211,7 @@ async fn measure(
         ))
         .await
         .map_err(|e| format!("timeouts: {e}"))?;
-    client
-        .goto("about:blank")
-        .await
-        .map_err(|e| format!("blank: {e}"))?;
-    let url = format!("http://127.0.0.1:{port}/{hash}");
-    client
-        .goto(&url)
-        .await
-        .map_err(|e| format!("open {url}: {e}"))?;
+    goto_fresh(client, port, hash).await?;
     let load = async_js(client, LOAD_PROBE, vec![]).await?;
     let mounted = load["mounted_ms"].as_f64().unwrap_or(f64::NAN);
     let bound = if load["already"] == json!(true) {
@@ -262,15 +254,7 @@ async fn measure(
     } else {
         // Too many steps to click through: open the same link at its end (`at=` past the end
         // shows the end).
-        let url = format!("http://127.0.0.1:{port}/{hash}&at=1000000000");
-        client
-            .goto("about:blank")
-            .await
-            .map_err(|e| format!("blank: {e}"))?;
-        client
-            .goto(&url)
-            .await
-            .map_err(|e| format!("open {url}: {e}"))?;
+        goto_fresh(client, port, &format!("{hash}&at=1000000000")).await?;
         wait_for(
             client,
             "document.querySelector('#back') && !document.querySelector('#back').disabled",

@@ -58,21 +58,8 @@ async fn violations(client: &Client, axe: &str, screen: &str) -> Result<Vec<Stri
 
 /// Opens `hash` in a fresh document at 1366×768 and waits for `ready` (a JS expression).
 async fn show(client: &Client, port: u16, hash: &str, ready: &str) -> TestResult {
-    let chrome = js(client, "return window.outerHeight - window.innerHeight;").await?;
-    let extra = chrome.as_u64().unwrap_or(0) as u32;
-    client
-        .set_window_size(1366, 768 + extra)
-        .await
-        .map_err(|e| format!("resize: {e}"))?;
-    client
-        .goto("about:blank")
-        .await
-        .map_err(|e| format!("blank: {e}"))?;
-    let url = format!("http://127.0.0.1:{port}/{hash}");
-    client
-        .goto(&url)
-        .await
-        .map_err(|e| format!("open {url}: {e}"))?;
+    set_viewport(client, 1366, 768).await?;
+    goto_fresh(client, port, hash).await?;
     wait_for(client, ready, 30, hash).await?;
     // Let the diagram's arrows finish their animation.
     tokio::time::sleep(std::time::Duration::from_millis(700)).await;

@@ -28,12 +28,7 @@ const OVERLAPS: &str = r#"
     return out;"#;
 
 async fn resize(client: &Client, w: u32, h: u32) -> TestResult {
-    let chrome = js(client, "return window.outerHeight - window.innerHeight;").await?;
-    let extra = chrome.as_u64().unwrap_or(0) as u32;
-    client
-        .set_window_size(w, h + extra)
-        .await
-        .map_err(|e| format!("resize to {w}×{h}: {e}"))?;
+    set_viewport(client, w, h).await?;
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     Ok(())
 }

@@ -288,6 +288,30 @@ impl Session {
     }
 }
 
+/// Navigates to the page served on `port` at `hash` in a fresh document (a hash change alone
+/// keeps the page and its state).
+pub async fn goto_fresh(client: &Client, port: u16, hash: &str) -> TestResult {
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| format!("blank: {e}"))?;
+    let url = format!("http://127.0.0.1:{port}/{hash}");
+    client
+        .goto(&url)
+        .await
+        .map_err(|e| format!("open {url}: {e}"))
+}
+
+/// Makes the viewport (not the window) `w`×`h`.
+pub async fn set_viewport(client: &Client, w: u32, h: u32) -> TestResult {
+    let chrome = js(client, "return window.outerHeight - window.innerHeight;").await?;
+    let extra = chrome.as_u64().unwrap_or(0) as u32;
+    client
+        .set_window_size(w, h + extra)
+        .await
+        .map_err(|e| format!("resize to {w}×{h}: {e}"))
+}
+
 /// Opens the dashboard at `hash`, waits for it to mount, installs the error collector and makes
 /// the viewport 1366×768.
 pub async fn open(client: &Client, port: u16, hash: &str) -> TestResult {
@@ -304,13 +328,7 @@ pub async fn open(client: &Client, port: u16, hash: &str) -> TestResult {
     )
     .await?;
     js(client, ERROR_COLLECTOR).await?;
-    let chrome = js(client, "return window.outerHeight - window.innerHeight;").await?;
-    let extra = chrome.as_u64().unwrap_or(0) as u32;
-    client
-        .set_window_size(1366, 768 + extra)
-        .await
-        .map_err(|e| format!("resize: {e}"))?;
-    Ok(())
+    set_viewport(client, 1366, 768).await
 }
 
 /// Opens the dashboard at `hash` in a fresh document (a hash change alone keeps the page and
@@ -341,15 +359,7 @@ pub async fn pick_preset(client: &Client, preset: &str, title_words: &str) -> Te
 /// Opens the Topology mode at `hash` in a fresh document (a hash change alone keeps the page),
 /// installs the error collector and waits for the topology graph.
 pub async fn open_topology(client: &Client, port: u16, hash: &str) -> TestResult {
-    client
-        .goto("about:blank")
-        .await
-        .map_err(|e| format!("blank: {e}"))?;
-    let url = format!("http://127.0.0.1:{port}/{hash}");
-    client
-        .goto(&url)
-        .await
-        .map_err(|e| format!("open {url}: {e}"))?;
+    goto_fresh(client, port, hash).await?;
     js(client, ERROR_COLLECTOR).await?;
     wait_for(
         client,
