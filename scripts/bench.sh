@@ -73,6 +73,23 @@ t1="$(date +%s.%N)"
 explore_runs="$(node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(r.runs ?? r.summary?.runs ?? "?")' "$out/explore.json")"
 explore_s="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
 
+# Crash-anywhere: after every event at depth 2 (runs, pruned, coverage), and named points at depth 3.
+timed_explore() { # NAME ARGS...: writes $out/NAME.json, prints "runs pruned windows unreached seconds"
+  local name="$1"; shift
+  local a b; a="$(date +%s.%N)"
+  "$cli" explore --preset tablestore "$@" --json >"$out/$name.json"
+  b="$(date +%s.%N)"
+  node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const c = r.coverage || {};
+    const count = v => Array.isArray(v) ? v.length : (v && typeof v === "object" ? Object.keys(v).length : 0);
+    console.log([r.runs, r.pruned ?? 0, count(c.windows ?? c.crashed), count(c.never_crashed ?? c.unreached_windows)].join(" "))' "$out/$name.json" | tr -d '\n'
+  awk -v a="$a" -v b="$b" 'BEGIN { printf " %.2f\n", b - a }'
+}
+log "explorer: tablestore, --every-event --depth 2"
+read -r ee_runs ee_pruned ee_windows ee_missed ee_s <<<"$(timed_explore every-event --every-event --depth 2)"
+log "explorer: tablestore, --depth 3"
+read -r d3_runs d3_pruned _ _ d3_s <<<"$(timed_explore depth3 --depth 3)"
+
 log "dashboard .wasm size"
 web_wasm="$(ls dist/*.wasm | head -n 1)"
 web_raw="$(wc -c <"$web_wasm")"
@@ -128,6 +145,8 @@ table="| measure | measured | goal |
 | release dashboard \`.wasm\`, gzip -9 (raw) | $(commas "$web_gz") B ($(commas "$web_raw") B raw) | ≤ 350 KB |
 | throughput floor: the same records into a \`Vec\` of fixed-width rows / a \`BTreeMap<(u32, u64), u32>\` | $(per row_floor) | a bound the engine approaches |
 | explorer, \`tablestore\`, depth 2 (\`batchscope explore --json\`) | $(commas "$explore_runs") runs in $explore_s s (wall, whole command) | keep |
+| explorer, \`tablestore\`, crash after every event, depth 2 (\`--every-event --depth 2 --json\`) | $(commas "$ee_runs") runs ($(commas "$ee_pruned") pruned), $ee_windows crash windows reached, $ee_missed passed without a crash, in $ee_s s | ≤ 10 s |
+| explorer, \`tablestore\`, named points, depth 3 (\`--depth 3 --json\`) | $(commas "$d3_runs") runs in $d3_s s | ≤ 10 s |
 | browser: first load → app mounted (release, headless Chromium) | $(b load) | — |
 | browser: step click → painted frame, 64 channels × 1,000 batches | $(b large_step) | p95 ≤ 16 ms |
 | browser: first load → app mounted, 16 channels × 200 batches (\`#scenario=\` link of \`kafka-idempotent\` scaled; $(b scale_events) steps) | $(b scale_load) | — |
