@@ -122,11 +122,56 @@ impl BatchMark {
     }
 }
 
+/// The minimap of one run: its marks, and what each event belongs to (computed once per run, so
+/// finding the cursor's mark at each step is a lookup, not a scan of the trace).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overview {
+    /// One mark per batch ([`batch_marks`]).
+    pub marks: Vec<BatchMark>,
+    /// The timeline cell of each event.
+    cells: Vec<Cell>,
+    /// The query of each event.
+    query: Vec<u32>,
+}
+
+impl Overview {
+    /// The overview of a whole trace.
+    pub fn of(events: &[Event]) -> Overview {
+        let cells = cells(events);
+        let query = queries(events);
+        let marks = marks_of(events, &cells, &query);
+        Overview {
+            marks,
+            cells,
+            query,
+        }
+    }
+
+    /// The mark the cursor (events shown) is in: the batch of the current event, else the last
+    /// mark begun before it; `None` before the first batch. (A cell and a query depend only on
+    /// the events before them, so the whole trace's cell at the cursor is the shown one's.)
+    pub fn current(&self, cursor: usize) -> Option<usize> {
+        let current = cursor.checked_sub(1)?.min(self.cells.len().checked_sub(1)?);
+        let query = self.query[current];
+        self.cells[current]
+            .batch
+            .and_then(|b| {
+                self.marks
+                    .iter()
+                    .position(|m| m.batch_id == b && m.query == query)
+            })
+            .or_else(|| begun_by(&self.marks, current))
+    }
+}
+
 /// One mark per batch the run constructed (each batch id whose `offsets/N` or re-run appears),
 /// in the order they first start.
 pub fn batch_marks(events: &[Event]) -> Vec<BatchMark> {
-    let cells = cells(events);
-    let query = queries(events);
+    Overview::of(events).marks
+}
+
+/// [`batch_marks`] from the trace's cells and queries.
+fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
     // First and last event of each (query, batch), in one pass.
     let mut spans: BTreeMap<(u32, u64), (usize, usize)> = BTreeMap::new();
     for (j, c) in cells.iter().enumerate() {
@@ -169,7 +214,7 @@ pub fn batch_marks(events: &[Event]) -> Vec<BatchMark> {
         })
         .collect();
     marks.sort_by_key(|m| (m.first_event, m.batch_id));
-    let owner = owners(&marks, &cells, &query);
+    let owner = owners(&marks, cells, query);
     let mut last_run_rows: BTreeMap<usize, (u32, u64)> = BTreeMap::new();
     let mut failed = vec![false; marks.len()];
     let mut rerun = vec![false; marks.len()];
@@ -242,22 +287,6 @@ fn owners(marks: &[BatchMark], cells: &[Cell], query: &[u32]) -> Vec<Option<usiz
                 .or(if marks.is_empty() { None } else { Some(0) })
         })
         .collect()
-}
-
-/// The mark the cursor (events shown) is in: the batch of the current event, else the last
-/// mark begun before it; `None` before the first batch.
-pub fn current_mark(events: &[Event], marks: &[BatchMark], cursor: usize) -> Option<usize> {
-    let current = cursor.checked_sub(1)?.min(events.len().checked_sub(1)?);
-    let shown = &events[..=current];
-    let batch = cells(shown).last().and_then(|c| c.batch);
-    let query = queries(shown).last().copied().unwrap_or(0);
-    batch
-        .and_then(|b| {
-            marks
-                .iter()
-                .position(|m| m.batch_id == b && m.query == query)
-        })
-        .or_else(|| begun_by(marks, current))
 }
 
 /// The last mark begun at or before event index `event` (marks are in start order).
@@ -367,7 +396,8 @@ mod tests {
     #[test]
     fn a_click_seeks_to_the_trigger_of_the_batch_and_the_cursor_finds_its_mark() {
         let events = trace("kafka-append", &["sink-commit@3"], &[]);
-        let marks = batch_marks(&events);
+        let overview = Overview::of(&events);
+        let marks = &overview.marks;
         for (i, m) in marks.iter().enumerate() {
             let current = &events[m.seek_cursor() - 1];
             assert!(
@@ -375,7 +405,7 @@ mod tests {
                 "{:?}",
                 current.kind
             );
-            assert_eq!(current_mark(&events, &marks, m.seek_cursor()), Some(i));
+            assert_eq!(overview.current(m.seek_cursor()), Some(i));
             assert_eq!(m.progress(m.first_event), 0.0);
             assert_eq!(m.progress(m.end_event), 1.0);
         }
@@ -383,7 +413,7 @@ mod tests {
         for pair in marks.windows(2) {
             assert!(pair[0].first_event < pair[1].first_event);
         }
-        assert_eq!(current_mark(&events, &marks, 0), None);
+        assert_eq!(overview.current(0), None);
     }
 
     #[test]

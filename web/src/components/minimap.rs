@@ -8,7 +8,7 @@ use super::Shared;
 use crate::run::Run;
 use crate::shell::PlayerCmd;
 use crate::state::Action;
-use batchscope_view::overview::{batch_marks, current_mark, stops_by_mark, BatchMark, Outcome};
+use batchscope_view::overview::{stops_by_mark, BatchMark, Outcome, Overview};
 use yew::prelude::*;
 
 /// Props of [`Minimap`].
@@ -60,11 +60,11 @@ fn title_of(m: &BatchMark, stops: &[String]) -> String {
 #[component]
 pub fn Minimap(props: &MinimapProps) -> Html {
     let table = use_state(|| false);
-    let marks = use_memo(props.run.clone(), |r| batch_marks(r.events()));
-    let events = props.run.events();
+    let overview = use_memo(props.run.clone(), |r| Overview::of(r.events()));
+    let marks = &overview.marks;
     let cursor = props.cursor;
-    let current = current_mark(events, &marks, cursor);
-    let stops = stops_by_mark(&marks, &props.stops);
+    let current = overview.current(cursor);
+    let stops = stops_by_mark(marks, &props.stops);
     let crashes: usize = marks.iter().map(|m| m.crashes.len()).sum();
     let seek = |m: &BatchMark| {
         let cb = props.on_action.clone();
