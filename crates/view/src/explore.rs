@@ -2,10 +2,9 @@
 //! (cell colour, short label, tooltip), the fault runs with their verdicts, and the moment of a
 //! crash (the cursor at its `Crashed` event) for loading a cell into the player.
 
-use crate::url::UrlState;
 use batchscope_check::explore::{Fault, Progress, Summary};
-use batchscope_check::oracle::{run, Limit, Verdict};
-use batchscope_engine::{CrashKind, CrashPoint, Event, EventKind, Scenario, World};
+use batchscope_check::oracle::Verdict;
+use batchscope_engine::{CrashKind, CrashPoint, Scenario};
 
 /// The colour of a verdict: green, orange, red, purple, grey (readable on both themes, and
 /// white cell text on each has at least WCAG AA's 4.5:1 contrast).
@@ -178,40 +177,6 @@ pub fn fault_rows(summary: &Summary) -> Vec<FaultRow> {
         .collect()
 }
 
-/// The cursor that shows a trace's first `Crashed` event as the current step.
-pub fn crash_cursor(events: &[Event]) -> Option<usize> {
-    events
-        .iter()
-        .position(|e| matches!(e.kind, EventKind::Crashed { .. }))
-        .map(|i| i + 1)
-}
-
-/// The cursor of the first crash of `scenario` (with its crash list) in its run to the end.
-pub fn crash_moment(scenario: &Scenario) -> Option<usize> {
-    let mut world = World::new(scenario.clone());
-    run(&mut world, Limit::SCREEN);
-    crash_cursor(world.events())
-}
-
-/// The player state that shows a run of `preset` (seed of `base`) with `crashes` armed, at its
-/// first crash (or at the start when it never crashes).
-pub fn crash_url(preset: &str, base: &Scenario, crashes: &[CrashPoint]) -> UrlState {
-    let mut scenario = base.clone();
-    scenario.crashes = crashes.to_vec();
-    scenario.crash_after_events.clear();
-    UrlState {
-        preset: preset.to_string(),
-        seed: base.seed,
-        crashes: crashes.to_vec(),
-        faults: extra_faults(preset, base),
-        crash_after_events: vec![],
-        at: crash_moment(&scenario).unwrap_or(0) as u64,
-        tour: false,
-        tab: None,
-        file: None,
-    }
-}
-
 /// The faults of `scenario` that the preset `preset` does not list itself (what a link adds).
 pub fn extra_faults(preset: &str, scenario: &Scenario) -> Vec<batchscope_engine::scenario::Fault> {
     let own = batchscope_engine::preset(preset)
@@ -346,30 +311,6 @@ mod tests {
             });
             assert_eq!(bad, r.verdict != Verdict::ExactlyOnce, "{}", r.label);
         }
-    }
-
-    #[test]
-    fn a_cell_loads_at_its_crash_event() {
-        let base = preset("kafka-append").unwrap();
-        let point: CrashPoint = "sink-commit@3".parse().unwrap();
-        let state = crash_url("kafka-append", &base, &[point]);
-        assert_eq!(state.crashes, vec![point]);
-        assert_eq!(state.seed, base.seed);
-        let mut s = base.clone();
-        s.crashes = vec![point];
-        let mut w = World::new(s);
-        for _ in 0..state.at {
-            w.step();
-        }
-        let last = w.events().last().unwrap();
-        assert!(
-            matches!(last.kind, EventKind::Crashed { point: Some(p), .. } if p == point),
-            "{:?}",
-            last.kind
-        );
-        // Without a crash there is no crash moment.
-        assert_eq!(crash_moment(&base), None);
-        assert_eq!(crash_url("kafka-append", &base, &[]).at, 0);
     }
 
     #[test]

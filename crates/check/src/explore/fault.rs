@@ -119,15 +119,30 @@ impl Outcome {
 
     /// The scenario that reproduces this run exactly (`base` is the explored scenario).
     pub fn scenario(&self, base: &Scenario) -> Scenario {
-        let mut s = base.clone();
-        s.crash_after_events.clear();
-        s.crashes = self.crashes.clone();
-        s.crash_after_events = self.crash_after_events.clone();
-        if let Some(f) = &self.fault {
-            f.apply(&mut s);
-        }
-        s
+        run_scenario(
+            base,
+            &self.crashes,
+            &self.crash_after_events,
+            self.fault.as_ref(),
+        )
     }
+}
+
+/// The scenario of an explored run: `base` with exactly these crash inputs (its own replaced)
+/// and `fault` applied.
+pub fn run_scenario(
+    base: &Scenario,
+    crashes: &[CrashPoint],
+    crash_after_events: &[u64],
+    fault: Option<&Fault>,
+) -> Scenario {
+    let mut s = base.clone();
+    s.crashes = crashes.to_vec();
+    s.crash_after_events = crash_after_events.to_vec();
+    if let Some(f) = fault {
+        f.apply(&mut s);
+    }
+    s
 }
 
 /// Where the explored scenario came from, for the reproducing command line.

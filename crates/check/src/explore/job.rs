@@ -2,8 +2,8 @@
 //! its run to the end and its judgement, and the crash sites its children may add.
 
 use crate::explore::dedup::Key;
-use crate::explore::fault::{Fault, Outcome};
-use crate::oracle::{judge, Limit};
+use crate::explore::fault::{run_scenario, Fault, Outcome};
+use crate::oracle::{judge, Limit, Verdict};
 use batchscope_engine::world::Phase;
 use batchscope_engine::{CrashPoint, Event, EventKind, Scenario, World};
 use std::collections::BTreeMap;
@@ -50,13 +50,42 @@ impl Job {
         self.site_seqs.len() as u32
     }
 
-    /// The scenario that replays this run from zero.
-    pub(crate) fn replay(&self, variant: &Variant) -> Scenario {
-        let mut s = variant.scenario.clone().with_crashes(&self.crashes);
+    /// The events its unnamed crashes fire after: the sites in every-event mode, else none.
+    pub(crate) fn crash_after_events(&self) -> &[u64] {
         if self.every_event {
-            s.crash_after_events = self.site_seqs.clone();
+            &self.site_seqs
+        } else {
+            &[]
         }
-        s
+    }
+
+    /// The scenario that replays this run from zero (its variant already has its fault).
+    pub(crate) fn replay(&self, variant: &Variant) -> Scenario {
+        run_scenario(
+            &variant.scenario,
+            &self.crashes,
+            self.crash_after_events(),
+            None,
+        )
+    }
+
+    /// This run's outcome, judged `verdict` with `duplicates` and `lost` records.
+    pub(crate) fn outcome(
+        &self,
+        fault: Option<Fault>,
+        verdict: Verdict,
+        duplicates: u64,
+        lost: u64,
+    ) -> Outcome {
+        Outcome {
+            crashes: self.crashes.clone(),
+            crash_after_events: self.crash_after_events().to_vec(),
+            fault,
+            verdict,
+            duplicates,
+            lost,
+            site_seqs: self.site_seqs.clone(),
+        }
     }
 }
 
@@ -106,17 +135,6 @@ pub(crate) struct Context<'a> {
     pub(crate) expected: &'a [BTreeMap<String, u64>],
     pub(crate) depth: u32,
     pub(crate) forking: bool,
-}
-/// Adds crashes to a scenario (private helper trait to keep call sites short).
-pub(crate) trait WithCrashes {
-    fn with_crashes(self, crashes: &[CrashPoint]) -> Scenario;
-}
-
-impl WithCrashes for Scenario {
-    fn with_crashes(mut self, crashes: &[CrashPoint]) -> Scenario {
-        self.crashes = crashes.to_vec();
-        self
-    }
 }
 
 /// Maps the work items, in parallel when asked and compiled in; keeps the order.
@@ -242,19 +260,12 @@ pub(crate) fn run_job(ctx: &Context<'_>, job: &Job, start: World) -> Done {
         kept.or_else(|| Some(World::new(job.replay(variant))))
     };
     Done {
-        outcome: Outcome {
-            crashes: job.crashes.clone(),
-            crash_after_events: if job.every_event {
-                job.site_seqs.clone()
-            } else {
-                vec![]
-            },
-            fault: variant.fault,
-            verdict: report.verdict,
-            duplicates: report.duplicates,
-            lost: report.lost,
-            site_seqs: job.site_seqs.clone(),
-        },
+        outcome: job.outcome(
+            variant.fault,
+            report.verdict,
+            report.duplicates,
+            report.lost,
+        ),
         children,
         start,
         inexact,

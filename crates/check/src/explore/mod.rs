@@ -70,7 +70,9 @@ mod job;
 mod summary;
 
 pub use coverage::{Coverage, CrashWindow, PointCoverage};
-pub use fault::{Counterexample, Fault, Origin, Outcome, Reproduce, COUNTEREXAMPLE_FILE};
+pub use fault::{
+    run_scenario, Counterexample, Fault, Origin, Outcome, Reproduce, COUNTEREXAMPLE_FILE,
+};
 pub use job::crash_sites;
 pub use summary::{Matrix, MatrixRow, Progress, Summary};
 
@@ -279,20 +281,8 @@ impl Explorer {
         };
         self.graph.link(node, job.parent_node);
         self.done += 1;
-        let every_event = job.every_event;
-        self.record(Outcome {
-            crash_after_events: if every_event {
-                job.site_seqs.clone()
-            } else {
-                vec![]
-            },
-            crashes: job.crashes,
-            fault: self.variants[job.variant].fault,
-            verdict,
-            duplicates,
-            lost,
-            site_seqs: job.site_seqs,
-        });
+        let fault = self.variants[job.variant].fault;
+        self.record(job.outcome(fault, verdict, duplicates, lost));
     }
 
     /// Runs everything that is left and returns the summary.

@@ -4,7 +4,7 @@
 use crate::explore::extra_faults;
 use crate::url::scenario::{Link, CUSTOM};
 use crate::url::UrlState;
-use batchscope_check::explore::Fault;
+use batchscope_check::explore::{run_scenario, Fault};
 use batchscope_check::oracle::{run, Limit};
 use batchscope_engine::scenario::{Fault as BatchFault, FaultKind};
 use batchscope_engine::{CrashPoint, Event, EventKind, Scenario, World};
@@ -12,17 +12,6 @@ use batchscope_engine::{CrashPoint, Event, EventKind, Scenario, World};
 /// The file a reproducing line names when flags cannot say the run (`batchscope explore` saves
 /// its counterexamples under the same name).
 pub const SCENARIO_FILE: &str = batchscope_check::explore::COUNTEREXAMPLE_FILE;
-
-/// The scenario of an explored run: `base` without its crash inputs, plus `fault` and `crashes`.
-fn run_scenario(base: &Scenario, crashes: &[CrashPoint], fault: Option<&Fault>) -> Scenario {
-    let mut s = base.clone();
-    s.crash_after_events.clear();
-    s.crashes = crashes.to_vec();
-    if let Some(f) = fault {
-        f.apply(&mut s);
-    }
-    s
-}
 
 /// Whether the fault needs the whole scenario (a sink outage window or a split: no link key or
 /// command-line flag says them).
@@ -78,7 +67,7 @@ pub fn run_link(
     crashes: &[CrashPoint],
     fault: Option<&Fault>,
 ) -> Link {
-    let full = run_scenario(base, crashes, fault);
+    let full = run_scenario(base, crashes, &[], fault);
     let at = trouble_moment(&full, fault).unwrap_or(0) as u64;
     let mut faults = extra_faults(preset, base);
     let custom = if needs_scenario(fault) {
@@ -154,8 +143,7 @@ pub fn reproduce(
             words.push(format!("--batches {}", base.batches));
         }
     } else {
-        let mut scenario = run_scenario(base, &[], fault);
-        scenario.crashes.clear();
+        let scenario = run_scenario(base, &[], &[], fault);
         let what = match fault {
             Some(f) if needs_scenario(Some(f)) => format!("{preset} with a {f}"),
             _ => format!("the scenario {preset}"),

@@ -5,7 +5,7 @@ use super::*;
 use crate::explore::matrix_view;
 use batchscope_check::explore::Explorer;
 use batchscope_check::oracle::check_world;
-use batchscope_engine::{preset, Scenario};
+use batchscope_engine::{preset, CrashPoint, EventKind, Scenario, World};
 
 fn explore(name: &str, depth: u32) -> (Scenario, Summary) {
     let base = preset(name).unwrap();
@@ -175,4 +175,28 @@ fn the_matrix_svg_draws_every_cell_in_its_colour() {
     assert!(out.svg.contains(&format!("<title>{}</title>", sc.tooltip)));
     assert!(out.width >= 660.0 && out.height > 200.0);
     assert!(out.svg.ends_with("</svg>"));
+}
+
+#[test]
+fn a_cell_loads_at_its_crash_event() {
+    let base = preset("kafka-append").unwrap();
+    let point: CrashPoint = "sink-commit@3".parse().unwrap();
+    let state = run_link("kafka-append", &base, &[point], None).base;
+    assert_eq!(state.crashes, vec![point]);
+    assert_eq!(state.seed, base.seed);
+    let mut s = base.clone();
+    s.crashes = vec![point];
+    let mut w = World::new(s);
+    for _ in 0..state.at {
+        w.step();
+    }
+    let last = w.events().last().unwrap();
+    assert!(
+        matches!(last.kind, EventKind::Crashed { point: Some(p), .. } if p == point),
+        "{:?}",
+        last.kind
+    );
+    // Without a crash there is no crash moment.
+    assert_eq!(trouble_moment(&base, None), None);
+    assert_eq!(run_link("kafka-append", &base, &[], None).base.at, 0);
 }
