@@ -110,6 +110,14 @@ pub struct ExportMenuProps {
     pub cursor: usize,
 }
 
+/// What an export's status line says: saved, or why not.
+pub(crate) fn saved_text(result: Result<(), JsValue>, what: &str) -> String {
+    match result {
+        Ok(()) => format!("Saved {what}."),
+        Err(error) => format!("Could not export {what}: {error:?}"),
+    }
+}
+
 /// The Export menu.
 #[component]
 pub fn ExportMenu(props: &ExportMenuProps) -> Html {
@@ -118,12 +126,7 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
     let name = props.name.clone();
     let done = {
         let status = status.clone();
-        move |result: Result<(), JsValue>, what: &str| {
-            status.set(match result {
-                Ok(()) => format!("Saved {what}."),
-                Err(error) => format!("Could not export {what}: {error:?}"),
-            })
-        }
+        move |result: Result<(), JsValue>, what: &str| status.set(saved_text(result, what))
     };
     let marker = {
         let menu = menu.clone();

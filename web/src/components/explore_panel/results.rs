@@ -4,7 +4,7 @@
 
 use super::pairs::PairList;
 use super::{verdict_chip, OpenRun};
-use crate::components::export::{save, svg_to_png};
+use crate::components::export::{save, saved_text, svg_to_png};
 use batchscope_check::explore::{Counterexample, Fault, Summary};
 use batchscope_check::oracle::Verdict;
 use batchscope_engine::{CrashPoint, Scenario};
@@ -55,12 +55,7 @@ pub fn Results(props: &ResultsProps) -> Html {
     let s = &props.summary;
     let done = {
         let status = status.clone();
-        move |result: Result<(), JsValue>, what: &str| {
-            status.set(match result {
-                Ok(()) => format!("Saved {what}."),
-                Err(error) => format!("Could not export {what}: {error:?}"),
-            })
-        }
+        move |result: Result<(), JsValue>, what: &str| status.set(saved_text(result, what))
     };
     let file_name = format!("{}-seed{}-explore-matrix", props.preset, s.seed);
     let on_svg = {
