@@ -14,18 +14,6 @@ use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// The dashboard's stylesheet in the test page (once), so the chart is scaled as it is shown.
-fn use_stylesheet() {
-    let document = gloo::utils::document();
-    if document.get_element_by_id("test-style").is_some() {
-        return;
-    }
-    let style = document.create_element("style").unwrap();
-    style.set_id("test-style");
-    style.set_text_content(Some(include_str!("../style.css")));
-    document.head().unwrap().append_child(&style).unwrap();
-}
-
 /// `el.getBoundingClientRect()`'s (width, height), read through JS reflection.
 fn rect(el: &Element) -> (f64, f64) {
     let f: js_sys::Function = js_sys::Reflect::get(el, &JsValue::from_str("getBoundingClientRect"))

@@ -62,18 +62,6 @@ fn all(root: &Element, css: &str) -> Vec<Element> {
         .collect()
 }
 
-/// The dashboard's stylesheet in the test page (once).
-fn use_stylesheet() {
-    let document = gloo::utils::document();
-    if document.get_element_by_id("test-style").is_some() {
-        return;
-    }
-    let style = document.create_element("style").unwrap();
-    style.set_id("test-style");
-    style.set_text_content(Some(include_str!("../style.css")));
-    document.head().unwrap().append_child(&style).unwrap();
-}
-
 #[wasm_bindgen_test]
 async fn one_button_per_batch_and_a_click_seeks_to_its_first_event() {
     use_stylesheet();

@@ -66,3 +66,16 @@ pub fn text(root: &Element, css: &str) -> String {
 pub fn click(root: &Element, css: &str) {
     find(root, css).dyn_into::<HtmlElement>().unwrap().click();
 }
+
+/// The dashboard's stylesheet in the test page (once), so elements are laid out and scaled as
+/// they are shown.
+pub fn use_stylesheet() {
+    let document = gloo::utils::document();
+    if document.get_element_by_id("test-style").is_some() {
+        return;
+    }
+    let style = document.create_element("style").unwrap();
+    style.set_id("test-style");
+    style.set_text_content(Some(include_str!("../../style.css")));
+    document.head().unwrap().append_child(&style).unwrap();
+}
