@@ -144,6 +144,21 @@ async fn depth_2_lists_pairs_worst_first_and_one_opens_with_both_crashes() {
     app.destroy();
 }
 
+/// The listed row of `fault` in the dialog, and its reproducing command line.
+fn fault_row(r: &Element, fault: &Fault) -> (Element, String) {
+    let row = all(r, "[data-testid=fault-row]")
+        .into_iter()
+        .find(|e| attr(e, "data-fault") == fault.to_string())
+        .unwrap_or_else(|| panic!("{fault} is listed"));
+    let line = row
+        .query_selector("[data-testid=fault-command]")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    (row, line)
+}
+
 #[wasm_bindgen_test]
 async fn a_fault_run_opens_where_it_fails_and_reproduces_in_one_line() {
     let s = summary("kafka-append", 1);
@@ -156,16 +171,7 @@ async fn a_fault_run_opens_where_it_fails_and_reproduces_in_one_line() {
         .iter()
         .find(|f| matches!(f, Fault::InBatch { .. }))
         .unwrap();
-    let row = all(&r, "[data-testid=fault-row]")
-        .into_iter()
-        .find(|e| attr(e, "data-fault") == fault.to_string())
-        .expect("the fault is listed");
-    let line = row
-        .query_selector("[data-testid=fault-command]")
-        .unwrap()
-        .unwrap()
-        .text_content()
-        .unwrap();
+    let (row, line) = fault_row(&r, &fault);
     let want = reproduce("kafka-append", &base, &[], Some(&fault));
     assert_eq!(line, want.line);
     assert!(
@@ -205,16 +211,7 @@ async fn a_sink_outage_run_opens_in_the_player_and_names_a_scenario_file() {
         .iter()
         .find(|f| matches!(f, Fault::SinkOutage { .. }))
         .unwrap();
-    let row = all(&r, "[data-testid=fault-row]")
-        .into_iter()
-        .find(|e| attr(e, "data-fault") == fault.to_string())
-        .expect("the outage is listed");
-    let line = row
-        .query_selector("[data-testid=fault-command]")
-        .unwrap()
-        .unwrap()
-        .text_content()
-        .unwrap();
+    let (row, line) = fault_row(&r, &fault);
     assert_eq!(
         line,
         reproduce("auto-commit", &base, &[], Some(&fault)).line
