@@ -4,20 +4,7 @@
 use serde_json::Value;
 mod common;
 
-use common::{bad_input, batchscope, temp_file};
-
-fn explore_json(args: &[&str]) -> Value {
-    let mut all = vec!["explore", "--json"];
-    all.extend_from_slice(args);
-    let out = batchscope(&all);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("explore --json prints JSON")
-}
+use common::{bad_input, batchscope, explore_json, temp_file};
 
 fn count(v: &Value, verdict: &str) -> u64 {
     v["outcomes"][verdict]

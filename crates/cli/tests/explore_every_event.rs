@@ -5,20 +5,7 @@
 use serde_json::Value;
 mod common;
 
-use common::{bad_input, batchscope};
-
-fn explore_json(args: &[&str]) -> Value {
-    let mut all = vec!["explore", "--json"];
-    all.extend_from_slice(args);
-    let out = batchscope(&all);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("explore --json prints JSON")
-}
+use common::{bad_input, batchscope, explore_json};
 
 #[test]
 fn every_event_json_reports_runs_pruned_and_coverage() {

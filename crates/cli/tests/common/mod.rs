@@ -34,3 +34,17 @@ pub fn temp_file(tag: &str, file: &str, text: &str) -> PathBuf {
     std::fs::write(&path, text).unwrap();
     path
 }
+
+/// `batchscope explore --json ARGS…`, which must succeed; its JSON.
+pub fn explore_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["explore", "--json"];
+    all.extend_from_slice(args);
+    let out = batchscope(&all);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("explore --json prints JSON")
+}
