@@ -10,7 +10,6 @@ use batchscope_engine::{preset, World};
 use batchscope_view::explore_view::{pair_counts, pair_rows, reproduce, run_link};
 use std::time::Duration;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::{Element, Event, HtmlElement, HtmlSelectElement, KeyboardEvent, KeyboardEventInit};
 
@@ -232,32 +231,6 @@ async fn a_sink_outage_run_opens_in_the_player_and_names_a_scenario_file() {
     app.destroy();
 }
 
-/// The file last saved from the dialog: (name, MIME type, bytes).
-async fn last_saved(r: &Element, ends: &str) -> (String, String, Vec<u8>) {
-    let marker = find(r, "[data-testid=explore-export]");
-    for _ in 0..250 {
-        let record = attr(&marker, "data-export");
-        let mut parts = record.split('|');
-        if let (Some(name), Some(mime)) = (parts.next(), parts.next()) {
-            if name.ends_with(ends) {
-                let url = attr(&marker, "data-export-url");
-                let response: web_sys::Response =
-                    JsFuture::from(gloo::utils::window().fetch_with_str(&url))
-                        .await
-                        .unwrap()
-                        .unchecked_into();
-                let buffer = JsFuture::from(response.array_buffer().unwrap())
-                    .await
-                    .unwrap();
-                let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-                return (name.to_owned(), mime.to_owned(), bytes);
-            }
-        }
-        yew::platform::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("nothing saved ending {ends}");
-}
-
 #[wasm_bindgen_test]
 async fn the_matrix_exports_as_svg_and_png() {
     let s = summary("kafka-append", 1);
@@ -265,7 +238,7 @@ async fn the_matrix_exports_as_svg_and_png() {
     settle().await;
     explore(&r, "1").await;
     click(&r, "[data-testid=export-matrix-svg]");
-    let (name, mime, bytes) = last_saved(&r, ".svg").await;
+    let (name, mime, bytes) = last_saved(&r, "[data-testid=explore-export]", ".svg").await;
     assert_eq!(name, "kafka-append-seed7-explore-matrix.svg");
     assert_eq!(mime, "image/svg+xml");
     let svg = String::from_utf8(bytes).unwrap();
@@ -279,7 +252,7 @@ async fn the_matrix_exports_as_svg_and_png() {
         .count();
     assert_eq!(svg.matches("<g><title>").count(), cells);
     click(&r, "[data-testid=export-matrix-png]");
-    let (_, mime, png) = last_saved(&r, ".png").await;
+    let (_, mime, png) = last_saved(&r, "[data-testid=explore-export]", ".png").await;
     assert_eq!(mime, "image/png");
     assert!(
         png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1000,

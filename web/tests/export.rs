@@ -3,11 +3,7 @@
 //! the checkpoint folder as a `.zip` that reads back as the simulated folder.
 #![cfg(target_arch = "wasm32")]
 
-use std::time::Duration;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use web_sys::Element;
 
 mod common;
 
@@ -15,44 +11,13 @@ use common::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// The last export recorded on the menu: (file name, MIME type, bytes read back).
-async fn last_export(root: &Element, name_ends: &str) -> (String, String, Vec<u8>) {
-    let menu = find(root, "[data-testid=export-menu]");
-    for _ in 0..250 {
-        let record = menu.get_attribute("data-export").unwrap_or_default();
-        if record
-            .split('|')
-            .next()
-            .is_some_and(|n| n.ends_with(name_ends))
-        {
-            let mut parts = record.split('|');
-            let (name, mime) = (
-                parts.next().unwrap().to_owned(),
-                parts.next().unwrap().to_owned(),
-            );
-            let url = menu.get_attribute("data-export-url").unwrap();
-            let response: web_sys::Response =
-                JsFuture::from(gloo::utils::window().fetch_with_str(&url))
-                    .await
-                    .unwrap()
-                    .unchecked_into();
-            let buffer = JsFuture::from(response.array_buffer().unwrap())
-                .await
-                .unwrap();
-            return (name, mime, js_sys::Uint8Array::new(&buffer).to_vec());
-        }
-        yew::platform::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("no export ending {name_ends}");
-}
-
 #[wasm_bindgen_test]
 async fn every_export_saves_a_file_of_its_type() {
     let (r, _app) = mount("#preset=kafka-append&seed=7&crash=sink-commit@3&at=40");
     settle().await;
 
     click(&r, "[data-testid=export-svg]");
-    let (name, mime, bytes) = last_export(&r, ".svg").await;
+    let (name, mime, bytes) = last_saved(&r, "[data-testid=export-menu]", ".svg").await;
     assert_eq!(
         (name.as_str(), mime.as_str()),
         ("kafka-append-diagram.svg", "image/svg+xml")
@@ -66,7 +31,7 @@ async fn every_export_saves_a_file_of_its_type() {
     assert!(svg.contains("<style>") && svg.contains("</svg>"));
 
     click(&r, "[data-testid=export-png]");
-    let (_, mime, png) = last_export(&r, ".png").await;
+    let (_, mime, png) = last_saved(&r, "[data-testid=export-menu]", ".png").await;
     assert_eq!(mime, "image/png");
     assert!(
         png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1000,
@@ -75,7 +40,7 @@ async fn every_export_saves_a_file_of_its_type() {
     );
 
     click(&r, "[data-testid=export-trace]");
-    let (_, mime, json) = last_export(&r, "-trace.json").await;
+    let (_, mime, json) = last_saved(&r, "[data-testid=export-menu]", "-trace.json").await;
     assert_eq!(mime, "application/json");
     let report: serde_json::Value = serde_json::from_slice(&json).unwrap();
     let mut scenario = batchscope_engine::preset("kafka-append").unwrap();
@@ -88,7 +53,7 @@ async fn every_export_saves_a_file_of_its_type() {
     assert_eq!(report["verdict"], expected.verdict.name());
 
     click(&r, "[data-testid=export-checkpoint]");
-    let (name, mime, zip) = last_export(&r, ".zip").await;
+    let (name, mime, zip) = last_saved(&r, "[data-testid=export-menu]", ".zip").await;
     assert_eq!(mime, "application/zip");
     assert!(name.contains("checkpoint"), "{name}");
     let folder = batchscope_view::upload::from_zip(&zip).unwrap().folder;

@@ -79,3 +79,32 @@ pub fn use_stylesheet() {
     style.set_text_content(Some(include_str!("../../style.css")));
     document.head().unwrap().append_child(&style).unwrap();
 }
+
+/// The file an export last saved, as the element `marker` records it (`data-export` =
+/// `name|MIME|…`, `data-export-url` = its blob URL), once its name ends with `ends`: (file
+/// name, MIME type, bytes read back). Waits up to 5 s.
+pub async fn last_saved(root: &Element, marker: &str, ends: &str) -> (String, String, Vec<u8>) {
+    let marker = find(root, marker);
+    for _ in 0..250 {
+        let record = marker.get_attribute("data-export").unwrap_or_default();
+        let mut parts = record.split('|');
+        if let (Some(name), Some(mime)) = (parts.next(), parts.next()) {
+            if name.ends_with(ends) {
+                let url = marker.get_attribute("data-export-url").unwrap_or_default();
+                let response: web_sys::Response = wasm_bindgen_futures::JsFuture::from(
+                    gloo::utils::window().fetch_with_str(&url),
+                )
+                .await
+                .unwrap()
+                .unchecked_into();
+                let buffer = wasm_bindgen_futures::JsFuture::from(response.array_buffer().unwrap())
+                    .await
+                    .unwrap();
+                let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+                return (name.to_owned(), mime.to_owned(), bytes);
+            }
+        }
+        yew::platform::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("nothing saved ending {ends}");
+}
