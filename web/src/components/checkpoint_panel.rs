@@ -97,7 +97,7 @@ pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
                                 <li data-focus={is_focus(&missing_commit_key(n))} data-testid="missing-commit">
                                     <span class="tree-missing"
                                           title={format!("offsets/{n} is logged but commits/{n} is not: a restart re-runs batch {n} with the offsets logged (MicroBatchExecution)")}>
-                                        { n }<span class="pill pill-missing">{ "not written" }</span>
+                                        <span class="missing-id">{ n }</span><span class="pill pill-missing">{ "not written" }</span>
                                     </span>
                                 </li>
                             }
