@@ -10,6 +10,7 @@
 pub mod barrier;
 pub mod checkpoint;
 pub mod event;
+pub mod history;
 pub mod meta_table;
 pub mod microbatch;
 pub mod rng;

@@ -20,6 +20,11 @@ pub trait Sim: Clone {
     /// Every event so far, in order.
     fn events(&self) -> &[Self::Event];
 
+    /// Points this world's history at `later`'s, a world of the same run further on, so that
+    /// replaying this world up to it copies no event: forks of one run share one history
+    /// ([`History`](crate::history::History)). Panics if `later` is another run.
+    fn share_history(&mut self, later: &Self);
+
     /// Whether the run has settled: nothing more will change what the judges see.
     fn settled(&self) -> bool;
 

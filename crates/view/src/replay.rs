@@ -8,11 +8,10 @@ use batchscope_engine::Sim;
 
 /// Events between two snapshots, at first.
 pub const SNAPSHOT_EVERY: usize = 32;
-/// Most snapshots kept. A world holds its whole history, so snapshots every K events of an
-/// n-event run would cost n²/2K events of memory; past this count every other snapshot is
-/// dropped and the spacing doubles, so memory stays within this many worlds and a seek
-/// replays at most n / (this / 2) events. Even, so the newest snapshot survives a thinning.
-pub const MAX_SNAPSHOTS: usize = 16;
+/// Most snapshots kept. The snapshots share the run's history, but each holds the world's
+/// state (the sink's rows above all), so a long run spaces them wider: memory stays within
+/// this many worlds and a seek replays fewer than n / this events.
+pub const MAX_SNAPSHOTS: usize = 64;
 
 /// A run recorded to its end, seekable to any cursor (the number of events shown).
 #[derive(Clone, Debug)]
@@ -33,36 +32,39 @@ impl<S: Liveness> Timeline<S> {
         Timeline::record_every(first, SNAPSHOT_EVERY, limit)
     }
 
-    /// [`Timeline::record`] with a snapshot every `every` events (at least 1) at first; the
-    /// spacing doubles whenever more than [`MAX_SNAPSHOTS`] would be kept.
+    /// [`Timeline::record`] with a snapshot every `every` events (at least 1), or wider when
+    /// more than [`MAX_SNAPSHOTS`] would be kept.
+    ///
+    /// Two passes: the run itself, then a replay on its recorded history that keeps the
+    /// snapshots. Every snapshot shares that one history ([`Sim::share_history`]), so a
+    /// snapshot costs the world's state, not the events before it, and a world rebuilt from
+    /// one copies no event either.
     pub fn record_every(first: S, every: usize, limit: Limit) -> (Timeline<S>, Ending) {
         assert!(
             first.events().is_empty(),
             "a timeline starts before the first event"
         );
-        let mut every = every.max(1);
-        let mut world = first.clone();
-        let mut snapshots = vec![first];
-        let ending = run_observed(&mut world, limit, |w| {
-            if w.events().len().is_multiple_of(every) {
-                snapshots.push(w.clone());
-                if snapshots.len() > MAX_SNAPSHOTS + 1 {
-                    // snapshots[i] is the world after i × every events: the even ones are the
-                    // worlds after i × 2 × every.
-                    let all = std::mem::take(&mut snapshots);
-                    snapshots = all.into_iter().step_by(2).collect();
-                    every *= 2;
-                }
+        let mut run = first.clone();
+        let ending = run_observed(&mut run, limit, |_| {});
+        let n = run.events().len();
+        let every = every.max(1).max(n.div_ceil(MAX_SNAPSHOTS));
+        let mut world = first;
+        world.share_history(&run);
+        drop(run);
+        let mut snapshots = vec![world.clone()];
+        while world.events().len() < n {
+            world
+                .next_event()
+                .expect("a recorded step replays: the world is deterministic");
+            if world.events().len().is_multiple_of(every) {
+                snapshots.push(world.clone());
             }
-        });
+        }
         // A step that emits nothing may still move internal state (a drained topology pops
-        // silent actions): the last world is the one right after the last event, rebuilt from
-        // the nearest snapshot.
-        let n = world.events().len();
-        let last = replay(&snapshots[n / every], n);
+        // silent actions): the last world is the one right after the last event.
         let timeline = Timeline {
             snapshots,
-            last,
+            last: world,
             every,
         };
         (timeline, ending)
@@ -197,22 +199,22 @@ mod tests {
         );
     }
 
-    /// A long run keeps at most [`MAX_SNAPSHOTS`] snapshots (their spacing doubled), and
-    /// seeking still gives the world of stepping.
+    /// A long run keeps at most [`MAX_SNAPSHOTS`] snapshots (spaced wider), and seeking still
+    /// gives the world of stepping.
     #[test]
-    fn a_long_run_thins_its_snapshots_and_still_seeks_exactly() {
+    fn a_long_run_spaces_its_snapshots_and_still_seeks_exactly() {
         let mut s = preset("tablestore").unwrap();
         s.crashes.push("sink-commit@2".parse().unwrap());
         s.batches = 20;
         let first = World::new(s);
         let (t, _) = Timeline::record_every(first.clone(), 1, Limit::JUDGE);
-        assert!(t.len() > 2 * MAX_SNAPSHOTS, "long enough to thin");
+        assert!(t.len() > 2 * MAX_SNAPSHOTS, "long enough to space out");
         assert!(
             t.snapshots.len() <= MAX_SNAPSHOTS + 1,
             "{}",
             t.snapshots.len()
         );
-        assert!(t.every > 1, "the spacing doubled");
+        assert!(t.every > 1, "the spacing widened");
         seek_equals_stepping(first, &t);
     }
 

@@ -90,7 +90,7 @@ pub struct TopologyWorld {
     pub(super) delay_log: DelayLog,
     /// Corrected rows of revised (root table, barrier)s, used by every later replay.
     pub(super) corrections: BTreeMap<(String, u64), Vec<Vec<i64>>>,
-    trace: Vec<BarrierEvent>,
+    trace: crate::history::History<BarrierEvent>,
 }
 
 /// The CDC stream: the spec's explicit records plus `generated_per_barrier` rows drawn from
@@ -202,7 +202,7 @@ impl TopologyWorld {
             precommit_pending: false,
             commit_pending: false,
             drain_until_ms: end_ms + drain_ms,
-            trace: Vec::new(),
+            trace: crate::history::History::default(),
             corrections: BTreeMap::new(),
             cdc_plan,
             run,
@@ -415,7 +415,7 @@ impl TopologyWorld {
 
     /// Every event so far.
     pub fn trace(&self) -> &[BarrierEvent] {
-        &self.trace
+        self.trace.as_slice()
     }
 
     /// End-to-end delay series and the job to optimise.
@@ -435,6 +435,10 @@ impl crate::sim::Sim for TopologyWorld {
 
     fn events(&self) -> &[BarrierEvent] {
         self.trace()
+    }
+
+    fn share_history(&mut self, later: &TopologyWorld) {
+        self.trace.share(&later.trace);
     }
 
     fn settled(&self) -> bool {

@@ -32,6 +32,7 @@ pub use phase::{BatchRun, Phase, ReaderStep, SeaTunnelReader};
 
 use crate::checkpoint::CheckpointFolder;
 use crate::event::{Event, EventKind};
+use crate::history::History;
 use crate::meta_table::MetaTable;
 use crate::rng::Prng;
 use crate::scenario::{CrashPoint, Fault, Scenario, SourceKind};
@@ -94,7 +95,7 @@ pub struct World {
     run: u32,
     phase: Phase,
     /// The CDC table (durable).
-    pub upstream: Upstream,
+    pub upstream: std::sync::Arc<Upstream>,
     /// The Tunnel server (durable).
     pub tunnel: Tunnel,
     /// The Meta table (durable).
@@ -120,7 +121,7 @@ pub struct World {
     fired: Vec<FiredCrash>,
     crash_next: Option<(Option<CrashPoint>, u64)>,
     follow_ups: VecDeque<EventKind>,
-    events: Vec<Event>,
+    events: History<Event>,
     last_task_done: bool,
     sites: Vec<(u64, CrashPoint)>,
 }
@@ -129,7 +130,7 @@ impl World {
     /// A world for a validated scenario; the seed is the scenario's.
     pub fn new(scenario: Scenario) -> World {
         let mut rng = Prng::new(scenario.seed);
-        let upstream = Upstream::generate(&scenario, &mut rng);
+        let upstream = std::sync::Arc::new(Upstream::generate(&scenario, &mut rng));
         let tunnel = Tunnel::new(&upstream, scenario.source.page_size);
         let sink = Sink::new(&scenario.sink);
         let pending_crashes = scenario.crashes.clone();
@@ -155,7 +156,7 @@ impl World {
             fired: vec![],
             crash_next: None,
             follow_ups: VecDeque::new(),
-            events: vec![],
+            events: History::default(),
             last_task_done: false,
             sites: vec![],
         }
@@ -179,7 +180,7 @@ impl World {
     }
     /// Every event so far.
     pub fn events(&self) -> &[Event] {
-        &self.events
+        self.events.as_slice()
     }
     /// Every crash site reached so far: (sequence number of the event, the named point that a
     /// crash armed for it fires after). The one mapping from events to crash points.
@@ -452,6 +453,10 @@ impl crate::sim::Sim for World {
 
     fn events(&self) -> &[Event] {
         World::events(self)
+    }
+
+    fn share_history(&mut self, later: &World) {
+        self.events.share(&later.events);
     }
 
     fn settled(&self) -> bool {
