@@ -4,7 +4,8 @@
 //! upstream produced (what should reach the sink) and the oracle's verdict at a cursor.
 
 use batchscope_check::liveness::Limit;
-use batchscope_check::oracle::{expected_counts, judge, Report};
+use batchscope_check::oracle::{expected_counts, judge_progress, Report};
+use batchscope_check::progress::{so_far, Progress};
 use batchscope_engine::{Event, Scenario, World};
 use batchscope_view::replay::Timeline;
 use std::collections::BTreeMap;
@@ -59,8 +60,18 @@ impl Run {
 
     /// The oracle's view of the world at `cursor`: `None` while the run has not settled there.
     pub fn verdict_at(&self, world: &World, cursor: usize) -> (Option<Report>, Report) {
+        self.verdict_of(world, cursor, &so_far(world, &self.expected))
+    }
+
+    /// [`Run::verdict_at`] from the sink's count already taken (`so_far` of `world`).
+    pub fn verdict_of(
+        &self,
+        world: &World,
+        cursor: usize,
+        progress: &Progress,
+    ) -> (Option<Report>, Report) {
         let converged = world.is_converged();
-        let report = judge(world, converged, &self.expected, false);
+        let report = judge_progress(world, converged, progress, false);
         let settled = converged || (cursor >= self.len() && !self.converged);
         (settled.then(|| report.clone()), report)
     }

@@ -144,7 +144,17 @@ pub fn judge(
     expected: &BTreeMap<String, u64>,
     with_events: bool,
 ) -> Report {
-    let progress = so_far(world, expected);
+    judge_progress(world, converged, &so_far(world, expected), with_events)
+}
+
+/// [`judge`] from the sink's count already taken ([`so_far`] of this world): the dashboard
+/// counts once per step for both the badge and the Sink panel.
+pub fn judge_progress(
+    world: &World,
+    converged: bool,
+    progress: &crate::progress::Progress,
+    with_events: bool,
+) -> Report {
     let (duplicates, lost) = (progress.duplicates, progress.missing_keys.len() as u64);
     let verdict = match (converged, duplicates > 0, lost > 0) {
         (false, _, _) => Verdict::Stuck,
@@ -162,9 +172,9 @@ pub fn judge(
         delivered: world.sink.visible_len(),
         duplicates,
         lost,
-        duplicate_keys: progress.duplicate_keys,
-        lost_keys: progress.missing_keys,
-        wrong_values: progress.wrong_values,
+        duplicate_keys: progress.duplicate_keys.clone(),
+        lost_keys: progress.missing_keys.clone(),
+        wrong_values: progress.wrong_values.clone(),
         verdict,
         crashes: s.crashes.iter().map(|c| c.to_string()).collect(),
         crashes_fired: fired_crash_names(world),

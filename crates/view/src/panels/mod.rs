@@ -17,8 +17,8 @@ pub use files::{checkpoint_files, files_written_by, CheckpointFile};
 pub use meta::{meta_rows, MetaRowView, RowRole};
 pub use offsets::{batch_offsets, initial_offset, offset_text, uuid_of, BatchOffsets};
 pub use sink::{
-    key_order, lost_keys, sink_kind_text, sink_view, KeyChip, RowGroup, SinkFileView, SinkView,
-    StoreView,
+    key_order, lost_keys, sink_kind_text, sink_view, sink_view_of, KeyChip, RowGroup, SinkFileView,
+    SinkView, StoreView,
 };
 
 #[cfg(test)]

@@ -99,13 +99,13 @@ pub fn sink_kind_text(kind: batchscope_engine::SinkKind) -> &'static str {
 }
 
 /// Orders record keys naturally (`ch0-9` before `ch0-10`): by channel, then sequence number.
-pub fn key_order(key: &str) -> (String, u64, String) {
+pub fn key_order(key: &str) -> (&str, u64, &str) {
     match key.rsplit_once('-') {
         Some((prefix, n)) => match n.parse::<u64>() {
-            Ok(n) => (prefix.to_string(), n, String::new()),
-            Err(_) => (key.to_string(), 0, String::new()),
+            Ok(n) => (prefix, n, ""),
+            Err(_) => (key, 0, ""),
         },
-        None => (key.to_string(), 0, key.to_string()),
+        None => (key, 0, key),
     }
 }
 
@@ -169,23 +169,32 @@ pub fn lost_keys(world: &World, expected: &BTreeMap<String, u64>) -> (Option<u64
     let Some((c, pos)) = committed_positions(world) else {
         return (None, vec![]);
     };
-    let visible: std::collections::BTreeSet<&str> =
-        world.sink.visible().map(|r| r.key.as_str()).collect();
+    // By (channel, sequence), not by key text: this runs at every step of the dashboard.
+    let visible: std::collections::BTreeSet<(u32, u64)> =
+        world.sink.visible().map(|r| (r.channel, r.seq)).collect();
     let mut lost: Vec<String> = world
         .upstream
         .records()
-        .filter(|r| expected.contains_key(&r.key) && !visible.contains(r.key.as_str()))
         .filter(|r| pos.get(&r.channel).is_some_and(|&p| r.seq < p))
+        .filter(|r| !visible.contains(&(r.channel, r.seq)) && expected.contains_key(&r.key))
         .map(|r| r.key.clone())
         .collect();
-    lost.sort_by_key(|k| key_order(k));
+    lost.sort_by(|a, b| key_order(a).cmp(&key_order(b)));
     (Some(c).filter(|_| !lost.is_empty()), lost)
 }
 
 /// See [`SinkView`]. `expected` holds the keys of every record the upstream produced.
 pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
+    sink_view_of(world, expected, so_far(world, expected))
+}
+
+/// [`sink_view`] from the sink's count already taken (`so_far(world, expected)`).
+pub fn sink_view_of(
+    world: &World,
+    expected: &BTreeMap<String, u64>,
+    progress: batchscope_check::progress::Progress,
+) -> SinkView {
     let sink = &world.sink;
-    let progress = so_far(world, expected);
     let stores = sink
         .stores
         .iter()
@@ -218,10 +227,10 @@ pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
         .collect();
     let (lost_behind, lost) = lost_keys(world, expected);
     let mut missing_keys = progress.missing_keys;
-    missing_keys.sort_by_key(|k| key_order(k));
+    missing_keys.sort_by(|a, b| key_order(a).cmp(&key_order(b)));
     missing_keys.retain(|k| !lost.contains(k));
     let mut duplicate_keys = progress.duplicate_keys;
-    duplicate_keys.sort_by_key(|k| key_order(k));
+    duplicate_keys.sort_by(|a, b| key_order(a).cmp(&key_order(b)));
     SinkView {
         kind: sink_kind_text(sink.kind()),
         stores,
