@@ -70,15 +70,16 @@ pub fn App(props: &AppProps) -> Html {
     let base_scenario = use_memo(player.mode.run.scenario.clone(), |s| s.clone());
 
     let run = Shared(player.mode.run.clone());
-    let cells = use_memo(run.clone(), |r| timeline::cells(r.events()));
-    let starts = use_memo(run.clone(), |r| timeline::batch_starts(r.events()));
+    let strip = use_memo(run.clone(), |r| timeline::Strip::of(r.events()));
     let world = &player.world;
     let scenario = player.scenario();
     let cursor = player.cursor;
 
     // Verdict.
-    let (settled, report) = player.mode.run.verdict_at(world, cursor);
-    let sink = panels::sink_view(world, &player.mode.run.expected);
+    // The sink counted once for the badge and the Sink panel.
+    let progress = batchscope_check::progress::so_far(world, &player.mode.run.expected);
+    let (settled, report) = player.mode.run.verdict_of(world, cursor, &progress);
+    let sink = panels::sink_view_of(world, &player.mode.run.expected, progress);
     let badge = panels::badge(
         settled.as_ref().map(|r| r.verdict.name()),
         report.expected,
@@ -295,7 +296,7 @@ pub fn App(props: &AppProps) -> Html {
                 </aside>
             </main>
             <footer class="bottom">
-                <Timeline cells={(*cells).clone()} starts={(*starts).clone()} cursor={cursor} stops={timeline_stops}
+                <Timeline strip={strip} cursor={cursor} stops={timeline_stops}
                     on_action={on_action.clone()} />
                 <div class="shortcuts" aria-label="Keyboard shortcuts">
                     { for SHORTCUTS.iter().map(|(k, what)| html! { <span><kbd>{ *k }</kbd>{ *what }</span> }) }

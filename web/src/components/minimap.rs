@@ -56,6 +56,54 @@ fn title_of(m: &BatchMark, stops: &[String]) -> String {
     t
 }
 
+/// Props of [`MarkButton`].
+#[derive(Properties, PartialEq)]
+struct MarkProps {
+    /// The run's overview (the same `Rc` for as long as the run is).
+    overview: std::rc::Rc<Overview>,
+    /// Which mark.
+    index: usize,
+    /// Whether the cursor is in this batch.
+    here: bool,
+    /// Whether the batch begins after the cursor.
+    future: bool,
+    /// How much of the batch is shown, in thousandths (0 unless `here`).
+    fill: u16,
+    /// The tour stops in this batch.
+    stops: Vec<String>,
+    /// Every intent (a click seeks).
+    on_action: Callback<Action>,
+}
+
+/// One batch of the minimap.
+#[component]
+fn MarkButton(props: &MarkProps) -> Html {
+    let m = &props.overview.marks[props.index];
+    let onclick = {
+        let cb = props.on_action.clone();
+        let to = m.seek_cursor();
+        Callback::from(move |_: MouseEvent| cb.emit(PlayerCmd::Seek(to).into()))
+    };
+    html! {
+        <button class={classes!("mm-mark", format!("ov-{}", m.outcome.class()),
+                    props.here.then_some("mm-current"), props.future.then_some("mm-future"))}
+            data-testid="minimap-mark" data-batch={m.batch_id.to_string()}
+            aria-label={m.aria_label()} aria-current={props.here.then_some("step")}
+            title={title_of(m, &props.stops)} onclick={onclick}>
+            <span class="mm-id">{ m.short_label() }</span>
+            if !m.crashes.is_empty() {
+                <span class="mm-crash" aria-hidden="true">{ "✕" }</span>
+            }
+            if !props.stops.is_empty() {
+                <span class="mm-stop" aria-hidden="true" data-testid="minimap-stop">{ "◆" }</span>
+            }
+            if props.here {
+                <span class="mm-fill" style={format!("width:{:.1}%", f64::from(props.fill) / 10.0)}></span>
+            }
+        </button>
+    }
+}
+
 /// The minimap.
 #[component]
 pub fn Minimap(props: &MinimapProps) -> Html {
@@ -111,24 +159,16 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             </div>
         }
     } else {
-        let buttons = marks.iter().enumerate().map(|(i, m)| {
+        // One child per batch: a step re-renders only the marks whose state changed (the
+        // current one, the one the cursor left, one that moved from future to past).
+        let buttons = stops.into_iter().enumerate().map(|(i, stops)| {
             let here = current == Some(i);
+            let m = &marks[i];
             html! {
-                <button class={classes!("mm-mark", format!("ov-{}", m.outcome.class()), state_class(i, m))}
-                    data-testid="minimap-mark" data-batch={m.batch_id.to_string()}
-                    aria-label={m.aria_label()} aria-current={here.then_some("step")}
-                    title={title_of(m, &stops[i])} onclick={seek(m)}>
-                    <span class="mm-id">{ m.short_label() }</span>
-                    if !m.crashes.is_empty() {
-                        <span class="mm-crash" aria-hidden="true">{ "✕" }</span>
-                    }
-                    if !stops[i].is_empty() {
-                        <span class="mm-stop" aria-hidden="true" data-testid="minimap-stop">{ "◆" }</span>
-                    }
-                    if here {
-                        <span class="mm-fill" style={format!("width:{:.1}%", m.progress(cursor) * 100.0)}></span>
-                    }
-                </button>
+                <MarkButton key={i} overview={overview.clone()} index={i} here={here}
+                    future={m.first_event >= cursor}
+                    fill={if here { (m.progress(cursor) * 1000.0).round() as u16 } else { 0 }}
+                    stops={stops} on_action={props.on_action.clone()} />
             }
         });
         html! { <div class="mm-marks" role="group" aria-label="Batches of the run">{ for buttons }</div> }

@@ -1,10 +1,12 @@
 //! The timeline: every event of the run coloured by batch, crash / failure / re-run / commit
-//! marks, the guided tour's stops, batch labels, and a scrubber.
+//! marks, the guided tour's stops, batch labels, and a scrubber. A long run is drawn in a few
+//! hundred columns ([`Strip`]), once per run.
 
 use crate::shell::PlayerCmd;
 use crate::state::Action;
 use batchscope_view::palette::batch_color;
-use batchscope_view::timeline::{BatchStart, Cell, Mark};
+use batchscope_view::timeline::{Mark, Strip};
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -12,10 +14,8 @@ use yew::prelude::*;
 /// Props of [`Timeline`].
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
-    /// One cell per event of the run.
-    pub cells: Vec<Cell>,
-    /// Where batches (and re-runs) begin.
-    pub starts: Vec<BatchStart>,
+    /// What the timeline draws of the whole run (the same `Rc` for as long as the run is).
+    pub strip: Rc<Strip>,
     /// Events shown.
     pub cursor: usize,
     /// The guided tour's stops in this run (cursor, title); empty when the tour is off.
@@ -29,10 +29,67 @@ fn pct(i: f64, n: usize) -> String {
     format!("{:.3}%", if n == 0 { 0.0 } else { i * 100.0 / n as f64 })
 }
 
-/// The scrubbable timeline.
+/// Props of [`StripCells`] and [`StripLabels`].
+#[derive(Properties, PartialEq)]
+struct StripProps {
+    strip: Rc<Strip>,
+}
+
+/// The run's columns and marks: drawn once per run, never on a step (its props do not change).
+#[component]
+fn StripCells(props: &StripProps) -> Html {
+    let n = props.strip.len;
+    let rects = props.strip.columns.iter().map(|c| {
+        let class = if c.alarm {
+            "tl-cell tl-alarm"
+        } else {
+            "tl-cell"
+        };
+        html! {
+            <rect class={class} x={c.start.to_string()} y="0" width={format!("{}.02", c.len)}
+                  height="10" fill={batch_color(c.batch)} />
+        }
+    });
+    let marks = props.strip.marks.iter().map(|(i, mark)| {
+        let (class, glyph, title) = match mark {
+            Mark::Crash => ("tl-mark tl-crash", "✕", "driver crash"),
+            Mark::Failed => ("tl-mark tl-failed", "!", "sink write failed"),
+            _ => ("tl-mark tl-rerun", "↻", "re-run decided on restart"),
+        };
+        html! {
+            <span class={class} style={format!("left:{}", pct(*i as f64 + 0.5, n))}
+                  title={format!("#{i}: {title}")}>{ glyph }</span>
+        }
+    });
+    html! {
+        <>
+            <svg class="tl-cells" viewBox={format!("0 0 {} 10", n.max(1))} preserveAspectRatio="none" aria-hidden="true">
+                { for rects }
+            </svg>
+            { for marks }
+        </>
+    }
+}
+
+/// The batch labels above the track, drawn once per run.
+#[component]
+fn StripLabels(props: &StripProps) -> Html {
+    let n = props.strip.len;
+    let labels = props.strip.labels.iter().map(|s| {
+        html! {
+            <span class={classes!("tl-label", s.label.ends_with('′').then_some("tl-label-rerun"))}
+                  style={format!("left:{}", pct(s.index as f64, n))}
+                  title={format!("batch {} starts at #{}", s.batch, s.index)}>{ &s.label }</span>
+        }
+    });
+    html! { <>{ for labels }</> }
+}
+
+/// The scrubbable timeline. A step changes only the cursor, the veil over the events not shown
+/// yet, and the tour stops reached; the run's columns and labels stay as they are.
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
-    let n = props.cells.len();
+    let n = props.strip.len;
     let on_input = {
         let cb = props.on_action.clone();
         Callback::from(move |e: InputEvent| {
@@ -45,26 +102,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         })
     };
-    let rects = props.cells.iter().enumerate().map(|(i, c)| {
-        let class = match c.mark {
-            Mark::Crash | Mark::Failed => "tl-cell tl-alarm",
-            _ if i >= props.cursor => "tl-cell tl-future",
-            _ => "tl-cell",
-        };
-        html! { <rect class={class} x={i.to_string()} y="0" width="1.02" height="10" fill={batch_color(c.batch)} /> }
-    });
-    let marks = props.cells.iter().enumerate().filter_map(|(i, c)| {
-        let (class, glyph, title) = match c.mark {
-            Mark::Crash => ("tl-mark tl-crash", "✕", "driver crash"),
-            Mark::Failed => ("tl-mark tl-failed", "!", "sink write failed"),
-            Mark::Rerun => ("tl-mark tl-rerun", "↻", "re-run decided on restart"),
-            _ => return None,
-        };
-        Some(html! {
-            <span class={class} style={format!("left:{}", pct(i as f64 + 0.5, n))}
-                  title={format!("#{i}: {title}")}>{ glyph }</span>
-        })
-    });
     let stops = props.stops.iter().enumerate().map(|(i, (c, title))| {
         html! {
             <span class={classes!("tl-stop", (*c <= props.cursor).then_some("tl-stop-reached"))}
@@ -72,24 +109,19 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                   title={format!("Tour stop {}: {title}", i + 1)}></span>
         }
     });
-    let labels = props.starts.iter().map(|s| {
-        html! {
-            <span class={classes!("tl-label", s.label.ends_with('′').then_some("tl-label-rerun"))}
-                  style={format!("left:{}", pct(s.index as f64, n))}
-                  title={format!("batch {} starts at #{}", s.batch, s.index)}>{ &s.label }</span>
-        }
-    });
+    let ahead = n.saturating_sub(props.cursor);
     html! {
         <div class="timeline" data-testid="timeline">
             <div class="tl-labels">
                 <span class="tl-caption">{ "batch" }</span>
-                { for labels }
+                <StripLabels strip={props.strip.clone()} />
             </div>
             <div class="tl-track">
-                <svg class="tl-cells" viewBox={format!("0 0 {} 10", n.max(1))} preserveAspectRatio="none" aria-hidden="true">
-                    { for rects }
-                </svg>
-                { for marks }
+                <StripCells strip={props.strip.clone()} />
+                if ahead > 0 {
+                    <span class="tl-future" aria-hidden="true"
+                          style={format!("left:{};right:0", pct(props.cursor as f64, n))}></span>
+                }
                 { for stops }
                 <span class="tl-cursor" style={format!("left:{}", pct(props.cursor as f64, n))}></span>
                 <input class="tl-range" type="range" min="0" max={n.to_string()} step="1"

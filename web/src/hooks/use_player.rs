@@ -18,8 +18,10 @@ where
             hash.unwrap_or_else(|| gloo::utils::window().location().hash().unwrap_or_default());
         from_hash(&hash)
     });
+    // One callback for the page's life: a child whose other props did not change skips its
+    // render on a step (a new callback every render would redraw every child).
     let dispatcher = player.dispatcher();
-    let on_action = Callback::from(move |a: R::Action| dispatcher.dispatch(a));
+    let on_action = use_callback((), move |a: R::Action, _| dispatcher.dispatch(a));
     (player, on_action)
 }
 
