@@ -3,10 +3,10 @@
 //! `cargo bench --bench browser` (after `trunk build --release --offline`) opens the largest
 //! preset (the most events in a failure-free run), then a scenario of 64 channels × 1,000
 //! batches through a `#scenario=` link, and prints for each:
-//! first load to the mounted app, step click → next painted frame (p50 / p95 over
-//! [`STEPS`] clicks), step back at the end of the run (the same), and the JS heap after load
-//! and after the run. Times come from `performance.now()` in the page; a step's time ends after
-//! the first animation frame that follows its DOM change has been painted. Each figure is also
+//! first load to the mounted app, the display's frame interval, step click → DOM updated and
+//! laid out and → next painted frame (p50 / p95 over [`STEPS`] clicks), step back at the end of
+//! the run (the same), and the JS heap after load and after the run. Times come from
+//! `performance.now()` in the page (see [`CLICK_PROBE`]). Each figure is also
 //! printed as a `browser KEY VALUE` line for scripts/bench.sh. Asserts nothing about speed.
 
 #[path = "../tests/common/browser.rs"]
@@ -67,21 +67,35 @@ const LOAD_PROBE: &str = r#"
     const tick = () => mounted() ? done({ mounted_ms: performance.now(), already }) : requestAnimationFrame(tick);
     tick();"#;
 
+/// The page's frame interval: the median time between 61 animation frames, in ms.
+const FRAME_PROBE: &str = r#"
+    const done = arguments[arguments.length - 1];
+    const stamps = [];
+    const tick = t => { stamps.push(t); if (stamps.length < 61) requestAnimationFrame(tick); else {
+        const d = stamps.slice(1).map((t, i) => t - stamps[i]).sort((a, b) => a - b);
+        done(d[Math.floor(d.length / 2)]);
+    } };
+    requestAnimationFrame(tick);"#;
+
 /// The JS heap in bytes after a full GC (`--js-flags=--expose-gc`), settled for 500 ms.
 const HEAP_PROBE: &str = r#"
     const done = arguments[arguments.length - 1];
     setTimeout(() => { if (window.gc) window.gc(); done(performance.memory ? performance.memory.usedJSHeapSize : null); }, 500);"#;
 
-/// Clicks the button `#id` (arguments[0]) up to arguments[1] times, each time recording the
-/// time from the click to the end of the first frame painted after the DOM changed; when
-/// arguments[2] names another button, it is clicked (unmeasured) after each measured click, so
-/// every measured click starts from the same place. Stops early when the button is disabled.
+/// Clicks the button `#id` (arguments[0]) up to arguments[1] times, each time recording two
+/// times from the click: to the DOM updated and laid out (the first change, one more task for
+/// the rest of the render, then a forced style and layout: the step's own work), and to the end
+/// of the first frame painted after that (which also waits for the display's next frame, so it
+/// is never below one frame interval). When arguments[2] names another button, it is clicked
+/// (unmeasured) after each measured click, so every measured click starts from the same place.
+/// Stops early when the button is disabled.
 const CLICK_PROBE: &str = r#"
     const done = arguments[arguments.length - 1];
     const [id, n, undo] = [arguments[0], arguments[1], arguments[2]];
-    const painted = () => new Promise(r => requestAnimationFrame(() => {
+    const hop = () => new Promise(r => {
         const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0);
-    }));
+    });
+    const painted = () => new Promise(r => requestAnimationFrame(() => hop().then(r)));
     const mutation = () => new Promise(r => {
         const o = new MutationObserver(() => { o.disconnect(); r(true); });
         o.observe(document.body, { childList: true, characterData: true, subtree: true, attributes: true });
@@ -94,19 +108,22 @@ const CLICK_PROBE: &str = r#"
         const t0 = performance.now();
         b.click();
         if (!(await changed)) return null;
+        await hop();
+        void document.body.offsetHeight;
+        const work = performance.now() - t0;
         await painted();
-        return performance.now() - t0;
+        return [work, performance.now() - t0];
     };
     (async () => {
-        const times = [];
+        const work = [], frames = [];
         for (let i = 0; i < n; i++) {
             const t = await click(id);
             if (t === null) break;
-            times.push(t);
+            work.push(t[0]); frames.push(t[1]);
             await painted();
             if (undo) { await click(undo); await painted(); }
         }
-        done(times);
+        done({ work, painted: frames });
     })();"#;
 
 /// Clicks `#step` until it is disabled (the end of the run); returns the steps taken.
@@ -161,8 +178,9 @@ fn percentile(times: &[f64], p: f64) -> f64 {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-fn times(value: &Value) -> Vec<f64> {
-    value
+/// The `key` list of a click probe's result.
+fn times(value: &Value, key: &str) -> Vec<f64> {
+    value[key]
         .as_array()
         .map(|a| a.iter().filter_map(Value::as_f64).collect())
         .unwrap_or_default()
@@ -224,6 +242,14 @@ async fn measure(
         format!("{bound}{mounted:.0} ms from navigation start to the mounted app"),
         &format!("first load → app mounted (navigation start = 0), {what}"),
     );
+    if prefix.is_empty() {
+        let frame = async_js(client, FRAME_PROBE, vec![]).await?;
+        figure(
+            "frame",
+            format!("{:.1} ms", frame.as_f64().unwrap_or(f64::NAN)),
+            "the display's frame interval (median of 60)",
+        );
+    }
     let heap = async_js(client, HEAP_PROBE, vec![]).await?;
     figure(
         &format!("{prefix}heap_load"),
@@ -245,9 +271,14 @@ async fn measure(
     )
     .await?;
     click_figures(
+        &format!("{prefix}step_work"),
+        &format!("step click → DOM updated and laid out, {what}"),
+        &times(&step, "work"),
+    );
+    click_figures(
         &format!("{prefix}step"),
         &format!("step click → painted frame, {what}"),
-        &times(&step),
+        &times(&step, "painted"),
     );
     if prefix.is_empty() {
         async_js(client, TO_THE_END, vec![]).await?;
@@ -280,9 +311,14 @@ async fn measure(
     )
     .await?;
     click_figures(
+        &format!("{prefix}back_work"),
+        &format!("step back at the end of the run → DOM updated and laid out, {what}"),
+        &times(&back, "work"),
+    );
+    click_figures(
         &format!("{prefix}back"),
-        &format!("step back at the end of the run, {what}"),
-        &times(&back),
+        &format!("step back at the end of the run → painted frame, {what}"),
+        &times(&back, "painted"),
     );
     let heap = async_js(client, HEAP_PROBE, vec![]).await?;
     figure(
@@ -325,7 +361,16 @@ async fn main() {
         let what = format!("{channels} channels × {batches} batches");
         let s = scaled(channels, batches);
         if let Err(reason) = batchscope_view::url::scenario::fits_dashboard(&s) {
-            for key in ["load", "step", "back", "events", "heap_load", "heap_end"] {
+            for key in [
+                "load",
+                "step_work",
+                "step",
+                "back_work",
+                "back",
+                "events",
+                "heap_load",
+                "heap_end",
+            ] {
                 figure(
                     &format!("{prefix}{key}"),
                     format!("refused: {reason}"),

@@ -148,13 +148,19 @@ table="| measure | measured | goal |
 | explorer, \`tablestore\`, crash after every event, depth 2 (\`--every-event --depth 2 --json\`) | $(commas "$ee_runs") runs ($(commas "$ee_pruned") pruned), $ee_windows crash windows reached, $ee_missed passed without a crash, in $ee_s s | ≤ 10 s |
 | explorer, \`tablestore\`, named points, depth 3 (\`--depth 3 --json\`) | $(commas "$d3_runs") runs in $d3_s s | ≤ 10 s |
 | browser: first load → app mounted (release, headless Chromium) | $(b load) | — |
-| browser: step click → painted frame, 64 channels × 1,000 batches | $(b large_step) | p95 ≤ 16 ms |
+| browser: the display's frame interval (a painted step waits for the next frame: never below it) | $(b frame) | — |
+| browser: step click → DOM updated and laid out, 64 channels × 1,000 batches | $(b large_step_work) | p95 ≤ 16 ms |
+| browser: step click → painted frame, 64 channels × 1,000 batches | $(b large_step) | — |
 | browser: first load → app mounted, 16 channels × 200 batches (\`#scenario=\` link of \`kafka-idempotent\` scaled; $(b scale_events) steps) | $(b scale_load) | — |
-| browser: step click → painted frame, 16 channels × 200 batches | $(b scale_step) | p95 ≤ 16 ms |
-| browser: step back at the end of the run, 16 channels × 200 batches | $(b scale_back) | p95 ≤ 16 ms |
+| browser: step click → DOM updated and laid out, 16 channels × 200 batches | $(b scale_step_work) | p95 ≤ 16 ms |
+| browser: step click → painted frame, 16 channels × 200 batches | $(b scale_step) | — |
+| browser: step back at the end of the run → DOM updated and laid out, 16 channels × 200 batches | $(b scale_back_work) | p95 ≤ 16 ms |
+| browser: step back at the end of the run → painted frame, 16 channels × 200 batches | $(b scale_back) | — |
 | browser: JS heap after load / at the end, 16 channels × 200 batches | $(heap_b scale_heap_load) / $(heap_b scale_heap_end) | — |
-| browser: step click → painted frame, largest preset \`$preset\` ($(b events) steps) | $(b step) | p95 ≤ 16 ms |
-| browser: step back at the end of the run, largest preset \`$preset\` | $(b back) | p95 ≤ 16 ms |
+| browser: step click → DOM updated and laid out, largest preset \`$preset\` ($(b events) steps) | $(b step_work) | p95 ≤ 16 ms |
+| browser: step click → painted frame, largest preset \`$preset\` | $(b step) | — |
+| browser: step back at the end of the run → DOM updated and laid out, largest preset \`$preset\` | $(b back_work) | p95 ≤ 16 ms |
+| browser: step back at the end of the run → painted frame, largest preset \`$preset\` | $(b back) | — |
 | browser: JS heap after load / at the end of the \`$preset\` run (after GC) | $(heap_b heap_load) / $(heap_b heap_end) | — |"
 
 machine="$(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) memory"
@@ -187,8 +193,13 @@ How each row is taken:
 - Floor: one pass over the same records into a \`Vec\` of fixed-width rows, and into a map from
   (channel, sequence) to a copy count; no string is cloned.
 - Browser: \`benches/browser.rs\` serves \`dist/\` (\`trunk build --release --offline\`), drives
-  Chromium through chromedriver, and measures inside the page: \`performance.now()\` from the
-  click to the end of the first animation frame after the DOM changed. Step back is measured
+  Chromium through chromedriver, and measures inside the page with \`performance.now()\`, two
+  times per click: to the DOM updated and laid out (the first DOM change, one more task for
+  the rest of the render, then a forced style and layout: the step's own work, which the
+  16 ms goal is about), and to the end of the first animation frame painted after that. The
+  painted time also waits for the display's next frame (the frame interval row), so a step
+  that fits in one frame still reads about one interval; it is reported, not held to 16 ms.
+  Step back is measured
   from the last event (step back, then step forward again, unmeasured). The largest preset is
   the one with the most events in its failure-free run. The scaled scenarios are
   \`kafka-idempotent\` with more channels and trigger intervals, opened through a

@@ -56,6 +56,9 @@ pub struct Sink {
     pub latest_batch_id: Option<u64>,
     /// Upsert: key → position of its row in the store.
     upsert_index: BTreeMap<String, usize>,
+    /// Calls that changed this sink so far ([`Sink::version`]).
+    #[serde(skip)]
+    version: u64,
 }
 
 impl Sink {
@@ -87,6 +90,7 @@ impl Sink {
             current_store: 0,
             latest_batch_id: None,
             upsert_index: BTreeMap::new(),
+            version: 0,
         }
     }
 
@@ -115,15 +119,30 @@ impl Sink {
         }
     }
 
+    /// How many calls have changed this sink since it was made. Along one run, two moments
+    /// with the same version hold the same sink, so a view of the sink can be kept until the
+    /// version moves (the dashboard recounts the sink only then).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// foreachBatch: the store the next call writes to.
+    pub fn choose_store(&mut self, store: u32) {
+        self.version += 1;
+        self.current_store = store;
+    }
+
     /// A new driver (a restart): the sink object is created again and its in-memory fields
     /// start over; what it wrote stays.
     pub fn new_driver(&mut self) {
+        self.version += 1;
         self.latest_batch_id = None;
     }
 
     /// A failed task attempt: what it staged never reaches the driver's commit (its commit
     /// message is not sent; a file sink's file stays an orphan). Appended or upserted rows stay.
     pub fn drop_task_attempt(&mut self, partition: u32) {
+        self.version += 1;
         self.staged.retain(|(p, _)| *p != partition);
     }
 
@@ -136,6 +155,7 @@ impl Sink {
         rows: Vec<Record>,
         file_name: String,
     ) -> SinkEffect {
+        self.version += 1;
         match self.kind() {
             SinkKind::Append => {
                 self.stores[0]
@@ -239,6 +259,7 @@ impl Sink {
 
     /// The driver finishes batch N. Returns (rows made visible, target description, skipped as duplicate).
     pub fn commit(&mut self, batch_id: u64) -> (u64, String, bool) {
+        self.version += 1;
         // Every staged output of this attempt is one file, pushed last: files of a killed
         // attempt before them stay orphans, unlisted by the manifest (ManifestFileCommitProtocol
         // commits only the files its own tasks reported).
@@ -299,6 +320,7 @@ impl Sink {
 
     /// A crash or a failed batch: staged output of the attempt is gone (orphan files stay on disk).
     pub fn abort_attempt(&mut self) -> u64 {
+        self.version += 1;
         let n = self.staged.iter().map(|(_, r)| r.len() as u64).sum();
         self.staged.clear();
         n

@@ -76,10 +76,14 @@ pub fn App(props: &AppProps) -> Html {
     let cursor = player.cursor;
 
     // Verdict.
-    // The sink counted once for the badge and the Sink panel.
-    let progress = batchscope_check::progress::so_far(world, &player.mode.run.expected);
+    // The sink counted once for the badge and the Sink panel, and again only when the sink
+    // changed (most steps do not touch it; its version tells, along one run).
+    let counted = player.world.clone();
+    let progress = use_memo((run.clone(), counted.sink.version()), move |(r, _)| {
+        batchscope_check::progress::so_far(&counted, &r.expected)
+    });
     let (settled, report) = player.mode.run.verdict_of(world, cursor, &progress);
-    let sink = panels::sink_view_of(world, &player.mode.run.expected, progress);
+    let sink = panels::sink_view_of(world, &player.mode.run.expected, &progress);
     let badge = panels::badge(
         settled.as_ref().map(|r| r.verdict.name()),
         report.expected,

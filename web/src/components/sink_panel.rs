@@ -19,10 +19,6 @@ pub struct SinkPanelProps {
     pub focus: Option<String>,
 }
 
-/// Batch groups drawn per store: the newest ones (a long run writes hundreds; the lists of
-/// duplicated, missing and lost keys above cover the whole sink).
-const MAX_GROUPS: usize = 40;
-
 fn key_list(keys: &[String], class: &'static str, max: usize) -> Html {
     html! {
         <span class="keys">
@@ -81,14 +77,13 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                 <div class="store">
                     <div class="store-head"><code>{ &s.name }</code><span class="muted">{ rows_text(s.rows) }</span></div>
                     if s.groups.is_empty() { <div class="muted small">{ "empty" }</div> }
-                    if s.groups.len() > MAX_GROUPS {
+                    if s.earlier_groups > 0 {
                         <div class="muted small" data-testid="sink-earlier">
-                            { format!("{} earlier batch groups ({}) not drawn: the newest {MAX_GROUPS} follow",
-                                s.groups.len() - MAX_GROUPS,
-                                rows_text(s.groups[..s.groups.len() - MAX_GROUPS].iter().map(|g| g.keys.len() as u64).sum())) }
+                            { format!("{} earlier batch groups ({}) not drawn: the newest {} follow",
+                                s.earlier_groups, rows_text(s.earlier_rows), s.groups.len()) }
                         </div>
                     }
-                    { for s.groups[s.groups.len().saturating_sub(MAX_GROUPS)..].iter().map(|g| html! {
+                    { for s.groups.iter().map(|g| html! {
                         <div class="group" data-focus={(props.focus.as_deref() == Some(sink_key(g.batch_id).as_str())).then_some("true")}>
                             <span class="group-label">{ format!("batch {}", g.batch_id) }</span>
                             <span class="keys">

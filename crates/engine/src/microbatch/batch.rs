@@ -157,7 +157,8 @@ impl World {
         let skipped = self.sink.skips_batch(batch_id);
         if self.sink.kind() == SinkKind::ForeachBatch {
             // The user function picks a store at random on every call (seed 004: `storagePaths(r.nextInt(3))`).
-            self.sink.current_store = self.rng.below(u64::from(self.sink.spec.stores)) as u32;
+            let store = self.rng.below(u64::from(self.sink.spec.stores)) as u32;
+            self.sink.choose_store(store);
         }
         let tasks = self.batch_run(batch_id).plan.len();
         self.phase = if skipped {

@@ -18,7 +18,7 @@ pub use meta::{meta_rows, MetaRowView, RowRole};
 pub use offsets::{batch_offsets, initial_offset, offset_text, uuid_of, BatchOffsets};
 pub use sink::{
     key_order, lost_keys, sink_kind_text, sink_view, sink_view_of, KeyChip, RowGroup, SinkFileView,
-    SinkView, StoreView,
+    SinkView, StoreView, MAX_GROUPS,
 };
 
 #[cfg(test)]
@@ -297,5 +297,23 @@ mod tests {
             1
         );
         assert_eq!(v.manifest, [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_long_run_keeps_the_newest_batch_groups_and_counts_the_rest() {
+        let mut s = preset("kafka-append").unwrap();
+        s.batches = 2 * MAX_GROUPS as u64;
+        let expected = batchscope_check::oracle::expected_counts(&s);
+        let mut w = World::new(s);
+        run(&mut w, Limit::JUDGE);
+        let v = sink_view(&w, &expected);
+        let store = &v.stores[0];
+        assert_eq!(store.groups.len(), MAX_GROUPS);
+        assert!(store.earlier_groups > 0);
+        let drawn: u64 = store.groups.iter().map(|g| g.keys.len() as u64).sum();
+        assert_eq!(store.earlier_rows + drawn, store.rows);
+        // The newest group is the last batch the sink saw.
+        let last = w.sink.stores[0].rows.last().unwrap().0;
+        assert_eq!(store.groups.last().unwrap().batch_id, last);
     }
 }

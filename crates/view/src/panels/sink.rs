@@ -34,9 +34,17 @@ pub struct StoreView {
     pub name: String,
     /// Visible rows.
     pub rows: u64,
-    /// The rows by writing batch.
+    /// The rows by writing batch: the newest [`MAX_GROUPS`] groups.
     pub groups: Vec<RowGroup>,
+    /// Groups before those, left out (a long run writes hundreds; the lists of duplicated,
+    /// missing and lost keys cover the whole sink).
+    pub earlier_groups: usize,
+    /// Rows in the groups left out.
+    pub earlier_rows: u64,
 }
+
+/// Batch groups a [`StoreView`] holds per store: the newest ones.
+pub const MAX_GROUPS: usize = 40;
 
 /// A data file of a file sink.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -185,51 +193,65 @@ pub fn lost_keys(world: &World, expected: &BTreeMap<String, u64>) -> (Option<u64
 
 /// See [`SinkView`]. `expected` holds the keys of every record the upstream produced.
 pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
-    sink_view_of(world, expected, so_far(world, expected))
+    sink_view_of(world, expected, &so_far(world, expected))
 }
 
 /// [`sink_view`] from the sink's count already taken (`so_far(world, expected)`).
 pub fn sink_view_of(
     world: &World,
     expected: &BTreeMap<String, u64>,
-    progress: batchscope_check::progress::Progress,
+    progress: &batchscope_check::progress::Progress,
 ) -> SinkView {
     let sink = &world.sink;
     let stores = sink
         .stores
         .iter()
         .map(|s| {
-            let mut groups: Vec<RowGroup> = vec![];
-            for (batch_id, r) in &s.rows {
-                let chip = KeyChip {
-                    key: r.key.clone(),
-                    duplicate: progress.is_duplicate(&r.key),
-                };
-                // A new group when the batch changes, or when a key repeats (a re-run appending again).
-                match groups.last_mut() {
-                    Some(g)
-                        if g.batch_id == *batch_id && !g.keys.iter().any(|k| k.key == r.key) =>
-                    {
-                        g.keys.push(chip)
+            // Group boundaries first, by index: a new group when the batch changes, or when a
+            // key repeats (a re-run appending again); chips only for the newest groups.
+            let mut bounds: Vec<(u64, usize, usize)> = vec![];
+            let mut in_group: Vec<&str> = vec![];
+            for (i, (batch_id, r)) in s.rows.iter().enumerate() {
+                match bounds.last_mut() {
+                    Some((b, _, end)) if b == batch_id && !in_group.contains(&r.key.as_str()) => {
+                        *end = i + 1;
                     }
-                    _ => groups.push(RowGroup {
-                        batch_id: *batch_id,
-                        keys: vec![chip],
-                    }),
+                    _ => {
+                        in_group.clear();
+                        bounds.push((*batch_id, i, i + 1));
+                    }
                 }
+                in_group.push(r.key.as_str());
             }
+            let shown = bounds.len().saturating_sub(MAX_GROUPS);
+            let groups = bounds[shown..]
+                .iter()
+                .map(|&(batch_id, start, end)| RowGroup {
+                    batch_id,
+                    keys: s.rows[start..end]
+                        .iter()
+                        .map(|(_, r)| KeyChip {
+                            key: r.key.clone(),
+                            duplicate: progress.is_duplicate(&r.key),
+                        })
+                        .collect(),
+                })
+                .collect();
             StoreView {
                 name: s.name.clone(),
                 rows: s.rows.len() as u64,
                 groups,
+                earlier_groups: shown,
+                earlier_rows: bounds.get(shown).map_or(0, |&(_, start, _)| start as u64),
             }
         })
         .collect();
     let (lost_behind, lost) = lost_keys(world, expected);
-    let mut missing_keys = progress.missing_keys;
+    let mut missing_keys = progress.missing_keys.clone();
     missing_keys.sort_by(|a, b| key_order(a).cmp(&key_order(b)));
-    missing_keys.retain(|k| !lost.contains(k));
-    let mut duplicate_keys = progress.duplicate_keys;
+    let lost_set: std::collections::BTreeSet<&str> = lost.iter().map(String::as_str).collect();
+    missing_keys.retain(|k| !lost_set.contains(k.as_str()));
+    let mut duplicate_keys = progress.duplicate_keys.clone();
     duplicate_keys.sort_by(|a, b| key_order(a).cmp(&key_order(b)));
     SinkView {
         kind: sink_kind_text(sink.kind()),
