@@ -30,14 +30,6 @@ fn rect(el: &Element) -> (f64, f64) {
     (get("width"), get("height"))
 }
 
-/// Every element `css` selects under `root`.
-fn all(root: &Element, css: &str) -> Vec<Element> {
-    let list = root.query_selector_all(css).unwrap();
-    (0..list.length())
-        .map(|i| list.item(i).unwrap().dyn_into::<Element>().unwrap())
-        .collect()
-}
-
 #[wasm_bindgen_test]
 async fn ticks_are_readable_points_have_values_and_the_failure_is_marked() {
     use_stylesheet();

@@ -29,13 +29,6 @@ fn attr(el: &Element, name: &str) -> String {
     el.get_attribute(name).unwrap_or_default()
 }
 
-fn all(root: &Element, css: &str) -> Vec<Element> {
-    let list = root.query_selector_all(css).unwrap();
-    (0..list.length())
-        .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
-        .collect()
-}
-
 /// Opens the dialog (from the focused Explore button, as a keyboard user does) and explores
 /// `depth` to the end.
 async fn explore(r: &Element, depth: &str) {

@@ -8,7 +8,7 @@ use batchscope_engine::{preset, CrashPoint, Event, EventKind, World};
 use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::HtmlElement;
 
 mod common;
 
@@ -52,14 +52,6 @@ fn trigger_cursor(events: &[Event], batch: u64) -> usize {
         .rposition(|e| matches!(e.kind, EventKind::TriggerFired { batch_id } if batch_id == batch))
         .unwrap()
         + 1
-}
-
-/// Every element `css` selects under `root`.
-fn all(root: &Element, css: &str) -> Vec<Element> {
-    let list = root.query_selector_all(css).unwrap();
-    (0..list.length())
-        .map(|i| list.item(i).unwrap().dyn_into::<Element>().unwrap())
-        .collect()
 }
 
 #[wasm_bindgen_test]

@@ -8,7 +8,6 @@ use batchscope_engine::{preset, Scenario, World};
 use batchscope_view::timeline::{Strip, MAX_COLUMNS, MAX_LABELS};
 use batchscope_view::url::scenario::{format_link, Link};
 use batchscope_view::url::UrlState;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::Element;
 
@@ -25,14 +24,6 @@ fn long_run() -> Scenario {
     s.batches = 60;
     s.crashes.push("sink-commit@30".parse().unwrap());
     s
-}
-
-/// Every element `css` selects under `root`.
-fn all(root: &Element, css: &str) -> Vec<Element> {
-    let list = root.query_selector_all(css).unwrap();
-    (0..list.length())
-        .map(|i| list.item(i).unwrap().dyn_into::<Element>().unwrap())
-        .collect()
 }
 
 fn number(e: &Element, attr: &str) -> f64 {

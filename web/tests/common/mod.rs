@@ -57,6 +57,14 @@ pub fn find(root: &Element, css: &str) -> Element {
         .unwrap_or_else(|| panic!("no {css}"))
 }
 
+/// Every element `css` selects under `root`.
+pub fn all(root: &Element, css: &str) -> Vec<Element> {
+    let list = root.query_selector_all(css).unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().dyn_into::<Element>().unwrap())
+        .collect()
+}
+
 /// The text of the element `css` selects.
 pub fn text(root: &Element, css: &str) -> String {
     find(root, css).text_content().unwrap_or_default()
