@@ -6,7 +6,7 @@
 use batchscope_check::liveness::Limit;
 use batchscope_check::oracle::{expected_counts, judge_progress, Report};
 use batchscope_check::progress::{so_far, Progress};
-use batchscope_engine::{Event, Scenario, World};
+use batchscope_engine::{Event, RowKey, Scenario, World};
 use batchscope_view::replay::Timeline;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -21,12 +21,12 @@ pub struct Run {
     /// Whether the run converged (otherwise it is stuck at the end).
     pub converged: bool,
     /// Keys of every record the upstream produced (each expected once).
-    pub expected: Rc<BTreeMap<String, u64>>,
+    pub expected: Rc<BTreeMap<RowKey, u64>>,
 }
 
 impl Run {
     /// Runs the scenario to its end; `expected` is reused when only crash inputs changed.
-    pub fn compute(scenario: Scenario, expected: Option<Rc<BTreeMap<String, u64>>>) -> Run {
+    pub fn compute(scenario: Scenario, expected: Option<Rc<BTreeMap<RowKey, u64>>>) -> Run {
         let expected = expected.unwrap_or_else(|| Rc::new(expected_counts(&scenario)));
         // The judges' run loop, capped at what a person watches (browser safety).
         let (timeline, _) = Timeline::record(World::new(scenario.clone()), Limit::SCREEN);

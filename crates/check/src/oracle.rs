@@ -8,7 +8,7 @@ pub use crate::liveness::{
 pub use crate::progress::visible_counts;
 use crate::progress::{expected_values, fired_crash_names, so_far};
 use batchscope_engine::source::SourceCounters;
-use batchscope_engine::{Event, Scenario, World};
+use batchscope_engine::{Event, RowKey, Scenario, World};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -125,7 +125,7 @@ pub fn failure_free(scenario: &Scenario) -> (World, bool) {
 /// record, and its report shows them all as not delivered. The one definition of "expected"
 /// that `check`, the explorer, the wasm API and the dashboard use, so a counterexample the
 /// explorer reports reproduces with `batchscope run` exactly.
-pub fn expected_counts(scenario: &Scenario) -> BTreeMap<String, u64> {
+pub fn expected_counts(scenario: &Scenario) -> BTreeMap<RowKey, u64> {
     expected_of(&World::new(scenario.clone()))
 }
 
@@ -133,7 +133,7 @@ pub fn expected_counts(scenario: &Scenario) -> BTreeMap<String, u64> {
 /// the world is made, so any moment of the run gives the same answer).
 /// For a running-sum sink the keys are the users' sums (`user-<id>`), whose values
 /// [`crate::progress::so_far`] judges as well.
-pub fn expected_of(world: &World) -> BTreeMap<String, u64> {
+pub fn expected_of(world: &World) -> BTreeMap<RowKey, u64> {
     expected_values(world).into_keys().map(|k| (k, 1)).collect()
 }
 
@@ -141,7 +141,7 @@ pub fn expected_of(world: &World) -> BTreeMap<String, u64> {
 pub fn judge(
     world: &World,
     converged: bool,
-    expected: &BTreeMap<String, u64>,
+    expected: &BTreeMap<RowKey, u64>,
     with_events: bool,
 ) -> Report {
     judge_progress(world, converged, &so_far(world, expected), with_events)
@@ -172,8 +172,8 @@ pub fn judge_progress(
         delivered: world.sink.visible_len(),
         duplicates,
         lost,
-        duplicate_keys: progress.duplicate_keys.clone(),
-        lost_keys: progress.missing_keys.clone(),
+        duplicate_keys: texts(&progress.duplicate_keys),
+        lost_keys: texts(&progress.missing_keys),
         wrong_values: progress.wrong_values.clone(),
         verdict,
         crashes: s.crashes.iter().map(|c| c.to_string()).collect(),
@@ -191,6 +191,11 @@ pub fn judge_progress(
         steps: world.events().len() as u64,
         events: with_events.then(|| world.events().to_vec()),
     }
+}
+
+/// Keys as the report shows them (`ch0-17`, `user-3`).
+fn texts(keys: &[RowKey]) -> Vec<String> {
+    keys.iter().map(RowKey::to_string).collect()
 }
 
 /// Runs a scenario with its crashes to the end and judges it; also returns the final world.

@@ -6,7 +6,7 @@
 
 use batchscope_engine::scenario::{SinkValue, StartingOffsets};
 use batchscope_engine::sink::Sink;
-use batchscope_engine::{Scenario, Sim, SourceKind, World};
+use batchscope_engine::{RowKey, Scenario, Sim, SourceKind, World};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The sink of a run at one moment, counted against the expected records (see [`so_far`] and
@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Progress {
     /// Every visible key and its copies (with repeats), by key.
-    pub counts: BTreeMap<String, u64>,
+    pub counts: BTreeMap<RowKey, u64>,
     /// Keys expected in the sink: every record the upstream produced (for a running-sum sink,
     /// every user's sum).
     pub expected: u64,
@@ -24,30 +24,27 @@ pub struct Progress {
     /// into a running sum): a duplicate never goes away.
     pub duplicates: u64,
     /// Keys visible more than once or with a value too high, by key.
-    pub duplicate_keys: Vec<String>,
+    pub duplicate_keys: Vec<RowKey>,
     /// Expected keys not visible, or visible with a value short of the expected one (yet: lost
     /// only if still so at the end), by key.
-    pub missing_keys: Vec<String>,
+    pub missing_keys: Vec<RowKey>,
     /// Visible keys whose value is not the expected one (`user-3: 57, expected 42`), by key.
     pub wrong_values: Vec<String>,
 }
 
 impl Progress {
     /// Whether `key` is visible more than once, or holds too much.
-    pub fn is_duplicate(&self, key: &str) -> bool {
-        self.counts.get(key).is_some_and(|&n| n > 1)
-            || self
-                .duplicate_keys
-                .binary_search_by(|k| k.as_str().cmp(key))
-                .is_ok()
+    pub fn is_duplicate(&self, key: RowKey) -> bool {
+        self.counts.get(&key).is_some_and(|&n| n > 1)
+            || self.duplicate_keys.binary_search(&key).is_ok()
     }
 }
 
 /// Counts each key's visible copies.
-pub fn visible_counts(world: &World) -> BTreeMap<String, u64> {
+pub fn visible_counts(world: &World) -> BTreeMap<RowKey, u64> {
     let mut counts = BTreeMap::new();
-    for r in world.sink.visible() {
-        *counts.entry(r.key.clone()).or_insert(0) += 1;
+    for (key, _) in world.sink.visible_keyed() {
+        *counts.entry(key).or_insert(0) += 1;
     }
     counts
 }
@@ -56,7 +53,7 @@ pub fn visible_counts(world: &World) -> BTreeMap<String, u64> {
 /// Values are judged too: each visible row of an expected key must hold the value the sink
 /// shows when every record arrived exactly once (`Sink::expected`). For a record that value is
 /// the record's own, so only a running sum can hold a wrong one.
-pub fn so_far(world: &World, expected: &BTreeMap<String, u64>) -> Progress {
+pub fn so_far(world: &World, expected: &BTreeMap<RowKey, u64>) -> Progress {
     let counts = visible_counts(world);
     // A row of a record holds that record's own value, which is the one expected of its key:
     // only a running sum can hold a wrong value, so only then are values compared (this runs
@@ -66,43 +63,43 @@ pub fn so_far(world: &World, expected: &BTreeMap<String, u64>) -> Progress {
         SinkValue::RunningSum => expected_values(world),
     };
     // Visible value per key (the last row of a key: one row per key in an upsert sink).
-    let mut visible_values: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut visible_values: BTreeMap<RowKey, u64> = BTreeMap::new();
     if !values.is_empty() {
-        for r in world.sink.visible() {
-            visible_values.insert(r.key.as_str(), Sink::value_of(r));
+        for (key, r) in world.sink.visible_keyed() {
+            visible_values.insert(key, Sink::value_of(r));
         }
     }
     let mut too_high = BTreeSet::new();
     let mut too_low = BTreeSet::new();
     let mut wrong_values = vec![];
     for (key, &value) in &visible_values {
-        let Some(&want) = values.get(*key).filter(|_| expected.contains_key(*key)) else {
+        let Some(&want) = values.get(key).filter(|_| expected.contains_key(key)) else {
             continue;
         };
         if value != want {
             wrong_values.push(format!("{key}: {value}, expected {want}"));
             if value > want {
-                too_high.insert(key.to_string());
+                too_high.insert(*key);
             } else {
-                too_low.insert(key.to_string());
+                too_low.insert(*key);
             }
         }
     }
-    let mut duplicate_keys: BTreeSet<String> = counts
+    let mut duplicate_keys: BTreeSet<RowKey> = counts
         .iter()
         .filter(|(_, &n)| n > 1)
-        .map(|(k, _)| k.clone())
+        .map(|(&k, _)| k)
         .collect();
     let duplicates = counts.values().map(|&n| n.saturating_sub(1)).sum::<u64>()
         + too_high
             .iter()
-            .filter(|k| !duplicate_keys.contains(*k))
+            .filter(|k| !duplicate_keys.contains(k))
             .count() as u64;
     duplicate_keys.extend(too_high);
-    let missing_keys: Vec<String> = expected
+    let missing_keys: Vec<RowKey> = expected
         .keys()
-        .filter(|k| !counts.contains_key(*k) || too_low.contains(*k))
-        .cloned()
+        .filter(|k| !counts.contains_key(k) || too_low.contains(k))
+        .copied()
         .collect();
     Progress {
         expected: expected.len() as u64,
@@ -134,7 +131,7 @@ pub fn fired_crash_names(world: &World) -> Vec<String> {
 /// end of the log). A restart of the same query resumes from its checkpoint, and a new query
 /// after a deleted checkpoint does not change what the first one owed, so records that arrive
 /// after the first start are expected whatever happens to the query.
-pub fn expected_values(world: &World) -> BTreeMap<String, u64> {
+pub fn expected_values(world: &World) -> BTreeMap<RowKey, u64> {
     let skipped = match &world.first_start {
         Some(first) => first.clone(),
         None => before_first_start(world.scenario()),

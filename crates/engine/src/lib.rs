@@ -36,4 +36,5 @@ pub use scenario::{
     preset, presets, CrashKind, CrashPoint, Scenario, ScenarioError, SinkKind, SourceKind,
 };
 pub use sim::Sim;
+pub use upstream::{Record, RowKey};
 pub use world::World;

@@ -5,7 +5,7 @@
 
 use crate::event::SinkEffect;
 use crate::scenario::{SinkKind, SinkSpec, SinkValue};
-use crate::upstream::{Record, Upstream};
+use crate::upstream::{Record, RowKey, Upstream};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -16,8 +16,9 @@ pub struct SinkFile {
     pub name: String,
     /// The batch whose attempt wrote it.
     pub batch_id: u64,
-    /// Its rows (keys).
-    pub keys: Vec<String>,
+    /// Rows in it (their records stay in the staged output until the commit makes them
+    /// visible; a file of a killed attempt keeps only its count).
+    pub rows: u64,
     /// Whether a manifest entry lists it; an unlisted file is an orphan of a failed attempt, invisible to readers.
     pub committed: bool,
 }
@@ -38,8 +39,6 @@ pub struct Sink {
     pub spec: SinkSpec,
     /// Visible contents: one store, or several for foreachBatch.
     pub stores: Vec<Store>,
-    /// Upsert: key → number of writes (more than 1 = rewritten by a replay, absorbed by the upsert).
-    pub writes_by_key: BTreeMap<String, u32>,
     /// File sink: data files, committed or orphaned.
     pub files: Vec<SinkFile>,
     /// File sink: `_spark_metadata/<batchId>` entries (batch → file names).
@@ -54,8 +53,8 @@ pub struct Sink {
     /// (volatile: a driver restart creates a new sink with it at -1, `None` here).
     #[serde(default)]
     pub latest_batch_id: Option<u64>,
-    /// Upsert: key → position of its row in the store.
-    upsert_index: BTreeMap<String, usize>,
+    /// Upsert: key → position of its row in the store and how often it was written.
+    upsert_index: KeySlots,
     /// Calls that changed this sink so far ([`Sink::version`]).
     #[serde(skip)]
     version: u64,
@@ -82,14 +81,13 @@ impl Sink {
         Sink {
             spec: spec.clone(),
             stores,
-            writes_by_key: BTreeMap::new(),
             files: vec![],
             manifest: BTreeMap::new(),
             last_committed_epoch: None,
             staged: vec![],
             current_store: 0,
             latest_batch_id: None,
-            upsert_index: BTreeMap::new(),
+            upsert_index: KeySlots::default(),
             version: 0,
         }
     }
@@ -170,25 +168,24 @@ impl Sink {
                 SinkEffect::Upserted
             }
             SinkKind::Upsert => {
+                let store = &mut self.stores[0].rows;
                 for r in rows {
-                    *self.writes_by_key.entry(r.key.clone()).or_insert(0) += 1;
-                    let store = &mut self.stores[0].rows;
-                    match self.upsert_index.get(&r.key) {
-                        Some(&i) => store[i] = (batch_id, r),
-                        None => {
-                            self.upsert_index.insert(r.key.clone(), store.len());
-                            store.push((batch_id, r));
-                        }
+                    let slot = self.upsert_index.slot(r.key());
+                    if slot.writes > 0 {
+                        store[slot.row as usize] = (batch_id, r);
+                    } else {
+                        slot.row = row_index(store.len());
+                        store.push((batch_id, r));
                     }
+                    slot.writes += 1;
                 }
                 SinkEffect::Upserted
             }
             SinkKind::File => {
-                let keys = rows.iter().map(|r| r.key.clone()).collect();
                 self.files.push(SinkFile {
                     name: file_name,
                     batch_id,
-                    keys,
+                    rows: rows.len() as u64,
                     committed: false,
                 });
                 self.staged.push((partition, rows));
@@ -205,32 +202,29 @@ impl Sink {
     /// idempotent: the same record added twice counts twice). The row keeps the last record's
     /// fields, with key `user-<id>` and the sum as its amount.
     fn add_to_sum(&mut self, batch_id: u64, r: Record) {
-        // Not counted in `writes_by_key`: nothing is absorbed, every add counts.
-        let key = sum_key(&r);
+        // Not counted as a rewrite: nothing is absorbed, every add counts.
         let store = &mut self.stores[0].rows;
-        let sum = self
-            .upsert_index
-            .get(&key)
-            .map_or(0, |&i| store[i].1.amount)
-            + r.amount;
-        let row = Record {
-            key: key.clone(),
-            amount: sum,
-            ..r
-        };
-        match self.upsert_index.get(&key) {
-            Some(&i) => store[i] = (batch_id, row),
-            None => {
-                self.upsert_index.insert(key, store.len());
-                store.push((batch_id, row));
-            }
+        let slot = self.upsert_index.slot(RowKey::User(r.user_id));
+        if slot.writes > 0 {
+            let row = &mut store[slot.row as usize];
+            *row = (
+                batch_id,
+                Record {
+                    amount: row.1.amount + r.amount,
+                    ..r
+                },
+            );
+        } else {
+            slot.row = row_index(store.len());
+            slot.writes = 1;
+            store.push((batch_id, r));
         }
     }
 
     /// What this sink should show once every record of `upstream` arrived exactly once: key →
     /// the value of its row (a record's `amount`; for a running sum, the sum of the user's
     /// amounts). The oracle's expected keys and values.
-    pub fn expected(&self, upstream: &Upstream) -> BTreeMap<String, u64> {
+    pub fn expected(&self, upstream: &Upstream) -> BTreeMap<RowKey, u64> {
         self.expected_of(upstream.records())
     }
 
@@ -239,17 +233,32 @@ impl Sink {
     pub fn expected_of<'a>(
         &self,
         records: impl Iterator<Item = &'a Record>,
-    ) -> BTreeMap<String, u64> {
-        let mut out = BTreeMap::new();
-        for r in records {
-            match self.spec.value {
-                SinkValue::Record => {
-                    out.insert(r.key.clone(), r.amount);
+    ) -> BTreeMap<RowKey, u64> {
+        match self.spec.value {
+            // Upstream records come in key order: the map is built in one pass.
+            SinkValue::Record => records.map(|r| (r.key(), r.amount)).collect(),
+            SinkValue::RunningSum => {
+                let mut out = BTreeMap::new();
+                for r in records {
+                    *out.entry(RowKey::User(r.user_id)).or_insert(0) += r.amount;
                 }
-                SinkValue::RunningSum => *out.entry(sum_key(r)).or_insert(0) += r.amount,
+                out
             }
         }
-        out
+    }
+
+    /// The key a visible row of this sink is stored under: the record's own, or for a
+    /// running sum the user's.
+    pub fn row_key(&self, row: &Record) -> RowKey {
+        match self.spec.value {
+            SinkValue::Record => row.key(),
+            SinkValue::RunningSum => RowKey::User(row.user_id),
+        }
+    }
+
+    /// Every visible row with the key it is stored under, across stores.
+    pub fn visible_keyed(&self) -> impl Iterator<Item = (RowKey, &Record)> {
+        self.visible().map(|r| (self.row_key(r), r))
     }
 
     /// The value a visible row holds, as [`Sink::expected`] states it.
@@ -340,16 +349,64 @@ impl Sink {
 
     /// Upsert: rows written more than once (replays absorbed by the key).
     pub fn rewrites(&self) -> u64 {
-        self.writes_by_key
-            .values()
-            .map(|&n| u64::from(n.saturating_sub(1)))
+        self.upsert_index.rewrites()
+    }
+}
+
+/// An upsert sink's index: for each key, where its row is in the store and how many times it
+/// was written. Dense by channel and sequence number for records (8 bytes a record, no tree
+/// and no key text), a small map for the users of a running sum.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct KeySlots {
+    /// Channel → sequence number → slot.
+    records: Vec<Vec<Slot>>,
+    /// Running sum: user → slot (written once: later adds are not rewrites).
+    users: BTreeMap<u32, Slot>,
+}
+
+/// One key of an upsert sink: its row's position, valid once it was written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Slot {
+    /// Position of the key's row in the store.
+    row: u32,
+    /// Writes of a record's key (more than 1 = rewritten by a replay, absorbed by the upsert);
+    /// 0 = never written.
+    writes: u32,
+}
+
+impl KeySlots {
+    /// The slot of `key`, made empty if it has none yet.
+    fn slot(&mut self, key: RowKey) -> &mut Slot {
+        match key {
+            RowKey::Record { channel, seq } => {
+                let (c, i) = (channel as usize, seq as usize);
+                if self.records.len() <= c {
+                    self.records.resize_with(c + 1, Vec::new);
+                }
+                let slots = &mut self.records[c];
+                if slots.len() <= i {
+                    slots.resize(i + 1, Slot::default());
+                }
+                &mut slots[i]
+            }
+            RowKey::User(id) => self.users.entry(id).or_default(),
+        }
+    }
+
+    /// Writes of a record's key beyond its first, summed.
+    fn rewrites(&self) -> u64 {
+        self.records
+            .iter()
+            .flatten()
+            .map(|s| u64::from(s.writes.saturating_sub(1)))
             .sum()
     }
 }
 
-/// The key of a user's running sum.
-fn sum_key(r: &Record) -> String {
-    format!("user-{}", r.user_id)
+/// A store position as a slot keeps it (a store holds fewer rows than the work budget's
+/// records, far below `u32::MAX`).
+fn row_index(len: usize) -> u32 {
+    u32::try_from(len).expect("a store holds fewer than 2^32 rows")
 }
 
 #[cfg(test)]
@@ -385,7 +442,7 @@ mod tests {
         let expected = sum.expected(&upstream);
         let total: u64 = upstream.records().map(|r| r.amount).sum();
         assert_eq!(expected.values().sum::<u64>(), total);
-        assert!(expected.keys().all(|k| k.starts_with("user-")));
+        assert!(expected.keys().all(|k| k.to_string().starts_with("user-")));
         assert_eq!(plain.expected(&upstream).len() as u64, upstream.total());
     }
 

@@ -13,7 +13,9 @@ pub mod state;
 
 use batchscope_check::oracle::{expected_counts, judge, liveness_bound_ms, run, Limit, Report};
 use batchscope_check::Verdict;
-use batchscope_engine::{preset, presets, trace, CrashPoint, Scenario, ScenarioError, World};
+use batchscope_engine::{
+    preset, presets, trace, CrashPoint, RowKey, Scenario, ScenarioError, World,
+};
 use serde::Serialize;
 use state::{finished, summarize, State};
 use std::collections::BTreeMap;
@@ -64,7 +66,7 @@ impl From<ApiError> for JsValue {
 pub struct Simulation {
     world: World,
     /// Key → copies in a failure-free run of the same scenario: what the oracle expects.
-    expected: BTreeMap<String, u64>,
+    expected: BTreeMap<RowKey, u64>,
 }
 
 impl Simulation {

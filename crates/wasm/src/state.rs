@@ -7,7 +7,7 @@ use batchscope_check::oracle::{is_stuck, liveness_bound_ms};
 use batchscope_check::progress::{fired_crash_names, so_far};
 use batchscope_check::Verdict;
 use batchscope_engine::world::Phase;
-use batchscope_engine::World;
+use batchscope_engine::{RowKey, World};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -120,8 +120,8 @@ pub struct StoreState {
 pub struct SinkRow {
     /// The batch whose attempt wrote it.
     pub batch_id: u64,
-    /// The record's key (`ch0-17`).
-    pub key: String,
+    /// The row's key (`ch0-17`; `user-3` in a running sum), serialised as its text.
+    pub key: RowKey,
 }
 
 /// A data file of the file sink.
@@ -146,8 +146,8 @@ pub struct OracleSoFar {
     pub delivered_keys: u64,
     /// Extra copies beyond the first, so far (a duplicate never goes away).
     pub duplicates: u64,
-    /// Keys visible more than once.
-    pub duplicate_keys: Vec<String>,
+    /// Keys visible more than once, as text.
+    pub duplicate_keys: Vec<RowKey>,
     /// Expected records not visible yet (lost only if still missing at convergence).
     pub missing: u64,
     /// The final verdict: set once the run converged (or passed its liveness bound: `stuck`).
@@ -163,7 +163,7 @@ pub fn finished(world: &World) -> bool {
 /// every record the upstream produced).
 pub fn summarize(
     world: &World,
-    expected: &BTreeMap<String, u64>,
+    expected: &BTreeMap<RowKey, u64>,
     verdict: Option<Verdict>,
 ) -> State {
     let s = world.scenario();
@@ -246,7 +246,7 @@ fn sink_state(world: &World) -> SinkState {
                     .iter()
                     .map(|(batch_id, r)| SinkRow {
                         batch_id: *batch_id,
-                        key: r.key.clone(),
+                        key: sink.row_key(r),
                     })
                     .collect(),
             })
@@ -259,7 +259,7 @@ fn sink_state(world: &World) -> SinkState {
             .map(|f| SinkFileState {
                 name: f.name.clone(),
                 batch_id: f.batch_id,
-                rows: f.keys.len() as u64,
+                rows: f.rows,
                 committed: f.committed,
             })
             .collect(),

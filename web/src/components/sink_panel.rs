@@ -2,6 +2,7 @@
 //! sink manifests with orphan files greyed, upsert rewrites counted.
 
 use batchscope_engine::event::rows_text;
+use batchscope_engine::RowKey;
 use batchscope_view::focus::sink_key;
 use batchscope_view::labels::ellipsize;
 use batchscope_view::panels::SinkView;
@@ -19,10 +20,10 @@ pub struct SinkPanelProps {
     pub focus: Option<String>,
 }
 
-fn key_list(keys: &[String], class: &'static str, max: usize) -> Html {
+fn key_list(keys: &[RowKey], class: &'static str, max: usize) -> Html {
     html! {
         <span class="keys">
-            { for keys.iter().take(max).map(|k| html! { <span class={classes!("key-chip", class)}>{ k }</span> }) }
+            { for keys.iter().take(max).map(|k| html! { <span class={classes!("key-chip", class)}>{ k.to_string() }</span> }) }
             if keys.len() > max { <span class="muted">{ format!(" +{} more", keys.len() - max) }</span> }
         </span>
     }
@@ -88,7 +89,7 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                             <span class="group-label">{ format!("batch {}", g.batch_id) }</span>
                             <span class="keys">
                                 { for g.keys.iter().map(|k| html! {
-                                    <span class={classes!("key-chip", k.duplicate.then_some("dup"))}>{ &k.key }</span>
+                                    <span class={classes!("key-chip", k.duplicate.then_some("dup"))}>{ k.key.to_string() }</span>
                                 }) }
                             </span>
                         </div>

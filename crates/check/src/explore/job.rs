@@ -5,7 +5,7 @@ use crate::explore::dedup::Key;
 use crate::explore::fault::{run_scenario, Fault, Outcome};
 use crate::oracle::{judge, Limit, Verdict};
 use batchscope_engine::world::Phase;
-use batchscope_engine::{CrashPoint, Event, EventKind, Scenario, World};
+use batchscope_engine::{CrashPoint, Event, EventKind, RowKey, Scenario, World};
 use std::collections::BTreeMap;
 
 /// Every crash site of a world's trace in order: (sequence number of the site event, point).
@@ -132,7 +132,7 @@ pub(crate) struct Done {
 /// Read-only context of the runs, shared by the worker threads.
 pub(crate) struct Context<'a> {
     pub(crate) variants: &'a [Variant],
-    pub(crate) expected: &'a [BTreeMap<String, u64>],
+    pub(crate) expected: &'a [BTreeMap<RowKey, u64>],
     pub(crate) depth: u32,
     pub(crate) forking: bool,
 }

@@ -78,7 +78,7 @@ pub use summary::{Matrix, MatrixRow, Progress, Summary};
 
 use crate::oracle::{expected_counts, failure_free, Liveness, Verdict};
 use batchscope_engine::scenario::{Fault as BatchFault, FaultKind};
-use batchscope_engine::{CrashKind, CrashPoint, EventKind, Scenario, World};
+use batchscope_engine::{CrashKind, CrashPoint, EventKind, RowKey, Scenario, World};
 use coverage::Tally;
 use dedup::{Ends, Graph, Place};
 use job::{fork_group, run_all, run_job, Context, Done, Job, Parent, Start, Variant};
@@ -116,7 +116,7 @@ pub struct Explorer {
     base: Scenario,
     depth: u32,
     variants: Vec<Variant>,
-    expected: Vec<BTreeMap<String, u64>>,
+    expected: Vec<BTreeMap<RowKey, u64>>,
     queue: VecDeque<Job>,
     parents: Vec<Parent>,
     done: u64,

@@ -17,8 +17,8 @@ pub use files::{checkpoint_files, files_written_by, CheckpointFile};
 pub use meta::{meta_rows, MetaRowView, RowRole};
 pub use offsets::{batch_offsets, initial_offset, offset_text, uuid_of, BatchOffsets};
 pub use sink::{
-    key_order, lost_keys, sink_kind_text, sink_view, sink_view_of, KeyChip, RowGroup, SinkFileView,
-    SinkView, StoreView, MAX_GROUPS,
+    lost_keys, sink_kind_text, sink_view, sink_view_of, KeyChip, RowGroup, SinkFileView, SinkView,
+    StoreView, MAX_GROUPS,
 };
 
 #[cfg(test)]
@@ -26,7 +26,7 @@ mod tests {
     use super::*;
     use batchscope_check::oracle::{run, run_observed, visible_counts, Limit};
     use batchscope_engine::EventKind;
-    use batchscope_engine::{preset, World};
+    use batchscope_engine::{preset, RowKey, World};
     use std::collections::BTreeMap;
 
     fn world_at(name: &str, crash: Option<&str>, until: impl Fn(&EventKind) -> bool) -> World {
@@ -44,7 +44,7 @@ mod tests {
         panic!("event not reached");
     }
 
-    fn expected_of(name: &str) -> BTreeMap<String, u64> {
+    fn expected_of(name: &str) -> BTreeMap<RowKey, u64> {
         let mut w = World::new(preset(name).unwrap());
         run(&mut w, Limit::JUDGE);
         visible_counts(&w)
@@ -159,7 +159,10 @@ mod tests {
         });
         let v = sink_view(&w, &expected);
         assert_eq!(
-            v.duplicate_keys,
+            v.duplicate_keys
+                .iter()
+                .map(RowKey::to_string)
+                .collect::<Vec<_>>(),
             ["ch0-9", "ch0-10", "ch0-11", "ch1-9", "ch1-10", "ch1-11"],
             "in natural order"
         );
@@ -208,7 +211,10 @@ mod tests {
         });
         let (behind, lost) = lost_keys(&after, &expected);
         assert_eq!(behind, Some(2));
-        assert_eq!(lost.first().map(String::as_str), Some("ch0-6"));
+        assert_eq!(
+            lost.first().map(RowKey::to_string).as_deref(),
+            Some("ch0-6")
+        );
         let v = sink_view(&after, &expected);
         assert_eq!(v.lost_keys, lost);
         assert!(v.missing_keys.iter().all(|k| !lost.contains(k)));
@@ -241,10 +247,10 @@ mod tests {
                     run_observed(&mut w, Limit::events(3000), |w| {
                         called.extend(lost_keys(w, &expected).1)
                     });
-                    let visible: Vec<&str> = w.sink.visible().map(|r| r.key.as_str()).collect();
+                    let visible: Vec<RowKey> = w.sink.visible_keyed().map(|(k, _)| k).collect();
                     for k in &called {
                         assert!(
-                            !visible.contains(&k.as_str()),
+                            !visible.contains(k),
                             "{} with {kind:?}@{batch_id}: {k} was called lost but is delivered",
                             p.name
                         );

@@ -6,14 +6,14 @@
 use crate::panels::offsets::offset_line;
 use batchscope_check::progress::so_far;
 use batchscope_engine::source::SourceOffset;
-use batchscope_engine::{SourceKind, World};
+use batchscope_engine::{RowKey, SourceKind, World};
 use std::collections::BTreeMap;
 
 /// A key in the sink panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeyChip {
-    /// The record key (`ch0-17`).
-    pub key: String,
+    /// The row's key (`ch0-17`, or `user-3` in a running sum).
+    pub key: RowKey,
     /// Whether the key is visible more than once (across all stores).
     pub duplicate: bool,
 }
@@ -74,13 +74,15 @@ pub struct SinkView {
     pub last_committed_epoch: Option<u64>,
     /// Rows staged by the attempt in flight (invisible until the commit).
     pub staged_rows: u64,
-    /// Keys visible more than once.
-    pub duplicate_keys: Vec<String>,
-    /// Expected keys not visible and not lost (yet): a later batch will deliver them.
-    pub missing_keys: Vec<String>,
+    /// Keys visible more than once, in key order.
+    pub duplicate_keys: Vec<RowKey>,
+    /// Expected keys not visible and not lost (yet): a later batch will deliver them; in key
+    /// order.
+    pub missing_keys: Vec<RowKey>,
     /// Expected keys that can no longer arrive: not visible, and behind where the last
-    /// committed batch ended (the next batch starts after them). See [`lost_keys`].
-    pub lost_keys: Vec<String>,
+    /// committed batch ended (the next batch starts after them), in key order. See
+    /// [`lost_keys`].
+    pub lost_keys: Vec<RowKey>,
     /// The `commits/N` behind which the lost keys lie.
     pub lost_behind: Option<u64>,
     /// Upsert: rows written again and absorbed by the key.
@@ -103,17 +105,6 @@ pub fn sink_kind_text(kind: batchscope_engine::SinkKind) -> &'static str {
         ForeachBatch => "foreachBatch writing each batch to one random store",
         TwoPhase => "two-phase (tasks stage, the driver commits epoch N once)",
         BatchIdInMemory => "skips batch ids up to a latestBatchId kept in a driver-side field (forgotten on restart)",
-    }
-}
-
-/// Orders record keys naturally (`ch0-9` before `ch0-10`): by channel, then sequence number.
-pub fn key_order(key: &str) -> (&str, u64, &str) {
-    match key.rsplit_once('-') {
-        Some((prefix, n)) => match n.parse::<u64>() {
-            Ok(n) => (prefix, n, ""),
-            Err(_) => (key, 0, ""),
-        },
-        None => (key, 0, key),
     }
 }
 
@@ -173,33 +164,33 @@ fn committed_positions(world: &World) -> Option<(u64, BTreeMap<u32, u64>)> {
 /// Expected keys that can no longer be delivered, and the `commits/C` they lie behind: not
 /// visible in the sink, yet before the position where batch C ended. Sound because `commits/C`
 /// is written only after the sink finished batch C, and batch C+1 starts at C's end.
-pub fn lost_keys(world: &World, expected: &BTreeMap<String, u64>) -> (Option<u64>, Vec<String>) {
+pub fn lost_keys(world: &World, expected: &BTreeMap<RowKey, u64>) -> (Option<u64>, Vec<RowKey>) {
     let Some((c, pos)) = committed_positions(world) else {
         return (None, vec![]);
     };
     // By (channel, sequence), not by key text: this runs at every step of the dashboard.
     let visible: std::collections::BTreeSet<(u32, u64)> =
         world.sink.visible().map(|r| (r.channel, r.seq)).collect();
-    let mut lost: Vec<String> = world
+    // Upstream records come channel by channel, in sequence: already in key order.
+    let lost: Vec<RowKey> = world
         .upstream
         .records()
         .filter(|r| pos.get(&r.channel).is_some_and(|&p| r.seq < p))
-        .filter(|r| !visible.contains(&(r.channel, r.seq)) && expected.contains_key(&r.key))
-        .map(|r| r.key.clone())
+        .filter(|r| !visible.contains(&(r.channel, r.seq)) && expected.contains_key(&r.key()))
+        .map(|r| r.key())
         .collect();
-    lost.sort_by(|a, b| key_order(a).cmp(&key_order(b)));
     (Some(c).filter(|_| !lost.is_empty()), lost)
 }
 
 /// See [`SinkView`]. `expected` holds the keys of every record the upstream produced.
-pub fn sink_view(world: &World, expected: &BTreeMap<String, u64>) -> SinkView {
+pub fn sink_view(world: &World, expected: &BTreeMap<RowKey, u64>) -> SinkView {
     sink_view_of(world, expected, &so_far(world, expected))
 }
 
 /// [`sink_view`] from the sink's count already taken (`so_far(world, expected)`).
 pub fn sink_view_of(
     world: &World,
-    expected: &BTreeMap<String, u64>,
+    expected: &BTreeMap<RowKey, u64>,
     progress: &batchscope_check::progress::Progress,
 ) -> SinkView {
     let sink = &world.sink;
@@ -210,10 +201,11 @@ pub fn sink_view_of(
             // Group boundaries first, by index: a new group when the batch changes, or when a
             // key repeats (a re-run appending again); chips only for the newest groups.
             let mut bounds: Vec<(u64, usize, usize)> = vec![];
-            let mut in_group: Vec<&str> = vec![];
+            let mut in_group: std::collections::BTreeSet<RowKey> = Default::default();
             for (i, (batch_id, r)) in s.rows.iter().enumerate() {
+                let key = sink.row_key(r);
                 match bounds.last_mut() {
-                    Some((b, _, end)) if b == batch_id && !in_group.contains(&r.key.as_str()) => {
+                    Some((b, _, end)) if b == batch_id && !in_group.contains(&key) => {
                         *end = i + 1;
                     }
                     _ => {
@@ -221,7 +213,7 @@ pub fn sink_view_of(
                         bounds.push((*batch_id, i, i + 1));
                     }
                 }
-                in_group.push(r.key.as_str());
+                in_group.insert(key);
             }
             let shown = bounds.len().saturating_sub(MAX_GROUPS);
             let groups = bounds[shown..]
@@ -230,9 +222,12 @@ pub fn sink_view_of(
                     batch_id,
                     keys: s.rows[start..end]
                         .iter()
-                        .map(|(_, r)| KeyChip {
-                            key: r.key.clone(),
-                            duplicate: progress.is_duplicate(&r.key),
+                        .map(|(_, r)| {
+                            let key = sink.row_key(r);
+                            KeyChip {
+                                key,
+                                duplicate: progress.is_duplicate(key),
+                            }
                         })
                         .collect(),
                 })
@@ -247,12 +242,10 @@ pub fn sink_view_of(
         })
         .collect();
     let (lost_behind, lost) = lost_keys(world, expected);
+    // Both lists come from ordered maps: already in key order.
     let mut missing_keys = progress.missing_keys.clone();
-    missing_keys.sort_by(|a, b| key_order(a).cmp(&key_order(b)));
-    let lost_set: std::collections::BTreeSet<&str> = lost.iter().map(String::as_str).collect();
-    missing_keys.retain(|k| !lost_set.contains(k.as_str()));
-    let mut duplicate_keys = progress.duplicate_keys.clone();
-    duplicate_keys.sort_by(|a, b| key_order(a).cmp(&key_order(b)));
+    missing_keys.retain(|k| lost.binary_search(k).is_err());
+    let duplicate_keys = progress.duplicate_keys.clone();
     SinkView {
         kind: sink_kind_text(sink.kind()),
         stores,
@@ -262,7 +255,7 @@ pub fn sink_view_of(
             .map(|f| SinkFileView {
                 name: f.name.clone(),
                 batch_id: f.batch_id,
-                rows: f.keys.len() as u64,
+                rows: f.rows,
                 committed: f.committed,
             })
             .collect(),
