@@ -30,12 +30,16 @@ impl Prng {
 
     /// A uniform value in `0..n` (n > 0), by rejection so that it is unbiased.
     pub fn below(&mut self, n: u64) -> u64 {
-        assert!(n > 0, "below(0)");
-        let zone = u64::MAX - (u64::MAX % n);
+        self.below_in(Below::new(n))
+    }
+
+    /// [`Prng::below`] with its bound prepared once: the same values, one division fewer per
+    /// draw (the upstream draws millions from a few bounds).
+    pub fn below_in(&mut self, b: Below) -> u64 {
         loop {
             let v = self.inner.next_u64();
-            if v < zone {
-                return v % n;
+            if v < b.zone {
+                return v % b.n;
             }
         }
     }
@@ -45,6 +49,24 @@ impl Prng {
         let mut bytes = [0u8; 16];
         self.inner.fill_bytes(&mut bytes);
         uuid::Builder::from_random_bytes(bytes).into_uuid()
+    }
+}
+
+/// A bound `0..n` for [`Prng::below_in`], with its rejection zone computed once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Below {
+    n: u64,
+    zone: u64,
+}
+
+impl Below {
+    /// The bound `0..n` (n > 0).
+    pub fn new(n: u64) -> Below {
+        assert!(n > 0, "below(0)");
+        Below {
+            n,
+            zone: u64::MAX - (u64::MAX % n),
+        }
     }
 }
 
@@ -60,6 +82,17 @@ mod tests {
         }
         assert_eq!(a.uuid(), b.uuid());
         assert_ne!(Prng::new(7).uuid(), Prng::new(8).uuid());
+    }
+
+    #[test]
+    fn a_prepared_bound_draws_the_same_values() {
+        let (mut a, mut b) = (Prng::new(3), Prng::new(3));
+        for n in [1, 2, 3, 300, 2000, 1 << 40, u64::MAX] {
+            let bound = Below::new(n);
+            for _ in 0..50 {
+                assert_eq!(a.below(n), b.below_in(bound));
+            }
+        }
     }
 
     #[test]

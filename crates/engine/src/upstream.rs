@@ -1,6 +1,6 @@
 //! The simulated CDC table: channels (partitions) of records with arrival times, and partition splits.
 
-use crate::rng::Prng;
+use crate::rng::{Below, Prng};
 use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -150,11 +150,23 @@ impl Upstream {
     pub fn generate(scenario: &Scenario, rng: &mut Prng) -> Upstream {
         let u = &scenario.upstream;
         let interval = scenario.trigger_interval_ms;
+        let within = Below::new(interval);
         let mut times: Vec<Vec<u64>> = vec![Vec::new(); u.channels as usize];
         for (c, slot) in times.iter_mut().enumerate() {
+            // Sized once: growing by doubling copies the channel over and over (dear in wasm,
+            // whose allocator cannot remap a large block the way the native one does).
+            let bursts: u64 = u
+                .bursts
+                .iter()
+                .filter(|b| b.channel as usize == c)
+                .map(|b| u64::from(b.records))
+                .sum();
+            slot.reserve_exact(
+                (scenario.batches * u64::from(u.records_per_batch) + bursts) as usize,
+            );
             for b in 0..scenario.batches {
                 for _ in 0..u.records_per_batch {
-                    let t = b * interval + rng.below(interval);
+                    let t = b * interval + rng.below_in(within);
                     if !u.idle.iter().any(|w| w.contains(t)) {
                         slot.push(t);
                     }
@@ -204,6 +216,12 @@ impl Upstream {
             channels[parent].children = vec![first, first + 1];
             channels[parent].sealed_at_ms = Some(split.at_ms);
         }
+        let (users, items, amounts, prices) = (
+            Below::new(4),
+            Below::new(3),
+            Below::new(300),
+            Below::new(2000),
+        );
         for (ch, ts) in channels.iter_mut().zip(times_by_channel) {
             ch.records = ts
                 .into_iter()
@@ -212,10 +230,10 @@ impl Upstream {
                     channel: ch.index,
                     seq: seq as u64,
                     arrived_at_ms: t,
-                    user_id: 1 + rng.below(4) as u32,
-                    item_id: 1 + rng.below(3) as u32,
-                    amount: 1 + rng.below(300),
-                    price: 1 + rng.below(2000),
+                    user_id: 1 + rng.below_in(users) as u32,
+                    item_id: 1 + rng.below_in(items) as u32,
+                    amount: 1 + rng.below_in(amounts),
+                    price: 1 + rng.below_in(prices),
                 })
                 .collect();
         }
