@@ -51,7 +51,7 @@ struct Row {
     user_id: u32,
     item_id: u32,
     amount: u64,
-    price: u64,
+    price: u32,
 }
 
 /// The floor: one pass over the records into a `Vec` of rows, and one into a map from the
