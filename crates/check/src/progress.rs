@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `oracle::expected_counts`: every record the upstream produced), by key and by value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Progress {
-    /// Every visible key and its copies (with repeats), by key.
-    pub counts: BTreeMap<RowKey, u64>,
+    /// Every visible key and its copies (with repeats).
+    pub counts: KeyCounts,
     /// Keys expected in the sink: every record the upstream produced (for a running-sum sink,
     /// every user's sum).
     pub expected: u64,
@@ -35,18 +35,78 @@ pub struct Progress {
 impl Progress {
     /// Whether `key` is visible more than once, or holds too much.
     pub fn is_duplicate(&self, key: RowKey) -> bool {
-        self.counts.get(&key).is_some_and(|&n| n > 1)
-            || self.duplicate_keys.binary_search(&key).is_ok()
+        self.counts.copies(key) > 1 || self.duplicate_keys.binary_search(&key).is_ok()
+    }
+}
+
+/// The visible copies of each key of a sink, counted densely: by channel and sequence number
+/// for records (4 bytes a record, no tree: the dashboard counts the sink at every step that
+/// changed it), a small map for the users of a running sum.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyCounts {
+    /// Channel → sequence number → copies.
+    records: Vec<Vec<u32>>,
+    /// Running sum: user → copies.
+    users: BTreeMap<u32, u64>,
+}
+
+impl KeyCounts {
+    /// The visible rows of `world`'s sink, counted by the key each is stored under.
+    pub fn of(world: &World) -> KeyCounts {
+        let mut counts = KeyCounts::default();
+        for (key, _) in world.sink.visible_keyed() {
+            match key {
+                RowKey::Record { channel, seq } => {
+                    let (c, i) = (channel as usize, seq as usize);
+                    if counts.records.len() <= c {
+                        counts.records.resize_with(c + 1, Vec::new);
+                    }
+                    let slots = &mut counts.records[c];
+                    if slots.len() <= i {
+                        slots.resize(i + 1, 0);
+                    }
+                    slots[i] += 1;
+                }
+                RowKey::User(id) => *counts.users.entry(id).or_insert(0) += 1,
+            }
+        }
+        counts
+    }
+
+    /// Visible copies of `key` (0: not visible).
+    pub fn copies(&self, key: RowKey) -> u64 {
+        match key {
+            RowKey::Record { channel, seq } => self
+                .records
+                .get(channel as usize)
+                .and_then(|slots| slots.get(seq as usize))
+                .map_or(0, |&n| u64::from(n)),
+            RowKey::User(id) => self.users.get(&id).copied().unwrap_or(0),
+        }
+    }
+
+    /// Every visible key and its copies, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (RowKey, u64)> + '_ {
+        let records = self.records.iter().enumerate().flat_map(|(c, slots)| {
+            slots
+                .iter()
+                .enumerate()
+                .filter(|(_, &n)| n > 0)
+                .map(move |(i, &n)| {
+                    let key = RowKey::Record {
+                        channel: c as u32,
+                        seq: i as u64,
+                    };
+                    (key, u64::from(n))
+                })
+        });
+        records.chain(self.users.iter().map(|(&id, &n)| (RowKey::User(id), n)))
     }
 }
 
 /// Counts each key's visible copies.
 pub fn visible_counts(world: &World) -> BTreeMap<RowKey, u64> {
-    let mut counts = BTreeMap::new();
-    for (key, _) in world.sink.visible_keyed() {
-        *counts.entry(key).or_insert(0) += 1;
-    }
-    counts
+    KeyCounts::of(world).iter().collect()
 }
 
 /// The sink of `world` now, against `expected` (key → 1 for every key that should arrive).
@@ -54,7 +114,7 @@ pub fn visible_counts(world: &World) -> BTreeMap<RowKey, u64> {
 /// shows when every record arrived exactly once (`Sink::expected`). For a record that value is
 /// the record's own, so only a running sum can hold a wrong one.
 pub fn so_far(world: &World, expected: &BTreeMap<RowKey, u64>) -> Progress {
-    let counts = visible_counts(world);
+    let counts = KeyCounts::of(world);
     // A row of a record holds that record's own value, which is the one expected of its key:
     // only a running sum can hold a wrong value, so only then are values compared (this runs
     // at every step of the dashboard; the expected values cost a pass over every record).
@@ -87,10 +147,10 @@ pub fn so_far(world: &World, expected: &BTreeMap<RowKey, u64>) -> Progress {
     }
     let mut duplicate_keys: BTreeSet<RowKey> = counts
         .iter()
-        .filter(|(_, &n)| n > 1)
-        .map(|(&k, _)| k)
+        .filter(|&(_, n)| n > 1)
+        .map(|(k, _)| k)
         .collect();
-    let duplicates = counts.values().map(|&n| n.saturating_sub(1)).sum::<u64>()
+    let duplicates = counts.iter().map(|(_, n)| n - 1).sum::<u64>()
         + too_high
             .iter()
             .filter(|k| !duplicate_keys.contains(k))
@@ -98,7 +158,7 @@ pub fn so_far(world: &World, expected: &BTreeMap<RowKey, u64>) -> Progress {
     duplicate_keys.extend(too_high);
     let missing_keys: Vec<RowKey> = expected
         .keys()
-        .filter(|k| !counts.contains_key(k) || too_low.contains(k))
+        .filter(|&&k| counts.copies(k) == 0 || too_low.contains(&k))
         .copied()
         .collect();
     Progress {

@@ -4,7 +4,7 @@
 //! engine's `World::source_caught_up` does; it is kept here until the engine exposes one answer.
 
 use crate::panels::offsets::offset_line;
-use batchscope_check::progress::so_far;
+use batchscope_check::progress::{so_far, KeyCounts};
 use batchscope_engine::source::SourceOffset;
 use batchscope_engine::{RowKey, SourceKind, World};
 use std::collections::BTreeMap;
@@ -165,20 +165,32 @@ fn committed_positions(world: &World) -> Option<(u64, BTreeMap<u32, u64>)> {
 /// visible in the sink, yet before the position where batch C ended. Sound because `commits/C`
 /// is written only after the sink finished batch C, and batch C+1 starts at C's end.
 pub fn lost_keys(world: &World, expected: &BTreeMap<RowKey, u64>) -> (Option<u64>, Vec<RowKey>) {
+    lost_keys_of(world, expected, &KeyCounts::of(world))
+}
+
+/// [`lost_keys`] from the sink's count already taken (`KeyCounts::of(world)`).
+fn lost_keys_of(
+    world: &World,
+    expected: &BTreeMap<RowKey, u64>,
+    visible: &KeyCounts,
+) -> (Option<u64>, Vec<RowKey>) {
     let Some((c, pos)) = committed_positions(world) else {
         return (None, vec![]);
     };
-    // By (channel, sequence), not by key text: this runs at every step of the dashboard.
-    let visible: std::collections::BTreeSet<(u32, u64)> =
-        world.sink.visible().map(|r| (r.channel, r.seq)).collect();
-    // Upstream records come channel by channel, in sequence: already in key order.
-    let lost: Vec<RowKey> = world
-        .upstream
-        .records()
-        .filter(|r| pos.get(&r.channel).is_some_and(|&p| r.seq < p))
-        .filter(|r| !visible.contains(&(r.channel, r.seq)) && expected.contains_key(&r.key()))
-        .map(|r| r.key())
-        .collect();
+    // Only the records behind each channel's position, looked up densely: this runs at every
+    // step of the dashboard that changed the sink. Channels in index order, records in
+    // sequence: the list comes out in key order.
+    let mut lost = vec![];
+    for (&channel, &end) in &pos {
+        let records = &world.upstream.channel(channel).records;
+        let behind = &records[..(end as usize).min(records.len())];
+        lost.extend(
+            behind
+                .iter()
+                .map(|r| r.key())
+                .filter(|&k| visible.copies(k) == 0 && expected.contains_key(&k)),
+        );
+    }
     (Some(c).filter(|_| !lost.is_empty()), lost)
 }
 
@@ -201,11 +213,14 @@ pub fn sink_view_of(
             // Group boundaries first, by index: a new group when the batch changes, or when a
             // key repeats (a re-run appending again); chips only for the newest groups.
             let mut bounds: Vec<(u64, usize, usize)> = vec![];
+            // Only a key visible more than once can repeat within a group: the others are not
+            // tracked.
             let mut in_group: std::collections::BTreeSet<RowKey> = Default::default();
             for (i, (batch_id, r)) in s.rows.iter().enumerate() {
                 let key = sink.row_key(r);
+                let repeats = progress.counts.copies(key) > 1;
                 match bounds.last_mut() {
-                    Some((b, _, end)) if b == batch_id && !in_group.contains(&key) => {
+                    Some((b, _, end)) if b == batch_id && !(repeats && in_group.contains(&key)) => {
                         *end = i + 1;
                     }
                     _ => {
@@ -213,7 +228,9 @@ pub fn sink_view_of(
                         bounds.push((*batch_id, i, i + 1));
                     }
                 }
-                in_group.insert(key);
+                if repeats {
+                    in_group.insert(key);
+                }
             }
             let shown = bounds.len().saturating_sub(MAX_GROUPS);
             let groups = bounds[shown..]
@@ -241,7 +258,7 @@ pub fn sink_view_of(
             }
         })
         .collect();
-    let (lost_behind, lost) = lost_keys(world, expected);
+    let (lost_behind, lost) = lost_keys_of(world, expected, &progress.counts);
     // Both lists come from ordered maps: already in key order.
     let mut missing_keys = progress.missing_keys.clone();
     missing_keys.retain(|k| lost.binary_search(k).is_err());
