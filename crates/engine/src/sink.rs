@@ -273,10 +273,13 @@ impl Sink {
         // attempt before them stay orphans, unlisted by the manifest (ManifestFileCommitProtocol
         // commits only the files its own tasks reported).
         let attempt_files = self.files.len() - self.staged.len().min(self.files.len());
-        let staged: Vec<Record> = std::mem::take(&mut self.staged)
+        // Moved into the store as they are, without gathering them first (one copy of each
+        // row, not two: a large batch is megabytes).
+        let parts = std::mem::take(&mut self.staged);
+        let n: u64 = parts.iter().map(|(_, r)| r.len() as u64).sum();
+        let staged = parts
             .into_iter()
-            .flat_map(|(_, r)| r)
-            .collect();
+            .flat_map(move |(_, rows)| rows.into_iter().map(move |r| (batch_id, r)));
         match self.kind() {
             SinkKind::Append | SinkKind::Upsert => {
                 (0, "rows already written by tasks".into(), false)
@@ -291,26 +294,17 @@ impl Sink {
                     })
                     .collect();
                 self.manifest.insert(batch_id, names);
-                let n = staged.len() as u64;
-                self.stores[0]
-                    .rows
-                    .extend(staged.into_iter().map(|r| (batch_id, r)));
+                append(&mut self.stores[0], n, staged);
                 (n, format!("_spark_metadata/{batch_id}"), false)
             }
             SinkKind::ForeachBatch => {
                 let i = self.current_store as usize;
-                let n = staged.len() as u64;
-                self.stores[i]
-                    .rows
-                    .extend(staged.into_iter().map(|r| (batch_id, r)));
+                append(&mut self.stores[i], n, staged);
                 (n, self.stores[i].name.clone(), false)
             }
             SinkKind::BatchIdInMemory => {
                 self.latest_batch_id = Some(batch_id);
-                let n = staged.len() as u64;
-                self.stores[0]
-                    .rows
-                    .extend(staged.into_iter().map(|r| (batch_id, r)));
+                append(&mut self.stores[0], n, staged);
                 (n, format!("table (latestBatchId = {batch_id})"), false)
             }
             SinkKind::TwoPhase => {
@@ -318,10 +312,7 @@ impl Sink {
                     return (0, format!("epoch {batch_id}"), true);
                 }
                 self.last_committed_epoch = Some(batch_id);
-                let n = staged.len() as u64;
-                self.stores[0]
-                    .rows
-                    .extend(staged.into_iter().map(|r| (batch_id, r)));
+                append(&mut self.stores[0], n, staged);
                 (n, format!("epoch {batch_id}"), false)
             }
         }
@@ -351,6 +342,12 @@ impl Sink {
     pub fn rewrites(&self) -> u64 {
         self.upsert_index.rewrites()
     }
+}
+
+/// Moves `n` committed rows into `store`, room made once.
+fn append(store: &mut Store, n: u64, rows: impl Iterator<Item = (u64, Record)>) {
+    store.rows.reserve(n as usize);
+    store.rows.extend(rows);
 }
 
 /// An upsert sink's index: for each key, where its row is in the store and how many times it
