@@ -6,6 +6,7 @@
 
 use batchscope_engine::scenario::{SinkValue, StartingOffsets};
 use batchscope_engine::sink::Sink;
+use batchscope_engine::upstream::ByRecord;
 use batchscope_engine::{RowKey, Scenario, Sim, SourceKind, World};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -44,8 +45,8 @@ impl Progress {
 /// changed it), a small map for the users of a running sum.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KeyCounts {
-    /// Channel → sequence number → copies.
-    records: Vec<Vec<u32>>,
+    /// Copies of each record's key.
+    records: ByRecord<u32>,
     /// Running sum: user → copies.
     users: BTreeMap<u32, u64>,
 }
@@ -56,17 +57,7 @@ impl KeyCounts {
         let mut counts = KeyCounts::default();
         for (key, _) in world.sink.visible_keyed() {
             match key {
-                RowKey::Record { channel, seq } => {
-                    let (c, i) = (channel as usize, seq as usize);
-                    if counts.records.len() <= c {
-                        counts.records.resize_with(c + 1, Vec::new);
-                    }
-                    let slots = &mut counts.records[c];
-                    if slots.len() <= i {
-                        slots.resize(i + 1, 0);
-                    }
-                    slots[i] += 1;
-                }
+                RowKey::Record { channel, seq } => *counts.records.entry(channel, seq) += 1,
                 RowKey::User(id) => *counts.users.entry(id).or_insert(0) += 1,
             }
         }
@@ -76,30 +67,20 @@ impl KeyCounts {
     /// Visible copies of `key` (0: not visible).
     pub fn copies(&self, key: RowKey) -> u64 {
         match key {
-            RowKey::Record { channel, seq } => self
-                .records
-                .get(channel as usize)
-                .and_then(|slots| slots.get(seq as usize))
-                .map_or(0, |&n| u64::from(n)),
+            RowKey::Record { channel, seq } => {
+                self.records.get(channel, seq).map_or(0, |&n| u64::from(n))
+            }
             RowKey::User(id) => self.users.get(&id).copied().unwrap_or(0),
         }
     }
 
     /// Every visible key and its copies, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (RowKey, u64)> + '_ {
-        let records = self.records.iter().enumerate().flat_map(|(c, slots)| {
-            slots
-                .iter()
-                .enumerate()
-                .filter(|(_, &n)| n > 0)
-                .map(move |(i, &n)| {
-                    let key = RowKey::Record {
-                        channel: c as u32,
-                        seq: i as u64,
-                    };
-                    (key, u64::from(n))
-                })
-        });
+        let records = self
+            .records
+            .iter()
+            .filter(|&(_, _, &n)| n > 0)
+            .map(|(channel, seq, &n)| (RowKey::Record { channel, seq }, u64::from(n)));
         records.chain(self.users.iter().map(|(&id, &n)| (RowKey::User(id), n)))
     }
 }

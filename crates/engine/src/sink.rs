@@ -5,7 +5,7 @@
 
 use crate::event::SinkEffect;
 use crate::scenario::{SinkKind, SinkSpec, SinkValue};
-use crate::upstream::{Record, RowKey, Upstream};
+use crate::upstream::{ByRecord, Record, RowKey, Upstream};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -355,8 +355,8 @@ fn append(store: &mut Store, n: u64, rows: impl Iterator<Item = (u64, Record)>) 
 /// and no key text), a small map for the users of a running sum.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 struct KeySlots {
-    /// Channel → sequence number → slot.
-    records: Vec<Vec<Slot>>,
+    /// Each record's slot.
+    records: ByRecord<Slot>,
     /// Running sum: user → slot (written once: later adds are not rewrites).
     users: BTreeMap<u32, Slot>,
 }
@@ -375,17 +375,7 @@ impl KeySlots {
     /// The slot of `key`, made empty if it has none yet.
     fn slot(&mut self, key: RowKey) -> &mut Slot {
         match key {
-            RowKey::Record { channel, seq } => {
-                let (c, i) = (channel as usize, seq as usize);
-                if self.records.len() <= c {
-                    self.records.resize_with(c + 1, Vec::new);
-                }
-                let slots = &mut self.records[c];
-                if slots.len() <= i {
-                    slots.resize(i + 1, Slot::default());
-                }
-                &mut slots[i]
-            }
+            RowKey::Record { channel, seq } => self.records.entry(channel, seq),
             RowKey::User(id) => self.users.entry(id).or_default(),
         }
     }
@@ -394,8 +384,7 @@ impl KeySlots {
     fn rewrites(&self) -> u64 {
         self.records
             .iter()
-            .flatten()
-            .map(|s| u64::from(s.writes.saturating_sub(1)))
+            .map(|(_, _, s)| u64::from(s.writes.saturating_sub(1)))
             .sum()
     }
 }

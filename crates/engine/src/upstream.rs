@@ -101,6 +101,45 @@ impl<'de> Deserialize<'de> for RowKey {
     }
 }
 
+/// A value per record, kept densely by channel and sequence number (no tree, no key): grown on
+/// demand to the furthest record touched. What sinks and the oracle index millions of records by.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ByRecord<T> {
+    /// Channel → sequence number → value.
+    channels: Vec<Vec<T>>,
+}
+
+impl<T: Clone + Default> ByRecord<T> {
+    /// The value of the record at (`channel`, `seq`), made `T::default()` if not touched yet.
+    pub fn entry(&mut self, channel: u32, seq: u64) -> &mut T {
+        let (c, i) = (channel as usize, seq as usize);
+        if self.channels.len() <= c {
+            self.channels.resize_with(c + 1, Vec::new);
+        }
+        let values = &mut self.channels[c];
+        if values.len() <= i {
+            values.resize(i + 1, T::default());
+        }
+        &mut values[i]
+    }
+
+    /// The value of the record at (`channel`, `seq`), if it was touched.
+    pub fn get(&self, channel: u32, seq: u64) -> Option<&T> {
+        self.channels.get(channel as usize)?.get(seq as usize)
+    }
+
+    /// Every value with its channel and sequence number, in key order (untouched records
+    /// below the furthest one included, at `T::default()`).
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u64, &T)> + '_ {
+        self.channels.iter().enumerate().flat_map(|(c, values)| {
+            values
+                .iter()
+                .enumerate()
+                .map(move |(i, v)| (c as u32, i as u64, v))
+        })
+    }
+}
+
 /// One channel of the upstream table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UpstreamChannel {
