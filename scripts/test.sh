@@ -27,6 +27,10 @@ cargo test --locked
 
 step "wasm32: trace hashes equal the native ones, JS API (node), dashboard components (headless Chromium)"
 bash scripts/test-wasm.sh
+# The runner's limit covers a whole test binary in one page (default 20 s): a loaded CI machine
+# runs a suite of component tests in a debug build for longer than that. The limit is a hang
+# guard, not a speed check, so it is set far above any healthy run.
+WASM_BINDGEN_TEST_TIMEOUT=600 \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner CHROMEDRIVER=/usr/bin/chromedriver \
   cargo test --locked --target wasm32-unknown-unknown -p batchscope-web
 cargo build --locked -p batchscope-check --target wasm32-unknown-unknown --no-default-features
