@@ -247,6 +247,10 @@ SCENARIOS += [
         "rows_note": "noop sink: keeps no rows",
         "expect_at_kill": {"present": ["ckpt/offsets/0"], "absent": []},
         "inspect_args": ["--async-progress-tracking"],
+        # Which entries the async writer had flushed when the kill landed varies from run to
+        # run (`rerun 2` one time, `next 2` another): the document names no action for it,
+        # only whether the prediction from the folder agreed (results.json has both).
+        "racy_action": True,
         "batchscope": None,
         "why": "offsets and commits are written asynchronously, at most every checkpoint interval: "
                "the restart takes the previous offset entry on disk, wherever it is",
