@@ -9,6 +9,7 @@
 
 pub mod barrier;
 pub mod checkpoint;
+pub mod chunked;
 pub mod event;
 pub mod history;
 pub mod meta_table;

@@ -3,11 +3,13 @@
 //! hold once every record arrived exactly once ([`Sink::expected`]), which the oracle judges
 //! keys and values against.
 
+use crate::chunked::Chunked;
 use crate::event::SinkEffect;
 use crate::scenario::{SinkKind, SinkSpec, SinkValue};
 use crate::upstream::{ByRecord, Record, RowKey, Upstream};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A data file written by a file-sink task (`part-00000-<uuid>.json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,8 +30,9 @@ pub struct SinkFile {
 pub struct Store {
     /// Store name.
     pub name: String,
-    /// Visible rows, in write order, with the batch that wrote them.
-    pub rows: Vec<(u64, Record)>,
+    /// Visible rows, in write order, with the batch that wrote them; in shared chunks, so a
+    /// world's clone (every step on screen, every snapshot) does not copy them.
+    pub rows: Chunked<(u64, Record)>,
 }
 
 /// The sink's durable state plus the staged output of the current attempt (volatile).
@@ -40,9 +43,9 @@ pub struct Sink {
     /// Visible contents: one store, or several for foreachBatch.
     pub stores: Vec<Store>,
     /// File sink: data files, committed or orphaned.
-    pub files: Vec<SinkFile>,
+    pub files: Chunked<SinkFile>,
     /// File sink: `_spark_metadata/<batchId>` entries (batch → file names).
-    pub manifest: BTreeMap<u64, Vec<String>>,
+    pub manifest: BTreeMap<u64, Arc<[String]>>,
     /// Two-phase: the last epoch committed (durable in the sink).
     pub last_committed_epoch: Option<u64>,
     /// Staged rows of the current attempt (task → rows); lost on a crash.
@@ -75,13 +78,13 @@ impl Sink {
                 } else {
                     "table".into()
                 },
-                rows: vec![],
+                rows: Chunked::new(),
             })
             .collect();
         Sink {
             spec: spec.clone(),
             stores,
-            files: vec![],
+            files: Chunked::new(),
             manifest: BTreeMap::new(),
             last_committed_epoch: None,
             staged: vec![],
@@ -172,7 +175,7 @@ impl Sink {
                 for r in rows {
                     let slot = self.upsert_index.slot(r.key());
                     if slot.writes > 0 {
-                        store[slot.row as usize] = (batch_id, r);
+                        *store.get_mut(slot.row as usize).expect("an indexed row") = (batch_id, r);
                     } else {
                         slot.row = row_index(store.len());
                         store.push((batch_id, r));
@@ -206,7 +209,7 @@ impl Sink {
         let store = &mut self.stores[0].rows;
         let slot = self.upsert_index.slot(RowKey::User(r.user_id));
         if slot.writes > 0 {
-            let row = &mut store[slot.row as usize];
+            let row = store.get_mut(slot.row as usize).expect("an indexed row");
             *row = (
                 batch_id,
                 Record {
@@ -285,26 +288,26 @@ impl Sink {
                 (0, "rows already written by tasks".into(), false)
             }
             SinkKind::File => {
-                let names: Vec<String> = self.files[attempt_files..]
-                    .iter_mut()
-                    .filter(|f| f.batch_id == batch_id && !f.committed)
-                    .map(|f| {
+                let mut names = vec![];
+                for i in attempt_files..self.files.len() {
+                    let f = self.files.get_mut(i).expect("a file of this attempt");
+                    if f.batch_id == batch_id && !f.committed {
                         f.committed = true;
-                        f.name.clone()
-                    })
-                    .collect();
-                self.manifest.insert(batch_id, names);
-                append(&mut self.stores[0], n, staged);
+                        names.push(f.name.clone());
+                    }
+                }
+                self.manifest.insert(batch_id, names.into());
+                self.stores[0].rows.extend(staged);
                 (n, format!("_spark_metadata/{batch_id}"), false)
             }
             SinkKind::ForeachBatch => {
                 let i = self.current_store as usize;
-                append(&mut self.stores[i], n, staged);
+                self.stores[i].rows.extend(staged);
                 (n, self.stores[i].name.clone(), false)
             }
             SinkKind::BatchIdInMemory => {
                 self.latest_batch_id = Some(batch_id);
-                append(&mut self.stores[0], n, staged);
+                self.stores[0].rows.extend(staged);
                 (n, format!("table (latestBatchId = {batch_id})"), false)
             }
             SinkKind::TwoPhase => {
@@ -312,7 +315,7 @@ impl Sink {
                     return (0, format!("epoch {batch_id}"), true);
                 }
                 self.last_committed_epoch = Some(batch_id);
-                append(&mut self.stores[0], n, staged);
+                self.stores[0].rows.extend(staged);
                 (n, format!("epoch {batch_id}"), false)
             }
         }
@@ -342,12 +345,6 @@ impl Sink {
     pub fn rewrites(&self) -> u64 {
         self.upsert_index.rewrites()
     }
-}
-
-/// Moves `n` committed rows into `store`, room made once.
-fn append(store: &mut Store, n: u64, rows: impl Iterator<Item = (u64, Record)>) {
-    store.rows.reserve(n as usize);
-    store.rows.extend(rows);
 }
 
 /// An upsert sink's index: for each key, where its row is in the store and how many times it

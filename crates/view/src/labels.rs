@@ -142,9 +142,41 @@ pub fn file_text(bytes: &[u8]) -> String {
     out
 }
 
+/// Ascending ids as runs, `0–3, 5, 7–9`: a long run's `_spark_metadata` lists a thousand
+/// batch ids, nearly always one run.
+pub fn id_ranges(ids: &[u64]) -> String {
+    let mut runs: Vec<(u64, u64)> = vec![];
+    for &id in ids {
+        match runs.last_mut() {
+            Some((_, end)) if id == *end + 1 => *end = id,
+            _ => runs.push((id, id)),
+        }
+    }
+    runs.iter()
+        .map(|&(a, b)| match b - a {
+            0 => a.to_string(),
+            1 => format!("{a}, {b}"),
+            _ => format!("{a}–{b}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn id_ranges_join_consecutive_ids() {
+        assert_eq!(id_ranges(&[]), "");
+        assert_eq!(id_ranges(&[4]), "4");
+        assert_eq!(
+            id_ranges(&[0, 1, 2, 3, 5, 7, 8, 10, 11, 12]),
+            "0–3, 5, 7, 8, 10–12"
+        );
+        let long: Vec<u64> = (0..1000).collect();
+        assert_eq!(id_ranges(&long), "0–999");
+    }
     use batchscope_engine::event::Recovery;
 
     const U: &str = "eac8f321-1a2b-4c3d-8e9f-0123456789ab";

@@ -4,7 +4,7 @@
 use batchscope_engine::event::rows_text;
 use batchscope_engine::RowKey;
 use batchscope_view::focus::sink_key;
-use batchscope_view::labels::ellipsize;
+use batchscope_view::labels::{ellipsize, id_ranges};
 use batchscope_view::panels::SinkView;
 use yew::prelude::*;
 
@@ -99,8 +99,16 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
             if !v.files.is_empty() {
                 <div class="store">
                     <div class="store-head"><code>{ "files" }</code>
-                        <span class="muted">{ format!("_spark_metadata: {}", v.manifest.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ")) }</span>
+                        <span class="muted">{ format!("_spark_metadata: {}", id_ranges(&v.manifest)) }</span>
                     </div>
+                    if v.earlier_files.files > 0 {
+                        <div class="muted small" data-testid="sink-earlier-files">
+                            { format!("{} earlier files not drawn ({}): the newest {} follow",
+                                v.earlier_files.files,
+                                match v.earlier_files.orphans { 0 => "none an orphan".to_string(), 1 => "1 an orphan".to_string(), n => format!("{n} orphans") },
+                                v.files.len()) }
+                        </div>
+                    }
                     { for v.files.iter().map(|f| html! {
                         <div class={classes!("sink-file", (!f.committed).then_some("orphan"))}
                              data-focus={(props.focus.as_deref() == Some(sink_key(f.batch_id).as_str())).then_some("true")}>

@@ -17,8 +17,8 @@ pub use files::{checkpoint_files, files_written_by, CheckpointFile};
 pub use meta::{meta_rows, MetaRowView, RowRole};
 pub use offsets::{batch_offsets, initial_offset, offset_text, uuid_of, BatchOffsets};
 pub use sink::{
-    lost_keys, sink_kind_text, sink_view, sink_view_of, KeyChip, RowGroup, SinkFileView, SinkView,
-    StoreView, MAX_GROUPS,
+    lost_keys, sink_kind_text, sink_view, sink_view_of, EarlierFiles, KeyChip, RowGroup,
+    SinkFileView, SinkView, StoreView, MAX_FILES, MAX_GROUPS,
 };
 
 #[cfg(test)]
@@ -321,5 +321,34 @@ mod tests {
         // The newest group is the last batch the sink saw.
         let last = w.sink.stores[0].rows.last().unwrap().0;
         assert_eq!(store.groups.last().unwrap().batch_id, last);
+    }
+
+    #[test]
+    fn a_long_file_sink_run_lists_the_newest_files_and_counts_earlier_orphans() {
+        let mut s = preset("kafka-idempotent").unwrap();
+        s.batches = MAX_FILES as u64;
+        s.crashes.push("task@2".parse().unwrap());
+        let expected = batchscope_check::oracle::expected_counts(&s);
+        let mut w = World::new(s);
+        run(&mut w, Limit::JUDGE);
+        let v = sink_view(&w, &expected);
+        let files: Vec<_> = w.sink.files.iter().collect();
+        assert!(files.len() > MAX_FILES, "{} files", files.len());
+        assert_eq!(v.files.len(), MAX_FILES);
+        let (earlier, newest) = files.split_at(files.len() - MAX_FILES);
+        assert_eq!(v.earlier_files.files, earlier.len() as u64);
+        let orphans = earlier.iter().filter(|f| !f.committed).count() as u64;
+        assert!(
+            orphans > 0,
+            "the killed attempt's file is among the earlier ones"
+        );
+        assert_eq!(v.earlier_files.orphans, orphans);
+        let names: Vec<&str> = v.files.iter().map(|f| f.name.as_str()).collect();
+        let want: Vec<&str> = newest.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, want);
+        assert_eq!(
+            crate::labels::id_ranges(&v.manifest),
+            format!("0–{}", w.sink.manifest.len() - 1)
+        );
     }
 }

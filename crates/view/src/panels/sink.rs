@@ -46,6 +46,18 @@ pub struct StoreView {
 /// Batch groups a [`StoreView`] holds per store: the newest ones.
 pub const MAX_GROUPS: usize = 40;
 
+/// Data files a [`SinkView`] lists: the newest ones.
+pub const MAX_FILES: usize = 48;
+
+/// The data files a [`SinkView`] leaves out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EarlierFiles {
+    /// Files left out.
+    pub files: u64,
+    /// Of those, orphans (not in the manifest).
+    pub orphans: u64,
+}
+
 /// A data file of a file sink.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SinkFileView {
@@ -66,8 +78,11 @@ pub struct SinkView {
     pub kind: &'static str,
     /// Stores and their rows.
     pub stores: Vec<StoreView>,
-    /// File sink: data files.
+    /// File sink: the newest [`MAX_FILES`] data files.
     pub files: Vec<SinkFileView>,
+    /// File sink: data files before those, left out (a long run writes one per task per
+    /// batch: thousands), and how many of them are orphans.
+    pub earlier_files: EarlierFiles,
     /// File sink: batch ids in `_spark_metadata`.
     pub manifest: Vec<u64>,
     /// Two-phase: last committed epoch.
@@ -237,8 +252,9 @@ pub fn sink_view_of(
                 .iter()
                 .map(|&(batch_id, start, end)| RowGroup {
                     batch_id,
-                    keys: s.rows[start..end]
-                        .iter()
+                    keys: s
+                        .rows
+                        .range(start..end)
                         .map(|(_, r)| {
                             let key = sink.row_key(r);
                             KeyChip {
@@ -258,6 +274,7 @@ pub fn sink_view_of(
             }
         })
         .collect();
+    let first_file = sink.files.len().saturating_sub(MAX_FILES);
     let (lost_behind, lost) = lost_keys_of(world, expected, &progress.counts);
     // Both lists come from ordered maps: already in key order.
     let mut missing_keys = progress.missing_keys.clone();
@@ -268,7 +285,7 @@ pub fn sink_view_of(
         stores,
         files: sink
             .files
-            .iter()
+            .range(first_file..sink.files.len())
             .map(|f| SinkFileView {
                 name: f.name.clone(),
                 batch_id: f.batch_id,
@@ -276,6 +293,14 @@ pub fn sink_view_of(
                 committed: f.committed,
             })
             .collect(),
+        earlier_files: EarlierFiles {
+            files: first_file as u64,
+            orphans: sink
+                .files
+                .range(0..first_file)
+                .filter(|f| !f.committed)
+                .count() as u64,
+        },
         manifest: sink.manifest.keys().copied().collect(),
         last_committed_epoch: sink.last_committed_epoch,
         staged_rows: sink.staged.iter().map(|(_, r)| r.len() as u64).sum(),
