@@ -3,7 +3,7 @@
 //! `batchscope compare` and the dashboard's compare mode both use [`compare`] and [`Comparison`].
 
 use crate::oracle::{check_world, Report, Verdict};
-use batchscope_engine::{trace, Event, EventKind, Scenario};
+use batchscope_engine::{trace, Event, EventKind, RowKey, Scenario};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -283,11 +283,11 @@ pub fn compare_matrices(a: &Scenario, b: &Scenario) -> Vec<CellDifference> {
 }
 
 /// A key list as text: the count and the first keys (`2: k1, k7`).
-fn keys(list: &[String]) -> String {
+fn keys(list: &[RowKey]) -> String {
     if list.is_empty() {
         return "0".to_string();
     }
-    let shown: Vec<&str> = list.iter().take(6).map(String::as_str).collect();
+    let shown: Vec<String> = list.iter().take(6).map(RowKey::to_string).collect();
     let more = if list.len() > 6 { ", …" } else { "" };
     format!("{}: {}{more}", list.len(), shown.join(", "))
 }

@@ -79,10 +79,10 @@ pub struct Report {
     pub duplicates: u64,
     /// Expected records not visible.
     pub lost: u64,
-    /// Keys visible more than once.
-    pub duplicate_keys: Vec<String>,
-    /// Keys missing.
-    pub lost_keys: Vec<String>,
+    /// Keys visible more than once, in key order (as text in JSON: `ch0-17`).
+    pub duplicate_keys: Vec<RowKey>,
+    /// Keys missing, in key order (as text in JSON).
+    pub lost_keys: Vec<RowKey>,
     /// Keys whose value is wrong (`user-3: 57, expected 42`): a running sum that added a
     /// replayed batch twice (counted in `duplicates`) or missed records (counted in `lost`).
     pub wrong_values: Vec<String>,
@@ -172,8 +172,8 @@ pub fn judge_progress(
         delivered: world.sink.visible_len(),
         duplicates,
         lost,
-        duplicate_keys: texts(&progress.duplicate_keys),
-        lost_keys: texts(&progress.missing_keys),
+        duplicate_keys: progress.duplicate_keys.clone(),
+        lost_keys: progress.missing_keys.clone(),
         wrong_values: progress.wrong_values.clone(),
         verdict,
         crashes: s.crashes.iter().map(|c| c.to_string()).collect(),
@@ -191,11 +191,6 @@ pub fn judge_progress(
         steps: world.events().len() as u64,
         events: with_events.then(|| world.events().to_vec()),
     }
-}
-
-/// Keys as the report shows them (`ch0-17`, `user-3`).
-fn texts(keys: &[RowKey]) -> Vec<String> {
-    keys.iter().map(RowKey::to_string).collect()
 }
 
 /// Runs a scenario with its crashes to the end and judges it; also returns the final world.

@@ -3,7 +3,7 @@
 use batchscope_check::oracle::{check_world, Report, Verdict};
 use batchscope_engine::rng::Prng;
 use batchscope_engine::scenario::Fault;
-use batchscope_engine::{presets, trace, CrashPoint, Scenario};
+use batchscope_engine::{presets, trace, CrashPoint, RowKey, Scenario};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -189,8 +189,8 @@ fn print_text(
         "  expected {} · delivered {} · duplicates {} · lost {} · batches committed {} · driver runs {}",
         report.expected, report.delivered, report.duplicates, report.lost, report.batches_committed, report.runs
     );
-    let list = |keys: &[String]| {
-        let shown: Vec<&str> = keys.iter().take(12).map(String::as_str).collect();
+    let list = |keys: &[RowKey]| {
+        let shown: Vec<String> = keys.iter().take(12).map(RowKey::to_string).collect();
         let more = keys.len().saturating_sub(12);
         if more > 0 {
             format!("{} … (+{more})", shown.join(" "))
