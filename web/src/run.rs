@@ -3,11 +3,11 @@
 //! from the scenario), and what only the micro-batch badge needs: the keys of every record the
 //! upstream produced (what should reach the sink) and the oracle's verdict at a cursor.
 
-use batchscope_check::liveness::Limit;
 use batchscope_check::oracle::{expected_counts, judge_progress, Report};
 use batchscope_check::progress::{so_far, Progress};
 use batchscope_engine::{Event, RowKey, Scenario, World};
 use batchscope_view::replay::Timeline;
+use batchscope_view::url::scenario::dashboard_limit;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -28,8 +28,10 @@ impl Run {
     /// Runs the scenario to its end; `expected` is reused when only crash inputs changed.
     pub fn compute(scenario: Scenario, expected: Option<Rc<BTreeMap<RowKey, u64>>>) -> Run {
         let expected = expected.unwrap_or_else(|| Rc::new(expected_counts(&scenario)));
-        // The judges' run loop, capped at what a person watches (browser safety).
-        let (timeline, _) = Timeline::record(World::new(scenario.clone()), Limit::SCREEN);
+        // The judges' run loop, capped at what a person watches (browser safety); a large
+        // scenario the dashboard accepts is played to its end.
+        let limit = dashboard_limit(&scenario);
+        let (timeline, _) = Timeline::record(World::new(scenario.clone()), limit);
         Run {
             scenario,
             converged: timeline.last().is_converged(),

@@ -59,8 +59,9 @@ fn title_of(m: &BatchMark, stops: &[String]) -> String {
 /// Props of [`MarkButton`].
 #[derive(Properties, PartialEq)]
 struct MarkProps {
-    /// The run's overview (the same `Rc` for as long as the run is).
-    overview: std::rc::Rc<Overview>,
+    /// The run's overview (the same `Rc` for as long as the run is), compared by pointer: a
+    /// deep compare in each of a thousand marks was the whole cost of a step at 1,000 batches.
+    overview: Shared<Overview>,
     /// Which mark.
     index: usize,
     /// Whether the cursor is in this batch.
@@ -165,7 +166,7 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             let here = current == Some(i);
             let m = &marks[i];
             html! {
-                <MarkButton key={i} overview={overview.clone()} index={i} here={here}
+                <MarkButton key={i} overview={Shared(overview.clone())} index={i} here={here}
                     future={m.first_event >= cursor}
                     fill={if here { (m.progress(cursor) * 1000.0).round() as u16 } else { 0 }}
                     stops={stops} on_action={props.on_action.clone()} />
