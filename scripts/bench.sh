@@ -149,8 +149,12 @@ table="| measure | measured | goal |
 | explorer, \`tablestore\`, named points, depth 3 (\`--depth 3 --json\`) | $(commas "$d3_runs") runs in $d3_s s | ≤ 10 s |
 | browser: first load → app mounted (release, headless Chromium) | $(b load) | — |
 | browser: the display's frame interval (a painted step waits for the next frame: never below it) | $(b frame) | — |
+| browser: first load → app mounted, 64 channels × 1,000 batches (\`#scenario=\` link of \`kafka-idempotent\` scaled; $(b large_events) steps) | $(b large_load) | — |
 | browser: step click → DOM updated and laid out, 64 channels × 1,000 batches | $(b large_step_work) | p95 ≤ 16 ms |
 | browser: step click → painted frame, 64 channels × 1,000 batches | $(b large_step) | — |
+| browser: step back at the end of the run → DOM updated and laid out, 64 channels × 1,000 batches | $(b large_back_work) | p95 ≤ 16 ms |
+| browser: step back at the end of the run → painted frame, 64 channels × 1,000 batches | $(b large_back) | — |
+| browser: JS heap after load / at the end, 64 channels × 1,000 batches | $(heap_b large_heap_load) / $(heap_b large_heap_end) | — |
 | browser: first load → app mounted, 16 channels × 200 batches (\`#scenario=\` link of \`kafka-idempotent\` scaled; $(b scale_events) steps) | $(b scale_load) | — |
 | browser: step click → DOM updated and laid out, 16 channels × 200 batches | $(b scale_step_work) | p95 ≤ 16 ms |
 | browser: step click → painted frame, 16 channels × 200 batches | $(b scale_step) | — |

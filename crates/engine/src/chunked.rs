@@ -9,21 +9,26 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-/// Elements per chunk: a shared chunk written to is copied whole, so this bounds what a write
-/// after a clone costs (1,024 rows of a store are 48 KiB), while a clone of a million rows
-/// copies under a thousand pointers.
+/// Elements per chunk by default: a shared chunk written to is copied whole, so this bounds
+/// what a write after a clone costs (1,024 file entries, each with its name), while a clone of
+/// a million elements copies under a thousand pointers.
 pub const CHUNK: usize = 1024;
 
-/// A growable sequence of `T` in shared chunks of [`CHUNK`] elements (all full but the last).
+/// A growable sequence of `T` in shared chunks of `N` elements (all full but the last).
 /// Clone, equality, `Debug` and serde are those of the sequence of its elements.
-pub struct Chunked<T> {
+///
+/// `N` trades the copy a write to a shared chunk makes against the number of chunks: each
+/// chunk is an allocation of its own, and in wasm every new block of memory is a
+/// `memory.grow` and a garbage-collector check in the browser, so plain rows (copied as bytes)
+/// use far larger chunks than entries that own a string.
+pub struct Chunked<T, const N: usize = CHUNK> {
     chunks: Vec<Arc<Vec<T>>>,
     len: usize,
 }
 
-impl<T> Chunked<T> {
+impl<T, const N: usize> Chunked<T, N> {
     /// An empty sequence.
-    pub const fn new() -> Chunked<T> {
+    pub const fn new() -> Chunked<T, N> {
         Chunked {
             chunks: Vec::new(),
             len: 0,
@@ -42,7 +47,7 @@ impl<T> Chunked<T> {
 
     /// The element at `index`, if there is one.
     pub fn get(&self, index: usize) -> Option<&T> {
-        self.chunks.get(index / CHUNK)?.get(index % CHUNK)
+        self.chunks.get(index / N)?.get(index % N)
     }
 
     /// The last element.
@@ -58,31 +63,31 @@ impl<T> Chunked<T> {
     /// The elements at the positions in `range`, in order (clamped to the sequence).
     pub fn range(&self, range: Range<usize>) -> impl Iterator<Item = &T> + '_ {
         let (start, end) = (range.start.min(self.len), range.end.min(self.len));
-        let first = start / CHUNK;
+        let first = start / N;
         self.chunks[first..]
             .iter()
             .flat_map(|c| c.iter())
-            .skip(start - first * CHUNK)
+            .skip(start - first * N)
             .take(end.saturating_sub(start))
     }
 }
 
-impl<T: Clone> Chunked<T> {
+impl<T: Clone, const N: usize> Chunked<T, N> {
     /// The element at `index` to change in place (its chunk copied first if shared).
     pub fn get_mut(&mut self, index: usize) -> Option<&mut T> {
-        let chunk = self.chunks.get_mut(index / CHUNK)?;
-        if index % CHUNK >= chunk.len() {
+        let chunk = self.chunks.get_mut(index / N)?;
+        if index % N >= chunk.len() {
             return None;
         }
-        Arc::make_mut(chunk).get_mut(index % CHUNK)
+        Arc::make_mut(chunk).get_mut(index % N)
     }
 
     /// Appends `value`.
     pub fn push(&mut self, value: T) {
         match self.chunks.last_mut() {
-            Some(last) if last.len() < CHUNK => Arc::make_mut(last).push(value),
+            Some(last) if last.len() < N => Arc::make_mut(last).push(value),
             _ => {
-                let mut chunk = Vec::with_capacity(CHUNK);
+                let mut chunk = Vec::with_capacity(N);
                 chunk.push(value);
                 self.chunks.push(Arc::new(chunk));
             }
@@ -91,15 +96,15 @@ impl<T: Clone> Chunked<T> {
     }
 }
 
-impl<T> Default for Chunked<T> {
-    fn default() -> Chunked<T> {
+impl<T, const N: usize> Default for Chunked<T, N> {
+    fn default() -> Chunked<T, N> {
         Chunked::new()
     }
 }
 
-impl<T> Clone for Chunked<T> {
+impl<T, const N: usize> Clone for Chunked<T, N> {
     /// One pointer per chunk: the elements are shared until either copy writes to them.
-    fn clone(&self) -> Chunked<T> {
+    fn clone(&self) -> Chunked<T, N> {
         Chunked {
             chunks: self.chunks.clone(),
             len: self.len,
@@ -107,17 +112,17 @@ impl<T> Clone for Chunked<T> {
     }
 }
 
-impl<T: Clone> Extend<T> for Chunked<T> {
+impl<T: Clone, const N: usize> Extend<T> for Chunked<T, N> {
     /// Appends every element, filling the last chunk and then new ones (each chunk made
     /// writable once, not once per element).
     fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
         let mut items = items.into_iter().peekable();
         while items.peek().is_some() {
             let room = match self.chunks.last() {
-                Some(last) if last.len() < CHUNK => CHUNK - last.len(),
+                Some(last) if last.len() < N => N - last.len(),
                 _ => {
-                    self.chunks.push(Arc::new(Vec::with_capacity(CHUNK)));
-                    CHUNK
+                    self.chunks.push(Arc::new(Vec::with_capacity(N)));
+                    N
                 }
             };
             let last = Arc::make_mut(self.chunks.last_mut().expect("a chunk with room"));
@@ -128,15 +133,15 @@ impl<T: Clone> Extend<T> for Chunked<T> {
     }
 }
 
-impl<T: Clone> FromIterator<T> for Chunked<T> {
-    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Chunked<T> {
+impl<T: Clone, const N: usize> FromIterator<T> for Chunked<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Chunked<T, N> {
         let mut chunked = Chunked::new();
         chunked.extend(items);
         chunked
     }
 }
 
-impl<T> std::ops::Index<usize> for Chunked<T> {
+impl<T, const N: usize> std::ops::Index<usize> for Chunked<T, N> {
     type Output = T;
 
     fn index(&self, index: usize) -> &T {
@@ -147,28 +152,28 @@ impl<T> std::ops::Index<usize> for Chunked<T> {
     }
 }
 
-impl<T: PartialEq> PartialEq for Chunked<T> {
-    fn eq(&self, other: &Chunked<T>) -> bool {
+impl<T: PartialEq, const N: usize> PartialEq for Chunked<T, N> {
+    fn eq(&self, other: &Chunked<T, N>) -> bool {
         self.len == other.len && self.iter().eq(other.iter())
     }
 }
 
-impl<T: Eq> Eq for Chunked<T> {}
+impl<T: Eq, const N: usize> Eq for Chunked<T, N> {}
 
-impl<T: fmt::Debug> fmt::Debug for Chunked<T> {
+impl<T: fmt::Debug, const N: usize> fmt::Debug for Chunked<T, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
 }
 
-impl<T: Serialize> Serialize for Chunked<T> {
+impl<T: Serialize, const N: usize> Serialize for Chunked<T, N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.iter())
     }
 }
 
-impl<'de, T: Deserialize<'de> + Clone> Deserialize<'de> for Chunked<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Chunked<T>, D::Error> {
+impl<'de, T: Deserialize<'de> + Clone, const N: usize> Deserialize<'de> for Chunked<T, N> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Chunked<T, N>, D::Error> {
         Ok(Vec::<T>::deserialize(deserializer)?.into_iter().collect())
     }
 }
@@ -197,40 +202,54 @@ mod tests {
         ]
     }
 
+    /// Applies `ops` to a `Vec` and a `Chunked` with chunks of `N`: the same elements after
+    /// every one, and a clone taken earlier keeps the elements it had.
+    fn same_as_a_vec<const N: usize>(ops: &[Op]) -> Result<(), TestCaseError> {
+        let mut model: Vec<u32> = vec![];
+        let mut chunked: Chunked<u32, N> = Chunked::new();
+        let mut forks: Vec<(Vec<u32>, Chunked<u32, N>)> = vec![];
+        for op in ops {
+            match op {
+                Op::Push(v) => {
+                    model.push(*v);
+                    chunked.push(*v);
+                }
+                Op::Extend(vs) => {
+                    model.extend(vs.iter().copied());
+                    chunked.extend(vs.iter().copied());
+                }
+                Op::Set(i, v) if !model.is_empty() => {
+                    let i = i % model.len();
+                    model[i] = *v;
+                    *chunked.get_mut(i).unwrap() = *v;
+                }
+                Op::Set(..) => prop_assert!(chunked.get_mut(0).is_none()),
+                Op::Fork => forks.push((model.clone(), chunked.clone())),
+            }
+            prop_assert_eq!(chunked.len(), model.len());
+        }
+        prop_assert_eq!(chunked.iter().copied().collect::<Vec<_>>(), model.clone());
+        let reversed: Vec<u32> = model.iter().rev().copied().collect();
+        prop_assert_eq!(chunked.iter().rev().copied().collect::<Vec<_>>(), reversed);
+        prop_assert_eq!(chunked.last(), model.last());
+        prop_assert!(chunked.get(model.len()).is_none());
+        let n = model.len();
+        for (a, b) in [(0, n), (n / 3, n / 2), (n / 2, n + 5), (N.min(n), n)] {
+            let want: Vec<u32> = model[a.min(n)..b.min(n).max(a.min(n))].to_vec();
+            prop_assert_eq!(chunked.range(a..b).copied().collect::<Vec<_>>(), want);
+        }
+        for (kept, fork) in forks {
+            prop_assert_eq!(fork.iter().copied().collect::<Vec<_>>(), kept);
+        }
+        Ok(())
+    }
+
     proptest! {
-        /// Every operation leaves the same elements as on a `Vec`, and a clone taken earlier
-        /// keeps the elements it had, whatever is written after it.
+        /// The default chunks, and tiny ones (every operation crosses chunk boundaries).
         #[test]
         fn behaves_as_a_vec_and_clones_stay_apart(ops in proptest::collection::vec(op(), 1..40)) {
-            let mut model: Vec<u32> = vec![];
-            let mut chunked = Chunked::new();
-            let mut forks: Vec<(Vec<u32>, Chunked<u32>)> = vec![];
-            for op in ops {
-                match op {
-                    Op::Push(v) => { model.push(v); chunked.push(v); }
-                    Op::Extend(vs) => { model.extend(vs.iter().copied()); chunked.extend(vs); }
-                    Op::Set(i, v) if !model.is_empty() => {
-                        let i = i % model.len();
-                        model[i] = v;
-                        *chunked.get_mut(i).unwrap() = v;
-                    }
-                    Op::Set(..) => prop_assert!(chunked.get_mut(0).is_none()),
-                    Op::Fork => forks.push((model.clone(), chunked.clone())),
-                }
-                prop_assert_eq!(chunked.len(), model.len());
-            }
-            prop_assert_eq!(chunked.iter().copied().collect::<Vec<_>>(), model.clone());
-            prop_assert_eq!(chunked.iter().rev().copied().collect::<Vec<_>>(), model.iter().rev().copied().collect::<Vec<_>>());
-            prop_assert_eq!(chunked.last(), model.last());
-            prop_assert!(chunked.get(model.len()).is_none());
-            let n = model.len();
-            for (a, b) in [(0, n), (n / 3, n / 2), (n / 2, n + 5), (CHUNK.min(n), n)] {
-                let want: Vec<u32> = model[a.min(n)..b.min(n).max(a.min(n))].to_vec();
-                prop_assert_eq!(chunked.range(a..b).copied().collect::<Vec<_>>(), want);
-            }
-            for (kept, fork) in forks {
-                prop_assert_eq!(fork.iter().copied().collect::<Vec<_>>(), kept);
-            }
+            same_as_a_vec::<CHUNK>(&ops)?;
+            same_as_a_vec::<3>(&ops)?;
         }
     }
 
