@@ -5,6 +5,7 @@
 
 use batchscope_check::liveness::{run_observed, Ending, Limit, Liveness};
 use batchscope_engine::Sim;
+use std::cell::RefCell;
 
 /// Events between two snapshots, at first.
 pub const SNAPSHOT_EVERY: usize = 32;
@@ -12,6 +13,9 @@ pub const SNAPSHOT_EVERY: usize = 32;
 /// state (the sink's rows above all), so a long run spaces them wider: memory stays within
 /// this many worlds and a seek replays fewer than n / this events.
 pub const MAX_SNAPSHOTS: usize = 64;
+
+/// Worlds kept between two snapshots around the last seek (see [`Near`]).
+pub const NEAR_WORLDS: usize = 16;
 
 /// A run recorded to its end, seekable to any cursor (the number of events shown).
 #[derive(Clone, Debug)]
@@ -22,6 +26,34 @@ pub struct Timeline<S: Sim> {
     last: S,
     /// Events between two snapshots.
     every: usize,
+    /// Denser worlds between the two snapshots around the last seek: a cache, so that
+    /// stepping back again and again (a person re-reading the moments before a crash) replays
+    /// a few dozen events, not up to `every`.
+    near: RefCell<Near<S>>,
+}
+
+/// Worlds every `spacing` events from cursor `start` on, filled by a seek's replay.
+#[derive(Clone, Debug)]
+struct Near<S> {
+    start: usize,
+    spacing: usize,
+    worlds: Vec<S>,
+}
+
+impl<S> Near<S> {
+    fn empty() -> Near<S> {
+        Near {
+            start: 0,
+            spacing: 1,
+            worlds: Vec::new(),
+        }
+    }
+
+    /// The index of the kept world nearest before `cursor`, if one is.
+    fn before(&self, cursor: usize) -> Option<usize> {
+        let i = cursor.checked_sub(self.start)? / self.spacing;
+        (!self.worlds.is_empty()).then(|| i.min(self.worlds.len() - 1))
+    }
 }
 
 impl<S: Liveness> Timeline<S> {
@@ -66,6 +98,7 @@ impl<S: Liveness> Timeline<S> {
             snapshots,
             last: world,
             every,
+            near: RefCell::new(Near::empty()),
         };
         (timeline, ending)
     }
@@ -97,14 +130,46 @@ impl<S: Sim> Timeline<S> {
         &self.last
     }
 
-    /// The world after the first `cursor` events (clamped to the run).
+    /// The world after the first `cursor` events (clamped to the run): the nearest snapshot
+    /// before it, stepped on. A seek into the stretch between two snapshots keeps worlds
+    /// every `every / NEAR_WORLDS` events of it on the way, so the next seek there (one more
+    /// step back) replays at most that many.
     pub fn world_at(&self, cursor: usize) -> S {
         let cursor = cursor.min(self.len());
         if cursor == self.len() {
             return self.last.clone();
         }
         let snap = (cursor / self.every).min(self.snapshots.len() - 1);
-        replay(&self.snapshots[snap], cursor)
+        let base = snap * self.every;
+        let spacing = self.every.div_ceil(NEAR_WORLDS);
+        if spacing <= 1 {
+            return replay(&self.snapshots[snap], cursor);
+        }
+        let mut near = self.near.borrow_mut();
+        if near.start != base || near.spacing != spacing {
+            *near = Near {
+                start: base,
+                spacing,
+                worlds: vec![self.snapshots[snap].clone()],
+            };
+        }
+        let i = near
+            .before(cursor)
+            .expect("the stretch starts at its snapshot");
+        let mut world = near.worlds[i].clone();
+        let mut k = i + 1;
+        while world.events().len() < cursor {
+            world
+                .next_event()
+                .expect("a recorded step replays: the world is deterministic");
+            if world.events().len() == base + k * spacing {
+                if k == near.worlds.len() && k <= NEAR_WORLDS {
+                    near.worlds.push(world.clone());
+                }
+                k += 1;
+            }
+        }
+        world
     }
 
     /// The first cursor where two runs' events differ (the shorter length if one is a prefix):
@@ -216,6 +281,58 @@ mod tests {
         );
         assert!(t.every > 1, "the spacing widened");
         seek_equals_stepping(first, &t);
+    }
+
+    /// Stepping back one event at a time from the end, and jumping around, gives the world of
+    /// stepping every time; after the first seek into a stretch, the next ones start from a
+    /// kept world at most `every / NEAR_WORLDS` events before them.
+    #[test]
+    fn repeated_seeks_use_the_kept_worlds_and_stay_exact() {
+        let mut s = preset("kafka-append").unwrap();
+        s.crashes.push("sink-commit@2".parse().unwrap());
+        s.upstream.channels = 8;
+        s.batches = 60;
+        let first = World::new(s);
+        let (t, _) = Timeline::record(first.clone(), Limit::JUDGE);
+        let n = t.len();
+        assert!(
+            t.every >= 2 * NEAR_WORLDS,
+            "a stretch long enough to keep worlds in: {}",
+            t.every
+        );
+        let back: Vec<usize> = (n - 2 * t.every..n).rev().collect();
+        let jumps = [n / 2, 3, n / 2 + 1, n / 3, n - 1, 0];
+        let mut stepped = std::collections::BTreeMap::new();
+        let mut w = first;
+        for cursor in 0..n {
+            if back.contains(&cursor) || jumps.contains(&cursor) {
+                stepped.insert(cursor, state(&w));
+            }
+            w.next_event().unwrap();
+        }
+        let spacing = t.every.div_ceil(NEAR_WORLDS);
+        for &cursor in &back {
+            assert_eq!(
+                state(&t.world_at(cursor)),
+                stepped[&cursor],
+                "cursor {cursor}"
+            );
+            let near = t.near.borrow();
+            assert_eq!(near.start, cursor / t.every * t.every, "cursor {cursor}");
+            let from = near.start + near.before(cursor).unwrap() * spacing;
+            assert!(
+                cursor - from < spacing,
+                "cursor {cursor} replayed from {from}"
+            );
+            assert!(near.worlds.len() <= NEAR_WORLDS + 1);
+        }
+        for cursor in jumps {
+            assert_eq!(
+                state(&t.world_at(cursor)),
+                stepped[&cursor],
+                "cursor {cursor}"
+            );
+        }
     }
 
     #[test]
