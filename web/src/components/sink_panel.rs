@@ -110,11 +110,15 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                         </div>
                     }
                     { for v.files.iter().map(|f| html! {
-                        <div class={classes!("sink-file", (!f.committed).then_some("orphan"))}
+                        <div class={classes!("sink-file", (!f.committed && !f.staged).then_some("orphan"), f.staged.then_some("staged"))}
                              data-focus={(props.focus.as_deref() == Some(sink_key(f.batch_id).as_str())).then_some("true")}>
                             <code>{ ellipsize(&f.name, 30) }</code>
                             <span>{ format!("batch {} · {}", f.batch_id, rows_text(f.rows)) }</span>
-                            if !f.committed { <span class="pill">{ "orphan: not in the manifest" }</span> }
+                            if f.staged {
+                                <span class="pill" title="Written by this attempt's task; the batch's commit lists it in _spark_metadata">{ "staged: listed at commit" }</span>
+                            } else if !f.committed {
+                                <span class="pill">{ "orphan: not in the manifest" }</span>
+                            }
                         </div>
                     }) }
                 </div>

@@ -291,8 +291,12 @@ mod tests {
             matches!(k, EventKind::CommitLogWritten { batch_id: 2, .. })
         });
         let v = sink_view(&w, &expected_of("kafka-idempotent"));
-        // The killed attempt's file and the re-run's two files are all on disk.
+        // The killed attempt's file and the re-run's two files are all on disk; the killed
+        // one is an orphan, not staged (its attempt is gone).
         assert_eq!(v.files.iter().filter(|f| f.batch_id == 2).count(), 3);
+        let unlisted: Vec<_> = v.files.iter().filter(|f| !f.committed).collect();
+        assert_eq!(unlisted.len(), 1, "{unlisted:?}");
+        assert!(!unlisted[0].staged);
         assert!(v.duplicate_keys.is_empty());
         assert_eq!(
             v.stores[0]
@@ -303,6 +307,32 @@ mod tests {
             1
         );
         assert_eq!(v.manifest, [0, 1, 2]);
+    }
+
+    /// Mid-attempt, the files the tasks wrote are staged (the commit lists them), not orphans;
+    /// a crash before the commit turns them into orphans.
+    #[test]
+    fn a_file_of_the_attempt_in_flight_is_staged_until_a_crash_leaves_it_an_orphan() {
+        let w = world_at("kafka-idempotent", None, |k| {
+            matches!(k, EventKind::TaskFinished { batch_id: 2, .. })
+        });
+        let v = sink_view(&w, &expected_of("kafka-idempotent"));
+        let of_2: Vec<_> = v.files.iter().filter(|f| f.batch_id == 2).collect();
+        assert!(!of_2.is_empty());
+        assert!(of_2.iter().all(|f| f.staged && !f.committed), "{of_2:?}");
+        assert!(v
+            .files
+            .iter()
+            .filter(|f| f.batch_id < 2)
+            .all(|f| f.committed && !f.staged));
+
+        let w = world_at("kafka-idempotent", Some("task@2"), |k| {
+            matches!(k, EventKind::Crashed { .. })
+        });
+        let v = sink_view(&w, &expected_of("kafka-idempotent"));
+        let of_2: Vec<_> = v.files.iter().filter(|f| f.batch_id == 2).collect();
+        assert!(!of_2.is_empty());
+        assert!(of_2.iter().all(|f| !f.staged && !f.committed), "{of_2:?}");
     }
 
     #[test]

@@ -67,8 +67,12 @@ pub struct SinkFileView {
     pub batch_id: u64,
     /// Rows in it.
     pub rows: u64,
-    /// Listed in `_spark_metadata` (visible); otherwise an orphan of a killed attempt.
+    /// Listed in `_spark_metadata` (visible).
     pub committed: bool,
+    /// Written by the attempt in flight, not listed yet: the batch's commit lists it (a crash
+    /// first leaves it an orphan). A file neither committed nor staged is an orphan of a
+    /// killed or failed attempt.
+    pub staged: bool,
 }
 
 /// The Sink panel.
@@ -275,6 +279,9 @@ pub fn sink_view_of(
         })
         .collect();
     let first_file = sink.files.len().saturating_sub(MAX_FILES);
+    // The attempt in flight staged one file per task, written last (`Sink::commit` lists
+    // exactly those); every other unlisted file is an orphan.
+    let staged_from = sink.files.len() - sink.staged.len().min(sink.files.len());
     let (lost_behind, lost) = lost_keys_of(world, expected, &progress.counts);
     // Both lists come from ordered maps: already in key order.
     let mut missing_keys = progress.missing_keys.clone();
@@ -286,18 +293,20 @@ pub fn sink_view_of(
         files: sink
             .files
             .range(first_file..sink.files.len())
-            .map(|f| SinkFileView {
+            .zip(first_file..)
+            .map(|(f, i)| SinkFileView {
                 name: f.name.clone(),
                 batch_id: f.batch_id,
                 rows: f.rows,
                 committed: f.committed,
+                staged: !f.committed && i >= staged_from,
             })
             .collect(),
         earlier_files: EarlierFiles {
             files: first_file as u64,
             orphans: sink
                 .files
-                .range(0..first_file)
+                .range(0..first_file.min(staged_from))
                 .filter(|f| !f.committed)
                 .count() as u64,
         },
