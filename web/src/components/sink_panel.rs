@@ -78,10 +78,10 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                 <div class="store">
                     <div class="store-head"><code>{ &s.name }</code><span class="muted">{ rows_text(s.rows) }</span></div>
                     if s.groups.is_empty() { <div class="muted small">{ "empty" }</div> }
-                    if s.earlier_groups > 0 {
+                    if s.earlier_rows > 0 {
                         <div class="muted small" data-testid="sink-earlier">
-                            { format!("{} earlier batch groups ({}) not drawn: the newest {} follow",
-                                s.earlier_groups, rows_text(s.earlier_rows), s.groups.len()) }
+                            { format!("{} earlier not drawn: the newest {} batch groups follow",
+                                rows_text(s.earlier_rows), s.groups.len()) }
                         </div>
                     }
                     { for s.groups.iter().map(|g| html! {

@@ -309,6 +309,64 @@ mod tests {
         assert_eq!(v.manifest, [0, 1, 2]);
     }
 
+    /// The groups drawn from the newest rows only are the newest of the groups of a scan of
+    /// every row (the way the panel read the store before), re-runs that append again included.
+    #[test]
+    fn the_newest_groups_read_from_the_end_equal_a_scan_of_every_row() {
+        for (name, crashes) in [
+            ("kafka-append", vec!["sink-commit@3", "sink-commit@50"]),
+            ("tablestore-append", vec!["task@4", "sink-commit@45"]),
+            ("kafka-append", vec![]),
+        ] {
+            let mut s = preset(name).unwrap();
+            s.batches = 2 * MAX_GROUPS as u64;
+            for c in &crashes {
+                s.crashes.push(c.parse().unwrap());
+            }
+            let expected = batchscope_check::oracle::expected_counts(&s);
+            let mut w = World::new(s);
+            run(&mut w, Limit::JUDGE);
+            let progress = batchscope_check::progress::so_far(&w, &expected);
+            let store = &w.sink.stores[0];
+            // Every row, grouped from the first.
+            let mut all: Vec<(u64, Vec<RowKey>)> = vec![];
+            let mut in_group = std::collections::BTreeSet::new();
+            for (batch_id, r) in store.rows.iter() {
+                let key = w.sink.row_key(r);
+                let repeats = progress.counts.copies(key) > 1;
+                match all.last_mut() {
+                    Some((b, keys)) if b == batch_id && !(repeats && in_group.contains(&key)) => {
+                        keys.push(key)
+                    }
+                    _ => {
+                        in_group.clear();
+                        all.push((*batch_id, vec![key]));
+                    }
+                }
+                if repeats {
+                    in_group.insert(key);
+                }
+            }
+            let newest = &all[all.len().saturating_sub(MAX_GROUPS)..];
+            let v = sink_view_of(&w, &expected, &progress);
+            let drawn: Vec<(u64, Vec<RowKey>)> = v.stores[0]
+                .groups
+                .iter()
+                .map(|g| (g.batch_id, g.keys.iter().map(|k| k.key).collect()))
+                .collect();
+            assert_eq!(drawn, newest, "{name} {crashes:?}");
+            let before: u64 = all[..all.len() - newest.len()]
+                .iter()
+                .map(|(_, keys)| keys.len() as u64)
+                .sum();
+            assert_eq!(v.stores[0].earlier_rows, before, "{name} {crashes:?}");
+            assert!(
+                all.len() > MAX_GROUPS,
+                "{name}: long enough to leave groups out"
+            );
+        }
+    }
+
     /// Mid-attempt, the files the tasks wrote are staged (the commit lists them), not orphans;
     /// a crash before the commit turns them into orphans.
     #[test]
@@ -345,7 +403,7 @@ mod tests {
         let v = sink_view(&w, &expected);
         let store = &v.stores[0];
         assert_eq!(store.groups.len(), MAX_GROUPS);
-        assert!(store.earlier_groups > 0);
+        assert!(store.earlier_rows > 0);
         let drawn: u64 = store.groups.iter().map(|g| g.keys.len() as u64).sum();
         assert_eq!(store.earlier_rows + drawn, store.rows);
         // The newest group is the last batch the sink saw.

@@ -5,8 +5,9 @@
 
 use crate::panels::offsets::offset_line;
 use batchscope_check::progress::{so_far, KeyCounts};
+use batchscope_engine::chunked::Chunked;
 use batchscope_engine::source::SourceOffset;
-use batchscope_engine::{RowKey, SourceKind, World};
+use batchscope_engine::{Record, RowKey, SourceKind, World};
 use std::collections::BTreeMap;
 
 /// A key in the sink panel.
@@ -36,11 +37,27 @@ pub struct StoreView {
     pub rows: u64,
     /// The rows by writing batch: the newest [`MAX_GROUPS`] groups.
     pub groups: Vec<RowGroup>,
-    /// Groups before those, left out (a long run writes hundreds; the lists of duplicated,
-    /// missing and lost keys cover the whole sink).
-    pub earlier_groups: usize,
-    /// Rows in the groups left out.
+    /// Rows before those groups, left out (a long run writes hundreds of groups; the lists
+    /// of duplicated, missing and lost keys cover the whole sink).
     pub earlier_rows: u64,
+}
+
+/// Where the newest `runs` runs of rows of one batch each begin (0 if there are fewer).
+fn start_of_newest_runs<const N: usize>(rows: &Chunked<(u64, Record), N>, runs: usize) -> usize {
+    let mut start = rows.len();
+    let mut seen = 0;
+    let mut current = None;
+    for (batch_id, _) in rows.iter().rev() {
+        if current != Some(*batch_id) {
+            if seen == runs {
+                return start;
+            }
+            seen += 1;
+            current = Some(*batch_id);
+        }
+        start -= 1;
+    }
+    0
 }
 
 /// Batch groups a [`StoreView`] holds per store: the newest ones.
@@ -229,13 +246,17 @@ pub fn sink_view_of(
         .stores
         .iter()
         .map(|s| {
+            // Only the newest rows are read: every group lies within one run of rows of one
+            // batch, so the newest MAX_GROUPS runs hold the newest MAX_GROUPS groups (a long
+            // run's store holds hundreds of thousands of rows; a step reads a few thousand).
+            let from = start_of_newest_runs(&s.rows, MAX_GROUPS);
             // Group boundaries first, by index: a new group when the batch changes, or when a
             // key repeats (a re-run appending again); chips only for the newest groups.
             let mut bounds: Vec<(u64, usize, usize)> = vec![];
             // Only a key visible more than once can repeat within a group: the others are not
             // tracked.
             let mut in_group: std::collections::BTreeSet<RowKey> = Default::default();
-            for (i, (batch_id, r)) in s.rows.iter().enumerate() {
+            for ((batch_id, r), i) in s.rows.range(from..s.rows.len()).zip(from..) {
                 let key = sink.row_key(r);
                 let repeats = progress.counts.copies(key) > 1;
                 match bounds.last_mut() {
@@ -273,7 +294,6 @@ pub fn sink_view_of(
                 name: s.name.clone(),
                 rows: s.rows.len() as u64,
                 groups,
-                earlier_groups: shown,
                 earlier_rows: bounds.get(shown).map_or(0, |&(_, start, _)| start as u64),
             }
         })
