@@ -1,37 +1,40 @@
-//! The pixel size of an element (its client box), measured after each render and when the
-//! window resizes, so a view can lay itself out at the size it is shown.
+//! The pixel size of an element (its client box), reported by a `ResizeObserver` whenever it
+//! changes — on mount, on a window resize, on a layout switch — so a view can lay itself out
+//! at the size it is shown. Reading the size after every render instead forced a layout in
+//! the middle of each step (6.7 ms of a step at 64 channels × 1,000 batches).
 
-use gloo::events::EventListener;
-use web_sys::Element;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, ResizeObserver};
 use yew::prelude::*;
 
-/// The client width and height of `node` in CSS pixels; (0, 0) until it is measured.
+/// The client width and height of `node` in CSS pixels; (0, 0) until it is mounted.
 #[hook]
 pub fn use_element_size(node: &NodeRef) -> (f64, f64) {
-    let size = use_state(|| (0.0_f64, 0.0_f64));
-    let rerender = use_force_update();
+    // `use_state_eq`: the observer reports every box change; an equal size renders nothing.
+    let size = use_state_eq(|| (0.0_f64, 0.0_f64));
     {
-        // Measure after every render: the pane can change size without the window resizing
-        // (a layout switch, compare mode). Setting the same size again renders nothing.
-        let (node, size) = (node.clone(), size.clone());
-        use_effect(move || {
-            if let Some(element) = node.cast::<Element>() {
-                let now = (
-                    f64::from(element.client_width()),
-                    f64::from(element.client_height()),
-                );
-                if (now.0 - size.0).abs() >= 1.0 || (now.1 - size.1).abs() >= 1.0 {
-                    size.set(now);
+        let size = size.clone();
+        use_effect_with(node.clone(), move |node| {
+            let watch = node.cast::<Element>().map(|element| {
+                let measure =
+                    |e: &Element| (f64::from(e.client_width()), f64::from(e.client_height()));
+                // Once on mount, at once: the first frame is drawn at the size it is shown at.
+                size.set(measure(&element));
+                let target = element.clone();
+                // The observer calls back after layout, so reading the box there costs nothing.
+                let on_resize = Closure::<dyn FnMut()>::new(move || size.set(measure(&target)));
+                let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref())
+                    .expect("ResizeObserver is in every browser the dashboard supports");
+                observer.observe(&element);
+                (observer, on_resize)
+            });
+            move || {
+                if let Some((observer, on_resize)) = watch {
+                    observer.disconnect();
+                    drop(on_resize);
                 }
             }
-        });
-    }
-    {
-        use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::window(), "resize", move |_| {
-                rerender.force_update();
-            });
-            move || drop(listener)
         });
     }
     *size
