@@ -277,10 +277,7 @@ impl Sink {
     /// The driver finishes batch N. Returns (rows made visible, target description, skipped as duplicate).
     pub fn commit(&mut self, batch_id: u64) -> (u64, String, bool) {
         self.version += 1;
-        // Every staged output of this attempt is one file, pushed last: files of a killed
-        // attempt before them stay orphans, unlisted by the manifest (ManifestFileCommitProtocol
-        // commits only the files its own tasks reported).
-        let attempt_files = self.files.len() - self.staged.len().min(self.files.len());
+        let attempt_files = self.attempt_files_from();
         // Moved into the store as they are, without gathering them first (one copy of each
         // row, not two: a large batch is megabytes).
         let parts = std::mem::take(&mut self.staged);
@@ -339,6 +336,14 @@ impl Sink {
         self.stores
             .iter()
             .flat_map(|s| s.rows.iter().map(|(_, r)| r))
+    }
+
+    /// File sink: the index of the first data file of the attempt in flight. Every staged
+    /// output of this attempt is one file, pushed last: files of a killed attempt before them
+    /// stay orphans, unlisted by the manifest (ManifestFileCommitProtocol commits only the
+    /// files its own tasks reported).
+    pub fn attempt_files_from(&self) -> usize {
+        self.files.len() - self.staged.len().min(self.files.len())
     }
 
     /// Number of visible rows.

@@ -299,9 +299,9 @@ pub fn sink_view_of(
         })
         .collect();
     let first_file = sink.files.len().saturating_sub(MAX_FILES);
-    // The attempt in flight staged one file per task, written last (`Sink::commit` lists
-    // exactly those); every other unlisted file is an orphan.
-    let staged_from = sink.files.len() - sink.staged.len().min(sink.files.len());
+    // The commit lists exactly the files of the attempt in flight; every other unlisted
+    // file is an orphan.
+    let staged_from = sink.attempt_files_from();
     let (lost_behind, lost) = lost_keys_of(world, expected, &progress.counts);
     // Both lists come from ordered maps: already in key order.
     let mut missing_keys = progress.missing_keys.clone();
