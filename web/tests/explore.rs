@@ -44,9 +44,17 @@ async fn explore_runs_and_a_cell_loads_its_crash() {
         cell.get_attribute("data-verdict").as_deref(),
         Some("duplicates")
     );
+    // The tooltip says what the oracle says of that one run.
+    let mut crashed = batchscope_engine::preset("kafka-append").unwrap();
+    crashed.crashes.push("sink-commit@3".parse().unwrap());
+    let report = batchscope_check::oracle::check(&crashed);
+    assert!(report.duplicates > 0);
     assert_eq!(
-        cell.get_attribute("title").as_deref(),
-        Some("sink-commit@3: duplicates (6 dup, 0 lost)")
+        cell.get_attribute("title"),
+        Some(format!(
+            "sink-commit@3: duplicates ({} dup, {} lost)",
+            report.duplicates, report.lost
+        ))
     );
     click(&r, "[data-testid=cell-sink-commit-3]");
     yew::platform::time::sleep(Duration::from_millis(50)).await;

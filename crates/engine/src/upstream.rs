@@ -1,6 +1,6 @@
 //! The simulated CDC table: channels (partitions) of records with arrival times, and partition splits.
 
-use crate::rng::{Below, Prng};
+use crate::rng::Prng;
 use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -140,6 +140,17 @@ impl<T: Clone + Default> ByRecord<T> {
     }
 }
 
+/// What a positional draw of [`Upstream::generate`] is for: its stream's tag.
+#[derive(Clone, Copy)]
+enum Draw {
+    ArrivalTime,
+    SplitSide,
+    User,
+    Item,
+    Amount,
+    Price,
+}
+
 /// One channel of the upstream table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UpstreamChannel {
@@ -189,36 +200,40 @@ pub struct Upstream {
 }
 
 impl Upstream {
-    /// Generates every record of the scenario up front, from the world's PRNG.
+    /// Generates every record of the scenario up front. Its values are positional draws
+    /// ([`Keyed`]) keyed by one draw of the world's PRNG: a channel's arrival times by batch and
+    /// position in the batch, which child of a split a record goes to by its position after the
+    /// split, and a record's payload by its channel and sequence number.
     pub fn generate(scenario: &Scenario, rng: &mut Prng) -> Upstream {
         let u = &scenario.upstream;
         let interval = scenario.trigger_interval_ms;
-        let within = Below::new(interval);
+        let per_batch = u64::from(u.records_per_batch);
+        let keyed = rng.keyed();
         let mut times: Vec<Vec<u64>> = vec![Vec::new(); u.channels as usize];
         for (c, slot) in times.iter_mut().enumerate() {
+            let draws = keyed.stream(Draw::ArrivalTime as u64, c as u64);
+            let bursts = || u.bursts.iter().filter(|b| b.channel as usize == c);
             // Sized once: growing by doubling copies the channel over and over (dear in wasm,
             // whose allocator cannot remap a large block the way the native one does).
-            let bursts: u64 = u
-                .bursts
-                .iter()
-                .filter(|b| b.channel as usize == c)
-                .map(|b| u64::from(b.records))
-                .sum();
-            slot.reserve_exact(
-                (scenario.batches * u64::from(u.records_per_batch) + bursts) as usize,
-            );
+            let burst_records: u64 = bursts().map(|b| u64::from(b.records)).sum();
+            slot.reserve_exact((scenario.batches * per_batch + burst_records) as usize);
             for b in 0..scenario.batches {
-                for _ in 0..u.records_per_batch {
-                    let t = b * interval + rng.below_in(within);
+                let first = slot.len();
+                for i in 0..per_batch {
+                    let t = b * interval + draws.below(b * per_batch + i, interval);
                     if !u.idle.iter().any(|w| w.contains(t)) {
                         slot.push(t);
                     }
                 }
+                // Each batch's times lie in its own interval: sorting within it sorts them all.
+                slot[first..].sort_unstable();
             }
-            for burst in u.bursts.iter().filter(|b| b.channel as usize == c) {
-                slot.extend(std::iter::repeat_n(burst.at_ms, burst.records as usize));
+            if burst_records > 0 {
+                for burst in bursts() {
+                    slot.extend(std::iter::repeat_n(burst.at_ms, burst.records as usize));
+                }
+                slot.sort_unstable();
             }
-            slot.sort_unstable();
         }
         let mut channels: Vec<UpstreamChannel> = (0..u.channels)
             .map(|i| UpstreamChannel {
@@ -232,16 +247,17 @@ impl Upstream {
             })
             .collect();
         let mut times_by_channel: Vec<Vec<u64>> = times;
-        for split in &u.splits {
+        for (n, split) in u.splits.iter().enumerate() {
             let parent = split.channel as usize;
             let (before, after): (Vec<u64>, Vec<u64>) = times_by_channel[parent]
                 .iter()
                 .partition(|&&t| t < split.at_ms);
             times_by_channel[parent] = before;
             let first = channels.len() as u32;
+            let sides = keyed.stream(Draw::SplitSide as u64, n as u64);
             let mut kids = [Vec::new(), Vec::new()];
-            for t in after {
-                kids[rng.below(2) as usize].push(t);
+            for (j, t) in after.into_iter().enumerate() {
+                kids[sides.below(j as u64, 2) as usize].push(t);
             }
             for (k, kid_times) in kids.into_iter().enumerate() {
                 let index = first + k as u32;
@@ -259,24 +275,28 @@ impl Upstream {
             channels[parent].children = vec![first, first + 1];
             channels[parent].sealed_at_ms = Some(split.at_ms);
         }
-        let (users, items, amounts, prices) = (
-            Below::new(4),
-            Below::new(3),
-            Below::new(300),
-            Below::new(2000),
-        );
         for (ch, ts) in channels.iter_mut().zip(times_by_channel) {
+            let draw = |what: Draw| keyed.stream(what as u64, u64::from(ch.index));
+            let (users, items, amounts, prices) = (
+                draw(Draw::User),
+                draw(Draw::Item),
+                draw(Draw::Amount),
+                draw(Draw::Price),
+            );
             ch.records = ts
                 .into_iter()
                 .enumerate()
-                .map(|(seq, t)| Record {
-                    channel: ch.index,
-                    seq: seq as u64,
-                    arrived_at_ms: t,
-                    user_id: 1 + rng.below_in(users) as u32,
-                    item_id: 1 + rng.below_in(items) as u32,
-                    amount: 1 + rng.below_in(amounts),
-                    price: 1 + rng.below_in(prices) as u32,
+                .map(|(seq, t)| {
+                    let seq = seq as u64;
+                    Record {
+                        channel: ch.index,
+                        seq,
+                        arrived_at_ms: t,
+                        user_id: 1 + users.below(seq, 4) as u32,
+                        item_id: 1 + items.below(seq, 3) as u32,
+                        amount: 1 + amounts.below(seq, 300),
+                        price: 1 + prices.below(seq, 2000) as u32,
+                    }
                 })
                 .collect();
         }
