@@ -11,6 +11,7 @@ pub mod barrier;
 pub mod checkpoint;
 pub mod chunked;
 pub mod event;
+pub mod heap;
 pub mod history;
 pub mod meta_table;
 pub mod microbatch;

@@ -129,6 +129,7 @@ pub struct World {
 impl World {
     /// A world for a validated scenario; the seed is the scenario's.
     pub fn new(scenario: Scenario) -> World {
+        crate::heap::reserve_for(&scenario);
         let mut rng = Prng::new(scenario.seed);
         let upstream = std::sync::Arc::new(Upstream::generate(&scenario, &mut rng));
         let tunnel = Tunnel::new(&upstream, scenario.source.page_size);
