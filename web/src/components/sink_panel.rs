@@ -20,11 +20,13 @@ pub struct SinkPanelProps {
     pub focus: Option<String>,
 }
 
-fn key_list(keys: &[RowKey], class: &'static str, max: usize) -> Html {
+/// The first `max` of `keys` as chips, then how many more of `total` there are.
+fn key_list(keys: &[RowKey], total: u64, class: &'static str, max: usize) -> Html {
+    let shown = keys.len().min(max);
     html! {
         <span class="keys">
             { for keys.iter().take(max).map(|k| html! { <span class={classes!("key-chip", class)}>{ k.to_string() }</span> }) }
-            if keys.len() > max { <span class="muted">{ format!(" +{} more", keys.len() - max) }</span> }
+            if total > shown as u64 { <span class="muted">{ format!(" +{} more", total - shown as u64) }</span> }
         </span>
     }
 }
@@ -56,7 +58,7 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
             </div>
             if !v.duplicate_keys.is_empty() {
                 <div class="sink-line bad" data-testid="duplicate-keys">
-                    <span class="line-label">{ "duplicated" }</span>{ key_list(&v.duplicate_keys, "dup", 24) }
+                    <span class="line-label">{ "duplicated" }</span>{ key_list(&v.duplicate_keys, v.duplicate_keys.len() as u64, "dup", 24) }
                 </div>
             }
             if !v.lost_keys.is_empty() {
@@ -65,13 +67,13 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                     <span class="line-label">
                         { v.lost_behind.map_or("lost".to_string(), |c| format!("lost (behind commits/{c})")) }
                     </span>
-                    { key_list(&v.lost_keys, "lost", 40) }
+                    { key_list(&v.lost_keys, v.lost_keys.len() as u64, "lost", 40) }
                 </div>
             }
             if !v.missing_keys.is_empty() {
                 <div class={classes!("sink-line", props.settled.then_some("bad"))} data-testid="missing-keys">
                     <span class="line-label">{ if props.settled { "lost" } else { "not yet delivered" } }</span>
-                    { key_list(&v.missing_keys, if props.settled { "lost" } else { "pending" }, if props.settled { 40 } else { 12 }) }
+                    { key_list(&v.missing_keys.first, v.missing_keys.total, if props.settled { "lost" } else { "pending" }, if props.settled { 40 } else { 12 }) }
                 </div>
             }
             { for v.stores.iter().map(|s| html! {

@@ -17,8 +17,8 @@ pub use files::{checkpoint_files, files_written_by, CheckpointFile};
 pub use meta::{meta_rows, MetaRowView, RowRole};
 pub use offsets::{batch_offsets, initial_offset, offset_text, uuid_of, BatchOffsets};
 pub use sink::{
-    lost_keys, sink_kind_text, sink_view, sink_view_of, EarlierFiles, KeyChip, RowGroup,
-    SinkFileView, SinkView, StoreView, MAX_FILES, MAX_GROUPS,
+    lost_keys, sink_kind_text, sink_view, sink_view_of, EarlierFiles, KeyChip, KeyList, RowGroup,
+    SinkFileView, SinkView, StoreView, LISTED_KEYS, MAX_FILES, MAX_GROUPS,
 };
 
 #[cfg(test)]
@@ -86,6 +86,19 @@ mod tests {
         assert!(ch[0].in_memory.starts_with("read "));
     }
 
+    /// The offset a batch's `offsets/N` file holds (its last line), as the panels compact it.
+    fn logged_offset(w: &World, id: u64) -> String {
+        w.events()
+            .iter()
+            .find_map(|e| match &e.kind {
+                EventKind::OffsetLogWritten { batch_id, contents } if *batch_id == id => {
+                    contents.lines().last().map(crate::labels::compact_offset)
+                }
+                _ => None,
+            })
+            .expect("the batch's offset log entry")
+    }
+
     #[test]
     fn after_a_crash_the_panels_show_what_the_restart_will_use() {
         let w = world_at("kafka-append", Some("sink-commit@3"), |k| {
@@ -95,17 +108,29 @@ mod tests {
         let o = batch_offsets(&w);
         assert_eq!(o.batch_id, Some(3));
         assert!(!o.in_flight);
-        assert_eq!(offset_text(&o.start, &w), "{0:9,1:9}");
-        assert_eq!(offset_text(&o.end, &w), "{0:12,1:12}");
+        // Batch 3 runs again from where batch 2 ended to where its own log entry ends.
+        let (start, end) = (logged_offset(&w, 2), logged_offset(&w, 3));
+        assert_ne!(start, end, "batch 3 read records");
+        assert_eq!(offset_text(&o.start, &w), start);
+        assert_eq!(offset_text(&o.end, &w), end);
         let ch = channel_rows(&w);
         assert_eq!(
             ch[0].status, None,
             "Kafka-like partitions have no Tunnel status"
         );
-        assert_eq!(ch[0].start, "9");
-        assert_eq!(ch[0].end, "12");
+        let positions = |rows: &[ChannelRow], of: fn(&ChannelRow) -> &str| {
+            let parts: Vec<String> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| format!("{i}:{}", of(r)))
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        };
+        assert_eq!(positions(&ch, |r| &r.start), start);
+        assert_eq!(positions(&ch, |r| &r.end), end);
         assert_eq!(ch[0].in_memory, "—");
-        // While the re-run reads, the in-memory position is a plain offset.
+        // While the re-run reads, the in-memory position is a plain offset: from batch 3's end
+        // to batch 4's, with the rows between.
         let w = world_at("kafka-append", Some("sink-commit@3"), |k| {
             matches!(
                 k,
@@ -116,7 +141,18 @@ mod tests {
                 }
             )
         });
-        assert_eq!(channel_rows(&w)[0].in_memory, "read 12 → 18 · 6 rows");
+        let (from, to): (u64, u64) = (
+            ch[0].end.parse().unwrap(),
+            channel_rows(&w)[0].end.parse().unwrap(),
+        );
+        assert!(to > from, "batch 4 reads records of partition 0");
+        assert_eq!(
+            channel_rows(&w)[0].in_memory,
+            format!(
+                "read {from} → {to} · {}",
+                batchscope_engine::event::rows_text(to - from)
+            )
+        );
     }
 
     #[test]
@@ -152,34 +188,74 @@ mod tests {
     }
 
     #[test]
+    fn the_missing_keys_are_counted_whole_and_listed_from_the_first() {
+        let mut s = preset("kafka-idempotent").unwrap();
+        s.upstream.channels = 8;
+        let expected = batchscope_check::oracle::expected_counts(&s);
+        let mut w = World::new(s);
+        let mut seen_long = false;
+        for _ in 0..400 {
+            let v = sink_view(&w, &expected);
+            let visible = visible_counts(&w);
+            let missing: Vec<RowKey> = expected
+                .keys()
+                .filter(|k| !visible.contains_key(k))
+                .copied()
+                .collect();
+            assert_eq!(v.missing_keys.total, missing.len() as u64);
+            let listed = missing.len().min(LISTED_KEYS);
+            assert_eq!(v.missing_keys.first, missing[..listed]);
+            seen_long |= missing.len() > LISTED_KEYS;
+            w.step();
+        }
+        assert!(
+            seen_long,
+            "the run starts with more keys missing than are listed"
+        );
+        assert!(
+            sink_view(&w, &expected).missing_keys.is_empty(),
+            "all delivered"
+        );
+    }
+
+    #[test]
     fn duplicates_are_marked_in_the_sink_and_the_badge() {
         let expected = expected_of("kafka-append");
         let w = world_at("kafka-append", Some("sink-commit@3"), |k| {
             matches!(k, EventKind::CommitLogWritten { batch_id: 3, .. })
         });
         let v = sink_view(&w, &expected);
-        assert_eq!(
-            v.duplicate_keys
-                .iter()
-                .map(RowKey::to_string)
-                .collect::<Vec<_>>(),
-            ["ch0-9", "ch0-10", "ch0-11", "ch1-9", "ch1-10", "ch1-11"],
-            "in natural order"
-        );
         let groups: Vec<u64> = v.stores[0].groups.iter().map(|g| g.batch_id).collect();
         assert_eq!(groups, [0, 1, 2, 3, 3], "the re-run appends batch 3 again");
+        // Every key of batch 3 is there twice: the duplicates are its keys, in natural order
+        // (`ch0-9` before `ch0-10`).
+        let mut rerun: Vec<RowKey> = v.stores[0].groups[3].keys.iter().map(|k| k.key).collect();
+        rerun.sort();
+        assert!(!rerun.is_empty());
+        assert_eq!(v.duplicate_keys, rerun);
+        let texts: Vec<String> = v.duplicate_keys.iter().map(RowKey::to_string).collect();
+        let mut by_text = texts.clone();
+        by_text.sort_by_key(|t| {
+            let (ch, seq) = t.trim_start_matches("ch").split_once('-').unwrap();
+            (ch.parse::<u32>().unwrap(), seq.parse::<u64>().unwrap())
+        });
+        assert_eq!(texts, by_text, "in natural order");
         assert!(v.stores[0].groups[4].keys.iter().all(|k| k.duplicate));
         assert!(!v.stores[0].groups[0].keys[0].duplicate);
         assert!(
             !v.missing_keys.is_empty(),
             "batch 4 and 5 are not delivered yet"
         );
-        assert_eq!(v.delivered + v.missing_keys.len() as u64, v.expected);
-        let running = badge(None, v.expected, v.delivered, 6, 0);
+        assert_eq!(v.delivered + v.missing_keys.total, v.expected);
+        let dups = v.duplicate_keys.len() as u64;
+        let running = badge(None, v.expected, v.delivered, dups, 0);
         assert_eq!(running.class, "running");
         assert_eq!(
             running.detail,
-            format!("so far {}/36 delivered · 6 duplicates", v.delivered)
+            format!(
+                "so far {}/{} delivered · {dups} duplicates",
+                v.delivered, v.expected
+            )
         );
         let done = badge(Some("duplicates"), 36, 36, 6, 0);
         assert_eq!(done.title, "duplicates");
@@ -217,7 +293,7 @@ mod tests {
         );
         let v = sink_view(&after, &expected);
         assert_eq!(v.lost_keys, lost);
-        assert!(v.missing_keys.iter().all(|k| !lost.contains(k)));
+        assert!(v.missing_keys.first.iter().all(|k| !lost.contains(k)));
         assert_eq!(
             badge(None, 36, v.delivered, 0, lost.len() as u64).class,
             "running-loss"

@@ -92,6 +92,25 @@ pub struct SinkFileView {
     pub staged: bool,
 }
 
+/// How many keys a [`KeyList`] lists.
+pub const LISTED_KEYS: usize = 40;
+
+/// A set of keys too long to show whole: how many, and the first [`LISTED_KEYS`] in key order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyList {
+    /// How many keys there are.
+    pub total: u64,
+    /// The first of them, in key order.
+    pub first: Vec<RowKey>,
+}
+
+impl KeyList {
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+}
+
 /// The Sink panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SinkView {
@@ -112,9 +131,10 @@ pub struct SinkView {
     pub staged_rows: u64,
     /// Keys visible more than once, in key order.
     pub duplicate_keys: Vec<RowKey>,
-    /// Expected keys not visible and not lost (yet): a later batch will deliver them; in key
-    /// order.
-    pub missing_keys: Vec<RowKey>,
+    /// Expected keys not visible and not lost (yet): a later batch will deliver them; how many,
+    /// and the first [`LISTED_KEYS`] in key order (at the start of a long run every record is
+    /// missing: the view copies what the panel shows, not all of them, at each step).
+    pub missing_keys: KeyList,
     /// Expected keys that can no longer arrive: not visible, and behind where the last
     /// committed batch ended (the next batch starts after them), in key order. See
     /// [`lost_keys`].
@@ -303,9 +323,17 @@ pub fn sink_view_of(
     // file is an orphan.
     let staged_from = sink.attempt_files_from();
     let (lost_behind, lost) = lost_keys_of(world, expected, &progress.counts);
-    // Both lists come from ordered maps: already in key order.
-    let mut missing_keys = progress.missing_keys.clone();
-    missing_keys.retain(|k| lost.binary_search(k).is_err());
+    // Both lists come from ordered maps: already in key order. Every lost key is missing.
+    let pending = || {
+        progress
+            .missing_keys
+            .iter()
+            .filter(|k| lost.binary_search(k).is_err())
+    };
+    let missing_keys = KeyList {
+        total: (progress.missing_keys.len() - lost.len()) as u64,
+        first: pending().take(LISTED_KEYS).copied().collect(),
+    };
     let duplicate_keys = progress.duplicate_keys.clone();
     SinkView {
         kind: sink_kind_text(sink.kind()),
