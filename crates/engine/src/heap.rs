@@ -12,10 +12,10 @@
 
 use crate::scenario::Scenario;
 
-/// Bytes of wasm memory a run holds per upstream record, rounded up from the benchmark
-/// (docs/PERFORMANCE.md: 94–99 MB after a run of 993,280 records): the record, the sink's row,
-/// the source's pages and the counts.
-pub const BYTES_PER_RECORD: u64 = 100;
+/// Bytes of wasm memory a run holds per upstream record, rounded up from the benchmark (about
+/// 70 MB after a run of 993,280 records; docs/PERFORMANCE.md): the record's arrival time, the
+/// sink's row, the source's pages and the counts.
+pub const BYTES_PER_RECORD: u64 = 72;
 
 /// Runs that need less than this grow memory a few times at most: not worth a reservation.
 pub const MIN_RESERVE_BYTES: u64 = 16 << 20;

@@ -238,10 +238,7 @@ impl Sink {
 
     /// [`Sink::expected`] of the given records only (a query started at `latest` never reads
     /// the records that arrived before it).
-    pub fn expected_of<'a>(
-        &self,
-        records: impl Iterator<Item = &'a Record>,
-    ) -> BTreeMap<RowKey, u64> {
+    pub fn expected_of(&self, records: impl Iterator<Item = Record>) -> BTreeMap<RowKey, u64> {
         match self.spec.value {
             // Upstream records come in key order: the map is built in one pass.
             SinkValue::Record => records.map(|r| (r.key(), r.amount)).collect(),
@@ -413,7 +410,7 @@ mod tests {
         let mut scenario = preset("kafka-idempotent").expect("preset");
         scenario.sink.kind = SinkKind::Upsert;
         let upstream = World::new(scenario.clone()).upstream;
-        let batch: Vec<_> = upstream.records().take(3).cloned().collect();
+        let batch: Vec<_> = upstream.records().take(3).collect();
         let mut plain = Sink::new(&scenario.sink);
         scenario.sink.value = SinkValue::RunningSum;
         let mut sum = Sink::new(&scenario.sink);

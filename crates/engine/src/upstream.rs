@@ -1,14 +1,17 @@
 //! The simulated CDC table: channels (partitions) of records with arrival times, and partition splits.
 
-use crate::rng::Prng;
+use crate::rng::{Keyed, Prng, Stream};
 use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::ops::Range;
 use std::str::FromStr;
 
 /// One change record of the CDC stream (the seeds' shopping rows). Its identity is its
 /// channel and sequence number ([`Record::key`]); the text `ch0-17` is made only for display,
-/// so a record costs 40 bytes and no allocation wherever it is copied.
+/// so a record costs 40 bytes and no allocation wherever it is copied. The upstream does not
+/// store records: a channel keeps arrival times and makes a record from its sequence number
+/// when a task reads it ([`UpstreamChannel::record`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Record {
     /// Channel index.
@@ -151,8 +154,31 @@ enum Draw {
     Price,
 }
 
+/// The draws a channel's record payloads come from: a record's values are made from its
+/// sequence number when it is read, never stored (a channel keeps only arrival times, 8 bytes a
+/// record).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Payload {
+    users: Stream,
+    items: Stream,
+    amounts: Stream,
+    prices: Stream,
+}
+
+impl Payload {
+    fn of(keyed: Keyed, channel: u32) -> Payload {
+        let draw = |what: Draw| keyed.stream(what as u64, u64::from(channel));
+        Payload {
+            users: draw(Draw::User),
+            items: draw(Draw::Item),
+            amounts: draw(Draw::Amount),
+            prices: draw(Draw::Price),
+        }
+    }
+}
+
 /// One channel of the upstream table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UpstreamChannel {
     /// Channel id as the Tunnel server names it (`ch0`).
     pub id: String,
@@ -166,14 +192,16 @@ pub struct UpstreamChannel {
     pub created_at_ms: u64,
     /// When the channel stopped receiving records because it split.
     pub sealed_at_ms: Option<u64>,
-    /// Its records in arrival order.
-    pub records: Vec<Record>,
+    /// When each of its records arrives, in arrival order (index = sequence number).
+    arrivals: Vec<u64>,
+    /// Where its records' payloads come from.
+    payload: Payload,
 }
 
 impl UpstreamChannel {
     /// How many records have arrived by `now_ms`.
     pub fn arrived(&self, now_ms: u64) -> u64 {
-        self.records.partition_point(|r| r.arrived_at_ms <= now_ms) as u64
+        self.arrivals.partition_point(|&t| t <= now_ms) as u64
     }
 
     /// Whether the channel will never receive another record (it split and `now_ms` is past the split).
@@ -183,17 +211,42 @@ impl UpstreamChannel {
 
     /// Number of records it will ever hold.
     pub fn len(&self) -> u64 {
-        self.records.len() as u64
+        self.arrivals.len() as u64
     }
 
     /// Whether it will never hold a record.
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.arrivals.is_empty()
+    }
+
+    /// Its record at position `seq` (below [`UpstreamChannel::len`]), made from the seed.
+    pub fn record(&self, seq: u64) -> Record {
+        let p = &self.payload;
+        Record {
+            channel: self.index,
+            seq,
+            arrived_at_ms: self.arrivals[seq as usize],
+            user_id: 1 + p.users.below(seq, 4) as u32,
+            item_id: 1 + p.items.below(seq, 3) as u32,
+            amount: 1 + p.amounts.below(seq, 300),
+            price: 1 + p.prices.below(seq, 2000) as u32,
+        }
+    }
+
+    /// Its records at positions `range` (clamped to the channel), in order.
+    pub fn records(&self, range: Range<u64>) -> impl ExactSizeIterator<Item = Record> + '_ {
+        let end = range.end.min(self.len()) as usize;
+        (range.start.min(end as u64) as usize..end).map(|seq| self.record(seq as u64))
+    }
+
+    /// Every record it will ever hold, in order.
+    pub fn all_records(&self) -> impl ExactSizeIterator<Item = Record> + '_ {
+        self.records(0..self.len())
     }
 }
 
 /// The whole upstream table; durable (a crash of the query does not touch it).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Upstream {
     /// Channels: the initial ones first, then children in split order.
     pub channels: Vec<UpstreamChannel>,
@@ -243,7 +296,8 @@ impl Upstream {
                 children: vec![],
                 created_at_ms: 0,
                 sealed_at_ms: None,
-                records: vec![],
+                arrivals: vec![],
+                payload: Payload::of(keyed, i),
             })
             .collect();
         let mut times_by_channel: Vec<Vec<u64>> = times;
@@ -268,7 +322,8 @@ impl Upstream {
                     children: vec![],
                     created_at_ms: split.at_ms,
                     sealed_at_ms: None,
-                    records: vec![],
+                    arrivals: vec![],
+                    payload: Payload::of(keyed, index),
                 });
                 times_by_channel.push(kid_times);
             }
@@ -276,36 +331,14 @@ impl Upstream {
             channels[parent].sealed_at_ms = Some(split.at_ms);
         }
         for (ch, ts) in channels.iter_mut().zip(times_by_channel) {
-            let draw = |what: Draw| keyed.stream(what as u64, u64::from(ch.index));
-            let (users, items, amounts, prices) = (
-                draw(Draw::User),
-                draw(Draw::Item),
-                draw(Draw::Amount),
-                draw(Draw::Price),
-            );
-            ch.records = ts
-                .into_iter()
-                .enumerate()
-                .map(|(seq, t)| {
-                    let seq = seq as u64;
-                    Record {
-                        channel: ch.index,
-                        seq,
-                        arrived_at_ms: t,
-                        user_id: 1 + users.below(seq, 4) as u32,
-                        item_id: 1 + items.below(seq, 3) as u32,
-                        amount: 1 + amounts.below(seq, 300),
-                        price: 1 + prices.below(seq, 2000) as u32,
-                    }
-                })
-                .collect();
+            ch.arrivals = ts;
         }
         Upstream { channels }
     }
 
     /// Every record, channel by channel.
-    pub fn records(&self) -> impl Iterator<Item = &Record> {
-        self.channels.iter().flat_map(|c| c.records.iter())
+    pub fn records(&self) -> impl Iterator<Item = Record> + '_ {
+        self.channels.iter().flat_map(|c| c.all_records())
     }
 
     /// Total number of records.

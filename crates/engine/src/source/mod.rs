@@ -264,8 +264,7 @@ pub fn read_channel(
         if rows.len() as u64 + n > cap {
             break; // response not consumed: re-read next batch
         }
-        let records = &upstream.channel(channel).records[page.from as usize..page.to as usize];
-        rows.extend_from_slice(records);
+        rows.extend(upstream.channel(channel).records(page.from..page.to));
         token = page.next.unwrap_or(Token::Finished);
         if commit_on_read {
             tunnel.checkpoint(channel, token);
@@ -314,7 +313,7 @@ pub fn read_range(upstream: &Upstream, channel: u32, start: Token, end: Token) -
         Token::At(p) => p,
         Token::Finished => ch.len(),
     };
-    ch.records[from as usize..to.max(from) as usize].to_vec()
+    ch.records(from..to.max(from)).collect()
 }
 
 /// The Meta-table rows of a UUID as (channel, token).

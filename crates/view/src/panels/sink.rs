@@ -238,12 +238,10 @@ fn lost_keys_of(
     // sequence: the list comes out in key order.
     let mut lost = vec![];
     for (&channel, &end) in &pos {
-        let records = &world.upstream.channel(channel).records;
-        let behind = &records[..(end as usize).min(records.len())];
+        let behind = end.min(world.upstream.channel(channel).len());
         lost.extend(
-            behind
-                .iter()
-                .map(|r| r.key())
+            (0..behind)
+                .map(|seq| RowKey::Record { channel, seq })
                 .filter(|&k| visible.copies(k) == 0 && expected.contains_key(&k)),
         );
     }
