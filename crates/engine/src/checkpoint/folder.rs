@@ -9,6 +9,7 @@ use super::COMMIT_LOG_MAX_VERSION;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::ops::Bound;
 
 /// Directory of the offset log inside the checkpoint root.
 pub const OFFSET_LOG_DIR: &str = "offsets";
@@ -215,12 +216,12 @@ impl CheckpointFolder {
 
     /// The latest offset-log batch id, `L` of SEMANTICS.md §1.5.
     pub fn latest_offset_id(&self) -> Option<u64> {
-        self.offset_log_ids().last().copied()
+        self.ids_in(OFFSET_LOG_DIR).max()
     }
 
     /// The latest commit-log batch id, `C` of SEMANTICS.md §1.5.
     pub fn latest_commit_id(&self) -> Option<u64> {
-        self.commit_log_ids().last().copied()
+        self.ids_in(COMMIT_LOG_DIR).max()
     }
 
     /// `HDFSMetadataLog.purge` on both logs: deletes offsets and commits with ids below
@@ -241,15 +242,21 @@ impl CheckpointFolder {
     }
 
     fn log_ids(&self, dir: &str) -> Vec<u64> {
-        let prefix = format!("{dir}/");
-        let mut ids: Vec<u64> = self
-            .files
-            .keys()
-            .filter_map(|path| path.strip_prefix(&prefix))
-            .filter_map(batch_id_of_name)
-            .collect();
+        let mut ids: Vec<u64> = self.ids_in(dir).collect();
         ids.sort_unstable();
         ids
+    }
+
+    /// The batch ids of the files directly in `dir`, in name order (`10` before `9`): only the
+    /// paths under `dir/` are visited (the driver asks at every trigger; the folder also holds
+    /// `sources/`, `state/` and the other log).
+    fn ids_in(&self, dir: &str) -> impl Iterator<Item = u64> + '_ {
+        let prefix = format!("{dir}/");
+        self.files
+            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
+            .map(|(path, _)| path)
+            .map_while(move |path| path.strip_prefix(&prefix))
+            .filter_map(batch_id_of_name)
     }
 
     /// Reads one file as text with `parse`; `None` if absent, an error naming the file
@@ -318,4 +325,33 @@ fn check_path(path: &str) -> Result<(), CheckpointError> {
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ids_read_only_their_own_folder_in_numeric_order() {
+        let names = [
+            "offsets/0",
+            "offsets/10",
+            "offsets/9",
+            "offsets/.9.crc",
+            "offsets/07",
+            "offsets-old/11",
+            "offsetsx/12",
+            "commits/3",
+            "commits/10",
+            "sources/0/0",
+            "metadata",
+        ];
+        let folder =
+            CheckpointFolder::from_files(names.iter().map(|n| (n.to_string(), b"v1".to_vec())));
+        assert_eq!(folder.offset_log_ids(), [0, 9, 10]);
+        assert_eq!(folder.commit_log_ids(), [3, 10]);
+        assert_eq!(folder.latest_offset_id(), Some(10));
+        assert_eq!(folder.latest_commit_id(), Some(10));
+        assert_eq!(CheckpointFolder::new().latest_offset_id(), None);
+    }
 }
