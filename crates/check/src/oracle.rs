@@ -148,14 +148,16 @@ pub fn judge(
 }
 
 /// [`judge`] from the sink's count already taken ([`so_far`] of this world): the dashboard
-/// counts once per step for both the badge and the Sink panel.
+/// counts once per step for both the badge and the Sink panel. The report's `lost_keys` are
+/// the keys `progress` lists (every one from `so_far`; the first few from
+/// `progress::so_far_listing`); `lost` counts them all.
 pub fn judge_progress(
     world: &World,
     converged: bool,
     progress: &crate::progress::Progress,
     with_events: bool,
 ) -> Report {
-    let (duplicates, lost) = (progress.duplicates, progress.missing_keys.len() as u64);
+    let (duplicates, lost) = (progress.duplicates, progress.missing);
     let verdict = match (converged, duplicates > 0, lost > 0) {
         (false, _, _) => Verdict::Stuck,
         (true, false, false) => Verdict::ExactlyOnce,

@@ -26,8 +26,11 @@ pub struct Progress {
     pub duplicates: u64,
     /// Keys visible more than once or with a value too high, by key.
     pub duplicate_keys: Vec<RowKey>,
-    /// Expected keys not visible, or visible with a value short of the expected one (yet: lost
-    /// only if still so at the end), by key.
+    /// How many expected keys are not visible, or visible with a value short of the expected
+    /// one (yet: lost only if still so at the end).
+    pub missing: u64,
+    /// Those keys in key order: every one from [`so_far`], the first `limit` from
+    /// [`so_far_listing`].
     pub missing_keys: Vec<RowKey>,
     /// Visible keys whose value is not the expected one (`user-3: 57, expected 42`), by key.
     pub wrong_values: Vec<String>,
@@ -95,6 +98,14 @@ pub fn visible_counts(world: &World) -> BTreeMap<RowKey, u64> {
 /// shows when every record arrived exactly once (`Sink::expected`). For a record that value is
 /// the record's own, so only a running sum can hold a wrong one.
 pub fn so_far(world: &World, expected: &BTreeMap<RowKey, u64>) -> Progress {
+    so_far_listing(world, expected, usize::MAX)
+}
+
+/// [`so_far`] listing only the first `limit` missing keys (all are counted): what a view that
+/// shows a few of them needs at each step. At the start of a long run every record is
+/// missing, and the full list cost three times the count (measured natively at 64 channels ×
+/// 1,000 batches: 2.5 ms, 0.8 ms of it the count).
+pub fn so_far_listing(world: &World, expected: &BTreeMap<RowKey, u64>, limit: usize) -> Progress {
     let counts = KeyCounts::of(world);
     // A row of a record holds that record's own value, which is the one expected of its key:
     // only a running sum can hold a wrong value, so only then are values compared (this runs
@@ -137,14 +148,20 @@ pub fn so_far(world: &World, expected: &BTreeMap<RowKey, u64>) -> Progress {
             .filter(|k| !duplicate_keys.contains(k))
             .count() as u64;
     duplicate_keys.extend(too_high);
-    let missing_keys: Vec<RowKey> = expected
-        .keys()
-        .filter(|&&k| counts.copies(k) == 0 || too_low.contains(&k))
-        .copied()
-        .collect();
+    let mut missing = 0;
+    let mut missing_keys = vec![];
+    for &k in expected.keys() {
+        if counts.copies(k) == 0 || too_low.contains(&k) {
+            missing += 1;
+            if missing_keys.len() < limit {
+                missing_keys.push(k);
+            }
+        }
+    }
     Progress {
         expected: expected.len() as u64,
-        delivered: (expected.len() - missing_keys.len()) as u64,
+        delivered: expected.len() as u64 - missing,
+        missing,
         duplicates,
         duplicate_keys: duplicate_keys.into_iter().collect(),
         missing_keys,

@@ -220,7 +220,7 @@ pub fn summarize(
             expected: progress.expected,
             delivered_keys: progress.delivered,
             duplicates: progress.duplicates,
-            missing: progress.missing_keys.len() as u64,
+            missing: progress.missing,
             duplicate_keys: progress.duplicate_keys,
             verdict,
         },

@@ -322,16 +322,28 @@ pub fn sink_view_of(
     let staged_from = sink.attempt_files_from();
     let (lost_behind, lost) = lost_keys_of(world, expected, &progress.counts);
     // Both lists come from ordered maps: already in key order. Every lost key is missing.
-    let pending = || {
-        progress
-            .missing_keys
-            .iter()
+    let total = progress.missing - lost.len() as u64;
+    let first: Vec<RowKey> = if progress.missing_keys.len() as u64 == progress.missing {
+        let pending = progress.missing_keys.iter();
+        pending
             .filter(|k| lost.binary_search(k).is_err())
+            .take(LISTED_KEYS)
+            .copied()
+            .collect()
+    } else if total == 0 {
+        vec![]
+    } else {
+        // The count listed only the first keys (`so_far_listing`), which may all be lost: the
+        // first pending ones are found in the expected keys (not visible, not lost; a running
+        // sum, whose lists are short, is always listed whole).
+        expected
+            .keys()
+            .filter(|&&k| progress.counts.copies(k) == 0 && lost.binary_search(&k).is_err())
+            .take(LISTED_KEYS)
+            .copied()
+            .collect()
     };
-    let missing_keys = KeyList {
-        total: (progress.missing_keys.len() - lost.len()) as u64,
-        first: pending().take(LISTED_KEYS).copied().collect(),
-    };
+    let missing_keys = KeyList { total, first };
     let duplicate_keys = progress.duplicate_keys.clone();
     SinkView {
         kind: sink_kind_text(sink.kind()),
