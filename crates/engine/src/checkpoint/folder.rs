@@ -248,8 +248,7 @@ impl CheckpointFolder {
     }
 
     /// The batch ids of the files directly in `dir`, in name order (`10` before `9`): only the
-    /// paths under `dir/` are visited (the driver asks at every trigger; the folder also holds
-    /// `sources/`, `state/` and the other log).
+    /// paths under `dir/` are visited, not `sources/`, `state/` or the other log.
     fn ids_in(&self, dir: &str) -> impl Iterator<Item = u64> + '_ {
         let prefix = format!("{dir}/");
         self.files

@@ -324,8 +324,9 @@ pub fn sink_view_of(
     // Both lists come from ordered maps: already in key order. Every lost key is missing.
     let total = progress.missing - lost.len() as u64;
     let first: Vec<RowKey> = if progress.missing_keys.len() as u64 == progress.missing {
-        let pending = progress.missing_keys.iter();
-        pending
+        progress
+            .missing_keys
+            .iter()
             .filter(|k| lost.binary_search(k).is_err())
             .take(LISTED_KEYS)
             .copied()
