@@ -331,6 +331,16 @@ async fn measure(
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
+    // `-- links`: print the `#scenario=` links of the scaled pages (to open or profile them).
+    if std::env::args().any(|a| a == "links") {
+        for (channels, batches) in [(64, 1000), (16, 200)] {
+            println!(
+                "{channels}x{batches} {}",
+                scenario_hash(scaled(channels, batches))
+            );
+        }
+        return;
+    }
     let (preset, events) = largest_preset();
     println!("batchscope browser: release dist/, largest preset `{preset}` ({events} events failure-free)");
     println!("browser preset {preset}");

@@ -7,9 +7,14 @@ use batchscope_check::oracle::{expected_counts, judge_progress, Report};
 use batchscope_check::progress::{so_far, Progress};
 use batchscope_engine::{Event, RowKey, Scenario, World};
 use batchscope_view::replay::Timeline;
+use batchscope_view::tour;
 use batchscope_view::url::scenario::dashboard_limit;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
+
+/// The tour stops' cursors kept for one preset (its name, a cursor per stop).
+type TourCursors = Option<(String, Rc<[Option<usize>]>)>;
 
 /// A scenario run to its end.
 #[derive(Debug)]
@@ -22,6 +27,9 @@ pub struct Run {
     pub converged: bool,
     /// Keys of every record the upstream produced (each expected once).
     pub expected: Rc<BTreeMap<RowKey, u64>>,
+    /// The cursor of each stop of a tour over this run, kept for the tour's preset: finding
+    /// them scans every event, too much for every step of a long run.
+    tour_cursors: RefCell<TourCursors>,
 }
 
 impl Run {
@@ -37,7 +45,22 @@ impl Run {
             converged: timeline.last().is_converged(),
             timeline,
             expected,
+            tour_cursors: RefCell::new(None),
         }
+    }
+
+    /// The cursor of each stop of `preset`'s tour in this run (`None`: never reached),
+    /// found once per preset.
+    pub fn tour_cursors(&self, preset: &str) -> Rc<[Option<usize>]> {
+        if let Some((name, cursors)) = &*self.tour_cursors.borrow() {
+            if name == preset {
+                return cursors.clone();
+            }
+        }
+        let cursors: Rc<[Option<usize>]> =
+            tour::stop_cursors(&tour::tour(preset).stops, self.events()).into();
+        *self.tour_cursors.borrow_mut() = Some((preset.to_string(), cursors.clone()));
+        cursors
     }
 
     /// Every event of the run.
@@ -101,6 +124,18 @@ mod tests {
         }
         assert_eq!(w.meta_table, direct.meta_table);
         assert_eq!(w.sink, direct.sink);
+    }
+
+    #[test]
+    fn tour_cursors_are_found_once_per_preset_and_match_a_fresh_search() {
+        let run = Run::compute(preset("tablestore-split").unwrap(), None);
+        for name in ["tablestore-split", "kafka-idempotent", "tablestore-split"] {
+            let fresh = tour::stop_cursors(&tour::tour(name).stops, run.events());
+            assert_eq!(&*run.tour_cursors(name), fresh.as_slice(), "{name}");
+        }
+        let kept = run.tour_cursors("tablestore-split");
+        assert!(Rc::ptr_eq(&kept, &run.tour_cursors("tablestore-split")));
+        assert!(kept.iter().any(Option::is_some), "the tour reaches a stop");
     }
 
     #[test]

@@ -411,7 +411,7 @@ impl Mode for Micro {
     }
 
     fn tour_cursors(&self) -> Vec<Option<usize>> {
-        tour::stop_cursors(&tour::tour(&self.preset).stops, self.run.events())
+        self.run.tour_cursors(&self.preset).to_vec()
     }
 
     /// The preset's scenario at this seed with the tour's crash armed (and no other crash

@@ -4,7 +4,7 @@
 
 use crate::hooks::{use_arrow_progress, use_element_size};
 use batchscope_engine::{Actor, Event, EventKind};
-use batchscope_view::geometry::{clamp_label_x, ease_in_out, fmt, lane_index, Layout};
+use batchscope_view::geometry::{clamp_label_x, ease_in_out, fmt, lane_index, Arrow, Layout};
 use batchscope_view::labels::arrow_label;
 use batchscope_view::palette::{actor_color, actor_title, CRASH};
 use yew::prelude::*;
@@ -50,13 +50,34 @@ fn marker_id(from: Actor, alarm: bool) -> String {
     }
 }
 
+/// Props of [`ArrowDot`].
+#[derive(Properties, PartialEq)]
+struct ArrowDotProps {
+    /// The current arrow.
+    arrow: Arrow,
+    /// Its colour.
+    color: &'static str,
+    /// Events shown (keys the animation).
+    cursor: usize,
+    /// How long the dot takes to travel (0 = drawn at the head).
+    animate_ms: f64,
+}
+
+/// The dot travelling along the current arrow: a component of its own, so each animation
+/// frame re-renders one circle, not the diagram (whose rows all move at each step).
+#[component]
+fn ArrowDot(props: &ArrowDotProps) -> Html {
+    let progress = use_arrow_progress(props.cursor, props.animate_ms);
+    let (dx, dy) = props.arrow.point_at(ease_in_out(progress));
+    html! { <circle class="dot" cx={fmt(dx)} cy={fmt(dy)} r="5" fill={props.color} /> }
+}
+
 /// The diagram.
 #[component]
 pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
     let pane = use_node_ref();
     let (pane_w, pane_h) = use_element_size(&pane);
     let layout = Layout::fitted(pane_w, pane_h);
-    let progress = use_arrow_progress(props.cursor, props.animate_ms);
     let w = layout.width;
     let h = layout.height();
     // The newest events that fit.
@@ -116,8 +137,8 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             let (lx, ly, anchor) = arrow.label_anchor();
             let lx = clamp_label_x(lx, anchor, &label, w);
             let dot = current.then(|| {
-                let (dx, dy) = arrow.point_at(ease_in_out(progress));
-                html! { <circle class="dot" cx={fmt(dx)} cy={fmt(dy)} r="5" fill={color} /> }
+                html! { <ArrowDot arrow={arrow.clone()} color={color} cursor={props.cursor}
+                                  animate_ms={props.animate_ms} /> }
             });
             html! {
                 <g class={classes!("arrow", alarm.then_some("arrow-alarm"))}>

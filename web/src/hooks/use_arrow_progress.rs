@@ -17,7 +17,8 @@ fn now_ms() -> f64 {
 /// Progress of the arrow animation for `key`; 1.0 when `duration_ms` is 0.
 #[hook]
 pub fn use_arrow_progress(key: usize, duration_ms: f64) -> f64 {
-    let progress = use_state(|| 1.0_f64);
+    // A dot mounted for a new arrow starts at the tail, not drawn once at the head first.
+    let progress = use_state(|| if duration_ms > 0.0 { 0.0 } else { 1.0_f64 });
     {
         let progress = progress.clone();
         use_effect_with(key, move |_| {
