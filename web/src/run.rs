@@ -4,8 +4,9 @@
 //! upstream produced (what should reach the sink) and the oracle's verdict at a cursor.
 
 use batchscope_check::oracle::{expected_counts, judge_progress, Report};
-use batchscope_check::progress::{so_far, Progress};
+use batchscope_check::progress::{so_far, so_far_listing, Progress};
 use batchscope_engine::{Event, RowKey, Scenario, World};
+use batchscope_view::panels::LISTED_KEYS;
 use batchscope_view::replay::Timeline;
 use batchscope_view::tour;
 use batchscope_view::url::scenario::dashboard_limit;
@@ -15,6 +16,9 @@ use std::rc::Rc;
 
 /// The tour stops' cursors kept for one preset (its name, a cursor per stop).
 type TourCursors = Option<(String, Rc<[Option<usize>]>)>;
+
+/// Sink counts kept, by sink version: a step back and forth around a moment counts once.
+const KEPT_COUNTS: usize = 4;
 
 /// A scenario run to its end.
 #[derive(Debug)]
@@ -30,6 +34,10 @@ pub struct Run {
     /// The cursor of each stop of a tour over this run, kept for the tour's preset: finding
     /// them scans every event, too much for every step of a long run.
     tour_cursors: RefCell<TourCursors>,
+    /// The sink's count at the last few sink versions seen (newest last): along one run, a
+    /// version names one sink, and at 64 channels × 1,000 batches a count of the full sink
+    /// is most of a step.
+    counts: RefCell<Vec<(u64, Rc<Progress>)>>,
 }
 
 impl Run {
@@ -46,7 +54,25 @@ impl Run {
             timeline,
             expected,
             tour_cursors: RefCell::new(None),
+            counts: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The sink of `world` (a moment of this run) against the expected keys, listing the first
+    /// [`LISTED_KEYS`] missing ones; counted again only for a sink version not among the last
+    /// few seen.
+    pub fn progress_of(&self, world: &World) -> Rc<Progress> {
+        let version = world.sink.version();
+        let mut kept = self.counts.borrow_mut();
+        if let Some((_, progress)) = kept.iter().find(|(v, _)| *v == version) {
+            return progress.clone();
+        }
+        let progress = Rc::new(so_far_listing(world, &self.expected, LISTED_KEYS));
+        if kept.len() == KEPT_COUNTS {
+            kept.remove(0);
+        }
+        kept.push((version, progress.clone()));
+        progress
     }
 
     /// The cursor of each stop of `preset`'s tour in this run (`None`: never reached),
@@ -136,6 +162,23 @@ mod tests {
         let kept = run.tour_cursors("tablestore-split");
         assert!(Rc::ptr_eq(&kept, &run.tour_cursors("tablestore-split")));
         assert!(kept.iter().any(Option::is_some), "the tour reaches a stop");
+    }
+
+    #[test]
+    fn kept_counts_equal_a_fresh_count_back_and_forth() {
+        let mut s = preset("kafka-append").unwrap();
+        s.crashes.push("sink-commit@3".parse().unwrap());
+        let run = Run::compute(s, None);
+        let end = run.len();
+        let mut cursors: Vec<usize> = (0..=end).collect();
+        cursors.extend((0..=end).rev());
+        cursors.extend([end / 2, end, end / 2, 3, end]);
+        for cursor in cursors {
+            let world = run.timeline.world_at(cursor);
+            let fresh = so_far_listing(&world, &run.expected, LISTED_KEYS);
+            assert_eq!(*run.progress_of(&world), fresh, "cursor {cursor}");
+        }
+        assert!(run.counts.borrow().len() <= KEPT_COUNTS);
     }
 
     #[test]

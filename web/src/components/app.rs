@@ -78,10 +78,7 @@ pub fn App(props: &AppProps) -> Html {
     // Verdict.
     // The sink counted once for the badge and the Sink panel, and again only when the sink
     // changed (most steps do not touch it; its version tells, along one run).
-    let counted = player.world.clone();
-    let progress = use_memo((run.clone(), counted.sink.version()), move |(r, _)| {
-        batchscope_check::progress::so_far_listing(&counted, &r.expected, panels::LISTED_KEYS)
-    });
+    let progress = player.mode.run.progress_of(world);
     let (settled, report) = player.mode.run.verdict_of(world, cursor, &progress);
     let sink = panels::sink_view_of(world, &player.mode.run.expected, &progress);
     let badge = panels::badge(
