@@ -239,6 +239,13 @@ mod tests {
                     assert!(few.missing_keys.len() <= limit);
                     assert_eq!(sink_view_of(&w, &expected, &few), whole, "{name}");
                 }
+                // The view skips the search when nothing is missing: the same keys as a search.
+                let (behind, lost) = lost_keys(&w, &expected);
+                assert_eq!(
+                    (whole.lost_behind, &whole.lost_keys),
+                    (behind, &lost),
+                    "{name}"
+                );
                 saw_lost |= !whole.lost_keys.is_empty() && !whole.missing_keys.is_empty();
                 w.step();
             }

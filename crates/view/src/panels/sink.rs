@@ -320,7 +320,13 @@ pub fn sink_view_of(
     // The commit lists exactly the files of the attempt in flight; every other unlisted
     // file is an orphan.
     let staged_from = sink.attempt_files_from();
-    let (lost_behind, lost) = lost_keys_of(world, expected, &progress.counts);
+    // A lost key is a missing one: with none missing (most of a clean run, and all of its
+    // end) there is nothing to look for behind the commits.
+    let (lost_behind, lost) = if progress.missing == 0 {
+        (None, vec![])
+    } else {
+        lost_keys_of(world, expected, &progress.counts)
+    };
     // Both lists come from ordered maps: already in key order. Every lost key is missing.
     let total = progress.missing - lost.len() as u64;
     let first: Vec<RowKey> = if progress.missing_keys.len() as u64 == progress.missing {
