@@ -29,6 +29,27 @@ fn address(hash: &str) -> String {
     format!("{origin}{path}{hash}")
 }
 
+/// The menu's value of "this run vs the preset NAME": the link is made when it is picked (the
+/// run's link changes at every step; twenty options holding it were rewritten at each one).
+const VS: &str = "vs:";
+
+/// The menu's value of "leave compare mode".
+const LEAVE: &str = "leave";
+
+/// The hash a pick in the comparison menu opens, given this run's link without `vs=`.
+fn pick_target(value: &str, alone: &str) -> Option<String> {
+    if value.is_empty() {
+        None
+    } else if value == LEAVE {
+        Some(alone.to_string())
+    } else if let Some(name) = value.strip_prefix(VS) {
+        Some(format!("{alone}&vs={name}"))
+    } else {
+        // A built-in question's own link.
+        Some(value.to_string())
+    }
+}
+
 /// "Copy link" and the comparison menu.
 #[component]
 pub fn LabButtons(props: &LabButtonsProps) -> Html {
@@ -47,10 +68,10 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
             on_action.emit(PlayerCmd::Notify(format!("Link copied: {link}")).into());
         })
     };
+    let alone = props.alone.clone();
     let pick = Callback::from(move |e: Event| {
         let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        let hash = select.value();
-        if !hash.is_empty() {
+        if let Some(hash) = pick_target(&select.value(), &alone) {
             let _ = gloo::utils::window().location().set_hash(&hash);
             select.set_value("");
         }
@@ -69,13 +90,33 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
                 </optgroup>
                 <optgroup label="This run (seed, crashes) vs a preset">
                     { for presets().into_iter().map(|p| html! {
-                        <option value={format!("{}&vs={}", props.alone, p.name)}>{ format!("vs {}", p.name) }</option>
+                        <option value={format!("{VS}{}", p.name)}>{ format!("vs {}", p.name) }</option>
                     }) }
                 </optgroup>
                 if props.comparing {
-                    <option value={props.alone.clone()} data-testid="compare-leave">{ "Leave compare mode" }</option>
+                    <option value={LEAVE} data-testid="compare-leave">{ "Leave compare mode" }</option>
                 }
             </select>
         </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pick_opens_its_link_made_from_this_run_at_the_moment_of_picking() {
+        let alone = "#preset=kafka-append&seed=7&crash=sink-commit@3&at=40";
+        assert_eq!(pick_target("", alone), None);
+        assert_eq!(pick_target(LEAVE, alone).as_deref(), Some(alone));
+        assert_eq!(
+            pick_target(&format!("{VS}kafka-idempotent"), alone).as_deref(),
+            Some("#preset=kafka-append&seed=7&crash=sink-commit@3&at=40&vs=kafka-idempotent")
+        );
+        for b in built_ins() {
+            assert!(!b.hash.starts_with(VS) && b.hash != LEAVE, "{}", b.hash);
+            assert_eq!(pick_target(&b.hash, alone), Some(b.hash.clone()));
+        }
     }
 }

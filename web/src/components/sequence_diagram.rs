@@ -107,7 +107,10 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         }
     });
     let rows = shown.iter().enumerate().map(|(i, e)| {
-        let row = i as u32;
+        // Each row is drawn at the top row's place and moved by a transform: as the window
+        // slides one event per step, a kept row changes one attribute.
+        let shift = layout.row_top(i as u32) - layout.row_top(0);
+        let row = 0;
         let current = i + 1 == n;
         let (from, to) = e.kind.lanes();
         let alarm = is_alarm(&e.kind);
@@ -152,6 +155,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         };
         html! {
             <g class={classes!("row", current.then_some("row-current"))} key={e.seq.to_string()}
+               transform={format!("translate(0 {})", fmt(shift))}
                data-testid={if current { "current-event" } else { "event" }} data-seq={e.seq.to_string()}>
                 if current {
                     <rect class="current-band" x="0" y={fmt(y_top + 1.0)} width={fmt(w)} height={fmt(layout.row_h - 2.0)} rx="5" />
@@ -175,7 +179,10 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
                 }) }
             </defs>
             { for lanes }
-            { for rows }
+            // The rows in a group of their own: a keyed list only when every sibling has a key
+            // (mixed with the lanes, rows were matched by position and, their keys differing,
+            // all drawn again at every step).
+            <g class="rows">{ for rows }</g>
             if n == 0 {
                 <text class="empty-hint" x={fmt(w / 2.0)} y={fmt(layout.row_y(3))} text-anchor="middle">
                     { "Press ▶| (or →) to perform the first step, ▶ (or space) to play." }
