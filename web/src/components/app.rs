@@ -159,12 +159,14 @@ pub fn App(props: &AppProps) -> Html {
     let kind = scenario.source.kind;
     let channel_rows = panels::channel_rows(world);
     let meta_rows = panels::meta_rows(world);
-    let files = panels::checkpoint_files(world);
+    // The folder's files as the panel shows them (their text, in folder order) only when its
+    // tab is open: at 1,000 batches that is thousands of files at every step.
+    let files = (player.mode.tab == Tab::Checkpoint).then(|| panels::checkpoint_files(world));
     let progress = batchscope_view::spark_ui::progress(world.events());
     let counts = vec![
         channel_rows.len().to_string(),
         meta_rows.len().to_string(),
-        files.len().to_string(),
+        world.checkpoint.files().count().to_string(),
         sink.visible.to_string(),
         progress.iter().filter(|p| p.completed).count().to_string(),
     ];
@@ -179,7 +181,7 @@ pub fn App(props: &AppProps) -> Html {
     let focus = match player.mode.tab {
         Tab::Channels => focus::channel_focus(&channel_rows, event_kind),
         Tab::Meta => focus::meta_focus(&meta_rows, event_kind),
-        Tab::Checkpoint => focus::checkpoint_focus(&files),
+        Tab::Checkpoint => focus::checkpoint_focus(files.as_deref().unwrap_or_default()),
         Tab::Sink => focus::sink_focus(&sink, event_kind),
         Tab::Progress => None,
     };
@@ -196,7 +198,7 @@ pub fn App(props: &AppProps) -> Html {
             <MetaPanel rows={meta_rows} focus={focus.clone()} used={uses_meta_table(&scenario.source)} />
         },
         Tab::Checkpoint => html! {
-            <CheckpointPanel files={files} selected={player.mode.selected_file.clone()} focus={focus.clone()} on_action={on_action.clone()} />
+            <CheckpointPanel files={files.unwrap_or_default()} selected={player.mode.selected_file.clone()} focus={focus.clone()} on_action={on_action.clone()} />
         },
         Tab::Sink => html! { <SinkPanel view={sink} settled={settled.is_some()} focus={focus} /> },
         Tab::Progress => {

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Bound;
+use std::sync::Arc;
 
 /// Directory of the offset log inside the checkpoint root.
 pub const OFFSET_LOG_DIR: &str = "offsets";
@@ -72,9 +73,14 @@ impl std::error::Error for CheckpointError {}
 /// In-memory checkpoint root: relative path (`metadata`, `offsets/3`, `commits/3`,
 /// `sources/0/0`) -> bytes. Pure data: the CLI fills it from a real directory, the
 /// simulation writes into it, and both read it through the same typed helpers.
+///
+/// Cheap to clone: the files are shared between clones and copied on the first write to a
+/// shared folder (a file's bytes stay shared even then). The dashboard clones the world on
+/// screen at every step and the explorer forks one at every crash site, while a long run's
+/// folder holds thousands of files and most steps write none.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckpointFolder {
-    files: BTreeMap<String, Vec<u8>>,
+    files: Arc<BTreeMap<String, Arc<[u8]>>>,
 }
 
 impl CheckpointFolder {
@@ -87,7 +93,12 @@ impl CheckpointFolder {
     /// path given twice keeps the last bytes.
     pub fn from_files(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> Self {
         CheckpointFolder {
-            files: files.into_iter().collect(),
+            files: Arc::new(
+                files
+                    .into_iter()
+                    .map(|(path, bytes)| (path, bytes.into()))
+                    .collect(),
+            ),
         }
     }
 
@@ -95,12 +106,12 @@ impl CheckpointFolder {
     pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
         self.files
             .iter()
-            .map(|(path, bytes)| (path.as_str(), bytes.as_slice()))
+            .map(|(path, bytes)| (path.as_str(), &bytes[..]))
     }
 
     /// The bytes of one file.
     pub fn read(&self, path: &str) -> Option<&[u8]> {
-        self.files.get(path).map(Vec::as_slice)
+        self.files.get(path).map(|bytes| &bytes[..])
     }
 
     /// Whether the file exists.
@@ -117,13 +128,13 @@ impl CheckpointFolder {
                 path: path.to_owned(),
             });
         }
-        self.files.insert(path.to_owned(), bytes);
+        Arc::make_mut(&mut self.files).insert(path.to_owned(), bytes.into());
         Ok(())
     }
 
     /// Deletes one file (purging); returns whether it existed.
     pub fn delete(&mut self, path: &str) -> bool {
-        self.files.remove(path).is_some()
+        self.files.contains_key(path) && Arc::make_mut(&mut self.files).remove(path).is_some()
     }
 
     /// Writes `metadata` (`{"id":"..."}`); fails if the query already has an id.
@@ -232,7 +243,7 @@ impl CheckpointFolder {
             for id in self.log_ids(dir) {
                 if id < threshold {
                     let path = format!("{dir}/{id}");
-                    self.files.remove(&path);
+                    Arc::make_mut(&mut self.files).remove(&path);
                     deleted.push(path);
                 }
             }
@@ -329,6 +340,38 @@ fn check_path(path: &str) -> Result<(), CheckpointError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clone_shares_its_files_until_one_side_writes() {
+        let mut a = CheckpointFolder::from_files(
+            ["offsets/0", "commits/0", "offsets/1"].map(|p| (p.to_string(), b"v1".to_vec())),
+        );
+        let b = a.clone();
+        assert!(Arc::ptr_eq(&a.files, &b.files), "a clone copies nothing");
+        a.create_atomic("commits/1", b"v1\n{}".to_vec()).unwrap();
+        assert!(!Arc::ptr_eq(&a.files, &b.files));
+        assert!(a.contains("commits/1") && !b.contains("commits/1"));
+        // The bytes of the files both hold are still one copy.
+        assert!(std::ptr::eq(
+            a.read("offsets/0").unwrap(),
+            b.read("offsets/0").unwrap()
+        ));
+
+        let (mut c, mut d) = (b.clone(), b.clone());
+        assert!(!c.delete("offsets/9"), "nothing to delete");
+        assert!(
+            Arc::ptr_eq(&c.files, &b.files),
+            "a delete of nothing copies nothing"
+        );
+        assert!(c.delete("offsets/1"));
+        assert_eq!(d.purge(1), ["commits/0", "offsets/0"]);
+        assert_eq!(b.files().count(), 3, "the folder cloned from is unchanged");
+        assert_eq!(
+            c.files().map(|(p, _)| p).collect::<Vec<_>>(),
+            ["commits/0", "offsets/0"]
+        );
+        assert_eq!(d.files().map(|(p, _)| p).collect::<Vec<_>>(), ["offsets/1"]);
+    }
 
     #[test]
     fn log_ids_read_only_their_own_folder_in_numeric_order() {
