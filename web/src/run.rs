@@ -8,6 +8,7 @@ use batchscope_check::progress::{so_far, so_far_listing, Progress};
 use batchscope_engine::{Event, RowKey, Scenario, World};
 use batchscope_view::panels::LISTED_KEYS;
 use batchscope_view::replay::Timeline;
+use batchscope_view::spark_ui::{BatchProgress, ProgressIndex};
 use batchscope_view::tour;
 use batchscope_view::url::scenario::dashboard_limit;
 use std::cell::RefCell;
@@ -38,6 +39,8 @@ pub struct Run {
     /// version names one sink, and at 64 channels × 1,000 batches a count of the full sink
     /// is most of a step.
     counts: RefCell<Vec<(u64, Rc<Progress>)>>,
+    /// Spark's progress reports of any cursor, made when first asked for.
+    spark: RefCell<Option<Rc<ProgressIndex>>>,
 }
 
 impl Run {
@@ -55,7 +58,19 @@ impl Run {
             expected,
             tour_cursors: RefCell::new(None),
             counts: RefCell::new(Vec::new()),
+            spark: RefCell::new(None),
         }
+    }
+
+    /// What Spark's UI reports after the first `cursor` events of this run (the Structured
+    /// Streaming tab): read from an index of the run made once, not from every event so far.
+    pub fn spark_progress(&self, cursor: usize) -> Vec<BatchProgress> {
+        let index = self
+            .spark
+            .borrow_mut()
+            .get_or_insert_with(|| Rc::new(ProgressIndex::of(self.events())))
+            .clone();
+        index.at(self.events(), cursor)
     }
 
     /// The sink of `world` (a moment of this run) against the expected keys, listing the first
@@ -179,6 +194,21 @@ mod tests {
             assert_eq!(*run.progress_of(&world), fresh, "cursor {cursor}");
         }
         assert!(run.counts.borrow().len() <= KEPT_COUNTS);
+    }
+
+    #[test]
+    fn spark_progress_at_a_cursor_is_the_progress_of_the_events_so_far() {
+        let mut s = preset("kafka-append").unwrap();
+        s.crashes.push("sink-commit@3".parse().unwrap());
+        let run = Run::compute(s, None);
+        for cursor in [0, 1, 40, run.len() / 2, run.len(), 7] {
+            let events = &run.events()[..cursor];
+            assert_eq!(
+                run.spark_progress(cursor),
+                batchscope_view::spark_ui::progress(events),
+                "{cursor}"
+            );
+        }
     }
 
     #[test]

@@ -48,17 +48,32 @@ pub struct BatchProgress {
 /// `latestOffset` and `walCommit` are then 0: the offsets come from the log). Triggers that
 /// found no new data (Spark reports them, without a batch) are left out.
 pub fn progress(events: &[Event]) -> Vec<BatchProgress> {
-    let mut out: Vec<BatchProgress> = Vec::new();
-    let mut current: Option<(BatchProgress, u64)> = None;
-    let mut previous_start: Option<u64> = None;
-    let close = |entry: Option<(BatchProgress, u64)>, out: &mut Vec<BatchProgress>| {
-        if let Some((p, _)) = entry {
+    let mut fold = Fold::default();
+    for e in events {
+        fold.feed(e);
+    }
+    fold.finish()
+}
+
+/// [`progress`] read event by event: the attempts closed so far (rates not yet computed), the
+/// one open, and when the previous one started.
+#[derive(Clone, Debug, Default)]
+struct Fold {
+    out: Vec<BatchProgress>,
+    current: Option<(BatchProgress, u64)>,
+    previous_start: Option<u64>,
+}
+
+impl Fold {
+    fn close(&mut self) {
+        if let Some((p, _)) = self.current.take() {
             if p.completed || p.input_rows > 0 {
-                out.push(p);
+                self.out.push(p);
             }
         }
-    };
-    for e in events {
+    }
+
+    fn feed(&mut self, e: &Event) {
         let at = e.at_ms;
         match &e.kind {
             EventKind::TriggerFired { batch_id }
@@ -66,9 +81,9 @@ pub fn progress(events: &[Event]) -> Vec<BatchProgress> {
                 recovery: Recovery::Rerun { batch_id },
                 ..
             } => {
-                close(current.take(), &mut out);
-                let since = previous_start.map_or(0, |s| at.saturating_sub(s));
-                previous_start = Some(at);
+                self.close();
+                let since = self.previous_start.map_or(0, |s| at.saturating_sub(s));
+                self.previous_start = Some(at);
                 let p = BatchProgress {
                     batch_id: *batch_id,
                     run: e.run,
@@ -80,16 +95,14 @@ pub fn progress(events: &[Event]) -> Vec<BatchProgress> {
                     processing_rate: 0.0,
                     completed: false,
                 };
-                current = Some((p, at));
+                self.current = Some((p, at));
             }
             EventKind::NoNewData { .. }
             | EventKind::Crashed { .. }
-            | EventKind::QueryFailed { .. } => {
-                close(current.take(), &mut out);
-            }
+            | EventKind::QueryFailed { .. } => self.close(),
             kind => {
-                let Some((p, mark)) = current.as_mut() else {
-                    continue;
+                let Some((p, mark)) = self.current.as_mut() else {
+                    return;
                 };
                 let op = match kind {
                     EventKind::GetOffset { .. } => Some(0),
@@ -101,9 +114,9 @@ pub fn progress(events: &[Event]) -> Vec<BatchProgress> {
                     EventKind::SourceCommit { .. } => None,
                     EventKind::TaskRead { rows, .. } => {
                         p.input_rows += rows;
-                        continue;
+                        return;
                     }
-                    _ => continue,
+                    _ => return,
                 };
                 if let Some(op) = op {
                     p.durations[op] += at.saturating_sub(*mark);
@@ -112,21 +125,85 @@ pub fn progress(events: &[Event]) -> Vec<BatchProgress> {
                 if matches!(kind, EventKind::CommitLogWritten { .. }) {
                     p.completed = true;
                     p.trigger_ms = at.saturating_sub(p.start_ms);
-                    close(current.take(), &mut out);
+                    self.close();
                 }
             }
         }
     }
-    close(current, &mut out);
-    for p in &mut out {
-        let since_ms = p.input_rate;
-        p.input_rate = rate(p.input_rows, since_ms);
-        if p.trigger_ms == 0 {
-            p.trigger_ms = p.durations.iter().sum();
+
+    fn finish(mut self) -> Vec<BatchProgress> {
+        self.close();
+        for p in &mut self.out {
+            let since_ms = p.input_rate;
+            p.input_rate = rate(p.input_rows, since_ms);
+            if p.trigger_ms == 0 {
+                p.trigger_ms = p.durations.iter().sum();
+            }
+            p.processing_rate = rate(p.input_rows, p.trigger_ms as f64);
         }
-        p.processing_rate = rate(p.input_rows, p.trigger_ms as f64);
+        self.out
     }
-    out
+}
+
+/// [`progress`] of any prefix of one run's events without reading the prefix: the attempts
+/// the whole run closed, and where the reading stood every [`ProgressIndex::EVERY`] events.
+/// The dashboard shows the progress at every step, and a long run has hundreds of thousands
+/// of events.
+#[derive(Clone, Debug, Default)]
+pub struct ProgressIndex {
+    /// Every attempt the whole run closed, rates not yet computed.
+    closed: Vec<BatchProgress>,
+    /// At event `k × EVERY`: how many of `closed` were closed, the open attempt, when the
+    /// previous one started.
+    marks: Vec<Mark>,
+}
+
+/// Where [`ProgressIndex`]'s reading stood at a mark: attempts closed, the open one (and the
+/// time of its last operation), when the previous attempt started.
+type Mark = (usize, Option<(BatchProgress, u64)>, Option<u64>);
+
+impl ProgressIndex {
+    /// Events between two marks.
+    pub const EVERY: usize = 256;
+
+    /// The index of `events` (the whole run).
+    pub fn of(events: &[Event]) -> ProgressIndex {
+        let mut fold = Fold::default();
+        let mut marks = Vec::with_capacity(events.len() / Self::EVERY + 1);
+        for (i, e) in events.iter().enumerate() {
+            if i % Self::EVERY == 0 {
+                marks.push((fold.out.len(), fold.current.clone(), fold.previous_start));
+            }
+            fold.feed(e);
+        }
+        ProgressIndex {
+            closed: fold.out,
+            marks,
+        }
+    }
+
+    /// `progress(&events[..cursor])`, where `events` is the run the index was made of.
+    pub fn at(&self, events: &[Event], cursor: usize) -> Vec<BatchProgress> {
+        let cursor = cursor.min(events.len());
+        let k = (cursor / Self::EVERY).min(self.marks.len().saturating_sub(1));
+        let mut fold = match self.marks.get(k) {
+            Some((closed, current, previous_start)) => Fold {
+                out: self.closed[..*closed].to_vec(),
+                current: current.clone(),
+                previous_start: *previous_start,
+            },
+            None => Fold::default(),
+        };
+        let from = if self.marks.is_empty() {
+            0
+        } else {
+            k * Self::EVERY
+        };
+        for e in &events[from.min(cursor)..cursor] {
+            fold.feed(e);
+        }
+        fold.finish()
+    }
 }
 
 fn rate(rows: u64, ms: f64) -> f64 {
@@ -305,6 +382,33 @@ mod tests {
         let mut s = batchscope_engine::preset("kafka-append").unwrap();
         s.crashes = crash.map(|c| vec![c.parse().unwrap()]).unwrap_or_default();
         check_world(&s, false).1.events().to_vec()
+    }
+
+    #[test]
+    fn the_index_gives_the_progress_of_every_prefix() {
+        let mut long = batchscope_engine::preset("kafka-idempotent").unwrap();
+        long.upstream.channels = 32;
+        long.batches = 30;
+        long.crashes = vec!["sink-commit@4".parse().unwrap()];
+        let long = check_world(&long, false).1.events().to_vec();
+        assert!(
+            long.len() > 4 * ProgressIndex::EVERY,
+            "the run crosses several marks"
+        );
+        let runs = [
+            run(None),
+            run(Some("sink-commit@3")),
+            run(Some("offset-log@2")),
+            long,
+        ];
+        for events in runs {
+            let index = ProgressIndex::of(&events);
+            for cursor in 0..=events.len() + 1 {
+                let prefix = &events[..cursor.min(events.len())];
+                assert_eq!(index.at(&events, cursor), progress(prefix), "at {cursor}");
+            }
+        }
+        assert!(ProgressIndex::of(&[]).at(&[], 3).is_empty());
     }
 
     #[test]

@@ -162,7 +162,7 @@ pub fn App(props: &AppProps) -> Html {
     // The folder's files as the panel shows them (their text, in folder order) only when its
     // tab is open: at 1,000 batches that is thousands of files at every step.
     let files = (player.mode.tab == Tab::Checkpoint).then(|| panels::checkpoint_files(world));
-    let progress = batchscope_view::spark_ui::progress(world.events());
+    let progress = player.mode.run.spark_progress(cursor);
     let counts = vec![
         channel_rows.len().to_string(),
         meta_rows.len().to_string(),
