@@ -194,12 +194,8 @@ impl ProgressIndex {
             },
             None => Fold::default(),
         };
-        let from = if self.marks.is_empty() {
-            0
-        } else {
-            k * Self::EVERY
-        };
-        for e in &events[from.min(cursor)..cursor] {
+        // Mark k stands at event k × EVERY ≤ cursor (0 when there are no events).
+        for e in &events[k * Self::EVERY..cursor] {
             fold.feed(e);
         }
         fold.finish()
