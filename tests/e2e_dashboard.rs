@@ -33,8 +33,11 @@ fn rerun_commit_seq() -> u64 {
 /// frame after the DOM changed (the frame that paints the new step).
 const PAINT_PROBE: &str = r#"
     window.__paint = [];
-    const button = document.querySelector('#step');
-    button.addEventListener('click', () => {
+    // On the window, capturing: before the page's own listeners, which render the step at
+    // once (a listener on the button itself runs after them and would miss the step's
+    // changes).
+    window.addEventListener('click', e => {
+        if (!e.target.closest || !e.target.closest('#step')) return;
         const t0 = performance.now();
         const observer = new MutationObserver(() => {
             observer.disconnect();

@@ -220,3 +220,38 @@ async fn a_shared_link_opens_its_tab_and_file() {
     assert!(shown.contains(last.lines().last().unwrap()), "{shown}");
     app.destroy();
 }
+
+/// The animations running on the current arrow's dot (`Element.getAnimations()`).
+fn dot_animations(r: &web_sys::Element) -> u32 {
+    let dot = find(r, "[data-testid=current-event] circle.dot");
+    let get = js_sys::Reflect::get(&dot, &"getAnimations".into()).unwrap();
+    let list = get
+        .dyn_into::<js_sys::Function>()
+        .unwrap()
+        .call0(&dot)
+        .unwrap();
+    list.dyn_into::<js_sys::Array>().unwrap().length()
+}
+
+#[wasm_bindgen_test]
+async fn the_dot_travels_after_a_pause_and_not_while_steps_come_fast() {
+    let (r, app) = mount("#preset=kafka-append&seed=7&at=3");
+    settle().await;
+    yew::platform::time::sleep(std::time::Duration::from_millis(400)).await;
+    click(&r, "#step");
+    settle().await;
+    assert_eq!(
+        dot_animations(&r),
+        1,
+        "a step after a pause: the dot travels"
+    );
+    // The browser plays it; the dot is drawn where it ends, at the arrow's head.
+    click(&r, "#step");
+    settle().await;
+    assert_eq!(
+        dot_animations(&r),
+        0,
+        "a step before the last dot arrived: drawn at once"
+    );
+    app.destroy();
+}

@@ -17,6 +17,7 @@ pub mod overview;
 pub mod palette;
 pub mod panels;
 pub mod replay;
+pub mod rows_in_view;
 pub mod spark_ui;
 pub mod timeline;
 pub mod topology;

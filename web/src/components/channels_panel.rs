@@ -1,9 +1,48 @@
 //! Channels: per channel its Tunnel status, the server-committed checkpoint, the start and end
-//! positions of the batch in view, what is held in memory, and records arrived so far.
+//! positions of the batch in view, what is held in memory, and records arrived so far. A
+//! source of many channels draws only the rows in the panel's view (see
+//! [`batchscope_view::rows_in_view`]).
 
+use crate::hooks::use_element_size;
 use batchscope_engine::source::SourceCounters;
 use batchscope_view::panels::ChannelRow;
+use batchscope_view::rows_in_view::RowWindow;
 use yew::prelude::*;
+
+/// From this many channels on, rows have a fixed height and only those in view are drawn
+/// (fewer are drawn whole, their cells free to wrap).
+pub const WINDOWED_FROM: usize = 24;
+
+/// Above the first row of a windowed panel: the batch line (one or two lines) and the table's
+/// header, at most this many CSS pixels.
+const HEAD_PX: f64 = 160.0;
+
+/// Rows drawn beyond each edge of the view.
+const MARGIN: usize = 3;
+
+/// Where the panel is scrolled to, in whole rows (scrolling within a row draws nothing new),
+/// and the height of a row as drawn (`.ch-fixed` rows are `--ch-row` high, in `em`, so the
+/// presentation mode's larger text has taller rows); read from the page after layout.
+#[derive(Clone, Copy, PartialEq)]
+struct Scrolled {
+    rows: u32,
+    row_px: f64,
+}
+
+/// Reads how far `panel` is scrolled and how high its first drawn row is.
+fn scrolled(panel: &web_sys::Element, was: Scrolled) -> Scrolled {
+    let row_px = panel
+        .query_selector(".ch-fixed tbody tr[aria-rowindex]")
+        .ok()
+        .flatten()
+        .map(|row| row.get_bounding_client_rect().height())
+        .filter(|h| *h > 0.0)
+        .unwrap_or(was.row_px);
+    Scrolled {
+        rows: (f64::from(panel.scroll_top()) / row_px) as u32,
+        row_px,
+    }
+}
 
 /// Props of [`ChannelsPanel`].
 #[derive(Properties, PartialEq)]
@@ -38,15 +77,97 @@ pub fn ChannelsPanel(props: &ChannelsPanelProps) -> Html {
         ("start", "end")
     };
     let c = &props.counters;
+    let panel = use_node_ref();
+    let (_, view_px) = use_element_size(&panel);
+    let len = props.rows.len();
+    let windowed = len >= WINDOWED_FROM;
+    let at = use_state_eq(|| Scrolled {
+        rows: 0,
+        row_px: 26.0,
+    });
+    let on_scroll = {
+        let (panel, at) = (panel.clone(), at.clone());
+        Callback::from(move |_: Event| {
+            if let Some(el) = panel.cast::<web_sys::Element>() {
+                at.set(scrolled(&el, *at));
+            }
+        })
+    };
+    {
+        // The row height once drawn, and again when the panel's size changes (a window
+        // resize, the presentation mode): not at each step.
+        let (panel, at) = (panel.clone(), at.clone());
+        use_effect_with((windowed, view_px.to_bits()), move |(windowed, _)| {
+            if let Some(el) = panel.cast::<web_sys::Element>().filter(|_| *windowed) {
+                at.set(scrolled(&el, *at));
+            }
+        });
+    }
+    let runs = if windowed {
+        let pinned = props
+            .focus
+            .as_deref()
+            .and_then(|f| props.rows.iter().position(|r| r.id == f));
+        let window = RowWindow {
+            row_px: at.row_px,
+            head_px: HEAD_PX,
+            margin: MARGIN,
+        };
+        window.runs(len, f64::from(at.rows) * at.row_px, view_px, pinned)
+    } else {
+        std::iter::once(0..len).collect()
+    };
+    let columns = if props.kafka { 5 } else { 7 };
+    let gap = |key: String, rows: usize| {
+        html! {
+            <tr key={key} class="ch-gap" aria-hidden="true" style={format!("height:calc(var(--ch-row) * {rows})")}>
+                <td colspan={columns.to_string()}></td>
+            </tr>
+        }
+    };
+    let mut body: Vec<Html> = Vec::new();
+    let mut next = 0;
+    for run in runs {
+        if run.start > next {
+            body.push(gap(format!("gap-{next}"), run.start - next));
+        }
+        body.extend(props.rows[run.clone()].iter().enumerate().map(|(i, r)| {
+            let status = r.status.clone().unwrap_or_default();
+            html! {
+                <tr key={r.id.clone()} data-testid={format!("channel-{}", r.id)}
+                    aria-rowindex={windowed.then(|| (run.start + i + 2).to_string())}
+                    data-focus={(props.focus.as_deref() == Some(r.id.as_str())).then_some("true")}>
+                    <td class="mono">
+                        { &r.id }
+                        if let Some(p) = &r.parent { <span class="muted small" title={format!("split from {p}")}>{ format!(" ←{p}") }</span> }
+                    </td>
+                    if !props.kafka {
+                        <td><span class={classes!("status", format!("status-{}", status.to_lowercase()))}>{ &status }</span></td>
+                        <td class="mono">{ r.server_checkpoint.clone().unwrap_or_default() }</td>
+                    }
+                    <td class="mono start-cell">{ &r.start }</td>
+                    <td class="mono end-cell">{ &r.end }</td>
+                    <td class="mono small">{ &r.in_memory }</td>
+                    <td class="mono">{ format!("{} / {}", r.arrived, r.total) }</td>
+                </tr>
+            }
+        }));
+        next = run.end;
+    }
+    if len > next {
+        body.push(gap(format!("gap-{next}"), len - next));
+    }
     html! {
-        <div role="tabpanel" tabindex="0" aria-labelledby="tab-channels" class="panel" data-testid="panel-channels">
+        <div role="tabpanel" tabindex="0" aria-labelledby="tab-channels" class="panel" data-testid="panel-channels"
+             ref={panel} onscroll={on_scroll}>
             <div class="panel-sub">
                 <span class="pill">{ &props.batch }</span>
                 <span>{ "start " }<code>{ &props.start }</code></span>
                 <span>{ "end " }<code>{ &props.end }</code></span>
             </div>
-            <table class="grid">
-                <thead><tr>
+            <table class={classes!("grid", windowed.then_some("ch-fixed"))}
+                   aria-rowcount={windowed.then(|| (len + 1).to_string())}>
+                <thead><tr aria-rowindex={windowed.then_some("1")}>
                     <th>{ if props.kafka { "partition" } else { "channel" } }</th>
                     if !props.kafka { <th>{ "status" }</th><th title="Checkpoint committed to the Tunnel server (by source.commit)">{ "server" }</th> }
                     <th title="Position at the start of the batch in view">{ start_h }</th>
@@ -54,28 +175,7 @@ pub fn ChannelsPanel(props: &ChannelsPanelProps) -> Html {
                     <th title="Volatile: lost on a crash">{ "in memory" }</th>
                     <th title="Records arrived upstream / total in the scenario">{ "arrived" }</th>
                 </tr></thead>
-                <tbody>
-                    { for props.rows.iter().map(|r| {
-                        let status = r.status.clone().unwrap_or_default();
-                        html! {
-                            <tr key={r.id.clone()} data-testid={format!("channel-{}", r.id)}
-                                data-focus={(props.focus.as_deref() == Some(r.id.as_str())).then_some("true")}>
-                                <td class="mono">
-                                    { &r.id }
-                                    if let Some(p) = &r.parent { <span class="muted small" title={format!("split from {p}")}>{ format!(" ←{p}") }</span> }
-                                </td>
-                                if !props.kafka {
-                                    <td><span class={classes!("status", format!("status-{}", status.to_lowercase()))}>{ &status }</span></td>
-                                    <td class="mono">{ r.server_checkpoint.clone().unwrap_or_default() }</td>
-                                }
-                                <td class="mono start-cell">{ &r.start }</td>
-                                <td class="mono end-cell">{ &r.end }</td>
-                                <td class="mono small">{ &r.in_memory }</td>
-                                <td class="mono">{ format!("{} / {}", r.arrived, r.total) }</td>
-                            </tr>
-                        }
-                    }) }
-                </tbody>
+                <tbody>{ for body }</tbody>
             </table>
             if props.kafka {
                 <p class="muted small">{ "Spark never commits offsets to Kafka: the positions live in offsets/N of the checkpoint folder (Spark's Kafka integration guide: \"Kafka source doesn't commit any offset\")." }</p>

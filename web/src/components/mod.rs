@@ -21,7 +21,7 @@ mod timeline;
 mod verdict_badge;
 
 pub use app::{App, AppProps};
-pub use channels_panel::ChannelsPanel;
+pub use channels_panel::{ChannelsPanel, WINDOWED_FROM};
 pub use checkpoint_panel::CheckpointPanel;
 pub use compare_view::CompareView;
 pub use controls::Controls;

@@ -2,7 +2,7 @@
 //! animated), batch and restart separators, crashes in red. Laid out at the pixel size of its
 //! pane and drawn unscaled, so its text keeps its CSS size on every screen.
 
-use crate::hooks::{use_arrow_progress, use_element_size};
+use crate::hooks::{use_dot_travel, use_element_size, use_travel_ms, TRAVEL_SAMPLES};
 use batchscope_engine::{Actor, Event, EventKind};
 use batchscope_view::geometry::{clamp_label_x, ease_in_out, fmt, lane_index, Arrow, Layout};
 use batchscope_view::labels::arrow_label;
@@ -63,13 +63,22 @@ struct ArrowDotProps {
     animate_ms: f64,
 }
 
-/// The dot travelling along the current arrow: a component of its own, so each animation
-/// frame re-renders one circle, not the diagram (whose rows all move at each step).
+/// The dot travelling along the current arrow, drawn at its head; the browser moves it there
+/// from the tail after each step (see [`use_dot_travel`]), without re-rendering anything.
 #[component]
 fn ArrowDot(props: &ArrowDotProps) -> Html {
-    let progress = use_arrow_progress(props.cursor, props.animate_ms);
-    let (dx, dy) = props.arrow.point_at(ease_in_out(progress));
-    html! { <circle class="dot" cx={fmt(dx)} cy={fmt(dy)} r="5" fill={props.color} /> }
+    let dot = use_node_ref();
+    let (hx, hy) = props.arrow.point_at(1.0);
+    let offsets = (0..=TRAVEL_SAMPLES)
+        .map(|k| {
+            let (x, y) = props
+                .arrow
+                .point_at(ease_in_out(k as f64 / TRAVEL_SAMPLES as f64));
+            (x - hx, y - hy)
+        })
+        .collect();
+    use_dot_travel(&dot, props.cursor, offsets, props.animate_ms);
+    html! { <circle ref={dot} class="dot" cx={fmt(hx)} cy={fmt(hy)} r="5" fill={props.color} /> }
 }
 
 /// The diagram.
@@ -77,6 +86,7 @@ fn ArrowDot(props: &ArrowDotProps) -> Html {
 pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
     let pane = use_node_ref();
     let (pane_w, pane_h) = use_element_size(&pane);
+    let travel_ms = use_travel_ms(props.cursor, props.animate_ms);
     let layout = Layout::fitted(pane_w, pane_h);
     let w = layout.width;
     let h = layout.height();
@@ -141,7 +151,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
             let lx = clamp_label_x(lx, anchor, &label, w);
             let dot = current.then(|| {
                 html! { <ArrowDot arrow={arrow.clone()} color={color} cursor={props.cursor}
-                                  animate_ms={props.animate_ms} /> }
+                                  animate_ms={travel_ms} /> }
             });
             html! {
                 <g class={classes!("arrow", alarm.then_some("arrow-alarm"))}>

@@ -1,7 +1,7 @@
 //! Hooks that own timers, listeners and animation frames (with cleanup on unmount), so the
 //! reducer stays pure.
 
-mod use_arrow_progress;
+mod use_dot_travel;
 mod use_element_size;
 mod use_explorer;
 mod use_keyboard;
@@ -10,7 +10,7 @@ mod use_player;
 mod use_stop_focus;
 mod use_url_sync;
 
-pub use use_arrow_progress::use_arrow_progress;
+pub use use_dot_travel::{use_dot_travel, use_travel_ms, TRAVEL_SAMPLES};
 pub use use_element_size::use_element_size;
 pub use use_explorer::{use_explorer, ExploreState, ExploreStatus, UseExplorer};
 pub use use_keyboard::{key_action, use_keyboard, Shortcut, SHORTCUTS};
