@@ -8,6 +8,7 @@
 //! frame re-rendered the dot and had the browser lay out and paint the whole page again, which
 //! at 64 channels × 1,000 batches cost more of a step than the step itself.
 
+use crate::shell::{media_matches, now_ms};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -34,10 +35,6 @@ extern "C" {
 /// curved self-loop is followed too; the browser interpolates linearly between them).
 pub const TRAVEL_SAMPLES: usize = 16;
 
-fn now_ms() -> f64 {
-    gloo::utils::window().performance().map_or(0.0, |p| p.now())
-}
-
 /// How long the dot of the step keyed `key` travels: `duration_ms` when the step comes at
 /// least that long after the one before, else 0 — while steps come faster than a dot travels
 /// (a held step key, a run of clicks), each arrow is drawn at once instead of a dot that
@@ -60,15 +57,6 @@ pub fn use_travel_ms(key: usize, duration_ms: f64) -> f64 {
     last.2
 }
 
-/// Whether the reader's system asks for less motion.
-fn prefers_reduced_motion() -> bool {
-    gloo::utils::window()
-        .match_media("(prefers-reduced-motion: reduce)")
-        .ok()
-        .flatten()
-        .is_some_and(|m| m.matches())
-}
-
 /// Moves the element behind `node` along `offsets` (each a translation from where it is
 /// drawn, in the SVG's user units, the first at the start) over `duration_ms`, each time
 /// `key` changes; nothing when `duration_ms` is 0, `offsets` is empty or the reader prefers
@@ -79,7 +67,11 @@ pub fn use_dot_travel(node: &NodeRef, key: usize, offsets: Vec<(f64, f64)>, dura
     use_effect_with(key, move |_| {
         let running = node
             .cast::<web_sys::Element>()
-            .filter(|_| duration_ms > 0.0 && !offsets.is_empty() && !prefers_reduced_motion())
+            .filter(|_| {
+                duration_ms > 0.0
+                    && !offsets.is_empty()
+                    && !media_matches("(prefers-reduced-motion: reduce)")
+            })
             .map(|el| {
                 let frames: js_sys::Array = offsets
                     .iter()

@@ -2,6 +2,7 @@
 //! about one frame's budget, each followed by a zero timeout that lets the page paint and take
 //! input. Cancelled by the Cancel button, by a new run, when the scenario changes, and on unmount.
 
+use crate::shell::now_ms;
 use batchscope_check::explore::{Explorer, Progress, Summary};
 use batchscope_engine::Scenario;
 use std::cell::Cell;
@@ -22,10 +23,6 @@ enum Stop {
 
 /// Work per slice before yielding to the browser.
 const SLICE_MS: f64 = 30.0;
-
-fn now_ms() -> f64 {
-    gloo::utils::window().performance().map_or(0.0, |p| p.now())
-}
 
 /// Where an exploration is.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,6 +5,7 @@
 //! The shell knows neither mode: each mode implements [`Mode`] and renders these parts; the
 //! entry point hands both dashboards to [`Root`].
 
+mod browser;
 mod controls;
 mod lesson_card;
 mod mode_tabs;
@@ -19,6 +20,7 @@ mod tour;
 mod tour_block;
 mod tour_invite;
 
+pub use browser::{media_matches, now_ms};
 pub use controls::{icon, release_focus, Icon, PlayerControls, PlayerControlsProps};
 pub use lesson_card::{LessonCard, LessonCardProps};
 pub use mode_tabs::{ModeTabs, ModeTabsProps};

@@ -26,11 +26,7 @@ impl Theme {
         match self {
             Theme::Dark => true,
             Theme::Light => false,
-            Theme::System => gloo::utils::window()
-                .match_media("(prefers-color-scheme: dark)")
-                .ok()
-                .flatten()
-                .is_some_and(|m| m.matches()),
+            Theme::System => super::media_matches("(prefers-color-scheme: dark)"),
         }
     }
 
