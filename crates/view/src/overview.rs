@@ -147,6 +147,12 @@ impl Overview {
         }
     }
 
+    /// The first mark that begins at or after the cursor (events shown): that mark and every
+    /// later one are still to come (marks are in start order), the ones before it have begun.
+    pub fn future_from(&self, cursor: usize) -> usize {
+        self.marks.partition_point(|m| m.first_event < cursor)
+    }
+
     /// The mark the cursor (events shown) is in: the batch of the current event, else the last
     /// mark begun before it; `None` before the first batch. (A cell and a query depend only on
     /// the events before them, so the whole trace's cell at the cursor is the shown one's.)
@@ -414,6 +420,22 @@ mod tests {
             assert!(pair[0].first_event < pair[1].first_event);
         }
         assert_eq!(overview.current(0), None);
+    }
+
+    #[test]
+    fn future_from_splits_the_marks_begun_from_those_to_come_at_every_cursor() {
+        let events = trace("kafka-append", &["sink-commit@3"], &[]);
+        let overview = Overview::of(&events);
+        for cursor in 0..=events.len() {
+            let split = overview.future_from(cursor);
+            for (i, m) in overview.marks.iter().enumerate() {
+                assert_eq!(
+                    i >= split,
+                    m.first_event >= cursor,
+                    "cursor {cursor}, mark {i}"
+                );
+            }
+        }
     }
 
     #[test]

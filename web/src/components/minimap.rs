@@ -105,6 +105,48 @@ fn MarkButton(props: &MarkProps) -> Html {
     }
 }
 
+/// Marks per [`MarkGroup`]: a step builds one group's props per 50 batches, not one mark's per
+/// batch, and re-renders only the groups the step changed (the cursor's, and the one the cursor
+/// left or moved into).
+const GROUP: usize = 50;
+
+/// Props of [`MarkGroup`]: everything a step can change in the group is a number, so a group
+/// the step did not touch compares equal and is skipped whole.
+#[derive(Properties, PartialEq)]
+struct GroupProps {
+    /// The run's overview, compared by pointer.
+    overview: Shared<Overview>,
+    /// The tour stops of every mark, compared by pointer (made once per run and tour).
+    stops: Shared<Vec<Vec<String>>>,
+    /// The group's marks: `start..end`.
+    start: usize,
+    /// One past the group's last mark.
+    end: usize,
+    /// The mark the cursor is in, if it is in this group.
+    here: Option<usize>,
+    /// How much of that mark is shown, in thousandths (0 when `here` is `None`).
+    fill: u16,
+    /// The group's first mark still to come (`end` when every mark has begun).
+    future_from: usize,
+    /// Every intent (a click seeks).
+    on_action: Callback<Action>,
+}
+
+/// Consecutive marks of the minimap, drawn without an element of their own (the marks stay
+/// children of the wrapping row).
+#[component]
+fn MarkGroup(props: &GroupProps) -> Html {
+    let buttons = (props.start..props.end).map(|i| {
+        let here = props.here == Some(i);
+        html! {
+            <MarkButton key={i} overview={props.overview.clone()} index={i} here={here}
+                future={i >= props.future_from} fill={if here { props.fill } else { 0 }}
+                stops={props.stops.0[i].clone()} on_action={props.on_action.clone()} />
+        }
+    });
+    html! { <>{ for buttons }</> }
+}
+
 /// The minimap.
 #[component]
 pub fn Minimap(props: &MinimapProps) -> Html {
@@ -113,7 +155,10 @@ pub fn Minimap(props: &MinimapProps) -> Html {
     let marks = &overview.marks;
     let cursor = props.cursor;
     let current = overview.current(cursor);
-    let stops = stops_by_mark(marks, &props.stops);
+    let stops = Shared(use_memo(
+        (Shared(overview.clone()), props.stops.clone()),
+        |(o, stops)| stops_by_mark(&o.0.marks, stops),
+    ));
     let crashes: usize = marks.iter().map(|m| m.crashes.len()).sum();
     let seek = |m: &BatchMark| {
         let cb = props.on_action.clone();
@@ -139,7 +184,7 @@ pub fn Minimap(props: &MinimapProps) -> Html {
                 <tr class={state_class(i, m)} data-testid="minimap-row">
                     <td><button class={classes!("mm-go", format!("ov-{}", m.outcome.class()))}
                         aria-label={format!("{} — go to its first event", m.aria_label())}
-                        title={title_of(m, &stops[i])} onclick={seek(m)}>{ m.short_label() }</button></td>
+                        title={title_of(m, &stops.0[i])} onclick={seek(m)}>{ m.short_label() }</button></td>
                     <td>{ runs.join(", ") }</td>
                     <td class="num">{ m.rows }</td>
                     <td>{ m.outcome_text() }</td>
@@ -160,19 +205,21 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             </div>
         }
     } else {
-        // One child per batch: a step re-renders only the marks whose state changed (the
-        // current one, the one the cursor left, one that moved from future to past).
-        let buttons = stops.into_iter().enumerate().map(|(i, stops)| {
-            let here = current == Some(i);
-            let m = &marks[i];
+        // Marks in groups of `GROUP`: a step compares twenty groups' numbers, and re-renders
+        // only the marks whose state changed (the current one, the one the cursor left, one
+        // that moved from future to past).
+        let future_from = overview.future_from(cursor);
+        let groups = (0..marks.len()).step_by(GROUP).map(|start| {
+            let end = (start + GROUP).min(marks.len());
+            let here = current.filter(|i| (start..end).contains(i));
+            let fill = here.map_or(0, |i| (marks[i].progress(cursor) * 1000.0).round() as u16);
             html! {
-                <MarkButton key={i} overview={Shared(overview.clone())} index={i} here={here}
-                    future={m.first_event >= cursor}
-                    fill={if here { (m.progress(cursor) * 1000.0).round() as u16 } else { 0 }}
-                    stops={stops} on_action={props.on_action.clone()} />
+                <MarkGroup key={start} overview={Shared(overview.clone())} stops={stops.clone()}
+                    start={start} end={end} here={here} fill={fill}
+                    future_from={future_from.clamp(start, end)} on_action={props.on_action.clone()} />
             }
         });
-        html! { <div class="mm-marks" role="group" aria-label="Batches of the run">{ for buttons }</div> }
+        html! { <div class="mm-marks" role="group" aria-label="Batches of the run">{ for groups }</div> }
     };
     let on_toggle = {
         let table = table.clone();
