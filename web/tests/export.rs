@@ -13,6 +13,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn every_export_saves_a_file_of_its_type() {
+    // The page's stylesheet is loaded, as on the page: the SVG export copies its rules.
+    use_stylesheet();
     let (r, _app) = mount("#preset=kafka-append&seed=7&crash=sink-commit@3&at=40");
     settle().await;
 
@@ -29,6 +31,12 @@ async fn every_export_saves_a_file_of_its_type() {
         &svg[..200]
     );
     assert!(svg.contains("<style>") && svg.contains("</svg>"));
+    // The page's rules travel with the file (read from the loaded stylesheet): a lane's title
+    // keeps its size and colour.
+    assert!(
+        svg.contains(".lane-title { font-size: 12.5px;"),
+        "no lane style in the exported SVG"
+    );
 
     click(&r, "[data-testid=export-png]");
     let (_, mime, png) = last_saved(&r, "[data-testid=export-menu]", ".png").await;

@@ -11,13 +11,38 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    Blob, BlobPropertyBag, CanvasRenderingContext2d, Element, HtmlAnchorElement, HtmlCanvasElement,
-    HtmlImageElement, Url,
+    Blob, BlobPropertyBag, CanvasRenderingContext2d, CssStyleSheet, Element, HtmlAnchorElement,
+    HtmlCanvasElement, HtmlImageElement, Url,
 };
 use yew::prelude::*;
 
-/// The page's stylesheet, inlined into exported SVG so it looks as on screen.
-const CSS: &str = include_str!("../../style.css");
+/// The page's stylesheets as text, inlined into exported SVG so it looks as on screen. Read
+/// from the loaded page (`document.styleSheets`) at export time rather than compiled into the
+/// module: the page already holds them, and a copy in the `.wasm` cost ~12 KB gzipped of every
+/// first load.
+fn page_css() -> String {
+    let sheets = gloo::utils::document().style_sheets();
+    let mut css = String::new();
+    for i in 0..sheets.length() {
+        let Some(sheet) = sheets
+            .item(i)
+            .and_then(|s| s.dyn_into::<CssStyleSheet>().ok())
+        else {
+            continue;
+        };
+        // A sheet from another origin refuses to be read: it is left out, the rest kept.
+        let Ok(rules) = sheet.css_rules() else {
+            continue;
+        };
+        for j in 0..rules.length() {
+            if let Some(rule) = rules.item(j) {
+                css.push_str(&rule.css_text());
+                css.push('\n');
+            }
+        }
+    }
+    css
+}
 /// PNG pixels per SVG unit (sharp on slides and high-density screens).
 const PNG_SCALE: f64 = 2.0;
 
@@ -58,7 +83,7 @@ fn diagram_svg() -> Option<(String, f64, f64)> {
     );
     // The page draws the SVG at its layout's size (`width` and `height` are set): the file
     // keeps that size.
-    Some((standalone_svg(&svg.outer_html(), CSS), w, h))
+    Some((standalone_svg(&svg.outer_html(), &page_css()), w, h))
 }
 
 /// Draws an SVG document into a PNG, `scale` pixels per unit.
