@@ -91,9 +91,14 @@ log "explorer: tablestore, --depth 3"
 read -r d3_runs d3_pruned _ _ d3_s <<<"$(timed_explore depth3 --depth 3)"
 
 log "dashboard .wasm size"
-web_wasm="$(ls dist/*.wasm | head -n 1)"
+# The page loads one module (the micro-batch dashboard); the second (Topology and Inspect) is
+# fetched only when one of those is opened.
+web_wasm="$(ls dist/batchscope-web-*_bg.wasm | head -n 1)"
 web_raw="$(wc -c <"$web_wasm")"
 web_gz="$(gzip -9 -c "$web_wasm" | wc -c)"
+modes_wasm="$(ls dist/batchscope-modes-*_bg.wasm | head -n 1)"
+modes_raw="$(wc -c <"$modes_wasm")"
+modes_gz="$(gzip -9 -c "$modes_wasm" | wc -c)"
 
 log "dashboard in headless Chromium"
 browser="$(cargo bench --locked -q --bench browser)" || { log "the browser benchmark failed"; browser=""; }
@@ -150,7 +155,8 @@ table="| measure | measured | goal |
 | peak memory (RSS), \`batchscope run FILE\` (includes the oracle) | $(per row_cli_rss) | ≤ 256 MB |
 | wall time, release \`batchscope run FILE\` | $(per row_cli_wall) | — |
 | wasm heap in Node after the run (memory buffer) | $(per row_heap) | — |
-| release dashboard \`.wasm\`, gzip -9 (raw) | $(commas "$web_gz") B ($(commas "$web_raw") B raw) | ≤ 350 KB |
+| release dashboard \`.wasm\` the page loads (micro-batch), gzip -9 (raw) | $(commas "$web_gz") B ($(commas "$web_raw") B raw) | ≤ 350 KB |
+| the second module, loaded when Topology or Inspect is opened, gzip -9 (raw) | $(commas "$modes_gz") B ($(commas "$modes_raw") B raw) | — |
 | throughput floor: the same records into a \`Vec\` of fixed-width rows / a \`BTreeMap<(u32, u64), u32>\` | $(per row_floor) | a bound the engine approaches |
 | explorer, \`tablestore\`, depth 2 (\`batchscope explore --json\`) | $(commas "$explore_runs") runs in $explore_s s (wall, whole command) | keep |
 | explorer, \`tablestore\`, crash after every event, depth 2 (\`--every-event --depth 2 --json\`) | $(commas "$ee_runs") runs ($(commas "$ee_pruned") pruned), $ee_windows crash windows reached, $ee_missed passed without a crash, in $ee_s s | ≤ 10 s |

@@ -7,6 +7,7 @@
 
 mod browser;
 mod controls;
+mod lazy_mode;
 mod lesson_card;
 mod mode_tabs;
 mod notices;
@@ -22,6 +23,7 @@ mod tour_invite;
 
 pub use browser::{media_matches, now_ms};
 pub use controls::{icon, release_focus, Icon, PlayerControls, PlayerControlsProps};
+pub use lazy_mode::{LazyMode, LazyModeProps};
 pub use lesson_card::{LessonCard, LessonCardProps};
 pub use mode_tabs::{ModeTabs, ModeTabsProps};
 pub use notices::{Notice, Notices, NoticesProps};
@@ -29,7 +31,7 @@ pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPE
 pub use present::{hash_flag, use_presentation, EmbedLink};
 pub use root::{Root, RootProps};
 pub use shared::Shared;
-pub use switch::{is_inspect_hash, Dashboard, ModeSwitch};
+pub use switch::{is_inspect_hash, mode_event, Dashboard, ModeSwitch, MODE_EVENT};
 pub use theme::Theme;
 pub use tour::TourView;
 pub use tour_block::{TourBlock, TourProps};

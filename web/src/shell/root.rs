@@ -3,25 +3,12 @@
 //! pages, so the shell depends on neither.
 
 use super::present::{use_presentation, EmbedLink};
-use super::switch::{Dashboard, ModeSwitch};
+use super::switch::{hash_of, replace_hash, Dashboard, ModeSwitch, MODE_EVENT};
 use gloo::events::EventListener;
 use yew::prelude::*;
 
 fn current_hash() -> String {
     gloo::utils::window().location().hash().unwrap_or_default()
-}
-
-/// Writes `hash` into the address bar without a history entry or a `hashchange`.
-fn replace_hash(hash: &str) {
-    let window = gloo::utils::window();
-    let path = window.location().pathname().unwrap_or_default();
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("{path}{hash}")),
-        );
-    }
 }
 
 /// Props of [`Root`].
@@ -43,21 +30,21 @@ pub fn Root(props: &RootProps) -> Html {
     {
         let mode = mode.clone();
         use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-                mode.set(Dashboard::of_hash(&current_hash()));
+            // A pasted link, or a tab of a dashboard drawn by the lazily loaded module.
+            let listeners = ["hashchange", MODE_EVENT].map(|name| {
+                let mode = mode.clone();
+                EventListener::new(&gloo::utils::window(), name, move |_| {
+                    mode.set(Dashboard::of_hash(&current_hash()));
+                })
             });
-            move || drop(listener)
+            move || drop(listeners)
         });
     }
     let switch = {
         let mode = mode.clone();
         ModeSwitch(Callback::from(move |m: Dashboard| {
             if m != *mode {
-                let hash = match m.hash() {
-                    "" => String::new(),
-                    h => format!("#{h}"),
-                };
-                replace_hash(&hash);
+                replace_hash(&hash_of(m));
                 mode.set(m);
             }
         }))

@@ -47,3 +47,37 @@ impl Dashboard {
 /// The switch the header tabs call (provided by the page root).
 #[derive(Clone, PartialEq)]
 pub struct ModeSwitch(pub Callback<Dashboard>);
+
+/// The event a dashboard drawn by another module (`shell::LazyMode`) sends the page root to
+/// switch: the hash is written first, and the root reads the dashboard from it.
+pub const MODE_EVENT: &str = "batchscope:mode";
+
+/// Writes `hash` into the address bar without a history entry or a `hashchange`.
+pub(crate) fn replace_hash(hash: &str) {
+    let window = gloo::utils::window();
+    let path = window.location().pathname().unwrap_or_default();
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{hash}")),
+        );
+    }
+}
+
+/// The hash of the URL that opens `mode` (with its `#`, empty for the micro-batch dashboard).
+pub(crate) fn hash_of(mode: Dashboard) -> String {
+    match mode.hash() {
+        "" => String::new(),
+        h => format!("#{h}"),
+    }
+}
+
+/// Asks the page root to show `mode`, from a dashboard the root did not render itself (one
+/// of the lazily loaded module's): writes its hash, then sends [`MODE_EVENT`].
+pub fn mode_event(mode: Dashboard) {
+    replace_hash(&hash_of(mode));
+    if let Ok(event) = web_sys::Event::new(MODE_EVENT) {
+        let _ = gloo::utils::window().dispatch_event(&event);
+    }
+}

@@ -1,0 +1,187 @@
+//! A dashboard whose code is a second module (`batchscope-modes`: Topology and Inspect), loaded
+//! the first time it is opened, so the micro-batch dashboard's first load does not carry it.
+//! While the module loads the page says so; if it cannot be loaded the page names what failed
+//! and offers to try again or go back, and the micro-batch dashboard is untouched.
+//!
+//! The module is built by Trunk (`data-type="worker"` in `index.html`, which builds a bin
+//! without loading it); the build hook `scripts/csp.py` renames its files by their content
+//! hash and writes their names and integrity hashes into a `<meta name="batchscope-modes">`
+//! of `index.html`, which this component reads.
+
+use super::switch::{Dashboard, ModeSwitch};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use yew::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+let loading = null;
+let ready = false;
+export function load_modes(js, jsIntegrity, wasm, wasmIntegrity) {
+  if (!loading) {
+    loading = new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = js;
+      if (jsIntegrity) s.integrity = jsIntegrity;
+      s.onload = resolve;
+      s.onerror = () => { s.remove(); reject(new Error('could not load ' + js)); };
+      document.head.appendChild(s);
+    }).then(() => wasm_bindgen({ module_or_path: new Request(wasm, wasmIntegrity ? { integrity: wasmIntegrity } : {}) }))
+      .then(() => { ready = true; });
+    loading.catch(() => { loading = null; });
+  }
+  return loading;
+}
+export function mount_mode(root, which) { wasm_bindgen.mount(root, which); }
+export function unmount_mode() { if (ready) wasm_bindgen.unmount(); }
+"#)]
+extern "C" {
+    /// Loads the module once (its bindings script, then its `.wasm`); a failed load may be
+    /// tried again.
+    #[wasm_bindgen(catch)]
+    fn load_modes(
+        js: &str,
+        js_integrity: &str,
+        wasm: &str,
+        wasm_integrity: &str,
+    ) -> Result<js_sys::Promise, JsValue>;
+    /// Draws `which` into `root` (the module's `mount`).
+    #[wasm_bindgen(catch)]
+    fn mount_mode(root: &web_sys::Element, which: &str) -> Result<(), JsValue>;
+    /// Removes what the module drew (its `unmount`).
+    fn unmount_mode();
+}
+
+/// The module's files: bindings script, its integrity, `.wasm`, its integrity. From the
+/// `<meta name="batchscope-modes">` the build writes; without it (a build without the hook),
+/// the unhashed names Trunk gives the files.
+fn module_files() -> [String; 4] {
+    let content = gloo::utils::document()
+        .query_selector("meta[name=batchscope-modes]")
+        .ok()
+        .flatten()
+        .and_then(|m| m.get_attribute("content"))
+        .unwrap_or_default();
+    let mut parts = content.split_whitespace().map(str::to_string);
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some(js), Some(js_sri), Some(wasm), Some(wasm_sri)) => [js, js_sri, wasm, wasm_sri],
+        _ => [
+            "batchscope-modes.js".into(),
+            String::new(),
+            "batchscope-modes_bg.wasm".into(),
+            String::new(),
+        ],
+    }
+}
+
+/// Loads the module and draws `which` into `root`, unless `still` says the page has moved on
+/// meanwhile (another dashboard chosen while the module loaded).
+async fn load_and_mount(
+    root: web_sys::Element,
+    which: &'static str,
+    still: impl Fn() -> bool,
+) -> Result<(), String> {
+    let [js, js_sri, wasm, wasm_sri] = module_files();
+    let promise = load_modes(&js, &js_sri, &wasm, &wasm_sri).map_err(describe)?;
+    JsFuture::from(promise).await.map_err(describe)?;
+    if still() {
+        mount_mode(&root, which).map_err(describe)?;
+    }
+    Ok(())
+}
+
+/// A JavaScript error as one line.
+fn describe(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// Props of [`LazyMode`].
+#[derive(Properties, PartialEq)]
+pub struct LazyModeProps {
+    /// Topology or Inspect.
+    pub mode: Dashboard,
+}
+
+/// Where the module is.
+#[derive(Clone, PartialEq)]
+enum Load {
+    /// Being fetched and compiled.
+    Loading,
+    /// Drawn.
+    Shown,
+    /// Could not be loaded: why.
+    Failed(String),
+}
+
+/// A dashboard of the lazily loaded module.
+#[component]
+pub fn LazyMode(props: &LazyModeProps) -> Html {
+    let host = use_node_ref();
+    let load = use_state(|| Load::Loading);
+    let attempt = use_state(|| 0u32);
+    let which = match props.mode {
+        Dashboard::Inspect => "inspect",
+        _ => "topology",
+    };
+    // Which effect run is current: a load that ends after the page moved on draws nothing.
+    let generation = use_mut_ref(|| 0u64);
+    {
+        let (host, load) = (host.clone(), load.clone());
+        use_effect_with((which, *attempt), move |_| {
+            *generation.borrow_mut() += 1;
+            let mine = *generation.borrow();
+            if let Some(root) = host.cast::<web_sys::Element>() {
+                load.set(Load::Loading);
+                let current = generation.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let still = || *current.borrow() == mine;
+                    match load_and_mount(root, which, still).await {
+                        Ok(()) if still() => load.set(Load::Shown),
+                        Err(e) if still() => load.set(Load::Failed(e)),
+                        _ => {}
+                    }
+                });
+            }
+            move || {
+                *generation.borrow_mut() += 1;
+                unmount_mode();
+            }
+        });
+    }
+    let switch = use_context::<ModeSwitch>();
+    let back = Callback::from(move |_: MouseEvent| {
+        if let Some(s) = &switch {
+            s.0.emit(Dashboard::Micro);
+        }
+    });
+    let retry = {
+        let attempt = attempt.clone();
+        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
+    };
+    let name = match props.mode {
+        Dashboard::Inspect => "Inspect page",
+        _ => "Topology dashboard",
+    };
+    html! {
+        <>
+            { match &*load {
+                Load::Loading => html! {
+                    <p class="lazy-mode-status" role="status" data-testid="lazy-mode-loading">
+                        { format!("Loading the {name}…") }
+                    </p>
+                },
+                Load::Shown => html! {},
+                Load::Failed(why) => html! {
+                    <div class="notice notice-error lazy-mode-status" role="alert" data-testid="lazy-mode-error">
+                        <span class="notice-text">{ format!("The {name} could not be loaded: {why}.") }</span>
+                        <button onclick={retry}>{ "Try again" }</button>
+                        <button onclick={back}>{ "Back to the micro-batch dashboard" }</button>
+                    </div>
+                },
+            } }
+            <div class="lazy-mode" ref={host} data-testid="lazy-mode"></div>
+        </>
+    }
+}
