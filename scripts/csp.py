@@ -22,6 +22,8 @@ import os
 import re
 import sys
 
+import staged_html
+
 SCRIPT = re.compile(r"<script(?P<attrs>[^>]*)>(?P<body>.*?)</script>", re.S | re.I)
 MARKER = 'http-equiv="Content-Security-Policy"'
 
@@ -78,26 +80,15 @@ def policy(html: str) -> str:
 
 
 def main() -> int:
-    staging = os.environ.get("TRUNK_STAGING_DIR")
-    if not staging:
-        print("csp: TRUNK_STAGING_DIR is not set (run as a Trunk post_build hook)", file=sys.stderr)
-        return 1
-    path = os.path.join(staging, "index.html")
-    with open(path, encoding="utf-8") as f:
-        html = f.read()
+    staging = staged_html.staging_dir("csp")
+    html = staged_html.read(staging)
     if MARKER in html:
         print("csp: index.html already carries a Content-Security-Policy", file=sys.stderr)
         return 1
     meta = '<meta http-equiv="Content-Security-Policy" content="%s" />' % policy(html)
     # First in <head>: the policy must be known before any script or style is seen.
-    html, n = re.subn(r"(<head[^>]*>)", lambda m: m.group(1) + "\n    " + meta, html, count=1, flags=re.I)
-    if n != 1:
-        print("csp: no <head> in index.html", file=sys.stderr)
-        return 1
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(html)
-    return 0
-
+    return staged_html.insert_and_write(
+        staging, html, r"(<head[^>]*>)", lambda m: m.group(1) + "\n    " + meta, "csp")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,8 +14,9 @@ Subresource Integrity hashes into a `<meta name="batchscope-modes">` of the stag
 import base64
 import hashlib
 import os
-import re
 import sys
+
+import staged_html
 
 STEM = "batchscope-modes"
 
@@ -25,10 +26,7 @@ def sri(data: bytes) -> str:
 
 
 def main() -> int:
-    staging = os.environ.get("TRUNK_STAGING_DIR")
-    if not staging:
-        print("modes: TRUNK_STAGING_DIR is not set (run as a Trunk post_build hook)", file=sys.stderr)
-        return 1
+    staging = staged_html.staging_dir("modes")
     js_path = os.path.join(staging, STEM + ".js")
     wasm_path = os.path.join(staging, STEM + "_bg.wasm")
     missing = [p for p in (js_path, wasm_path) if not os.path.isfile(p)]
@@ -49,16 +47,8 @@ def main() -> int:
         base += "/"
     meta = '<meta name="%s" content="%s%s %s %s%s %s" />' % (
         STEM, base, js_name, sri(js), base, wasm_name, sri(wasm))
-    path = os.path.join(staging, "index.html")
-    with open(path, encoding="utf-8") as f:
-        html = f.read()
-    html, n = re.subn(r"(</head>)", lambda m: "  " + meta + "\n  " + m.group(1), html, count=1, flags=re.I)
-    if n != 1:
-        print("modes: no </head> in index.html", file=sys.stderr)
-        return 1
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(html)
-    return 0
+    return staged_html.insert_and_write(
+        staging, staged_html.read(staging), r"(</head>)", lambda m: "  " + meta + "\n  " + m.group(1), "modes")
 
 
 if __name__ == "__main__":
