@@ -5,11 +5,62 @@
 //! [`batchscope_view::overview`].
 
 use super::Shared;
+use crate::hooks::use_element_size;
 use crate::run::Run;
 use crate::shell::PlayerCmd;
 use crate::state::Action;
 use batchscope_view::overview::{stops_by_mark, BatchMark, Outcome, Overview};
+use batchscope_view::rows_in_view::RowWindow;
+use std::ops::Range;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// From this many batches the marks are drawn only in and near the view of their scroll box
+/// (two rows high): a thousand marks drawn whole cost the browser ~3 ms of every step to lay
+/// out, layerise and paint, though only about sixty are in view.
+pub const MARKS_WINDOWED_FROM: usize = 100;
+
+/// Rows of marks drawn beyond each edge of the view.
+const MARGIN_ROWS: usize = 2;
+
+/// How the marks wrap, read from the page after layout (on mount, on a size change, on a
+/// scroll): marks per row, the distance from one row's top to the next's, the gap between
+/// rows, and the first row in view.
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct Grid {
+    per_row: usize,
+    row_px: f64,
+    gap_px: f64,
+    first_row: usize,
+}
+
+/// Reads how the drawn marks of `host` wrap; `None` until two rows are drawn.
+fn measure(host: &web_sys::Element) -> Option<Grid> {
+    let marks = host.query_selector_all(".mm-mark").ok()?;
+    let rect = |i: u32| {
+        marks
+            .get(i)?
+            .dyn_into::<web_sys::Element>()
+            .ok()
+            .map(|e| e.get_bounding_client_rect())
+    };
+    let first = rect(0)?;
+    // The drawn marks begin at a row's start: count those on the first one's line.
+    let mut per_row = 1;
+    while let Some(r) = rect(per_row) {
+        if (r.top() - first.top()).abs() > 0.5 {
+            let row_px = r.top() - first.top();
+            return Some(Grid {
+                per_row: per_row as usize,
+                row_px,
+                gap_px: (row_px - first.height()).max(0.0),
+                first_row: (f64::from(host.scroll_top()) / row_px) as usize,
+            });
+        }
+        per_row += 1;
+    }
+    None
+}
 
 /// Props of [`Minimap`].
 #[derive(Properties, PartialEq)]
@@ -105,9 +156,9 @@ fn MarkButton(props: &MarkProps) -> Html {
     }
 }
 
-/// Marks per [`MarkGroup`]: a step builds one group's props per 50 batches, not one mark's per
-/// batch, and re-renders only the groups the step changed (the cursor's, and the one the cursor
-/// left or moved into).
+/// Marks per [`MarkGroup`] (at most; a group is cut where the drawn marks end): a step builds
+/// one group's props per 50 batches, not one mark's per batch, and re-renders only the groups
+/// the step changed (the cursor's, and the one the cursor left or moved into).
 const GROUP: usize = 50;
 
 /// Props of [`MarkGroup`]: everything a step can change in the group is a number, so a group
@@ -160,6 +211,33 @@ pub fn Minimap(props: &MinimapProps) -> Html {
         |(o, stops)| stops_by_mark(&o.0.marks, stops),
     ));
     let crashes: usize = marks.iter().map(|m| m.crashes.len()).sum();
+    // How the marks wrap (long runs only), measured after layout, never at a step.
+    let host = use_node_ref();
+    let (width, view_px) = use_element_size(&host);
+    let grid = use_state_eq(|| None::<Grid>);
+    {
+        let (host, grid) = (host.clone(), grid.clone());
+        let long = marks.len() >= MARKS_WINDOWED_FROM;
+        use_effect_with(
+            (long, *table, width.to_bits(), view_px.to_bits()),
+            move |(long, table, _, _)| {
+                if *long && !*table {
+                    if let Some(el) = host.cast::<web_sys::Element>() {
+                        grid.set(measure(&el).or(*grid));
+                    }
+                }
+            },
+        );
+    }
+    let on_scroll = {
+        let (host, grid) = (host.clone(), grid.clone());
+        Callback::from(move |_: Event| {
+            if let (Some(el), Some(g)) = (host.cast::<web_sys::Element>(), *grid) {
+                let first_row = (f64::from(el.scroll_top()) / g.row_px.max(1.0)) as usize;
+                grid.set(Some(Grid { first_row, ..g }));
+            }
+        })
+    };
     let seek = |m: &BatchMark| {
         let cb = props.on_action.clone();
         let to = m.seek_cursor();
@@ -205,21 +283,79 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             </div>
         }
     } else {
-        // Marks in groups of `GROUP`: a step compares twenty groups' numbers, and re-renders
+        // Marks in groups of `GROUP`: a step compares a few groups' numbers, and re-renders
         // only the marks whose state changed (the current one, the one the cursor left, one
-        // that moved from future to past).
+        // that moved from future to past). A long run draws only the rows near the view (and
+        // the current mark's row), with spacers of the skipped rows' height.
         let future_from = overview.future_from(cursor);
-        let groups = (0..marks.len()).step_by(GROUP).map(|start| {
-            let end = (start + GROUP).min(marks.len());
-            let here = current.filter(|i| (start..end).contains(i));
+        let group = |range: Range<usize>| {
+            let (start, end) = (range.start, range.end);
+            let here = current.filter(|i| range.contains(i));
             let fill = here.map_or(0, |i| (marks[i].progress(cursor) * 1000.0).round() as u16);
             html! {
                 <MarkGroup key={start} overview={Shared(overview.clone())} stops={stops.clone()}
                     start={start} end={end} here={here} fill={fill}
                     future_from={future_from.clamp(start, end)} on_action={props.on_action.clone()} />
             }
-        });
-        html! { <div class="mm-marks" role="group" aria-label="Batches of the run">{ for groups }</div> }
+        };
+        let drawn: Vec<Range<usize>> = match (*grid).filter(|_| marks.len() >= MARKS_WINDOWED_FROM)
+        {
+            Some(g) => {
+                let rows = marks.len().div_ceil(g.per_row);
+                let window = RowWindow {
+                    row_px: g.row_px,
+                    head_px: 0.0,
+                    margin: MARGIN_ROWS,
+                };
+                window
+                    .runs(
+                        rows,
+                        g.first_row as f64 * g.row_px,
+                        view_px,
+                        current.map(|i| i / g.per_row),
+                    )
+                    .into_iter()
+                    .map(|r| r.start * g.per_row..(r.end * g.per_row).min(marks.len()))
+                    .collect()
+            }
+            None => std::iter::once(0..marks.len()).collect(),
+        };
+        let mut children: Vec<Html> = Vec::new();
+        let mut next = 0;
+        let spacer = |from: usize, to: usize| {
+            let g = (*grid).unwrap_or(Grid {
+                per_row: 1,
+                row_px: 0.0,
+                gap_px: 0.0,
+                first_row: 0,
+            });
+            let rows = (to - from).div_ceil(g.per_row);
+            html! {
+                <div key={format!("gap-{from}")} class="mm-gap" aria-hidden="true"
+                    style={format!("height:{:.1}px", rows as f64 * g.row_px - g.gap_px)}></div>
+            }
+        };
+        for run in drawn {
+            if run.start > next {
+                children.push(spacer(next, run.start));
+            }
+            let mut start = run.start;
+            while start < run.end {
+                let end = ((start / GROUP + 1) * GROUP).min(run.end);
+                children.push(group(start..end));
+                start = end;
+            }
+            next = run.end;
+        }
+        if marks.len() > next {
+            children.push(spacer(next, marks.len()));
+        }
+        html! {
+            <div class="mm-marks" role="group" ref={host.clone()} onscroll={on_scroll}
+                aria-label={format!("Batches of the run ({} marks; the table lists every batch)", marks.len())}>
+                { for children }
+            </div>
+        }
     };
     let on_toggle = {
         let table = table.clone();
