@@ -67,6 +67,13 @@ pub fn App(props: &AppProps) -> Html {
 
     let explore_open = use_state(|| false);
     let editor_open = use_state(|| false);
+    // Callbacks made once, not at each render: a new `Callback` compares unequal and renders
+    // the child again at every step (the editor re-parsed its scenario's JSON at each one).
+    let close_explore = use_callback(explore_open.setter(), |(), open| open.set(false));
+    let close_editor = use_callback(editor_open.setter(), |(), open| open.set(false));
+    let dismiss = use_callback(on_action.clone(), |id: u32, a| {
+        a.emit(PlayerCmd::Dismiss(id).into())
+    });
     let base_scenario = use_memo(player.mode.run.scenario.clone(), |s| s.clone());
 
     let run = Shared(player.mode.run.clone());
@@ -266,13 +273,13 @@ pub fn App(props: &AppProps) -> Html {
                 <VerdictBadge badge={badge} />
             </header>
             <ExplorePanel preset={preset.clone()} scenario={Shared(base_scenario.clone())}
-                open={*explore_open} on_close={{ let o = explore_open.clone(); Callback::from(move |_| o.set(false)) }}
+                open={*explore_open} on_close={close_explore}
                 on_action={on_action.clone()} />
             <ScenarioEditor scenario={scenario.clone()} open={*editor_open}
                 vs={player.mode.versus.as_ref().map(|v| v.link.clone())}
-                on_close={{ let o = editor_open.clone(); Callback::from(move |_| o.set(false)) }}
+                on_close={close_editor}
                 on_action={on_action.clone()} />
-            <Notices notices={player.notices.clone()} on_dismiss={on_action.reform(|id| PlayerCmd::Dismiss(id).into())} />
+            <Notices notices={player.notices.clone()} on_dismiss={dismiss} />
             <main class="main">
                 <section class="diagram-pane" aria-label="Sequence diagram">
                     if player.mode.versus.is_none() { <super::minimap::Minimap run={run.clone()} cursor={cursor} stops={timeline_stops.clone()} on_action={on_action.clone()} /> }
