@@ -6,7 +6,9 @@
 use batchscope_check::oracle::{expected_counts, judge_progress, Report};
 use batchscope_check::progress::{so_far, so_far_listing, Progress};
 use batchscope_engine::{Event, RowKey, Scenario, World};
-use batchscope_view::panels::LISTED_KEYS;
+use batchscope_view::panels::{
+    committed_positions, lost_keys_behind, Committed, Lost, LISTED_KEYS,
+};
 use batchscope_view::replay::Timeline;
 use batchscope_view::spark_ui::{BatchProgress, ProgressIndex};
 use batchscope_view::tour;
@@ -18,8 +20,16 @@ use std::rc::Rc;
 /// The tour stops' cursors kept for one preset (its name, a cursor per stop).
 type TourCursors = Option<(String, Rc<[Option<usize>]>)>;
 
-/// Sink counts kept, by sink version: a step back and forth around a moment counts once.
+/// Sink counts kept, by the sink's visible rows: a step back and forth around a moment counts
+/// once.
 const KEPT_COUNTS: usize = 4;
+
+/// What a count of the sink depends on along one run: the version of its visible rows, and
+/// whether the query has started (a running sum's expected values wait for its first start).
+type CountKey = (u64, bool);
+
+/// The lost keys last found, with what they were found from.
+type KeptLost = Option<(CountKey, Option<Committed>, Rc<Lost>)>;
 
 /// A scenario run to its end.
 #[derive(Debug)]
@@ -35,12 +45,17 @@ pub struct Run {
     /// The cursor of each stop of a tour over this run, kept for the tour's preset: finding
     /// them scans every event, too much for every step of a long run.
     tour_cursors: RefCell<TourCursors>,
-    /// The sink's count at the last few sink versions seen (newest last): along one run, a
-    /// version names one sink, and at 64 channels × 1,000 batches a count of the full sink
-    /// is most of a step.
-    counts: RefCell<Vec<(u64, Rc<Progress>)>>,
+    /// The sink's count at the last few visible versions seen (newest last): along one run,
+    /// a visible version names one set of visible rows, and at 64 channels × 1,000 batches a
+    /// count of the full sink is most of a step. Keyed by the rows a reader sees, not by every
+    /// change: the many steps that only stage rows (a file sink's tasks) count nothing.
+    counts: RefCell<Vec<(CountKey, Rc<Progress>)>>,
     /// Spark's progress reports of any cursor, made when first asked for.
     spark: RefCell<Option<Rc<ProgressIndex>>>,
+    /// The lost keys last found, with what they were found from (the count's key and the
+    /// positions behind the last commit): finding them reads every record behind the
+    /// commit, most of a step back at the end of a long run.
+    lost: RefCell<KeptLost>,
 }
 
 impl Run {
@@ -59,6 +74,7 @@ impl Run {
             tour_cursors: RefCell::new(None),
             counts: RefCell::new(Vec::new()),
             spark: RefCell::new(None),
+            lost: RefCell::new(None),
         }
     }
 
@@ -74,20 +90,45 @@ impl Run {
     }
 
     /// The sink of `world` (a moment of this run) against the expected keys, listing the first
-    /// [`LISTED_KEYS`] missing ones; counted again only for a sink version not among the last
+    /// [`LISTED_KEYS`] missing ones; counted again only for visible rows not among the last
     /// few seen.
     pub fn progress_of(&self, world: &World) -> Rc<Progress> {
-        let version = world.sink.version();
+        let key = (world.sink.visible_version(), world.first_start.is_some());
         let mut kept = self.counts.borrow_mut();
-        if let Some((_, progress)) = kept.iter().find(|(v, _)| *v == version) {
+        if let Some((_, progress)) = kept.iter().find(|(k, _)| *k == key) {
             return progress.clone();
         }
         let progress = Rc::new(so_far_listing(world, &self.expected, LISTED_KEYS));
         if kept.len() == KEPT_COUNTS {
             kept.remove(0);
         }
-        kept.push((version, progress.clone()));
+        kept.push((key, progress.clone()));
         progress
+    }
+
+    /// The expected keys `world`'s sink can no longer get, and the commit they lie behind
+    /// ([`lost_keys_behind`], from `progress`, its count): found again only when the visible
+    /// rows or the positions behind the last commit changed.
+    pub fn lost_of(&self, world: &World, progress: &Progress) -> Rc<Lost> {
+        if progress.missing == 0 {
+            return Rc::new((None, vec![]));
+        }
+        let key = (world.sink.visible_version(), world.first_start.is_some());
+        let committed = committed_positions(world);
+        let mut kept = self.lost.borrow_mut();
+        if let Some((k, c, lost)) = &*kept {
+            if *k == key && *c == committed {
+                return lost.clone();
+            }
+        }
+        let lost = Rc::new(lost_keys_behind(
+            world,
+            &self.expected,
+            &progress.counts,
+            committed.clone(),
+        ));
+        *kept = Some((key, committed, lost.clone()));
+        lost
     }
 
     /// The cursor of each stop of `preset`'s tour in this run (`None`: never reached),
@@ -181,19 +222,53 @@ mod tests {
 
     #[test]
     fn kept_counts_equal_a_fresh_count_back_and_forth() {
-        let mut s = preset("kafka-append").unwrap();
-        s.crashes.push("sink-commit@3".parse().unwrap());
+        // An append sink, a file sink (whose tasks only stage), an upsert sink holding a
+        // running sum (whose expected values wait for the first start), each with a crash.
+        let running_sum = {
+            let mut s = preset("kafka-idempotent").unwrap();
+            s.sink.kind = batchscope_engine::scenario::SinkKind::Upsert;
+            s.sink.value = batchscope_engine::scenario::SinkValue::RunningSum;
+            s
+        };
+        for (mut s, crash) in [
+            (preset("kafka-append").unwrap(), "sink-commit@3"),
+            (preset("kafka-idempotent").unwrap(), "sink-commit@2"),
+            (running_sum, "sink-commit@2"),
+        ] {
+            s.crashes.push(crash.parse().unwrap());
+            let run = Run::compute(s, None);
+            let end = run.len();
+            let mut cursors: Vec<usize> = (0..=end).collect();
+            cursors.extend((0..=end).rev());
+            cursors.extend([end / 2, end, end / 2, 3, end]);
+            for cursor in cursors {
+                let world = run.timeline.world_at(cursor);
+                let fresh = so_far_listing(&world, &run.expected, LISTED_KEYS);
+                assert_eq!(*run.progress_of(&world), fresh, "{crash}, cursor {cursor}");
+            }
+            assert!(run.counts.borrow().len() <= KEPT_COUNTS);
+        }
+    }
+
+    #[test]
+    fn kept_lost_keys_equal_fresh_ones_back_and_forth() {
+        // A run that loses rows: commits/2 of the re-run lies beyond rows it never read.
+        let mut s = preset("tablestore-two-phase").unwrap();
+        s.crashes.push("sink-commit@2".parse().unwrap());
         let run = Run::compute(s, None);
         let end = run.len();
         let mut cursors: Vec<usize> = (0..=end).collect();
         cursors.extend((0..=end).rev());
-        cursors.extend([end / 2, end, end / 2, 3, end]);
+        let mut seen_lost = false;
         for cursor in cursors {
             let world = run.timeline.world_at(cursor);
-            let fresh = so_far_listing(&world, &run.expected, LISTED_KEYS);
-            assert_eq!(*run.progress_of(&world), fresh, "cursor {cursor}");
+            let progress = run.progress_of(&world);
+            let fresh = batchscope_view::panels::lost_keys(&world, &run.expected);
+            let kept = run.lost_of(&world, &progress);
+            assert_eq!(*kept, fresh, "cursor {cursor}");
+            seen_lost |= !fresh.1.is_empty();
         }
-        assert!(run.counts.borrow().len() <= KEPT_COUNTS);
+        assert!(seen_lost, "the run should lose keys at some cursor");
     }
 
     #[test]

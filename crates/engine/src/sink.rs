@@ -66,6 +66,9 @@ pub struct Sink {
     /// Calls that changed this sink so far ([`Sink::version`]).
     #[serde(skip)]
     version: u64,
+    /// Calls that may have changed its visible rows so far ([`Sink::visible_version`]).
+    #[serde(skip)]
+    visible_version: u64,
 }
 
 impl Sink {
@@ -97,6 +100,7 @@ impl Sink {
             latest_batch_id: None,
             upsert_index: KeySlots::default(),
             version: 0,
+            visible_version: 0,
         }
     }
 
@@ -132,6 +136,15 @@ impl Sink {
         self.version
     }
 
+    /// How many calls may have changed the visible rows (the stores) since the sink was made:
+    /// a task's write to an append or upsert sink, a commit. Staging, a new driver or an
+    /// aborted attempt leave the visible rows as they were. Along one run, two moments with
+    /// the same visible version show the same rows, so a count of them (the dashboard's
+    /// progress of the sink) is kept across the many steps that only stage.
+    pub fn visible_version(&self) -> u64 {
+        self.visible_version
+    }
+
     /// foreachBatch: the store the next call writes to.
     pub fn choose_store(&mut self, store: u32) {
         self.version += 1;
@@ -162,6 +175,9 @@ impl Sink {
         file_name: String,
     ) -> SinkEffect {
         self.version += 1;
+        if matches!(self.kind(), SinkKind::Append | SinkKind::Upsert) {
+            self.visible_version += 1;
+        }
         match self.kind() {
             SinkKind::Append => {
                 self.stores[0]
@@ -274,6 +290,7 @@ impl Sink {
     /// The driver finishes batch N. Returns (rows made visible, target description, skipped as duplicate).
     pub fn commit(&mut self, batch_id: u64) -> (u64, String, bool) {
         self.version += 1;
+        self.visible_version += 1;
         let attempt_files = self.attempt_files_from();
         // Moved into the store as they are, without gathering them first (one copy of each
         // row, not two: a large batch is megabytes).

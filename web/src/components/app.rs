@@ -83,11 +83,13 @@ pub fn App(props: &AppProps) -> Html {
     let cursor = player.cursor;
 
     // Verdict.
-    // The sink counted once for the badge and the Sink panel, and again only when the sink
-    // changed (most steps do not touch it; its version tells, along one run).
+    // The sink counted once for the badge and the Sink panel, and again only when its visible
+    // rows changed (most steps do not touch them; its visible version tells, along one run);
+    // the lost keys found again only when those rows or the last commit changed.
     let progress = player.mode.run.progress_of(world);
     let (settled, report) = player.mode.run.verdict_of(world, cursor, &progress);
-    let sink = panels::sink_view_of(world, &player.mode.run.expected, &progress);
+    let lost = player.mode.run.lost_of(world, &progress);
+    let sink = panels::sink_view_with(world, &player.mode.run.expected, &progress, &lost);
     let badge = panels::badge(
         settled.as_ref().map(|r| r.verdict.name()),
         report.expected,

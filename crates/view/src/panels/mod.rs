@@ -17,8 +17,9 @@ pub use files::{checkpoint_files, files_written_by, CheckpointFile};
 pub use meta::{meta_rows, MetaRowView, RowRole};
 pub use offsets::{batch_offsets, initial_offset, offset_text, uuid_of, BatchOffsets};
 pub use sink::{
-    lost_keys, sink_kind_text, sink_view, sink_view_of, EarlierFiles, KeyChip, KeyList, RowGroup,
-    SinkFileView, SinkView, StoreView, LISTED_KEYS, MAX_FILES, MAX_GROUPS,
+    committed_positions, lost_keys, lost_keys_behind, sink_kind_text, sink_view, sink_view_of,
+    sink_view_with, Committed, EarlierFiles, KeyChip, KeyList, Lost, RowGroup, SinkFileView,
+    SinkView, StoreView, LISTED_KEYS, MAX_FILES, MAX_GROUPS,
 };
 
 #[cfg(test)]

@@ -164,10 +164,16 @@ pub fn sink_kind_text(kind: batchscope_engine::SinkKind) -> &'static str {
     }
 }
 
+/// The last committed batch `C` and where each channel stands at its end.
+pub type Committed = (u64, BTreeMap<u32, u64>);
+
+/// Expected keys that can no longer be delivered, and the `commits/C` they lie behind.
+pub type Lost = (Option<u64>, Vec<RowKey>);
+
 /// Where each channel stands at the end of the last committed batch (`commits/C`): the next
 /// batch starts here. `None` for a channel whose position cannot be told (then nothing in it
 /// counts as lost before the run settles).
-fn committed_positions(world: &World) -> Option<(u64, BTreeMap<u32, u64>)> {
+pub fn committed_positions(world: &World) -> Option<Committed> {
     use batchscope_engine::tunnel::Token;
     let c = world.checkpoint.latest_commit_id()?;
     let end = offset_line(world, c)?;
@@ -220,17 +226,25 @@ fn committed_positions(world: &World) -> Option<(u64, BTreeMap<u32, u64>)> {
 /// Expected keys that can no longer be delivered, and the `commits/C` they lie behind: not
 /// visible in the sink, yet before the position where batch C ended. Sound because `commits/C`
 /// is written only after the sink finished batch C, and batch C+1 starts at C's end.
-pub fn lost_keys(world: &World, expected: &BTreeMap<RowKey, u64>) -> (Option<u64>, Vec<RowKey>) {
-    lost_keys_of(world, expected, &KeyCounts::of(world))
+pub fn lost_keys(world: &World, expected: &BTreeMap<RowKey, u64>) -> Lost {
+    lost_keys_behind(
+        world,
+        expected,
+        &KeyCounts::of(world),
+        committed_positions(world),
+    )
 }
 
-/// [`lost_keys`] from the sink's count already taken (`KeyCounts::of(world)`).
-fn lost_keys_of(
+/// [`lost_keys`] from the sink's count already taken (`KeyCounts::of(world)`) and the
+/// positions behind the last commit ([`committed_positions`]). A function of those two (the
+/// run's upstream and expected keys being fixed): a view may keep its result while both stay.
+pub fn lost_keys_behind(
     world: &World,
     expected: &BTreeMap<RowKey, u64>,
     visible: &KeyCounts,
-) -> (Option<u64>, Vec<RowKey>) {
-    let Some((c, pos)) = committed_positions(world) else {
+    committed: Option<Committed>,
+) -> Lost {
+    let Some((c, pos)) = committed else {
         return (None, vec![]);
     };
     // Only the records behind each channel's position, looked up densely: this runs at every
@@ -258,6 +272,29 @@ pub fn sink_view_of(
     world: &World,
     expected: &BTreeMap<RowKey, u64>,
     progress: &batchscope_check::progress::Progress,
+) -> SinkView {
+    // A lost key is a missing one: with none missing (most of a clean run, and all of its
+    // end) there is nothing to look for behind the commits.
+    let lost = if progress.missing == 0 {
+        (None, vec![])
+    } else {
+        lost_keys_behind(
+            world,
+            expected,
+            &progress.counts,
+            committed_positions(world),
+        )
+    };
+    sink_view_with(world, expected, progress, &lost)
+}
+
+/// [`sink_view_of`] with the lost keys already found ([`lost_keys_behind`]; none when nothing
+/// is missing).
+pub fn sink_view_with(
+    world: &World,
+    expected: &BTreeMap<RowKey, u64>,
+    progress: &batchscope_check::progress::Progress,
+    lost: &Lost,
 ) -> SinkView {
     let sink = &world.sink;
     let stores = sink
@@ -320,13 +357,7 @@ pub fn sink_view_of(
     // The commit lists exactly the files of the attempt in flight; every other unlisted
     // file is an orphan.
     let staged_from = sink.attempt_files_from();
-    // A lost key is a missing one: with none missing (most of a clean run, and all of its
-    // end) there is nothing to look for behind the commits.
-    let (lost_behind, lost) = if progress.missing == 0 {
-        (None, vec![])
-    } else {
-        lost_keys_of(world, expected, &progress.counts)
-    };
+    let (lost_behind, lost) = (lost.0, &lost.1);
     // Both lists come from ordered maps: already in key order. Every lost key is missing.
     let total = progress.missing - lost.len() as u64;
     let first: Vec<RowKey> = if progress.missing_keys.len() as u64 == progress.missing {
@@ -381,7 +412,7 @@ pub fn sink_view_of(
         duplicate_keys,
         delivered: progress.delivered,
         missing_keys,
-        lost_keys: lost,
+        lost_keys: lost.clone(),
         lost_behind,
         rewrites: sink.rewrites(),
         visible: sink.visible_len(),
