@@ -247,6 +247,26 @@ Measured once when the profiles were split (2026-12-01, this machine, load avera
 | release \`batchscope run FILE\`, wall, two runs each | 4.12, 4.53 / 5.75, 5.62 / 3.05, 2.88 s | 3.75, 4.05 / 5.25, 5.57 / 2.39, 2.26 s |
 | dashboard \`.wasm\`, gzip -9 (raw) | 446,509 B (1,158,779 B) | 446,509 B (1,158,779 B): the same bytes |
 | the same page with \`web-release\` at \`opt-level = "s"\` (tried, not kept) | | 506,012 B (1,345,699 B) |
+
+## The page in two modules
+
+The page loads the micro-batch dashboard alone (\`batchscope-web\`); the Topology and Inspect
+dashboards — the barrier engine and its views, the checkpoint reader and the zip inflater — are a
+second module (\`batchscope-modes\`) fetched the first time one of them is opened
+(\`web/src/shell/lazy_mode.rs\`; its files named by content hash and integrity-checked). Measured
+once when the page was split (2026-12-03, this machine), release build, gzip -9:
+
+| | one module (before) | two modules (after) |
+|---|---|---|
+| what the page loads first | 791,119 B (1,998,133 B raw) | 582,443 B (1,447,043 B raw) |
+| fetched when Topology or Inspect is opened | — | 426,742 B (1,034,551 B raw) |
+
+Also tried on the first module, not kept: \`wasm-opt\` with \`--converge\`, \`--gufa\`, or
+\`-O3\` before \`-Oz\` (582,411 → 582,731–584,173 B: no gain). What it is made of, before
+\`wasm-opt\`: 1.2 MB of code (463 KB gzipped) and 226 KB of data (107 KB gzipped: lesson and
+tour text, presets, tables); of the code about a third is the Yew components' rendering, 129 KB
+sort instantiations (one per element type sorted or collected into a \`BTreeMap\`), 101 KB B-tree
+instantiations, 60 KB formatting.
 EOF
 
 printf '\n%s\n\n(written to docs/PERFORMANCE.md)\n' "$table"
