@@ -298,8 +298,8 @@ pub fn Minimap(props: &MinimapProps) -> Html {
                     future_from={future_from.clamp(start, end)} on_action={props.on_action.clone()} />
             }
         };
-        let drawn: Vec<Range<usize>> = match (*grid).filter(|_| marks.len() >= MARKS_WINDOWED_FROM)
-        {
+        let windowed = (*grid).filter(|_| marks.len() >= MARKS_WINDOWED_FROM);
+        let drawn: Vec<Range<usize>> = match windowed {
             Some(g) => {
                 let rows = marks.len().div_ceil(g.per_row);
                 let window = RowWindow {
@@ -322,13 +322,8 @@ pub fn Minimap(props: &MinimapProps) -> Html {
         };
         let mut children: Vec<Html> = Vec::new();
         let mut next = 0;
-        let spacer = |from: usize, to: usize| {
-            let g = (*grid).unwrap_or(Grid {
-                per_row: 1,
-                row_px: 0.0,
-                gap_px: 0.0,
-                first_row: 0,
-            });
+        // Only a windowed run skips marks, so only then is there a spacer to draw.
+        let spacer = |g: Grid, from: usize, to: usize| {
             let rows = (to - from).div_ceil(g.per_row);
             html! {
                 <div key={format!("gap-{from}")} class="mm-gap" aria-hidden="true"
@@ -336,8 +331,8 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             }
         };
         for run in drawn {
-            if run.start > next {
-                children.push(spacer(next, run.start));
+            if let Some(g) = windowed.filter(|_| run.start > next) {
+                children.push(spacer(g, next, run.start));
             }
             let mut start = run.start;
             while start < run.end {
@@ -347,8 +342,8 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             }
             next = run.end;
         }
-        if marks.len() > next {
-            children.push(spacer(next, marks.len()));
+        if let Some(g) = windowed.filter(|_| marks.len() > next) {
+            children.push(spacer(g, next, marks.len()));
         }
         html! {
             <div class="mm-marks" role="group" ref={host.clone()} onscroll={on_scroll}

@@ -1,6 +1,6 @@
 //! The URL hash follows the moment on screen, and a pasted link (hashchange) loads its moment.
 
-use crate::shell::{Mode, Player, PlayerCmd};
+use crate::shell::{replace_hash, Mode, Player, PlayerCmd};
 use gloo::events::EventListener;
 use yew::prelude::*;
 
@@ -13,13 +13,7 @@ fn use_hash_sync(hash: String, paused: bool, on_hash: Callback<String>) {
             let window = gloo::utils::window();
             let current = window.location().hash().unwrap_or_default();
             if current != *hash {
-                if let Ok(history) = window.history() {
-                    let _ = history.replace_state_with_url(
-                        &wasm_bindgen::JsValue::NULL,
-                        "",
-                        Some(hash),
-                    );
-                }
+                replace_hash(hash);
             }
         }
     });

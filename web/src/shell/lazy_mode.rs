@@ -4,7 +4,7 @@
 //! and offers to try again or go back, and the micro-batch dashboard is untouched.
 //!
 //! The module is built by Trunk (`data-type="worker"` in `index.html`, which builds a bin
-//! without loading it); the build hook `scripts/csp.py` renames its files by their content
+//! without loading it); the build hook `scripts/modes.py` renames its files by their content
 //! hash and writes their names and integrity hashes into a `<meta name="batchscope-modes">`
 //! of `index.html`, which this component reads.
 

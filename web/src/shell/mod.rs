@@ -31,7 +31,7 @@ pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPE
 pub use present::{hash_flag, use_presentation, EmbedLink};
 pub use root::{Root, RootProps};
 pub use shared::Shared;
-pub use switch::{is_inspect_hash, mode_event, Dashboard, ModeSwitch, MODE_EVENT};
+pub use switch::{is_inspect_hash, mode_event, replace_hash, Dashboard, ModeSwitch, MODE_EVENT};
 pub use theme::Theme;
 pub use tour::TourView;
 pub use tour_block::{TourBlock, TourProps};

@@ -52,15 +52,18 @@ pub struct ModeSwitch(pub Callback<Dashboard>);
 /// switch: the hash is written first, and the root reads the dashboard from it.
 pub const MODE_EVENT: &str = "batchscope:mode";
 
-/// Writes `hash` into the address bar without a history entry or a `hashchange`.
-pub(crate) fn replace_hash(hash: &str) {
+/// Writes `hash` (with its `#`, or empty to drop the fragment) into the address bar without a
+/// history entry or a `hashchange`; the path and query stay.
+pub fn replace_hash(hash: &str) {
     let window = gloo::utils::window();
-    let path = window.location().pathname().unwrap_or_default();
+    let location = window.location();
+    let path = location.pathname().unwrap_or_default();
+    let query = location.search().unwrap_or_default();
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some(&format!("{path}{hash}")),
+            Some(&format!("{path}{query}{hash}")),
         );
     }
 }
