@@ -160,10 +160,14 @@ async fn walk(client: &Client, port: u16) -> TestResult {
         ));
     }
     // The link carries the tour.
-    let hash = js(client, "return location.hash;").await?;
-    if !hash.as_str().is_some_and(|h| h.contains("tour=1")) {
-        return Err(format!("the URL should carry tour=1: {hash}"));
-    }
+    // The address bar follows the moment on screen a moment after it settles.
+    wait_for(
+        client,
+        "location.hash.includes('tour=1')",
+        10,
+        "the URL to carry tour=1",
+    )
+    .await?;
     // Leaving the tour brings the invitation back.
     click(client, "[data-testid=tour-exit]").await?;
     wait_for(
@@ -199,15 +203,13 @@ async fn walk(client: &Client, port: u16) -> TestResult {
         "the kafka-append lesson from the index, tour on",
     )
     .await?;
-    let hash = js(client, "return location.hash;").await?;
-    if !hash
-        .as_str()
-        .is_some_and(|h| h.contains("crash=sink-commit@3"))
-    {
-        return Err(format!(
-            "the index link should arm the tour's crash: {hash}"
-        ));
-    }
+    wait_for(
+        client,
+        "location.hash.includes('crash=sink-commit@3')",
+        10,
+        "the index link to arm the tour's crash (in the URL)",
+    )
+    .await?;
     no_overflow_no_errors(client).await
 }
 
@@ -301,11 +303,14 @@ async fn walk_topology(client: &Client, port: u16) -> TestResult {
         "the topology tour to end",
     )
     .await?;
-    let hash = js(client, "return location.hash;").await?;
     for needle in ["fail=price_job@2", "tour=1", "level=rc"] {
-        if !hash.as_str().is_some_and(|h| h.contains(needle)) {
-            return Err(format!("the URL should carry {needle}: {hash}"));
-        }
+        wait_for(
+            client,
+            &format!("location.hash.includes('{needle}')"),
+            10,
+            &format!("the URL to carry {needle}"),
+        )
+        .await?;
     }
     no_overflow_no_errors(client).await
 }

@@ -56,10 +56,13 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "the micro-batch dashboard, Topology removed",
     )
     .await?;
-    let hash = js(client, "return location.hash;").await?;
-    if hash.as_str().is_none_or(|h| h.contains("mode=topology")) {
-        return Err(format!("the address should leave Topology: {hash}"));
-    }
+    wait_for(
+        client,
+        "!location.hash.includes('mode=topology')",
+        10,
+        "the address to leave Topology",
+    )
+    .await?;
     // Inspect reuses the module already loaded.
     click(client, "[data-testid=mode-inspect]").await?;
     wait_for(

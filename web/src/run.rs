@@ -3,7 +3,9 @@
 //! from the scenario), and what only the micro-batch badge needs: the keys of every record the
 //! upstream produced (what should reach the sink) and the oracle's verdict at a cursor.
 
-use batchscope_check::oracle::{expected_counts, judge_progress, Report};
+use batchscope_check::oracle::{
+    expected_counts, judge_progress, verdict_of as oracle_verdict, Report, Verdict,
+};
 use batchscope_check::progress::{so_far, so_far_listing, Progress};
 use batchscope_engine::{Event, RowKey, Scenario, World};
 use batchscope_view::panels::{
@@ -170,6 +172,26 @@ impl Run {
         self.verdict_of(world, cursor, &so_far(world, &self.expected))
     }
 
+    /// Whether the run has settled at `cursor` (`world` its moment): converged there, or
+    /// stuck at the end of a run that never converges. Until then the oracle says nothing.
+    pub fn settled_at(&self, world: &World, cursor: usize) -> bool {
+        world.is_converged() || (cursor >= self.len() && !self.converged)
+    }
+
+    /// The badge's verdict at `cursor` from the sink's count already taken (`so_far` of
+    /// `world`): the verdict of [`Run::verdict_of`]'s report without the report (the badge
+    /// needs only the verdict and the counts `progress` has; the report also lists the crashes
+    /// fired and counts the sink's files — at 1,000 batches tens of thousands, at every step).
+    pub fn settled_verdict(
+        &self,
+        world: &World,
+        cursor: usize,
+        progress: &Progress,
+    ) -> Option<Verdict> {
+        self.settled_at(world, cursor)
+            .then(|| oracle_verdict(world.is_converged(), progress))
+    }
+
     /// [`Run::verdict_at`] from the sink's count already taken (`so_far` of `world`).
     pub fn verdict_of(
         &self,
@@ -177,10 +199,11 @@ impl Run {
         cursor: usize,
         progress: &Progress,
     ) -> (Option<Report>, Report) {
-        let converged = world.is_converged();
-        let report = judge_progress(world, converged, progress, false);
-        let settled = converged || (cursor >= self.len() && !self.converged);
-        (settled.then(|| report.clone()), report)
+        let report = judge_progress(world, world.is_converged(), progress, false);
+        (
+            self.settled_at(world, cursor).then(|| report.clone()),
+            report,
+        )
     }
 }
 
@@ -296,6 +319,32 @@ mod tests {
         let end = run.timeline.world_at(run.len());
         let (settled, _) = run.verdict_at(&end, run.len());
         assert_eq!(settled.unwrap().verdict.name(), "duplicates");
+    }
+
+    #[test]
+    fn the_badge_verdict_is_the_reports_at_every_cursor() {
+        // Duplicates, loss, a clean run, and one that never converges (stuck at its end).
+        for (name, crash) in [
+            ("kafka-append", Some("sink-commit@3")),
+            ("tablestore-two-phase", Some("sink-commit@2")),
+            ("kafka-idempotent", None),
+            ("reader-never-closes", None),
+        ] {
+            let mut s = preset(name).unwrap();
+            s.crashes
+                .extend(crash.map(|c| c.parse::<batchscope_engine::CrashPoint>().unwrap()));
+            let run = Run::compute(s, None);
+            let mut settled_somewhere = false;
+            for cursor in 0..=run.len() {
+                let world = run.timeline.world_at(cursor);
+                let progress = run.progress_of(&world);
+                let (settled, _) = run.verdict_of(&world, cursor, &progress);
+                let badge = run.settled_verdict(&world, cursor, &progress);
+                assert_eq!(badge, settled.map(|r| r.verdict), "{name} at {cursor}");
+                settled_somewhere |= badge.is_some();
+            }
+            assert!(settled_somewhere, "{name} settles at its end");
+        }
     }
 
     #[test]

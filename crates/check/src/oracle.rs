@@ -147,6 +147,18 @@ pub fn judge(
     judge_progress(world, converged, &so_far(world, expected), with_events)
 }
 
+/// The verdict alone of [`judge_progress`]: what a run that `converged` (or not) with the sink
+/// counted as `progress` amounts to.
+pub fn verdict_of(converged: bool, progress: &crate::progress::Progress) -> Verdict {
+    match (converged, progress.duplicates > 0, progress.missing > 0) {
+        (false, _, _) => Verdict::Stuck,
+        (true, false, false) => Verdict::ExactlyOnce,
+        (true, true, false) => Verdict::Duplicates,
+        (true, false, true) => Verdict::DataLoss,
+        (true, true, true) => Verdict::DuplicatesAndLoss,
+    }
+}
+
 /// [`judge`] from the sink's count already taken ([`so_far`] of this world): the dashboard
 /// counts once per step for both the badge and the Sink panel. The report's `lost_keys` are
 /// the keys `progress` lists (every one from `so_far`; the first few from
@@ -158,13 +170,7 @@ pub fn judge_progress(
     with_events: bool,
 ) -> Report {
     let (duplicates, lost) = (progress.duplicates, progress.missing);
-    let verdict = match (converged, duplicates > 0, lost > 0) {
-        (false, _, _) => Verdict::Stuck,
-        (true, false, false) => Verdict::ExactlyOnce,
-        (true, true, false) => Verdict::Duplicates,
-        (true, false, true) => Verdict::DataLoss,
-        (true, true, true) => Verdict::DuplicatesAndLoss,
-    };
+    let verdict = verdict_of(converged, progress);
     let s = world.scenario();
     Report {
         preset: s.name.clone(),

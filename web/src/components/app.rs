@@ -15,7 +15,7 @@ use crate::state::{Action, MicroPlayer, Tab};
 use batchscope_engine::source::uses_meta_table;
 use batchscope_engine::{presets, EventKind, SourceKind};
 use batchscope_view::lessons::SIMPLIFICATIONS;
-use batchscope_view::panels::{self, batch_offsets, offset_text};
+use batchscope_view::panels::{self, batch_offsets, offset_text, SinkDetail};
 use batchscope_view::{explain, focus, lesson, timeline};
 use yew::prelude::*;
 
@@ -86,15 +86,21 @@ pub fn App(props: &AppProps) -> Html {
     // The sink counted once for the badge and the Sink panel, and again only when its visible
     // rows changed (most steps do not touch them; its visible version tells, along one run);
     // the lost keys found again only when those rows or the last commit changed.
+    // The verdict alone, not the oracle's whole report; the sink's rows and files read only
+    // for its open tab.
     let progress = player.mode.run.progress_of(world);
-    let (settled, report) = player.mode.run.verdict_of(world, cursor, &progress);
+    let settled = player.mode.run.settled_verdict(world, cursor, &progress);
     let lost = player.mode.run.lost_of(world, &progress);
-    let sink = panels::sink_view_with(world, &player.mode.run.expected, &progress, &lost);
+    let detail = match player.mode.tab {
+        Tab::Sink => SinkDetail::Panel,
+        _ => SinkDetail::Summary,
+    };
+    let sink = panels::sink_view_with(world, &player.mode.run.expected, &progress, &lost, detail);
     let badge = panels::badge(
-        settled.as_ref().map(|r| r.verdict.name()),
-        report.expected,
-        report.expected - report.lost,
-        report.duplicates,
+        settled.map(|v| v.name()),
+        progress.expected,
+        progress.expected - progress.missing,
+        progress.duplicates,
         sink.lost_keys.len() as u64,
     );
 

@@ -2,23 +2,54 @@
 
 use crate::shell::{replace_hash, Mode, Player, PlayerCmd};
 use gloo::events::EventListener;
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
 use yew::prelude::*;
 
-/// Writes `hash` into the address bar (without a history entry) whenever it changes and
-/// `paused` is true; hands every hash the user types or pastes to `on_hash`. Both modes use it.
+/// How long the address bar waits after the moment on screen last changed before it follows:
+/// writing the URL (`history.replaceState`, with a link that carries a whole scenario) costs
+/// the browser a few milliseconds, too much for every step of a held arrow key or a click
+/// that must draw within one frame. A person reading or copying the address never sees the
+/// wait.
+pub const URL_WRITE_DELAY_MS: u32 = 150;
+
+/// The address-bar write waiting to happen, if any.
+type Pending = Rc<RefCell<Option<Timeout>>>;
+
+/// Writes `url`'s link (made by `format`) into the address bar, without a history entry,
+/// [`URL_WRITE_DELAY_MS`] after it last changed while `paused` is true; hands every hash the
+/// user types or pastes to `on_hash` (and drops a write still waiting, so the pasted address
+/// is not overwritten). Both modes use it.
 #[hook]
-fn use_hash_sync(hash: String, paused: bool, on_hash: Callback<String>) {
-    use_effect_with((hash, paused), |(hash, paused)| {
-        if *paused {
-            let window = gloo::utils::window();
-            let current = window.location().hash().unwrap_or_default();
-            if current != *hash {
-                replace_hash(hash);
-            }
-        }
-    });
+fn use_hash_sync<U: Clone + PartialEq + 'static>(
+    url: U,
+    format: fn(&U) -> String,
+    paused: bool,
+    on_hash: Callback<String>,
+) {
+    let pending: Pending = use_mut_ref(|| None);
+    {
+        let pending = pending.clone();
+        use_effect_with((url, paused), move |(url, paused)| {
+            let timeout = paused.then(|| {
+                let url = url.clone();
+                Timeout::new(URL_WRITE_DELAY_MS, move || {
+                    let hash = format(&url);
+                    let current = gloo::utils::window().location().hash().unwrap_or_default();
+                    if current != hash {
+                        replace_hash(&hash);
+                    }
+                })
+            });
+            // Replacing the waiting write cancels it (a `Timeout` is cancelled when dropped);
+            // so does leaving the page's mode (the hook's state is dropped with it).
+            *pending.borrow_mut() = timeout;
+        });
+    }
     use_effect_with((), move |_| {
         let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+            pending.borrow_mut().take();
             on_hash.emit(gloo::utils::window().location().hash().unwrap_or_default());
         });
         move || drop(listener)
@@ -31,7 +62,8 @@ fn use_hash_sync(hash: String, paused: bool, on_hash: Callback<String>) {
 #[hook]
 pub fn use_url_sync<M: Mode>(player: &Player<M>, on_action: Callback<M::Action>) {
     use_hash_sync(
-        M::format_link(&player.url_state()),
+        player.url_state(),
+        M::format_link,
         !player.playing,
         Callback::from(move |hash: String| {
             if !M::owns_link(&hash) {

@@ -18,8 +18,8 @@ pub use meta::{meta_rows, MetaRowView, RowRole};
 pub use offsets::{batch_offsets, initial_offset, offset_text, uuid_of, BatchOffsets};
 pub use sink::{
     committed_positions, lost_keys, lost_keys_behind, sink_kind_text, sink_view, sink_view_of,
-    sink_view_with, Committed, EarlierFiles, KeyChip, KeyList, Lost, RowGroup, SinkFileView,
-    SinkView, StoreView, LISTED_KEYS, MAX_FILES, MAX_GROUPS,
+    sink_view_with, Committed, EarlierFiles, KeyChip, KeyList, Lost, RowGroup, SinkDetail,
+    SinkFileView, SinkView, StoreView, LISTED_KEYS, MAX_FILES, MAX_GROUPS,
 };
 
 #[cfg(test)]
@@ -217,6 +217,49 @@ mod tests {
             sink_view(&w, &expected).missing_keys.is_empty(),
             "all delivered"
         );
+    }
+
+    #[test]
+    fn a_summary_is_the_panel_without_its_rows_and_files() {
+        // A file sink (files, orphans after the crash), foreachBatch (several stores) and a
+        // two-phase sink that loses keys behind a commit.
+        for (name, crash) in [
+            ("kafka-idempotent", Some("task@2")),
+            ("foreach-batch-multi", None),
+            ("tablestore-two-phase", Some("sink-commit@2")),
+        ] {
+            let mut s = preset(name).unwrap();
+            s.crashes
+                .extend(crash.map(|c| c.parse::<batchscope_engine::CrashPoint>().unwrap()));
+            let expected = batchscope_check::oracle::expected_counts(&s);
+            let mut w = World::new(s);
+            let mut saw_rows = false;
+            for _ in 0..400 {
+                let progress = batchscope_check::progress::so_far(&w, &expected);
+                let lost = lost_keys(&w, &expected);
+                let panel = sink_view_with(&w, &expected, &progress, &lost, SinkDetail::Panel);
+                let summary = sink_view_with(&w, &expected, &progress, &lost, SinkDetail::Summary);
+                assert!(summary.files.is_empty(), "{name}");
+                assert_eq!(summary.earlier_files, EarlierFiles::default(), "{name}");
+                for (p, s) in panel.stores.iter().zip(&summary.stores) {
+                    assert_eq!((&s.name, s.rows), (&p.name, p.rows), "{name}");
+                    assert!(s.groups.is_empty(), "{name}");
+                    assert_eq!(s.earlier_rows, s.rows, "{name}");
+                    saw_rows |= !p.groups.is_empty();
+                }
+                // Everything else as the panel has it.
+                let without = |v: &SinkView| SinkView {
+                    stores: vec![],
+                    files: vec![],
+                    earlier_files: EarlierFiles::default(),
+                    ..v.clone()
+                };
+                assert_eq!(panel.stores.len(), summary.stores.len(), "{name}");
+                assert_eq!(without(&summary), without(&panel), "{name}");
+                w.step();
+            }
+            assert!(saw_rows, "{name}: the panel showed rows");
+        }
     }
 
     #[test]

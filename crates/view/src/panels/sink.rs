@@ -285,22 +285,43 @@ pub fn sink_view_of(
             committed_positions(world),
         )
     };
-    sink_view_with(world, expected, progress, &lost)
+    sink_view_with(world, expected, progress, &lost, SinkDetail::Panel)
+}
+
+/// How much of the sink a [`SinkView`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SinkDetail {
+    /// Everything the Sink panel shows.
+    Panel,
+    /// What is shown outside the panel — the counts, the duplicated, missing and lost keys —
+    /// without the stores' newest rows (each store's `groups` empty, all its rows counted as
+    /// `earlier_rows`) and the data files (none listed, none counted): at 64 channels × 1,000
+    /// batches those are thousands of rows and files read at every step for a closed tab.
+    Summary,
 }
 
 /// [`sink_view_of`] with the lost keys already found ([`lost_keys_behind`]; none when nothing
-/// is missing).
+/// is missing), reading as much of the sink as `detail` asks.
 pub fn sink_view_with(
     world: &World,
     expected: &BTreeMap<RowKey, u64>,
     progress: &batchscope_check::progress::Progress,
     lost: &Lost,
+    detail: SinkDetail,
 ) -> SinkView {
     let sink = &world.sink;
     let stores = sink
         .stores
         .iter()
         .map(|s| {
+            if detail == SinkDetail::Summary {
+                return StoreView {
+                    name: s.name.clone(),
+                    rows: s.rows.len() as u64,
+                    groups: vec![],
+                    earlier_rows: s.rows.len() as u64,
+                };
+            }
             // Only the newest rows are read: every group lies within one run of rows of one
             // batch, so the newest MAX_GROUPS runs hold the newest MAX_GROUPS groups (a long
             // run's store holds hundreds of thousands of rows; a step reads a few thousand).
@@ -353,7 +374,10 @@ pub fn sink_view_with(
             }
         })
         .collect();
-    let first_file = sink.files.len().saturating_sub(MAX_FILES);
+    let first_file = match detail {
+        SinkDetail::Panel => sink.files.len().saturating_sub(MAX_FILES),
+        SinkDetail::Summary => sink.files.len(),
+    };
     // The commit lists exactly the files of the attempt in flight; every other unlisted
     // file is an orphan.
     let staged_from = sink.attempt_files_from();
@@ -398,13 +422,16 @@ pub fn sink_view_with(
                 staged: !f.committed && i >= staged_from,
             })
             .collect(),
-        earlier_files: EarlierFiles {
-            files: first_file as u64,
-            orphans: sink
-                .files
-                .range(0..first_file.min(staged_from))
-                .filter(|f| !f.committed)
-                .count() as u64,
+        earlier_files: match detail {
+            SinkDetail::Panel => EarlierFiles {
+                files: first_file as u64,
+                orphans: sink
+                    .files
+                    .range(0..first_file.min(staged_from))
+                    .filter(|f| !f.committed)
+                    .count() as u64,
+            },
+            SinkDetail::Summary => EarlierFiles::default(),
         },
         manifest: sink.manifest.keys().copied().collect(),
         last_committed_epoch: sink.last_committed_epoch,
