@@ -65,6 +65,21 @@ async fn custom_scenario(client: &Client, port: u16) -> TestResult {
         "the copied link",
     )
     .await?;
+    // The comparison menu extends this run's link (its scenario too) at the moment of picking.
+    js(
+        client,
+        "const s = document.querySelector('[data-testid=compare-pick]'); \
+         s.value = 'vs:kafka-idempotent'; s.dispatchEvent(new Event('change')); return true;",
+    )
+    .await?;
+    wait_for(
+        client,
+        "location.hash.startsWith('#scenario=') && location.hash.includes('&vs=kafka-idempotent') \
+         && document.querySelector('[data-testid=compare]')",
+        20,
+        "this scenario compared with kafka-idempotent",
+    )
+    .await?;
 
     // A broken scenario: a message naming it, and the default preset.
     reopen(client, port, "#scenario=eyJub3QganNvbg&seed=3").await?;

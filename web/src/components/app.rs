@@ -237,32 +237,27 @@ pub fn App(props: &AppProps) -> Html {
         preset_list.insert(0, (preset.clone(), what));
     }
     // Compare mode's matrix cells: this page's link without crash inputs, cursor or tour.
-    let cell_base = {
-        let mut l = player.url_state();
-        l.base.crashes.clear();
-        l.base.crash_after_events.clear();
-        l.base.tour = false;
-        l.base.at = 0;
-        batchscope_view::url::scenario::format_link(&l)
-            .trim_start_matches('#')
-            .replace("&at=0", "")
-    };
     let diagram = match &player.mode.versus {
-        Some(v) => html! {
-            <CompareView name_a={preset.clone()} a={run.clone()} world_a={Shared(player.world.clone())}
-                versus={Shared(v.clone())} cursor={cursor} animate_ms={animate_ms} hash_alone={cell_base.clone()} />
-        },
+        Some(v) => {
+            let cell_base = {
+                let mut l = player.url_state();
+                l.base.crashes.clear();
+                l.base.crash_after_events.clear();
+                l.base.tour = false;
+                l.base.at = 0;
+                batchscope_view::url::scenario::format_link(&l)
+                    .trim_start_matches('#')
+                    .replace("&at=0", "")
+            };
+            html! {
+                <CompareView name_a={preset.clone()} a={run.clone()} world_a={Shared(player.world.clone())}
+                    versus={Shared(v.clone())} cursor={cursor} animate_ms={animate_ms} hash_alone={cell_base} />
+            }
+        }
         None => {
             html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} /> }
         }
     };
-    let link = player.url_state();
-    let hash = batchscope_view::url::scenario::format_link(&link);
-    let alone =
-        batchscope_view::url::scenario::format_link(&batchscope_view::url::scenario::Link {
-            vs: None,
-            ..link.clone()
-        });
 
     html! {
         <div class="app">
@@ -321,7 +316,7 @@ pub fn App(props: &AppProps) -> Html {
                     <span class="lab-tools">
                         <button class="ed-open" data-testid="editor-open" title="Edit this scenario: form and JSON, load and save files"
                                 onclick={{ let o = editor_open.clone(); move |_| o.set(!*o) }}>{ "✎ Edit scenario" }</button>
-                        <LabButtons hash={hash} alone={alone} comparing={player.mode.versus.is_some()} on_action={on_action.clone()} />
+                        <LabButtons link={player.url_state()} comparing={player.mode.versus.is_some()} on_action={on_action.clone()} />
                     </span>
                 </div>
             </footer>

@@ -5,16 +5,16 @@ use crate::compare::built_ins;
 use crate::shell::PlayerCmd;
 use crate::state::Action;
 use batchscope_engine::presets;
+use batchscope_view::url::scenario::{format_link, Link};
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// Props of [`LabButtons`].
 #[derive(Properties, PartialEq)]
 pub struct LabButtonsProps {
-    /// The hash of the moment on screen.
-    pub hash: String,
-    /// The same without the compared run (`vs=`): what "this run vs …" extends.
-    pub alone: String,
+    /// The link of the moment on screen, written out only when a button uses it (making its
+    /// text encodes the scenario: too much for every step).
+    pub link: Link,
     /// Whether compare mode is on.
     pub comparing: bool,
     /// Every intent.
@@ -54,9 +54,9 @@ fn pick_target(value: &str, alone: &str) -> Option<String> {
 #[component]
 pub fn LabButtons(props: &LabButtonsProps) -> Html {
     let copy = {
-        let (hash, on_action) = (props.hash.clone(), props.on_action.clone());
+        let (link, on_action) = (props.link.clone(), props.on_action.clone());
         Callback::from(move |_: MouseEvent| {
-            let link = address(&hash);
+            let link = address(&format_link(&link));
             let written = gloo::utils::window()
                 .navigator()
                 .clipboard()
@@ -68,9 +68,14 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
             on_action.emit(PlayerCmd::Notify(format!("Link copied: {link}")).into());
         })
     };
-    let alone = props.alone.clone();
+    let link = props.link.clone();
     let pick = Callback::from(move |e: Event| {
         let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        // This run's link without the compared one (`vs=`): what "this run vs …" extends.
+        let alone = format_link(&Link {
+            vs: None,
+            ..link.clone()
+        });
         if let Some(hash) = pick_target(&select.value(), &alone) {
             let _ = gloo::utils::window().location().set_hash(&hash);
             select.set_value("");
@@ -82,6 +87,25 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
                     title="Copy a link to this moment: scenario (yours too), seed, crashes, step">{ "Copy link" }</button>
             <select class="compare-pick" data-testid="compare-pick" onchange={pick}
                     title="Two designs side by side, same seed and crashes" aria-label="Compare">
+                <CompareOptions comparing={props.comparing} />
+            </select>
+        </>
+    }
+}
+
+/// Props of [`CompareOptions`].
+#[derive(Properties, PartialEq)]
+struct CompareOptionsProps {
+    /// Whether compare mode is on (then it can be left).
+    comparing: bool,
+}
+
+/// The comparison menu's options: drawn again only when compare mode is entered or left, not
+/// at every step of the run.
+#[component]
+fn CompareOptions(props: &CompareOptionsProps) -> Html {
+    html! {
+        <>
                 <option value="" selected=true>{ "⇆ Compare…" }</option>
                 <optgroup label="Built-in questions">
                     { for built_ins().into_iter().map(|b| html! {
@@ -96,7 +120,6 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
                 if props.comparing {
                     <option value={LEAVE} data-testid="compare-leave">{ "Leave compare mode" }</option>
                 }
-            </select>
         </>
     }
 }
