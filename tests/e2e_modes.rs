@@ -2,7 +2,9 @@
 //! loads without the second module (`batchscope-modes`: Topology and Inspect); opening Topology
 //! loads it once, Inspect reuses it, and the tabs of a dashboard drawn by it switch back to the
 //! micro-batch dashboard, which removes what it drew. A module that cannot be fetched is named
-//! in a message with "Try again", which loads it once the file is there.
+//! in a message with "Try again", which loads it once the file is there. The Export menu's
+//! trace and checkpoint folder are made by that module too, from the page's link: fetched
+//! when first asked for, they are the run's (checked against the engine and the oracle).
 //!
 //! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
 //! it fails, naming the missing piece, without them.
@@ -124,12 +126,120 @@ async fn broken_then_retried(client: &Client, port: u16) -> TestResult {
     .await
 }
 
+/// The bytes of the file the Export menu saved last: the blob it made a download URL of
+/// (noted by [`NOTE_SAVED`]; the page's Content-Security-Policy does not let a script fetch a
+/// `blob:` URL).
+async fn saved_bytes(client: &Client) -> Result<Vec<u8>, String> {
+    let bytes = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             window.__saved.arrayBuffer()
+               .then(b => done(Array.from(new Uint8Array(b))), e => done(String(e)));",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("reading the saved file: {e}"))?;
+    serde_json::from_value(bytes).map_err(|e| format!("the saved file's bytes: {e}"))
+}
+
+/// Notes each blob the page makes a URL of, as `window.__saved`.
+const NOTE_SAVED: &str = "const make = URL.createObjectURL;
+    URL.createObjectURL = b => { window.__saved = b; return make.call(URL, b); }; return true;";
+
+/// Waits for the Export menu to have saved a file whose record (`name|type|size`) contains
+/// `what`, and returns the record.
+async fn saved(client: &Client, what: &str) -> Result<String, String> {
+    wait_for(
+        client,
+        &format!(
+            "(document.querySelector('[data-testid=export-menu]').dataset.export || '').includes('{what}')"
+        ),
+        60,
+        &format!("the Export menu to save {what}"),
+    )
+    .await?;
+    let record = js(
+        client,
+        "return document.querySelector('[data-testid=export-menu]').dataset.export;",
+    )
+    .await?;
+    Ok(record.as_str().unwrap_or_default().to_string())
+}
+
+async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
+    reopen(
+        client,
+        port,
+        "#preset=kafka-append&seed=7&crash=sink-commit@3&at=40",
+    )
+    .await?;
+    if fetched(client, "batchscope-modes").await? != 0 {
+        return Err("the micro-batch dashboard should load without the second module".into());
+    }
+    js(
+        client,
+        "document.querySelector('[data-testid=export-menu]').open = true; return true;",
+    )
+    .await?;
+    js(client, NOTE_SAVED).await?;
+    let mut scenario = batchscope_engine::preset("kafka-append").expect("preset");
+    scenario.seed = 7;
+    scenario.crashes = vec!["sink-commit@3".parse().expect("a crash point")];
+
+    // The trace: every event of the run and the oracle's verdict.
+    click(client, "[data-testid=export-trace]").await?;
+    saved(client, "kafka-append-trace.json|application/json|").await?;
+    if fetched(client, "batchscope-modes").await? != 2 {
+        return Err("the trace should fetch the module's script and .wasm once each".into());
+    }
+    let trace: Value = serde_json::from_slice(&saved_bytes(client).await?)
+        .map_err(|e| format!("the trace is not JSON: {e}"))?;
+    let (report, world) = batchscope_check::oracle::check_world(&scenario, false);
+    let events = trace["events"].as_array().map_or(0, Vec::len);
+    if events != world.events().len() || trace["verdict"] != report.verdict.name() {
+        return Err(format!(
+            "the trace should hold the run's {} events and its verdict {}: {events} events, {}",
+            world.events().len(),
+            report.verdict.name(),
+            trace["verdict"]
+        ));
+    }
+
+    // The checkpoint folder at the cursor: the engine's after 40 events.
+    click(client, "[data-testid=export-checkpoint]").await?;
+    saved(client, "kafka-append-checkpoint-at-40.zip|application/zip|").await?;
+    let folder = batchscope_view::upload::from_zip(&saved_bytes(client).await?)?.folder;
+    let mut at40 = batchscope_engine::World::new(scenario);
+    for _ in 0..40 {
+        at40.step();
+    }
+    let names = |f: &batchscope_engine::checkpoint::CheckpointFolder| {
+        f.files()
+            .map(|(n, b)| (n.to_string(), b.to_vec()))
+            .collect::<Vec<_>>()
+    };
+    if names(&folder) != names(&at40.checkpoint) {
+        return Err(format!(
+            "the saved folder should be the run's after 40 events: {:?} vs {:?}",
+            folder.files().map(|(n, _)| n).collect::<Vec<_>>(),
+            at40.checkpoint.files().map(|(n, _)| n).collect::<Vec<_>>()
+        ));
+    }
+    if fetched(client, "batchscope-modes").await? != 2 {
+        return Err("the checkpoint folder should reuse the loaded module".into());
+    }
+    no_overflow_no_errors(client).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_second_module_loads_when_topology_or_inspect_opens_and_not_before() {
+async fn the_second_module_loads_when_topology_inspect_or_an_export_needs_it_and_not_before() {
     let session = Session::start("e2e-modes").await;
     let mut result = drive(&session.client, session.port).await;
     if result.is_ok() {
         result = broken_then_retried(&session.client, session.port).await;
+    }
+    if result.is_ok() {
+        result = exports_from_the_module(&session.client, session.port).await;
     }
     session.close().await;
     if let Err(message) = result {

@@ -9,6 +9,7 @@
 
 pub mod compare;
 pub mod components;
+pub mod export_file;
 pub mod hooks;
 pub mod inspect;
 pub mod run;

@@ -1,8 +1,10 @@
 //! The Topology and Inspect dashboards as a module of their own, loaded by the page
 //! (`shell::LazyMode`) the first time one of them is opened: the micro-batch dashboard's first
 //! load does not carry their code. The page calls [`mount`] with the element to draw in and
-//! [`unmount`] when it switches away.
+//! [`unmount`] when it switches away; its Export menu calls [`export_file`] for the files made
+//! from a run (the trace, the checkpoint folder).
 
+use batchscope_web::export_file::ExportKind;
 use batchscope_web::inspect::InspectApp;
 use batchscope_web::shell::{mode_event, Dashboard, ModeSwitch};
 use batchscope_web::topology::TopologyApp;
@@ -62,6 +64,16 @@ pub fn unmount() {
     if let Some(app) = APP.with(|a| a.borrow_mut().take()) {
         app.destroy();
     }
+}
+
+/// The Export menu's file `kind` (`"trace"` or `"checkpoint"`) of the micro-batch moment the
+/// link `hash` describes (see `batchscope_web::export_file`): its bytes, or an error naming
+/// what is wrong.
+#[wasm_bindgen]
+pub fn export_file(kind: &str, hash: &str) -> Result<Vec<u8>, JsValue> {
+    let kind = ExportKind::from_name(kind)
+        .ok_or_else(|| JsValue::from_str(&format!("no file named {kind:?} to export")))?;
+    batchscope_web::export_file::export_file(kind, hash).map_err(|e| JsValue::from_str(&e))
 }
 
 /// Nothing runs at load: the page calls [`mount`].

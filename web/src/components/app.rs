@@ -272,7 +272,7 @@ pub fn App(props: &AppProps) -> Html {
                 <button class="xp-open" data-testid="explore-open"
                         title="Explore every crash point of this preset and seed: which ones lose or duplicate data?"
                         onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "▦ Explore" }</button>
-                <ExportMenu name={preset.clone()} run={Shared(player.mode.run.clone())} cursor={cursor} />
+                <ExportMenu name={preset.clone()} link={player.url_state()} total={player.len()} cursor={cursor} />
                 <VerdictBadge badge={badge} />
             </header>
             <ExplorePanel preset={preset.clone()} scenario={Shared(base_scenario.clone())}

@@ -3,9 +3,10 @@
 //! checkpoint folder at the cursor as a `.zip` (at the end of the run: the bytes
 //! `--checkpoint-out` writes). Files are made in the browser and saved by a download link.
 
-use crate::run::Run;
-use crate::shell::Shared;
-use batchscope_view::export::{checkpoint_zip, standalone_svg, trace_json};
+use crate::export_file::ExportKind;
+use crate::shell::export_in_module;
+use batchscope_view::export::standalone_svg;
+use batchscope_view::url::scenario::{format_link, Link};
 use js_sys::{Array, Promise, Uint8Array};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -129,8 +130,11 @@ pub(crate) async fn svg_to_png(svg: &str, w: f64, h: f64, scale: f64) -> Result<
 pub struct ExportMenuProps {
     /// The preset or scenario name, for file names.
     pub name: String,
-    /// The whole run.
-    pub run: Shared<Run>,
+    /// The link of the moment on screen: what the trace and the checkpoint folder are made
+    /// from, in the lazily loaded module (written out only when one is asked for).
+    pub link: Link,
+    /// Events in the run.
+    pub total: usize,
     /// Events shown (the world on screen is the run after this many).
     pub cursor: usize,
 }
@@ -190,53 +194,43 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
             });
         })
     };
-    let on_trace = {
-        let (marker, done, name, run) = (
+    // The trace and the folder are made by the second module from the link (see
+    // `crate::export_file`): it is fetched the first time, so the status says what is going on.
+    let from_run = |kind: ExportKind, what: &'static str| {
+        let (marker, done, name, link, status) = (
             marker.clone(),
             done.clone(),
             name.clone(),
-            props.run.clone(),
+            props.link.clone(),
+            status.clone(),
         );
+        let cursor = props.cursor;
+        let at_end = cursor >= props.total;
         Callback::from(move |_: MouseEvent| {
             let Some(el) = marker() else { return };
-            let last = run.last();
-            let (_, report) = run.verdict_at(last, run.len());
-            let json = trace_json(&report, run.events());
-            done(
-                save(
-                    &el,
-                    &format!("{name}-trace.json"),
-                    "application/json",
-                    json.as_bytes(),
-                ),
-                "the trace",
-            );
-        })
-    };
-    let on_checkpoint = {
-        let (marker, done, name, run, cursor) = (
-            marker.clone(),
-            done.clone(),
-            name.clone(),
-            props.run.clone(),
-            props.cursor,
-        );
-        Callback::from(move |_: MouseEvent| {
-            let Some(el) = marker() else { return };
-            let world = run.timeline.world_at(cursor);
-            let file = if cursor >= run.len() {
-                format!("{name}-checkpoint.zip")
-            } else {
-                format!("{name}-checkpoint-at-{cursor}.zip")
+            let (done, hash) = (done.clone(), format_link(&link));
+            let file = match (kind, at_end) {
+                (ExportKind::Trace, _) => format!("{name}-trace.json"),
+                (ExportKind::Checkpoint, true) => format!("{name}-checkpoint.zip"),
+                (ExportKind::Checkpoint, false) => format!("{name}-checkpoint-at-{cursor}.zip"),
             };
-            let bytes = checkpoint_zip(&world.checkpoint, "checkpoint");
-            done(
-                save(&el, &file, "application/zip", &bytes),
-                "the checkpoint folder",
-            );
+            let mime = match kind {
+                ExportKind::Trace => "application/json",
+                ExportKind::Checkpoint => "application/zip",
+            };
+            status.set(format!("Making {what}…"));
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = match export_in_module(kind.name(), &hash).await {
+                    Ok(bytes) => save(&el, &file, mime, &bytes),
+                    Err(why) => Err(JsValue::from_str(&why)),
+                };
+                done(result, what);
+            });
         })
     };
-    let at = if props.cursor >= props.run.len() {
+    let on_trace = from_run(ExportKind::Trace, "the trace");
+    let on_checkpoint = from_run(ExportKind::Checkpoint, "the checkpoint folder");
+    let at = if props.cursor >= props.total {
         "at the end of the run".to_owned()
     } else {
         format!("after event {}", props.cursor)

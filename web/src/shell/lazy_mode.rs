@@ -1,5 +1,6 @@
-//! A dashboard whose code is a second module (`batchscope-modes`: Topology and Inspect), loaded
-//! the first time it is opened, so the micro-batch dashboard's first load does not carry it.
+//! A dashboard whose code is a second module (`batchscope-modes`: Topology and Inspect, and the
+//! Export menu's files made from a run), loaded the first time it is needed, so the
+//! micro-batch dashboard's first load does not carry it.
 //! While the module loads the page says so; if it cannot be loaded the page names what failed
 //! and offers to try again or go back, and the micro-batch dashboard is untouched.
 //!
@@ -32,6 +33,7 @@ export function load_modes(js, jsIntegrity, wasm, wasmIntegrity) {
   return loading;
 }
 export function mount_mode(root, which) { wasm_bindgen.mount(root, which); }
+export function module_export(kind, hash) { return wasm_bindgen.export_file(kind, hash); }
 export function unmount_mode() { if (ready) wasm_bindgen.unmount(); }
 "#)]
 extern "C" {
@@ -49,6 +51,9 @@ extern "C" {
     fn mount_mode(root: &web_sys::Element, which: &str) -> Result<(), JsValue>;
     /// Removes what the module drew (its `unmount`).
     fn unmount_mode();
+    /// The module's `export_file`: the bytes of an Export menu file.
+    #[wasm_bindgen(catch)]
+    fn module_export(kind: &str, hash: &str) -> Result<js_sys::Uint8Array, JsValue>;
 }
 
 /// The module's files: bindings script, its integrity, `.wasm`, its integrity. From the
@@ -73,6 +78,21 @@ fn module_files() -> [String; 4] {
     }
 }
 
+/// Loads the module, once (a failed load may be tried again).
+async fn load_module() -> Result<(), String> {
+    let [js, js_sri, wasm, wasm_sri] = module_files();
+    let promise = load_modes(&js, &js_sri, &wasm, &wasm_sri).map_err(describe)?;
+    JsFuture::from(promise).await.map_err(describe)?;
+    Ok(())
+}
+
+/// The Export menu's file named `kind` (`"trace"`, `"checkpoint"`) of the moment `hash`
+/// describes, made by the module (loaded first if it is not yet): see `crate::export_file`.
+pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String> {
+    load_module().await?;
+    Ok(module_export(kind, hash).map_err(describe)?.to_vec())
+}
+
 /// Loads the module and draws `which` into `root`, unless `still` says the page has moved on
 /// meanwhile (another dashboard chosen while the module loaded).
 async fn load_and_mount(
@@ -80,9 +100,7 @@ async fn load_and_mount(
     which: &'static str,
     still: impl Fn() -> bool,
 ) -> Result<(), String> {
-    let [js, js_sri, wasm, wasm_sri] = module_files();
-    let promise = load_modes(&js, &js_sri, &wasm, &wasm_sri).map_err(describe)?;
-    JsFuture::from(promise).await.map_err(describe)?;
+    load_module().await?;
     if still() {
         mount_mode(&root, which).map_err(describe)?;
     }
