@@ -156,7 +156,7 @@ table="| measure | measured | goal |
 | wall time, release \`batchscope run FILE\` | $(per row_cli_wall) | — |
 | wasm heap in Node after the run (memory buffer) | $(per row_heap) | — |
 | release dashboard \`.wasm\` the page loads (micro-batch), gzip -9 (raw) | $(commas "$web_gz") B ($(commas "$web_raw") B raw) | ≤ 350 KB |
-| the second module, loaded when Topology or Inspect is opened, gzip -9 (raw) | $(commas "$modes_gz") B ($(commas "$modes_raw") B raw) | — |
+| the second module, loaded when Topology, Inspect or a trace or folder export is first used, gzip -9 (raw) | $(commas "$modes_gz") B ($(commas "$modes_raw") B raw) | — |
 | throughput floor: the same records into a \`Vec\` of fixed-width rows / a \`BTreeMap<(u32, u64), u32>\` | $(per row_floor) | a bound the engine approaches |
 | explorer, \`tablestore\`, depth 2 (\`batchscope explore --json\`) | $(commas "$explore_runs") runs in $explore_s s (wall, whole command) | keep |
 | explorer, \`tablestore\`, crash after every event, depth 2 (\`--every-event --depth 2 --json\`) | $(commas "$ee_runs") runs ($(commas "$ee_pruned") pruned), $ee_windows crash windows reached, $ee_missed passed without a crash, in $ee_s s | ≤ 10 s |
@@ -251,22 +251,40 @@ Measured once when the profiles were split (2026-12-01, this machine, load avera
 ## The page in two modules
 
 The page loads the micro-batch dashboard alone (\`batchscope-web\`); the Topology and Inspect
-dashboards — the barrier engine and its views, the checkpoint reader and the zip inflater — are a
-second module (\`batchscope-modes\`) fetched the first time one of them is opened
-(\`web/src/shell/lazy_mode.rs\`; its files named by content hash and integrity-checked). Measured
-once when the page was split (2026-12-03, this machine), release build, gzip -9:
+dashboards — the barrier engine and its views, the checkpoint reader and the zip inflater — and
+the Export menu's files made from a run (the trace as JSON, the checkpoint folder as a \`.zip\`:
+the zip writer, its deflate encoder, the events' JSON serializer) are a second module
+(\`batchscope-modes\`) fetched the first time one of them is needed
+(\`web/src/shell/lazy_mode.rs\`; its files named by content hash and integrity-checked). The
+module makes an export from the link of the moment on screen (\`web/src/export_file.rs\`): the
+run is deterministic, so the link gives back the run and the cursor. Measured when each part
+moved (2026-12-03, this machine), release build, gzip -9:
 
-| | one module (before) | two modules (after) |
-|---|---|---|
-| what the page loads first | 791,119 B (1,998,133 B raw) | 582,443 B (1,447,043 B raw) |
-| fetched when Topology or Inspect is opened | — | 426,742 B (1,034,551 B raw) |
+| | one module | Topology and Inspect split off | the exports too |
+|---|---|---|---|
+| what the page loads first | 791,119 B (1,998,133 B raw) | 582,443 B (1,447,043 B raw) | 544,291 B (1,386,449 B raw) |
+| fetched when Topology, Inspect or a trace/folder export is first used | — | 426,742 B (1,034,551 B raw) | 565,647 B (1,423,541 B raw) |
 
 Also tried on the first module, not kept: \`wasm-opt\` with \`--converge\`, \`--gufa\`, or
-\`-O3\` before \`-Oz\` (582,411 → 582,731–584,173 B: no gain). What it is made of, before
-\`wasm-opt\`: 1.2 MB of code (463 KB gzipped) and 226 KB of data (107 KB gzipped: lesson and
-tour text, presets, tables); of the code about a third is the Yew components' rendering, 129 KB
-sort instantiations (one per element type sorted or collected into a \`BTreeMap\`), 101 KB B-tree
-instantiations, 60 KB formatting.
+\`-O3\` before \`-Oz\` (582,411 → 582,731–584,173 B: no gain). Measured, not built: the Explore
+dialog (the crash explorer and its views) is another 29 KB gzipped of the first load. What the
+first module is made of, before \`wasm-opt\`: 1.26 MB of code and 202 KB of data (lesson and
+tour text, presets, tables); of the code about a sixth is Yew itself, a sixth the dashboard's
+components, and a third generic instantiations in \`core\` and \`alloc\` (sorts, B-trees,
+formatting), one per element type.
+
+## The first run in wasm
+
+The cold row's gap is V8 making the code, not the memory: on \`tablestore\` (2026-12-03, Node
+20), growing and touching 75 MB of linear memory before the first call cost 51 ms and left the
+first call as slow as without it (174 ms); compiling the whole module ahead
+(\`--no-wasm-lazy-compilation\`) gave 137–161 ms against 174–201 ms lazily; baseline code
+only (\`--liftoff-only\`) runs the first call in 165–177 ms and the next in 101–116 ms, where
+the optimised code takes 71–79 ms. A lower tier-up budget (\`--wasm-tiering-budget=10000\`)
+made the first call slower (311 ms: more optimising compiles competing for two cores). A
+browser that has seen the page before may compile less: Chromium caches compiled code of
+modules over 128 KB loaded by streaming compilation (crrev.com/626755), which the
+wasm-bindgen loader uses — not measured here (each benchmark run is a fresh profile).
 EOF
 
 printf '\n%s\n\n(written to docs/PERFORMANCE.md)\n' "$table"
