@@ -219,6 +219,15 @@ mod tests {
         );
     }
 
+    /// The preset `name` at its start with `crash` armed, and the keys it should deliver.
+    fn start_with_crash(name: &str, crash: Option<&str>) -> (World, BTreeMap<RowKey, u64>) {
+        let mut s = preset(name).unwrap();
+        s.crashes
+            .extend(crash.map(|c| c.parse::<batchscope_engine::CrashPoint>().unwrap()));
+        let expected = batchscope_check::oracle::expected_counts(&s);
+        (World::new(s), expected)
+    }
+
     #[test]
     fn a_summary_is_the_panel_without_its_rows_and_files() {
         // A file sink (files, orphans after the crash), foreachBatch (several stores) and a
@@ -228,11 +237,7 @@ mod tests {
             ("foreach-batch-multi", None),
             ("tablestore-two-phase", Some("sink-commit@2")),
         ] {
-            let mut s = preset(name).unwrap();
-            s.crashes
-                .extend(crash.map(|c| c.parse::<batchscope_engine::CrashPoint>().unwrap()));
-            let expected = batchscope_check::oracle::expected_counts(&s);
-            let mut w = World::new(s);
+            let (mut w, expected) = start_with_crash(name, crash);
             let mut saw_rows = false;
             for _ in 0..400 {
                 let progress = batchscope_check::progress::so_far(&w, &expected);
@@ -270,11 +275,7 @@ mod tests {
             ("kafka-idempotent", None),
             ("tablestore-two-phase", Some("sink-commit@2")),
         ] {
-            let mut s = preset(name).unwrap();
-            s.crashes
-                .extend(crash.map(|c| c.parse::<batchscope_engine::CrashPoint>().unwrap()));
-            let expected = batchscope_check::oracle::expected_counts(&s);
-            let mut w = World::new(s);
+            let (mut w, expected) = start_with_crash(name, crash);
             let mut saw_lost = false;
             for _ in 0..300 {
                 let whole = sink_view(&w, &expected);
