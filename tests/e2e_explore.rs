@@ -19,16 +19,23 @@ use common::browser::*;
 use fantoccini::Client;
 use serde_json::Value;
 
-/// Opens the dialog, runs depth 1 and waits until it is done; returns the elapsed ms shown.
-async fn explore_depth_1(client: &Client, secs: u64) -> Result<f64, String> {
+/// Opens the Explore dialog — drawn by the page's second module, fetched the first time — and
+/// waits until it is shown with the focus inside it.
+async fn open_dialog(client: &Client) -> TestResult {
     click(client, "[data-testid=explore-open]").await?;
     wait_for(
         client,
-        "!document.querySelector('[data-testid=explore]').hidden",
-        10,
-        "the Explore dialog",
+        "(d => d && !d.hidden)(document.querySelector('[data-testid=explore]')) \
+         && document.activeElement && document.activeElement.closest('[role=dialog]')",
+        20,
+        "the Explore dialog, with the focus inside it",
     )
-    .await?;
+    .await
+}
+
+/// Opens the dialog, runs depth 1 and waits until it is done; returns the elapsed ms shown.
+async fn explore_depth_1(client: &Client, secs: u64) -> Result<f64, String> {
+    open_dialog(client).await?;
     select(client, "[data-testid=explore-depth]", "1").await?;
     click(client, "[data-testid=explore-run]").await?;
     wait_for(
@@ -291,7 +298,7 @@ async fn drive_pairs(client: &Client, port: u16) -> TestResult {
     let summary = batchscope_check::explore::Explorer::new(base.clone(), 2).run_to_completion();
     let want = batchscope_view::explore_view::pair_rows(&summary, None);
     open(client, port, &format!("#preset={PRESET}&seed=7")).await?;
-    click(client, "[data-testid=explore-open]").await?;
+    open_dialog(client).await?;
     let inside = focused(client).await?;
     if inside != "explore-run" && inside != "in-dialog" {
         return Err(format!("focus should move into the dialog, not {inside:?}"));
@@ -422,7 +429,7 @@ async fn drive_pairs(client: &Client, port: u16) -> TestResult {
     }
 
     // A split run opens in the player (its own scenario in the link), where the split happens.
-    click(client, "[data-testid=explore-open]").await?;
+    open_dialog(client).await?;
     let split = summary
         .faults
         .iter()
@@ -447,7 +454,7 @@ async fn drive_pairs(client: &Client, port: u16) -> TestResult {
     .await?;
 
     // Escape closes the dialog and gives focus back.
-    click(client, "[data-testid=explore-open]").await?;
+    open_dialog(client).await?;
     client
         .active_element()
         .await
@@ -472,7 +479,7 @@ async fn drive_pairs(client: &Client, port: u16) -> TestResult {
         .set_window_size(390, 844)
         .await
         .map_err(|e| format!("resize: {e}"))?;
-    click(client, "[data-testid=explore-open]").await?;
+    open_dialog(client).await?;
     js(
         client,
         "document.querySelector('[data-testid=explore-pairs]').scrollIntoView(); return true;",

@@ -4,7 +4,8 @@
 //! micro-batch dashboard, which removes what it drew. A module that cannot be fetched is named
 //! in a message with "Try again", which loads it once the file is there. The Export menu's
 //! trace and checkpoint folder are made by that module too, from the page's link: fetched
-//! when first asked for, they are the run's (checked against the engine and the oracle).
+//! when first asked for, they are the run's (checked against the engine and the oracle). So is
+//! the Explore dialog: its clicks stay in it, and a run it opens loads in the page.
 //!
 //! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
 //! it fails, naming the missing piece, without them.
@@ -231,8 +232,70 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
+/// The Explore dialog is drawn by the second module, fetched when it is first opened; clicks
+/// in it reach only the dialog (the page's own buttons — Copy link, Edit scenario — stay
+/// untouched), and a run it opens loads in the page.
+async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
+    reopen(client, port, "#preset=kafka-append&seed=7").await?;
+    if fetched(client, "batchscope-modes").await? != 0 {
+        return Err("the micro-batch dashboard should load without the second module".into());
+    }
+    click(client, "[data-testid=explore-open]").await?;
+    wait_for(
+        client,
+        "(d => d && !d.hidden)(document.querySelector('[data-testid=explore]'))",
+        30,
+        "the Explore dialog from the second module",
+    )
+    .await?;
+    if fetched(client, "batchscope-modes").await? != 2 {
+        return Err("Explore should fetch the module's script and .wasm once each".into());
+    }
+    select(client, "[data-testid=explore-depth]", "1").await?;
+    click(client, "[data-testid=explore-run]").await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=explore-status]').dataset.status === 'done'",
+        60,
+        "the exploration to finish",
+    )
+    .await?;
+    // The dialog's own element is outside the one the page's app listens on.
+    let apart = js(
+        client,
+        "const page = document.querySelector('.page-root'), dialog = document.querySelector('[data-testid=explore-host]'); \
+         return !!page && !!dialog && !page.contains(dialog) && !dialog.contains(page);",
+    )
+    .await?;
+    if apart != Value::Bool(true) {
+        return Err("the module's dialog should be drawn beside the page's root, not in it".into());
+    }
+    let untouched = js(
+        client,
+        "return document.querySelector('[data-testid=editor]').hidden \
+           && !document.querySelector('[data-testid=notice]');",
+    )
+    .await?;
+    if untouched != Value::Bool(true) {
+        return Err(
+            "a click in the dialog reached the page's own buttons (editor or notice shown)".into(),
+        );
+    }
+    click(client, "[data-testid=cell-sink-commit-3]").await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=explore]').hidden \
+         && document.querySelector('[data-testid=current-event] .crash') \
+         && location.hash.includes('crash=sink-commit@3')",
+        20,
+        "the cell's run in the player, at its crash",
+    )
+    .await?;
+    no_overflow_no_errors(client).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_second_module_loads_when_topology_inspect_or_an_export_needs_it_and_not_before() {
+async fn the_second_module_loads_when_topology_inspect_explore_or_an_export_needs_it() {
     let session = Session::start("e2e-modes").await;
     let mut result = drive(&session.client, session.port).await;
     if result.is_ok() {
@@ -240,6 +303,9 @@ async fn the_second_module_loads_when_topology_inspect_or_an_export_needs_it_and
     }
     if result.is_ok() {
         result = exports_from_the_module(&session.client, session.port).await;
+    }
+    if result.is_ok() {
+        result = explore_from_the_module(&session.client, session.port).await;
     }
     session.close().await;
     if let Err(message) = result {

@@ -1,16 +1,31 @@
 //! Entry point of the dashboard: mounts the page root on `<body>` with the micro-batch
-//! dashboard; the Topology and Inspect dashboards are a second module (`batchscope-modes`)
-//! the root loads when one of them is opened.
+//! dashboard; the Topology and Inspect dashboards and the micro-batch Explore dialog are a
+//! second module (`batchscope-modes`) the page loads when one of them is opened.
 
+use batchscope_web::components::explore_host::lazy_explore;
 use batchscope_web::shell::{Dashboard, LazyMode, Root, RootProps};
 use batchscope_web::App;
 use yew::html;
 
 fn main() {
-    yew::Renderer::<Root>::with_props(RootProps {
-        micro: html! { <App /> },
-        topology: html! { <LazyMode mode={Dashboard::Topology} /> },
-        inspect: html! { <LazyMode mode={Dashboard::Inspect} /> },
-    })
+    // The page's root is an element of its own in `<body>`, not `<body>` itself: Yew listens
+    // for events on the element it is mounted on, and the second module's Explore dialog (a
+    // Yew app of its own) is drawn beside it, where this one's listeners do not see its events.
+    let document = gloo::utils::document();
+    let root = document.create_element("div").expect("a div");
+    root.set_class_name("page-root");
+    document
+        .body()
+        .expect("a body")
+        .append_with_node_1(&root)
+        .expect("appended");
+    yew::Renderer::<Root>::with_root_and_props(
+        root,
+        RootProps {
+            micro: html! { <App explore={lazy_explore()} /> },
+            topology: html! { <LazyMode mode={Dashboard::Topology} /> },
+            inspect: html! { <LazyMode mode={Dashboard::Inspect} /> },
+        },
+    )
     .render();
 }

@@ -1,14 +1,17 @@
 //! The Topology and Inspect dashboards as a module of their own, loaded by the page
 //! (`shell::LazyMode`) the first time one of them is opened: the micro-batch dashboard's first
 //! load does not carry their code. The page calls [`mount`] with the element to draw in and
-//! [`unmount`] when it switches away; its Export menu calls [`export_file`] for the files made
-//! from a run (the trace, the checkpoint folder).
+//! [`unmount`] when it switches away; the micro-batch dashboard has it draw its Explore dialog
+//! ([`explore`]) and make its Export menu's files from a run ([`export_file`]).
 
+use batchscope_engine::Scenario;
+use batchscope_web::components::explore_host::{ExploreSlot, InlineExplore};
 use batchscope_web::export_file::ExportKind;
 use batchscope_web::inspect::InspectApp;
-use batchscope_web::shell::{mode_event, Dashboard, ModeSwitch};
+use batchscope_web::shell::{mode_event, Dashboard, ModeSwitch, Shared};
 use batchscope_web::topology::TopologyApp;
 use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -74,6 +77,58 @@ pub fn export_file(kind: &str, hash: &str) -> Result<Vec<u8>, JsValue> {
     let kind = ExportKind::from_name(kind)
         .ok_or_else(|| JsValue::from_str(&format!("no file named {kind:?} to export")))?;
     batchscope_web::export_file::export_file(kind, hash).map_err(|e| JsValue::from_str(&e))
+}
+
+thread_local! {
+    /// The Explore dialog on screen, if any.
+    static EXPLORE: RefCell<Option<yew::AppHandle<InlineExplore>>> = const { RefCell::new(None) };
+}
+
+/// Draws the micro-batch dashboard's Explore dialog into `root`, or gives the one drawn new
+/// values: `preset` (its name), `scenario` and the page's own scenario `custom` (JSON), whether
+/// it is `open`, and `close`, called when the dialog asks to close. A run it opens is written
+/// into the address bar as its link (see `batchscope_web::components::explore_host`).
+#[wasm_bindgen]
+pub fn explore(
+    root: web_sys::Element,
+    preset: &str,
+    scenario: &str,
+    custom: Option<String>,
+    open: bool,
+    close: js_sys::Function,
+) -> Result<(), JsValue> {
+    let parse = |text: &str| {
+        Scenario::from_json(text)
+            .map(|s| Shared(Rc::new(s)))
+            .map_err(|e| JsValue::from_str(&format!("the scenario to explore: {e}")))
+    };
+    let slot = ExploreSlot {
+        preset: preset.to_string(),
+        scenario: parse(scenario)?,
+        custom: custom.as_deref().map(parse).transpose()?,
+        open,
+        on_close: Callback::from(move |()| {
+            let _ = close.call0(&JsValue::NULL);
+        }),
+    };
+    EXPLORE.with(|e| {
+        let mut e = e.borrow_mut();
+        match e.as_mut() {
+            Some(app) => app.update(slot),
+            None => {
+                *e = Some(yew::Renderer::<InlineExplore>::with_root_and_props(root, slot).render())
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Removes the Explore dialog this module drew, if any.
+#[wasm_bindgen]
+pub fn explore_unmount() {
+    if let Some(app) = EXPLORE.with(|e| e.borrow_mut().take()) {
+        app.destroy();
+    }
 }
 
 /// Nothing runs at load: the page calls [`mount`].

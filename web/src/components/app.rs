@@ -1,10 +1,11 @@
 //! The micro-batch dashboard: owns its player and the hooks, lays out header, diagram, lesson
 //! and panels, and timeline. Every view is a pure function of the world at the cursor.
 
+use super::explore_host::{ExploreRender, ExploreSlot};
 use super::{
-    ArmedCrash, ChannelsPanel, CheckpointPanel, CompareView, Controls, CrashControls, ExplorePanel,
-    ExportMenu, LabButtons, MetaPanel, ProgressPanel, ScenarioEditor, SequenceDiagram, Shared,
-    SideTabs, SinkPanel, Timeline, VerdictBadge,
+    ArmedCrash, ChannelsPanel, CheckpointPanel, CompareView, Controls, CrashControls, ExportMenu,
+    LabButtons, MetaPanel, ProgressPanel, ScenarioEditor, SequenceDiagram, Shared, SideTabs,
+    SinkPanel, Timeline, VerdictBadge,
 };
 use crate::hooks::{
     use_keyboard, use_play_timer, use_player, use_stop_focus, use_theme, use_url_sync, Shortcut,
@@ -46,6 +47,10 @@ pub struct AppProps {
     /// The URL hash to start from (`None`: read `location.hash`).
     #[prop_or_default]
     pub hash: Option<String>,
+    /// Draws the Explore dialog (the page: [`super::explore_host::lazy_explore`], drawn by the
+    /// second module; tests: [`super::explore_host::inline_explore`]). None: no dialog.
+    #[prop_or_default]
+    pub explore: Option<ExploreRender>,
 }
 
 /// The dashboard.
@@ -275,9 +280,15 @@ pub fn App(props: &AppProps) -> Html {
                 <ExportMenu name={preset.clone()} link={player.url_state()} total={player.len()} cursor={cursor} />
                 <VerdictBadge badge={badge} />
             </header>
-            <ExplorePanel preset={preset.clone()} scenario={Shared(base_scenario.clone())}
-                open={*explore_open} on_close={close_explore}
-                on_action={on_action.clone()} />
+            if let Some(explore) = &props.explore {
+                { explore.emit(ExploreSlot {
+                    preset: preset.clone(),
+                    scenario: Shared(base_scenario.clone()),
+                    custom: player.mode.custom.clone().map(Shared),
+                    open: *explore_open,
+                    on_close: close_explore,
+                }) }
+            }
             <ScenarioEditor scenario={scenario.clone()} open={*editor_open}
                 vs={player.mode.versus.as_ref().map(|v| v.link.clone())}
                 on_close={close_editor}

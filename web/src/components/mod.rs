@@ -8,6 +8,7 @@ mod compare_view;
 mod controls;
 mod crash_controls;
 mod editor;
+pub mod explore_host;
 mod explore_panel;
 mod export;
 mod lab;

@@ -34,6 +34,8 @@ export function load_modes(js, jsIntegrity, wasm, wasmIntegrity) {
 }
 export function mount_mode(root, which) { wasm_bindgen.mount(root, which); }
 export function module_export(kind, hash) { return wasm_bindgen.export_file(kind, hash); }
+export function module_explore(root, preset, scenario, custom, open, close) { wasm_bindgen.explore(root, preset, scenario, custom, open, close); }
+export function module_explore_unmount() { if (ready) wasm_bindgen.explore_unmount(); }
 export function unmount_mode() { if (ready) wasm_bindgen.unmount(); }
 "#)]
 extern "C" {
@@ -51,6 +53,18 @@ extern "C" {
     fn mount_mode(root: &web_sys::Element, which: &str) -> Result<(), JsValue>;
     /// Removes what the module drew (its `unmount`).
     fn unmount_mode();
+    /// The module's `explore`: draws (or updates) the Explore dialog.
+    #[wasm_bindgen(catch)]
+    fn module_explore(
+        root: &web_sys::Element,
+        preset: &str,
+        scenario: &str,
+        custom: Option<String>,
+        open: bool,
+        close: &js_sys::Function,
+    ) -> Result<(), JsValue>;
+    /// The module's `explore_unmount`: removes the Explore dialog it drew, if any.
+    fn module_explore_unmount();
     /// The module's `export_file`: the bytes of an Export menu file.
     #[wasm_bindgen(catch)]
     fn module_export(kind: &str, hash: &str) -> Result<js_sys::Uint8Array, JsValue>;
@@ -79,7 +93,7 @@ fn module_files() -> [String; 4] {
 }
 
 /// Loads the module, once (a failed load may be tried again).
-async fn load_module() -> Result<(), String> {
+pub async fn load_module() -> Result<(), String> {
     let [js, js_sri, wasm, wasm_sri] = module_files();
     let promise = load_modes(&js, &js_sri, &wasm, &wasm_sri).map_err(describe)?;
     JsFuture::from(promise).await.map_err(describe)?;
@@ -91,6 +105,33 @@ async fn load_module() -> Result<(), String> {
 pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String> {
     load_module().await?;
     Ok(module_export(kind, hash).map_err(describe)?.to_vec())
+}
+
+/// Draws the Explore dialog with the loaded module ([`load_module`] first) into `root`, or
+/// gives the one it drew new values: the preset's name, its scenario and the page's own
+/// scenario (`scenario=`, if any) as JSON, whether it is open, and what closes it.
+pub fn explore_in_module(
+    root: &web_sys::Element,
+    preset: &str,
+    scenario: &str,
+    custom: Option<&str>,
+    open: bool,
+    close: &js_sys::Function,
+) -> Result<(), String> {
+    module_explore(
+        root,
+        preset,
+        scenario,
+        custom.map(str::to_string),
+        open,
+        close,
+    )
+    .map_err(describe)
+}
+
+/// Removes the Explore dialog the module drew, if it is loaded and drew one.
+pub fn explore_unmount() {
+    module_explore_unmount();
 }
 
 /// Loads the module and draws `which` into `root`, unless `still` says the page has moved on

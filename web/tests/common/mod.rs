@@ -31,6 +31,9 @@ pub fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
         r.clone(),
         batchscope_web::components::AppProps {
             hash: Some(hash.to_string()),
+            // The dialog drawn in place: the page's draws it with its second module, which
+            // only the built page has (tests/e2e_explore.rs goes through that one).
+            explore: Some(batchscope_web::components::explore_host::inline_explore()),
         },
     )
     .render();
