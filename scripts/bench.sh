@@ -156,7 +156,7 @@ table="| measure | measured | goal |
 | wall time, release \`batchscope run FILE\` | $(per row_cli_wall) | — |
 | wasm heap in Node after the run (memory buffer) | $(per row_heap) | — |
 | release dashboard \`.wasm\` the page loads (micro-batch), gzip -9 (raw) | $(commas "$web_gz") B ($(commas "$web_raw") B raw) | ≤ 350 KB |
-| the second module, loaded when Topology, Inspect or a trace or folder export is first used, gzip -9 (raw) | $(commas "$modes_gz") B ($(commas "$modes_raw") B raw) | — |
+| the second module, loaded when Topology, Inspect, Explore or a trace or folder export is first used, gzip -9 (raw) | $(commas "$modes_gz") B ($(commas "$modes_raw") B raw) | — |
 | throughput floor: the same records into a \`Vec\` of fixed-width rows / a \`BTreeMap<(u32, u64), u32>\` | $(per row_floor) | a bound the engine approaches |
 | explorer, \`tablestore\`, depth 2 (\`batchscope explore --json\`) | $(commas "$explore_runs") runs in $explore_s s (wall, whole command) | keep |
 | explorer, \`tablestore\`, crash after every event, depth 2 (\`--every-event --depth 2 --json\`) | $(commas "$ee_runs") runs ($(commas "$ee_pruned") pruned), $ee_windows crash windows reached, $ee_missed passed without a crash, in $ee_s s | ≤ 10 s |
@@ -251,27 +251,27 @@ Measured once when the profiles were split (2026-12-01, this machine, load avera
 ## The page in two modules
 
 The page loads the micro-batch dashboard alone (\`batchscope-web\`); the Topology and Inspect
-dashboards — the barrier engine and its views, the checkpoint reader and the zip inflater — and
+dashboards — the barrier engine and its views, the checkpoint reader and the zip inflater —,
 the Export menu's files made from a run (the trace as JSON, the checkpoint folder as a \`.zip\`:
-the zip writer, its deflate encoder, the events' JSON serializer) are a second module
-(\`batchscope-modes\`) fetched the first time one of them is needed
-(\`web/src/shell/lazy_mode.rs\`; its files named by content hash and integrity-checked). The
-module makes an export from the link of the moment on screen (\`web/src/export_file.rs\`): the
-run is deterministic, so the link gives back the run and the cursor. Measured when each part
-moved (2026-12-03, this machine), release build, gzip -9:
+the zip writer, its deflate encoder, the events' JSON serializer) and the Explore dialog (the
+crash explorer and its views) are a second module (\`batchscope-modes\`) fetched the first
+time one of them is needed (\`web/src/shell/lazy_mode.rs\`; its files named by content hash
+and integrity-checked). The module makes an export from the link of the moment on screen
+(\`web/src/export_file.rs\`: the run is deterministic, so the link gives back the run and
+the cursor), and hands a run the Explore dialog opens back as its link. Measured when each
+part moved (2026-12-03, this machine), release build, gzip -9:
 
-| | one module | Topology and Inspect split off | the exports too |
-|---|---|---|---|
-| what the page loads first | 791,119 B (1,998,133 B raw) | 582,443 B (1,447,043 B raw) | 544,291 B (1,386,449 B raw) |
-| fetched when Topology, Inspect or a trace/folder export is first used | — | 426,742 B (1,034,551 B raw) | 565,647 B (1,423,541 B raw) |
+| | one module | Topology and Inspect split off | the exports too | Explore too |
+|---|---|---|---|---|
+| what the page loads first | 791,119 B (1,998,133 B raw) | 582,443 B (1,447,043 B raw) | 544,291 B (1,386,449 B raw) | 518,937 B |
+| fetched when one of them is first used | — | 426,742 B (1,034,551 B raw) | 565,647 B (1,423,541 B raw) | 644,130 B (1,626,843 B raw) |
 
 Also tried on the first module, not kept: \`wasm-opt\` with \`--converge\`, \`--gufa\`, or
-\`-O3\` before \`-Oz\` (582,411 → 582,731–584,173 B: no gain). Measured, not built: the Explore
-dialog (the crash explorer and its views) is another 29 KB gzipped of the first load. What the
-first module is made of, before \`wasm-opt\`: 1.26 MB of code and 202 KB of data (lesson and
-tour text, presets, tables); of the code about a sixth is Yew itself, a sixth the dashboard's
-components, and a third generic instantiations in \`core\` and \`alloc\` (sorts, B-trees,
-formatting), one per element type.
+\`-O3\` before \`-Oz\` (582,411 → 582,731–584,173 B: no gain). What the first module is made
+of, before \`wasm-opt\` (with the exports split off): 1.26 MB of code and 202 KB of data
+(lesson and tour text, presets, tables); of the code about a sixth is Yew itself, a sixth the
+dashboard's components, and a third generic instantiations in \`core\` and \`alloc\` (sorts,
+B-trees, formatting), one per element type.
 
 ## The first run in wasm
 
