@@ -263,7 +263,7 @@ part moved (2026-12-03, this machine), release build, gzip -9:
 
 | | one module | Topology and Inspect split off | the exports too | Explore too |
 |---|---|---|---|---|
-| what the page loads first | 791,119 B (1,998,133 B raw) | 582,443 B (1,447,043 B raw) | 544,291 B (1,386,449 B raw) | 518,937 B |
+| what the page loads first | 791,119 B (1,998,133 B raw) | 582,443 B (1,447,043 B raw) | 544,291 B (1,386,449 B raw) | 519,153 B (1,323,784 B raw) |
 | fetched when one of them is first used | — | 426,742 B (1,034,551 B raw) | 565,647 B (1,423,541 B raw) | 644,130 B (1,626,843 B raw) |
 
 Also tried on the first module, not kept: \`wasm-opt\` with \`--converge\`, \`--gufa\`, or
