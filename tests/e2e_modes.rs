@@ -291,6 +291,39 @@ async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
         "the cell's run in the player, at its crash",
     )
     .await?;
+    // Leaving for Topology right as the dialog opens, then coming back: one dialog, drawn
+    // again in the page's new element, not a ghost of the first.
+    js(
+        client,
+        "document.querySelector('[data-testid=explore-open]').click(); \
+         document.querySelector('[data-testid=mode-topology]').click(); return true;",
+    )
+    .await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=topology-svg]') && !document.querySelector('[data-testid=explore]')",
+        30,
+        "Topology, with no Explore dialog left behind",
+    )
+    .await?;
+    click(client, "[data-testid=mode-micro]").await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=verdict]')",
+        20,
+        "the micro-batch dashboard again",
+    )
+    .await?;
+    click(client, "[data-testid=explore-open]").await?;
+    wait_for(
+        client,
+        "document.querySelectorAll('[data-testid=explore]').length === 1 \
+         && !document.querySelector('[data-testid=explore]').hidden \
+         && document.querySelectorAll('.explore-layer').length === 1",
+        30,
+        "one Explore dialog, open",
+    )
+    .await?;
     no_overflow_no_errors(client).await
 }
 

@@ -81,7 +81,8 @@ pub fn export_file(kind: &str, hash: &str) -> Result<Vec<u8>, JsValue> {
 
 thread_local! {
     /// The Explore dialog on screen, if any.
-    static EXPLORE: RefCell<Option<yew::AppHandle<InlineExplore>>> = const { RefCell::new(None) };
+    static EXPLORE: RefCell<Option<(web_sys::Element, yew::AppHandle<InlineExplore>)>> =
+        const { RefCell::new(None) };
 }
 
 /// Draws the micro-batch dashboard's Explore dialog into `root`, or gives the one drawn new
@@ -114,9 +115,16 @@ pub fn explore(
     EXPLORE.with(|e| {
         let mut e = e.borrow_mut();
         match e.as_mut() {
-            Some(app) => app.update(slot),
-            None => {
-                *e = Some(yew::Renderer::<InlineExplore>::with_root_and_props(root, slot).render())
+            // The same element: new values for the dialog drawn there.
+            Some((drawn_in, app)) if *drawn_in == root => app.update(slot),
+            // Another element (the page drew its dashboard again): drawn anew there.
+            _ => {
+                if let Some((_, app)) = e.take() {
+                    app.destroy();
+                }
+                let app = yew::Renderer::<InlineExplore>::with_root_and_props(root.clone(), slot)
+                    .render();
+                *e = Some((root, app));
             }
         }
     });
@@ -126,7 +134,7 @@ pub fn explore(
 /// Removes the Explore dialog this module drew, if any.
 #[wasm_bindgen]
 pub fn explore_unmount() {
-    if let Some(app) = EXPLORE.with(|e| e.borrow_mut().take()) {
+    if let Some((_, app)) = EXPLORE.with(|e| e.borrow_mut().take()) {
         app.destroy();
     }
 }

@@ -104,8 +104,12 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
     // when it began (the dialog may have been closed, or the preset changed, meanwhile).
     let latest = use_mut_ref(|| props.clone());
     *latest.borrow_mut() = props.clone();
+    // Whether this dialog is still on the page: a load that ends after the dashboard left
+    // (another mode chosen meanwhile) draws nothing.
+    let mounted = use_mut_ref(|| true);
     {
         let (host, load, on_close) = (host.clone(), load.clone(), on_close.clone());
+        let mounted = mounted.clone();
         let drawn = *load == Load::Drawn;
         use_effect_with((props.clone(), *attempt), move |(slot, _)| {
             if !(slot.open || drawn) {
@@ -118,6 +122,9 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 let drew = async {
                     load_module().await?;
+                    if !*mounted.borrow() {
+                        return Ok(());
+                    }
                     let slot = latest.borrow().clone();
                     let json =
                         |s: &Scenario| serde_json::to_string(s).expect("a scenario serializes");
@@ -140,6 +147,7 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
     // Leaving the dashboard (another mode) removes the module's dialog and its element.
     use_effect_with((), move |_| {
         move || {
+            *mounted.borrow_mut() = false;
             explore_unmount();
             if let Some(layer) = host.borrow_mut().take() {
                 layer.remove();
