@@ -12,7 +12,9 @@
 //!
 //! `scripts/bench.sh` also uses two more modes: `-- scenario NAME FILE` writes the benchmark
 //! scenario as JSON, and `-- rss NAME` runs one scenario and prints the process's peak resident
-//! memory (`VmHWM` of `/proc/self/status`). Prints numbers; asserts nothing about speed.
+//! memory (`VmHWM` of `/proc/self/status`) and the scenario's record count; with `--quick` both
+//! write and run the 100 k-record scenario, so two sizes give memory per record. Prints
+//! numbers; asserts nothing about speed.
 
 use batchscope_check::oracle::{run, Limit};
 use batchscope_engine::{preset, Scenario, World};
@@ -113,7 +115,7 @@ fn main() {
             let (world, _) = run_json(&json);
             black_box(&world);
             let peak = peak_rss_bytes().map_or("unknown".into(), |b| b.to_string());
-            println!("rss {name} {peak}");
+            println!("rss {name} {peak} {}", world.upstream.total());
         }
         [] => speed(records),
         other => {

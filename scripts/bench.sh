@@ -39,6 +39,8 @@ cli="${CARGO_TARGET_DIR:-target}/release/batchscope"
 # ---- measurements ----
 for s in "${scenarios[@]}"; do
   cargo bench --locked -q --bench throughput -- scenario "$s" "$out/$s.json"
+  # The same at 100 k records: two sizes give memory per record without the fixed part.
+  cargo bench --locked -q --bench throughput -- scenario "$s" "$out/$s.small.json" --quick
 done
 
 log "native engine and floor"
@@ -47,23 +49,39 @@ echo "$native" | grep -v '^native ' >&2
 
 log "native engine peak memory, one process per scenario"
 rss=""
+rss_small=""
 for s in "${scenarios[@]}"; do
   rss+="$(cargo bench --locked -q --bench throughput -- rss "$s")"$'\n'
+  rss_small+="$(cargo bench --locked -q --bench throughput -- rss "$s" --quick)"$'\n'
 done
 
 log "wasm engine in Node, one process per scenario"
 wasm=""
+wasm_small=""
+wasm_grown=""
 for s in "${scenarios[@]}"; do
-  wasm+="$(BATCHSCOPE_WASM_PKG="$PWD/$pkg" node benches/wasm_node.cjs "$s" "$out/$s.json")"$'\n'
+  line="$(BATCHSCOPE_WASM_PKG="$PWD/$pkg" node benches/wasm_node.cjs "$s" "$out/$s.json")"
+  wasm+="$line"$'\n'
+  wasm_small+="$(BATCHSCOPE_WASM_PKG="$PWD/$pkg" node benches/wasm_node.cjs "$s" "$out/$s.small.json")"$'\n'
+  # Again in a fresh process whose allocator first took (and freed) as much memory as the run
+  # left the module with: the first call's code is as cold, its memory is not.
+  heap_bytes="$(awk '{ print $5 }' <<<"$line")"
+  wasm_grown+="$(BATCHSCOPE_PREGROW_BYTES="$heap_bytes" BATCHSCOPE_WASM_PKG="$PWD/$pkg" node benches/wasm_node.cjs "$s" "$out/$s.json")"$'\n'
 done
 
 log "batchscope run FILE under /usr/bin/time -v"
 cli_rows=""
+cli_small=""
+timed_cli() { # NAME FILE: prints "cli NAME MAX_RSS_KB WALL"
+  /usr/bin/time -v -o "$2.time" "$cli" run "$2" >"$2.run" 2>&1 || true
+  local kb wall
+  kb="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$2.time")"
+  wall="$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$2.time")"
+  echo "cli $1 $kb $wall"
+}
 for s in "${scenarios[@]}"; do
-  /usr/bin/time -v -o "$out/$s.time" "$cli" run "$out/$s.json" >"$out/$s.run" 2>&1 || true
-  kb="$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/$s.time")"
-  wall="$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$out/$s.time")"
-  cli_rows+="cli $s $kb $wall"$'\n'
+  cli_rows+="$(timed_cli "$s" "$out/$s.json")"$'\n'
+  cli_small+="$(timed_cli "$s" "$out/$s.small.json")"$'\n'
 done
 
 log "explorer: tablestore, depth 2"
@@ -131,6 +149,27 @@ row_rss() { mb "$(col "$(field "$rss" rss "$1")" 3)"; }
 row_cli_rss() { mb "$(( $(col "$(field "$cli_rows" cli "$1")" 3) * 1024 ))"; }
 row_cli_wall() { awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f s", s }' <<<"$(col "$(field "$cli_rows" cli "$1")" 4)"; }
 row_heap() { mb "$(col "$(field "$wasm" wasm "$1")" 5)"; }
+wasm_grown_ms() { col "$(field "$wasm_grown" wasm "$1")" 4; }
+row_wasm_grown() { secs "$(wasm_grown_ms "$1")"; }
+row_ratio_grown() { awk -v w="$(wasm_grown_ms "$1")" -v n="$(native_ms "$1")" 'BEGIN { printf "%.1f×", w / n }'; }
+records_of() { col "$(field "$1" rss "$2")" 4; }
+per_record() { # BYTES_LARGE BYTES_SMALL RECORDS_LARGE RECORDS_SMALL: growth in bytes a record
+  awk -v a="$1" -v b="$2" -v n="$3" -v m="$4" 'BEGIN {
+    if (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/ && n > m) printf "%.0f B", (a - b) / (n - m); else print "unknown" }'
+}
+row_rss_per_record() {
+  per_record "$(col "$(field "$rss" rss "$1")" 3)" "$(col "$(field "$rss_small" rss "$1")" 3)" \
+    "$(records_of "$rss" "$1")" "$(records_of "$rss_small" "$1")"
+}
+row_cli_per_record() {
+  per_record "$(( $(col "$(field "$cli_rows" cli "$1")" 3) * 1024 ))" \
+    "$(( $(col "$(field "$cli_small" cli "$1")" 3) * 1024 ))" \
+    "$(records_of "$rss" "$1")" "$(records_of "$rss_small" "$1")"
+}
+row_heap_per_record() {
+  per_record "$(col "$(field "$wasm" wasm "$1")" 5)" "$(col "$(field "$wasm_small" wasm "$1")" 5)" \
+    "$(records_of "$rss" "$1")" "$(records_of "$rss_small" "$1")"
+}
 row_floor() {
   local l; l="$(field "$native" native "$1")"
   awk -v v="$(col "$l" 6)" -v m="$(col "$l" 7)" -v e="$(col "$l" 5)" \
@@ -148,6 +187,8 @@ table="| measure | measured | goal |
 | engine only, native, first run in the process: \`kafka-idempotent\` / \`tablestore\` / \`tablestore-append\` (1 M records, 256 channels; events: $(per row_events)) | $(per row_native) | — |
 | the same, wasm in Node, first call (release wasm, \`runScenarioJson\` timed alone) | $(per row_wasm) | — |
 | wasm in Node ÷ native, first run (cold) | $(per row_ratio) | ≤ 1.5× |
+| the same first call in a process whose module's allocator first took and freed as much memory as the run needs (untimed): the code cold, the memory grown | $(per row_wasm_grown) | — |
+| wasm in Node ÷ native, first run, memory grown first | $(per row_ratio_grown) | — |
 | engine only, native, warm (median of 3 more runs in the same process) | $(per row_native_warm) | — |
 | the same, wasm in Node, warm (median of 3 more calls in the same process) | $(per row_wasm_warm) | — |
 | wasm in Node ÷ native, warm | $(per row_ratio_warm) | ≤ 1.5× |
@@ -155,6 +196,9 @@ table="| measure | measured | goal |
 | peak memory (RSS), \`batchscope run FILE\` (includes the oracle) | $(per row_cli_rss) | ≤ 256 MB |
 | wall time, release \`batchscope run FILE\` | $(per row_cli_wall) | — |
 | wasm heap in Node after the run (memory buffer) | $(per row_heap) | — |
+| memory a record adds, from 100 k to 1 M records: native engine alone (peak RSS) | $(per row_rss_per_record) | — |
+| the same, \`batchscope run FILE\` (includes the oracle) | $(per row_cli_per_record) | — |
+| the same, wasm heap in Node | $(per row_heap_per_record) | — |
 | release dashboard \`.wasm\` the page loads (micro-batch), gzip -9 (raw) | $(commas "$web_gz") B ($(commas "$web_raw") B raw) | ≤ 350 KB |
 | the second module, loaded when Topology, Inspect, Explore or a trace or folder export is first used, gzip -9 (raw) | $(commas "$modes_gz") B ($(commas "$modes_raw") B raw) | — |
 | throughput floor: the same records into a \`Vec\` of fixed-width rows / a \`BTreeMap<(u32, u64), u32>\` | $(per row_floor) | a bound the engine approaches |
@@ -214,6 +258,14 @@ How each row is taken:
   faults. The page's first run of a scenario is a cold run; stepping and replaying are warm.
 - Peak memory of the engine alone: \`VmHWM\` of the benchmark process, one process per scenario;
   of the CLI: "Maximum resident set size" of \`/usr/bin/time -v\`.
+- Memory a record adds: the same measure at 1 M and at 100 k records (\`--quick\`: the same
+  scenario with fewer records a batch), the difference over the difference in records; the
+  fixed part (the program, the world's tables, Node) falls out. The wasm heap is the linear
+  memory's size, which only grows: it counts the most the run held at once.
+- Memory grown first: \`benches/wasm_node.cjs\` with \`BATCHSCOPE_PREGROW_BYTES\` set to the heap
+  the first process ended with has the module's own allocator take that much, writes every
+  page and frees it before the timed call (memory grown from JavaScript would be memory the
+  allocator never hands out). What is left of the cold gap is V8 making code.
 - Floor: one pass over the same records into a \`Vec\` of fixed-width rows, and into a map from
   (channel, sequence) to a copy count; no string is cloned.
 - Browser: \`benches/browser.rs\` serves \`dist/\` (\`trunk build --release --offline\`), drives
@@ -275,15 +327,22 @@ B-trees, formatting), one per element type.
 
 ## The first run in wasm
 
-The cold row's gap is V8 making the code, not the memory: on \`tablestore\` (2026-12-03, Node
-20), growing and touching 75 MB of linear memory before the first call cost 51 ms and left the
-first call as slow as without it (174 ms); compiling the whole module ahead
-(\`--no-wasm-lazy-compilation\`) gave 137–161 ms against 174–201 ms lazily; baseline code
-only (\`--liftoff-only\`) runs the first call in 165–177 ms and the next in 101–116 ms, where
-the optimised code takes 71–79 ms. A lower tier-up budget (\`--wasm-tiering-budget=10000\`)
-made the first call slower (311 ms: more optimising compiles competing for two cores). A
-browser that has seen the page before may compile less: Chromium caches compiled code of
-modules over 128 KB loaded by streaming compilation (crrev.com/626755), which the
+The cold row's gap is mostly V8 making code, partly memory. The "memory grown first" row takes
+the memory away on every run: on 2026-12-03 (Node 20, this machine) five alternating pairs of
+fresh processes gave \`tablestore\` a first call of 272–328 ms (median 284) as it is and
+221–266 ms (median 231) with the memory grown first, \`kafka-idempotent\` 297–361 ms against
+256–333 ms: a fifth of the first call at most, and the rest of the gap to the warm calls
+(94–148 ms) is code. (An earlier measurement that grew the memory from JavaScript found no
+gain: memory grown outside the allocator is memory it never hands out.) Of the code, measured
+earlier that day on a host about twice as fast: compiling the whole module ahead
+(\`--no-wasm-lazy-compilation\`) gave 137–161 ms against 174–201 ms lazily; baseline code only
+(\`--liftoff-only\`) runs the first call in 165–177 ms and the next in 101–116 ms, where the
+optimised code takes 71–79 ms. A lower tier-up budget (\`--wasm-tiering-budget=10000\`) made
+the first call slower (311 ms: more optimising compiles competing for two cores). Inferred from
+these, not traced: the run is short against the time the optimising compiler takes for the
+engine's large, inlined step functions on two cores, so most of the first call runs in baseline
+code. A browser that has seen the page before may compile less: Chromium caches compiled code
+of modules over 128 KB loaded by streaming compilation (crrev.com/626755), which the
 wasm-bindgen loader uses — not measured here (each benchmark run is a fresh profile).
 EOF
 
