@@ -36,15 +36,7 @@ async fn open_dialog(client: &Client) -> TestResult {
 /// Opens the dialog, runs depth 1 and waits until it is done; returns the elapsed ms shown.
 async fn explore_depth_1(client: &Client, secs: u64) -> Result<f64, String> {
     open_dialog(client).await?;
-    select(client, "[data-testid=explore-depth]", "1").await?;
-    click(client, "[data-testid=explore-run]").await?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=explore-status]').dataset.status === 'done'",
-        secs,
-        "the exploration to finish",
-    )
-    .await?;
+    run_exploration(client, "1", secs, "the exploration to finish").await?;
     let elapsed = js(
         client,
         "return Number(document.querySelector('[data-testid=explore-status]').dataset.elapsedMs);",
@@ -203,15 +195,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     save_screenshot(client, "explore-tablestore.png").await?;
 
     // Depth 2 of tablestore (timing printed, not asserted); the total grows while it runs.
-    select(client, "[data-testid=explore-depth]", "2").await?;
-    click(client, "[data-testid=explore-run]").await?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=explore-status]').dataset.status === 'done'",
-        900,
-        "the depth-2 exploration to finish",
-    )
-    .await?;
+    run_exploration(client, "2", 900, "the depth-2 exploration to finish").await?;
     let (elapsed, runs) = (
         js(
             client,
@@ -303,15 +287,7 @@ async fn drive_pairs(client: &Client, port: u16) -> TestResult {
     if inside != "explore-run" && inside != "in-dialog" {
         return Err(format!("focus should move into the dialog, not {inside:?}"));
     }
-    select(client, "[data-testid=explore-depth]", "2").await?;
-    click(client, "[data-testid=explore-run]").await?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=explore-status]').dataset.status === 'done'",
-        900,
-        "the depth-2 exploration to finish",
-    )
-    .await?;
+    run_exploration(client, "2", 900, "the depth-2 exploration to finish").await?;
     let verdicts = attrs(client, "[data-testid=pair-row]", "data-verdict").await?;
     let crashes = attrs(client, "[data-testid=pair-row]", "data-crashes").await?;
     if verdicts.first().map(String::as_str) != Some(want[0].verdict.name())

@@ -28,6 +28,16 @@ async fn fetched(client: &Client, needle: &str) -> Result<u64, String> {
     n.as_u64().ok_or_else(|| format!("a count, not {n}"))
 }
 
+/// Fails with `why` unless the page has fetched the second module's files (`batchscope-modes`)
+/// `n` times in all: its script and its `.wasm`, 2 once it is loaded.
+async fn module_fetches(client: &Client, n: u64, why: &str) -> TestResult {
+    let got = fetched(client, "batchscope-modes").await?;
+    if got != n {
+        return Err(format!("{why} (its files fetched: {got})"));
+    }
+    Ok(())
+}
+
 async fn drive(client: &Client, port: u16) -> TestResult {
     open(client, port, "#preset=kafka-append").await?;
     let wasm = fetched(client, ".wasm").await?;
@@ -47,9 +57,12 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "the Topology dashboard from the second module",
     )
     .await?;
-    if fetched(client, "batchscope-modes").await? != 2 {
-        return Err("opening Topology should fetch the module's script and .wasm once each".into());
-    }
+    module_fetches(
+        client,
+        2,
+        "opening Topology should fetch the module's script and .wasm once each",
+    )
+    .await?;
     // Its own mode tabs switch back: the micro-batch dashboard, and nothing of Topology left.
     click(client, "[data-testid=mode-micro]").await?;
     wait_for(
@@ -75,9 +88,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "the Inspect page from the second module",
     )
     .await?;
-    if fetched(client, "batchscope-modes").await? != 2 {
-        return Err("Inspect should reuse the module Topology loaded".into());
-    }
+    module_fetches(client, 2, "Inspect should reuse the module Topology loaded").await?;
     no_overflow_no_errors(client).await
 }
 
@@ -174,9 +185,12 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
         "#preset=kafka-append&seed=7&crash=sink-commit@3&at=40",
     )
     .await?;
-    if fetched(client, "batchscope-modes").await? != 0 {
-        return Err("the micro-batch dashboard should load without the second module".into());
-    }
+    module_fetches(
+        client,
+        0,
+        "the micro-batch dashboard should load without the second module",
+    )
+    .await?;
     js(
         client,
         "document.querySelector('[data-testid=export-menu]').open = true; return true;",
@@ -190,9 +204,12 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
     // The trace: every event of the run and the oracle's verdict.
     click(client, "[data-testid=export-trace]").await?;
     saved(client, "kafka-append-trace.json|application/json|").await?;
-    if fetched(client, "batchscope-modes").await? != 2 {
-        return Err("the trace should fetch the module's script and .wasm once each".into());
-    }
+    module_fetches(
+        client,
+        2,
+        "the trace should fetch the module's script and .wasm once each",
+    )
+    .await?;
     let trace: Value = serde_json::from_slice(&saved_bytes(client).await?)
         .map_err(|e| format!("the trace is not JSON: {e}"))?;
     let (report, world) = batchscope_check::oracle::check_world(&scenario, false);
@@ -226,9 +243,12 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
             at40.checkpoint.files().map(|(n, _)| n).collect::<Vec<_>>()
         ));
     }
-    if fetched(client, "batchscope-modes").await? != 2 {
-        return Err("the checkpoint folder should reuse the loaded module".into());
-    }
+    module_fetches(
+        client,
+        2,
+        "the checkpoint folder should reuse the loaded module",
+    )
+    .await?;
     no_overflow_no_errors(client).await
 }
 
@@ -237,9 +257,12 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
 /// untouched), and a run it opens loads in the page.
 async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
     reopen(client, port, "#preset=kafka-append&seed=7").await?;
-    if fetched(client, "batchscope-modes").await? != 0 {
-        return Err("the micro-batch dashboard should load without the second module".into());
-    }
+    module_fetches(
+        client,
+        0,
+        "the micro-batch dashboard should load without the second module",
+    )
+    .await?;
     click(client, "[data-testid=explore-open]").await?;
     wait_for(
         client,
@@ -248,18 +271,13 @@ async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
         "the Explore dialog from the second module",
     )
     .await?;
-    if fetched(client, "batchscope-modes").await? != 2 {
-        return Err("Explore should fetch the module's script and .wasm once each".into());
-    }
-    select(client, "[data-testid=explore-depth]", "1").await?;
-    click(client, "[data-testid=explore-run]").await?;
-    wait_for(
+    module_fetches(
         client,
-        "document.querySelector('[data-testid=explore-status]').dataset.status === 'done'",
-        60,
-        "the exploration to finish",
+        2,
+        "Explore should fetch the module's script and .wasm once each",
     )
     .await?;
+    run_exploration(client, "1", 60, "the exploration to finish").await?;
     // The dialog's own element is outside the one the page's app listens on.
     let apart = js(
         client,

@@ -221,6 +221,19 @@ pub const ERROR_COLLECTOR: &str = r#"
     }
     return true;"#;
 
+/// In the open Explore dialog: picks `depth`, runs it and waits up to `secs` for it to finish.
+pub async fn run_exploration(client: &Client, depth: &str, secs: u64, what: &str) -> TestResult {
+    select(client, "[data-testid=explore-depth]", depth).await?;
+    click(client, "[data-testid=explore-run]").await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=explore-status]').dataset.status === 'done'",
+        secs,
+        what,
+    )
+    .await
+}
+
 /// Saves a screenshot of the page under `target/e2e/`.
 pub async fn save_screenshot(client: &Client, name: &str) -> TestResult {
     let png = client

@@ -1,6 +1,7 @@
-//! Entry point of the dashboard: mounts the page root on `<body>` with the micro-batch
-//! dashboard; the Topology and Inspect dashboards and the micro-batch Explore dialog are a
-//! second module (`batchscope-modes`) the page loads when one of them is opened.
+//! Entry point of the dashboard: mounts the page root, with the micro-batch dashboard, on an
+//! element of its own in `<body>`; the Topology and Inspect dashboards, the Explore dialog and
+//! the Export menu's files made from a run are a second module (`batchscope-modes`) the page
+//! loads when one of them is first needed.
 
 use batchscope_web::components::explore_host::lazy_explore;
 use batchscope_web::shell::{Dashboard, LazyMode, Root, RootProps};

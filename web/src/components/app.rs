@@ -241,11 +241,14 @@ pub fn App(props: &AppProps) -> Html {
         let what = format!("your scenario (from the link): {}", scenario.description);
         preset_list.insert(0, (preset.clone(), what));
     }
+    // The link of the moment on screen, for the Export menu and the lab's buttons (each writes
+    // it out only when used).
+    let link = player.url_state();
     // Compare mode's matrix cells: this page's link without crash inputs, cursor or tour.
     let diagram = match &player.mode.versus {
         Some(v) => {
             let cell_base = {
-                let mut l = player.url_state();
+                let mut l = link.clone();
                 l.base.crashes.clear();
                 l.base.crash_after_events.clear();
                 l.base.tour = false;
@@ -277,7 +280,7 @@ pub fn App(props: &AppProps) -> Html {
                 <button class="xp-open" data-testid="explore-open"
                         title="Explore every crash point of this preset and seed: which ones lose or duplicate data?"
                         onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "▦ Explore" }</button>
-                <ExportMenu name={preset.clone()} link={player.url_state()} total={player.len()} cursor={cursor} />
+                <ExportMenu name={preset.clone()} link={link.clone()} total={player.len()} cursor={cursor} />
                 <VerdictBadge badge={badge} />
             </header>
             if let Some(explore) = &props.explore {
@@ -327,7 +330,7 @@ pub fn App(props: &AppProps) -> Html {
                     <span class="lab-tools">
                         <button class="ed-open" data-testid="editor-open" title="Edit this scenario: form and JSON, load and save files"
                                 onclick={{ let o = editor_open.clone(); move |_| o.set(!*o) }}>{ "✎ Edit scenario" }</button>
-                        <LabButtons link={player.url_state()} comparing={player.mode.versus.is_some()} on_action={on_action.clone()} />
+                        <LabButtons link={link} comparing={player.mode.versus.is_some()} on_action={on_action.clone()} />
                     </span>
                 </div>
             </footer>

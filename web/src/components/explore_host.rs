@@ -159,7 +159,7 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
         Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
     };
     let close = props.on_close.reform(|_: MouseEvent| ());
-    let status = match &*load {
+    match &*load {
         Load::Loading if props.open => html! {
             <div class="xp-backdrop" data-testid="explore-loading">
                 <section class="xp-dialog xp-loading" role="status">
@@ -179,8 +179,7 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
             </div>
         },
         _ => html! {},
-    };
-    status
+    }
 }
 
 /// A new element for the module's dialog, at the end of `<body>`.

@@ -1,6 +1,6 @@
-//! A dashboard whose code is a second module (`batchscope-modes`: Topology and Inspect, and the
-//! Export menu's files made from a run), loaded the first time it is needed, so the
-//! micro-batch dashboard's first load does not carry it.
+//! A dashboard whose code is a second module (`batchscope-modes`: Topology and Inspect, the
+//! Explore dialog, and the Export menu's files made from a run), loaded the first time it is
+//! needed, so the micro-batch dashboard's first load does not carry it.
 //! While the module loads the page says so; if it cannot be loaded the page names what failed
 //! and offers to try again or go back, and the micro-batch dashboard is untouched.
 //!
