@@ -5,7 +5,6 @@
 //! API's `State`, the dashboard's Sink panel and verdict badge.
 
 use batchscope_engine::scenario::{SinkValue, StartingOffsets};
-use batchscope_engine::sink::Sink;
 use batchscope_engine::upstream::ByRecord;
 use batchscope_engine::{RowKey, Scenario, Sim, SourceKind, World};
 use std::collections::{BTreeMap, BTreeSet};
@@ -118,7 +117,7 @@ pub fn so_far_listing(world: &World, expected: &BTreeMap<RowKey, u64>, limit: us
     let mut visible_values: BTreeMap<RowKey, u64> = BTreeMap::new();
     if !values.is_empty() {
         for (key, r) in world.sink.visible_keyed() {
-            visible_values.insert(key, Sink::value_of(r));
+            visible_values.insert(key, world.sink.value_of(r, &world.upstream));
         }
     }
     let mut too_high = BTreeSet::new();

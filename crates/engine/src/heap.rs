@@ -13,16 +13,17 @@
 
 use crate::scenario::Scenario;
 
-/// Bytes of wasm memory a run holds per upstream record, rounded up from the benchmark (about
-/// 70 MB after a run of 993,280 records; docs/PERFORMANCE.md): the record's arrival time, the
-/// sink's row, the source's pages and the counts.
-pub const BYTES_PER_RECORD: u64 = 72;
+/// Bytes of wasm memory a run holds per upstream record, rounded up from the benchmark (without
+/// a reservation, 32–40 MB after a run of 993,280 records; docs/PERFORMANCE.md): the record's
+/// arrival time, the sink's 16-byte row, an upsert sink's slot, the source's pages and the
+/// counts. Too little costs growths during the run; too much, memory the run never uses.
+pub const BYTES_PER_RECORD: u64 = 44;
 
 /// Runs that need less than this grow memory a few times at most: not worth a reservation.
 pub const MIN_RESERVE_BYTES: u64 = 16 << 20;
 
-/// The most reserved at once (the scenario budget's 2 M records need 200 MB).
-pub const MAX_RESERVE_BYTES: u64 = 256 << 20;
+/// The most reserved at once (the scenario budget's 2 M records need 88 MB).
+pub const MAX_RESERVE_BYTES: u64 = 128 << 20;
 
 /// The bytes [`reserve_for`] asks for before a run of `scenario`: 0 below
 /// [`MIN_RESERVE_BYTES`].

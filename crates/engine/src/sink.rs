@@ -25,19 +25,69 @@ pub struct SinkFile {
     pub committed: bool,
 }
 
-/// Rows per chunk of a store: a row is 48 bytes copied as bytes, so a write to a shared chunk
-/// copies at most 768 KiB, and a million rows are 62 allocations (in wasm each new block is a
-/// `memory.grow`: with 1,024-row chunks the 1 M-record runs took about 1.5× as long in Node).
-pub const ROW_CHUNK: usize = 16_384;
+/// Rows per chunk of a store: a [`Row`] is 16 bytes copied as bytes, so a write to a shared
+/// chunk copies at most 512 KiB, and a million rows are 31 allocations (in wasm each new block
+/// is a `memory.grow`: with 1,024-row chunks the 1 M-record runs took about 1.5× as long in Node).
+pub const ROW_CHUNK: usize = 32_768;
+
+/// One visible row of a store, in 16 bytes: the batch whose attempt wrote it, and what it
+/// holds — a record by its identity (channel and sequence number; the upstream makes the
+/// record's fields again, [`crate::upstream::UpstreamChannel::record`]), or for a running sum
+/// the user and the sum. Which of the two the sink's value says ([`Sink::row_key`],
+/// [`Sink::value_of`]). A row of a whole record was 48 bytes, and a 1 M-record run keeps a
+/// million of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Row {
+    /// A record's sequence number, or a running sum's sum.
+    word: u64,
+    /// A record's channel, or a running sum's user.
+    id: u32,
+    /// The batch whose attempt wrote the row.
+    batch: u32,
+}
+
+// The size the text above promises, on every target (wasm32 too).
+const _: () = assert!(std::mem::size_of::<Row>() == 16);
+
+impl Row {
+    /// The row of `record`, written by batch `batch_id`.
+    pub fn record(batch_id: u64, record: &Record) -> Row {
+        Row {
+            word: record.seq,
+            id: record.channel,
+            batch: batch_index(batch_id),
+        }
+    }
+
+    /// A running sum's row: `user`'s amounts add up to `sum`, last written by batch `batch_id`.
+    pub fn sum(batch_id: u64, user: u32, sum: u64) -> Row {
+        Row {
+            word: sum,
+            id: user,
+            batch: batch_index(batch_id),
+        }
+    }
+
+    /// The batch whose attempt wrote the row.
+    pub fn batch_id(&self) -> u64 {
+        u64::from(self.batch)
+    }
+}
+
+/// A batch id as a row keeps it: a run's batches start at 0 and each takes events, so its ids
+/// stay below the event budget (`MAX_EVENTS`, 5 M), far below `u32::MAX`.
+fn batch_index(batch_id: u64) -> u32 {
+    u32::try_from(batch_id).expect("a run's batch ids stay below its event budget")
+}
 
 /// One named store of a foreachBatch sink (`store-0` …), or the single store of other sinks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Store {
     /// Store name.
     pub name: String,
-    /// Visible rows, in write order, with the batch that wrote them; in shared chunks, so a
+    /// Visible rows, in write order, each with the batch that wrote it; in shared chunks, so a
     /// world's clone (every step on screen, every snapshot) does not copy them.
-    pub rows: Chunked<(u64, Record), ROW_CHUNK>,
+    pub rows: Chunked<Row, ROW_CHUNK>,
 }
 
 /// The sink's durable state plus the staged output of the current attempt (volatile).
@@ -182,24 +232,25 @@ impl Sink {
             SinkKind::Append => {
                 self.stores[0]
                     .rows
-                    .extend(rows.into_iter().map(|r| (batch_id, r)));
+                    .extend(rows.iter().map(|r| Row::record(batch_id, r)));
                 SinkEffect::Appended
             }
             SinkKind::Upsert if self.spec.value == SinkValue::RunningSum => {
-                for r in rows {
+                for r in &rows {
                     self.add_to_sum(batch_id, r);
                 }
                 SinkEffect::Upserted
             }
             SinkKind::Upsert => {
                 let store = &mut self.stores[0].rows;
-                for r in rows {
+                for r in &rows {
                     let slot = self.upsert_index.slot(r.key());
+                    let row = Row::record(batch_id, r);
                     if slot.writes > 0 {
-                        *store.get_mut(slot.row as usize).expect("an indexed row") = (batch_id, r);
+                        *store.get_mut(slot.row as usize).expect("an indexed row") = row;
                     } else {
                         slot.row = row_index(store.len());
-                        store.push((batch_id, r));
+                        store.push(row);
                     }
                     slot.writes += 1;
                 }
@@ -223,25 +274,19 @@ impl Sink {
     }
 
     /// Running sum: reads the user's row, adds the record's amount and writes it back (not
-    /// idempotent: the same record added twice counts twice). The row keeps the last record's
-    /// fields, with key `user-<id>` and the sum as its amount.
-    fn add_to_sum(&mut self, batch_id: u64, r: Record) {
+    /// idempotent: the same record added twice counts twice). The row's key is `user-<id>`, its
+    /// value the sum.
+    fn add_to_sum(&mut self, batch_id: u64, r: &Record) {
         // Not counted as a rewrite: nothing is absorbed, every add counts.
         let store = &mut self.stores[0].rows;
         let slot = self.upsert_index.slot(RowKey::User(r.user_id));
         if slot.writes > 0 {
             let row = store.get_mut(slot.row as usize).expect("an indexed row");
-            *row = (
-                batch_id,
-                Record {
-                    amount: row.1.amount + r.amount,
-                    ..r
-                },
-            );
+            *row = Row::sum(batch_id, r.user_id, row.word + r.amount);
         } else {
             slot.row = row_index(store.len());
             slot.writes = 1;
-            store.push((batch_id, r));
+            store.push(Row::sum(batch_id, r.user_id, r.amount));
         }
     }
 
@@ -270,21 +315,28 @@ impl Sink {
 
     /// The key a visible row of this sink is stored under: the record's own, or for a
     /// running sum the user's.
-    pub fn row_key(&self, row: &Record) -> RowKey {
+    pub fn row_key(&self, row: &Row) -> RowKey {
         match self.spec.value {
-            SinkValue::Record => row.key(),
-            SinkValue::RunningSum => RowKey::User(row.user_id),
+            SinkValue::Record => RowKey::Record {
+                channel: row.id,
+                seq: row.word,
+            },
+            SinkValue::RunningSum => RowKey::User(row.id),
         }
     }
 
     /// Every visible row with the key it is stored under, across stores.
-    pub fn visible_keyed(&self) -> impl Iterator<Item = (RowKey, &Record)> {
+    pub fn visible_keyed(&self) -> impl Iterator<Item = (RowKey, &Row)> {
         self.visible().map(|r| (self.row_key(r), r))
     }
 
-    /// The value a visible row holds, as [`Sink::expected`] states it.
-    pub fn value_of(row: &Record) -> u64 {
-        row.amount
+    /// The value a visible row holds, as [`Sink::expected`] states it: a record's amount (made
+    /// again by `upstream`, whose record the row names), or a running sum's sum.
+    pub fn value_of(&self, row: &Row, upstream: &Upstream) -> u64 {
+        match self.spec.value {
+            SinkValue::Record => upstream.channel(row.id).record(row.word).amount,
+            SinkValue::RunningSum => row.word,
+        }
     }
 
     /// The driver finishes batch N. Returns (rows made visible, target description, skipped as duplicate).
@@ -292,13 +344,13 @@ impl Sink {
         self.version += 1;
         self.visible_version += 1;
         let attempt_files = self.attempt_files_from();
-        // Moved into the store as they are, without gathering them first (one copy of each
-        // row, not two: a large batch is megabytes).
+        // Made into rows as they move into the store, without gathering them first (a large
+        // batch is megabytes).
         let parts = std::mem::take(&mut self.staged);
         let n: u64 = parts.iter().map(|(_, r)| r.len() as u64).sum();
         let staged = parts
             .into_iter()
-            .flat_map(move |(_, rows)| rows.into_iter().map(move |r| (batch_id, r)));
+            .flat_map(move |(_, rows)| rows.into_iter().map(move |r| Row::record(batch_id, &r)));
         match self.kind() {
             SinkKind::Append | SinkKind::Upsert => {
                 (0, "rows already written by tasks".into(), false)
@@ -346,10 +398,8 @@ impl Sink {
     }
 
     /// Every visible row with its multiplicity, across stores: what a reader of the sink sees.
-    pub fn visible(&self) -> impl Iterator<Item = &Record> {
-        self.stores
-            .iter()
-            .flat_map(|s| s.rows.iter().map(|(_, r)| r))
+    pub fn visible(&self) -> impl Iterator<Item = &Row> {
+        self.stores.iter().flat_map(|s| s.rows.iter())
     }
 
     /// File sink: the index of the first data file of the attempt in flight. Every staged
@@ -420,6 +470,7 @@ fn row_index(len: usize) -> u32 {
 mod tests {
     use super::Sink;
     use crate::scenario::SinkValue;
+    use crate::upstream::RowKey;
     use crate::{preset, SinkKind, World};
 
     #[test]
@@ -439,8 +490,11 @@ mod tests {
         let one: u64 = batch.iter().map(|r| r.amount).sum();
         let user = |s: &Sink| -> u64 {
             s.visible()
-                .filter(|r| batch.iter().any(|b| b.user_id == r.user_id))
-                .map(Sink::value_of)
+                .filter(|r| match s.row_key(r) {
+                    RowKey::User(id) => batch.iter().any(|b| b.user_id == id),
+                    key => batch.iter().any(|b| b.key() == key),
+                })
+                .map(|r| s.value_of(r, &upstream))
                 .sum()
         };
         assert_eq!(user(&sum), 2 * one, "each record counted twice");
@@ -451,6 +505,46 @@ mod tests {
         assert_eq!(expected.values().sum::<u64>(), total);
         assert!(expected.keys().all(|k| k.to_string().starts_with("user-")));
         assert_eq!(plain.expected(&upstream).len() as u64, upstream.total());
+    }
+
+    #[test]
+    fn a_row_gives_back_the_batch_key_and_value_of_what_was_written() {
+        let mut scenario = preset("kafka-idempotent").expect("preset");
+        scenario.sink.kind = SinkKind::Append;
+        let upstream = World::new(scenario.clone()).upstream;
+        let records: Vec<_> = upstream.records().skip(5).take(40).collect();
+        let mut append = Sink::new(&scenario.sink);
+        append.task_output(7, 0, records[..25].to_vec(), String::new());
+        append.task_output(9, 1, records[25..].to_vec(), String::new());
+        let rows: Vec<_> = append
+            .visible_keyed()
+            .map(|(key, r)| (r.batch_id(), key, append.value_of(r, &upstream)))
+            .collect();
+        let want: Vec<_> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (if i < 25 { 7 } else { 9 }, r.key(), r.amount))
+            .collect();
+        assert_eq!(rows, want);
+        // A running sum: the user's key, the sum of their amounts, the last batch that added.
+        scenario.sink.kind = SinkKind::Upsert;
+        scenario.sink.value = SinkValue::RunningSum;
+        let mut sum = Sink::new(&scenario.sink);
+        sum.task_output(3, 0, records.clone(), String::new());
+        sum.task_output(4, 0, records[..1].to_vec(), String::new());
+        let user = records[0].user_id;
+        let want: u64 = records
+            .iter()
+            .filter(|r| r.user_id == user)
+            .map(|r| r.amount)
+            .sum::<u64>()
+            + records[0].amount;
+        let (batch, value) = sum
+            .visible_keyed()
+            .find(|(key, _)| *key == RowKey::User(user))
+            .map(|(_, r)| (r.batch_id(), sum.value_of(r, &upstream)))
+            .expect("the user's row");
+        assert_eq!((batch, value), (4, want));
     }
 
     #[test]

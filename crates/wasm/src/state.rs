@@ -244,8 +244,8 @@ fn sink_state(world: &World) -> SinkState {
                 rows: st
                     .rows
                     .iter()
-                    .map(|(batch_id, r)| SinkRow {
-                        batch_id: *batch_id,
+                    .map(|r| SinkRow {
+                        batch_id: r.batch_id(),
                         key: sink.row_key(r),
                     })
                     .collect(),

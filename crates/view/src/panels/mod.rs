@@ -487,16 +487,17 @@ mod tests {
             // Every row, grouped from the first.
             let mut all: Vec<(u64, Vec<RowKey>)> = vec![];
             let mut in_group = std::collections::BTreeSet::new();
-            for (batch_id, r) in store.rows.iter() {
+            for r in store.rows.iter() {
+                let batch_id = r.batch_id();
                 let key = w.sink.row_key(r);
                 let repeats = progress.counts.copies(key) > 1;
                 match all.last_mut() {
-                    Some((b, keys)) if b == batch_id && !(repeats && in_group.contains(&key)) => {
+                    Some((b, keys)) if *b == batch_id && !(repeats && in_group.contains(&key)) => {
                         keys.push(key)
                     }
                     _ => {
                         in_group.clear();
-                        all.push((*batch_id, vec![key]));
+                        all.push((batch_id, vec![key]));
                     }
                 }
                 if repeats {
@@ -563,7 +564,7 @@ mod tests {
         let drawn: u64 = store.groups.iter().map(|g| g.keys.len() as u64).sum();
         assert_eq!(store.earlier_rows + drawn, store.rows);
         // The newest group is the last batch the sink saw.
-        let last = w.sink.stores[0].rows.last().unwrap().0;
+        let last = w.sink.stores[0].rows.last().unwrap().batch_id();
         assert_eq!(store.groups.last().unwrap().batch_id, last);
     }
 

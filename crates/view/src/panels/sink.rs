@@ -6,8 +6,9 @@
 use crate::panels::offsets::offset_line;
 use batchscope_check::progress::{so_far, KeyCounts};
 use batchscope_engine::chunked::Chunked;
+use batchscope_engine::sink::Row;
 use batchscope_engine::source::SourceOffset;
-use batchscope_engine::{Record, RowKey, SourceKind, World};
+use batchscope_engine::{RowKey, SourceKind, World};
 use std::collections::BTreeMap;
 
 /// A key in the sink panel.
@@ -43,17 +44,17 @@ pub struct StoreView {
 }
 
 /// Where the newest `runs` runs of rows of one batch each begin (0 if there are fewer).
-fn start_of_newest_runs<const N: usize>(rows: &Chunked<(u64, Record), N>, runs: usize) -> usize {
+fn start_of_newest_runs<const N: usize>(rows: &Chunked<Row, N>, runs: usize) -> usize {
     let mut start = rows.len();
     let mut seen = 0;
     let mut current = None;
-    for (batch_id, _) in rows.iter().rev() {
-        if current != Some(*batch_id) {
+    for batch_id in rows.iter().rev().map(Row::batch_id) {
+        if current != Some(batch_id) {
             if seen == runs {
                 return start;
             }
             seen += 1;
-            current = Some(*batch_id);
+            current = Some(batch_id);
         }
         start -= 1;
     }
@@ -332,16 +333,19 @@ pub fn sink_view_with(
             // Only a key visible more than once can repeat within a group: the others are not
             // tracked.
             let mut in_group: std::collections::BTreeSet<RowKey> = Default::default();
-            for ((batch_id, r), i) in s.rows.range(from..s.rows.len()).zip(from..) {
+            for (r, i) in s.rows.range(from..s.rows.len()).zip(from..) {
+                let batch_id = r.batch_id();
                 let key = sink.row_key(r);
                 let repeats = progress.counts.copies(key) > 1;
                 match bounds.last_mut() {
-                    Some((b, _, end)) if b == batch_id && !(repeats && in_group.contains(&key)) => {
+                    Some((b, _, end))
+                        if *b == batch_id && !(repeats && in_group.contains(&key)) =>
+                    {
                         *end = i + 1;
                     }
                     _ => {
                         in_group.clear();
-                        bounds.push((*batch_id, i, i + 1));
+                        bounds.push((batch_id, i, i + 1));
                     }
                 }
                 if repeats {
@@ -356,7 +360,7 @@ pub fn sink_view_with(
                     keys: s
                         .rows
                         .range(start..end)
-                        .map(|(_, r)| {
+                        .map(|r| {
                             let key = sink.row_key(r);
                             KeyChip {
                                 key,
