@@ -243,17 +243,24 @@ impl Sink {
             }
             SinkKind::Upsert => {
                 let store = &mut self.stores[0].rows;
+                // Rows of keys never written are gathered and appended at once (a push per
+                // row made the store's chunk writable once per row).
+                let mut fresh: Vec<Row> = vec![];
                 for r in &rows {
                     let slot = self.upsert_index.slot(r.key());
                     let row = Row::record(batch_id, r);
-                    if slot.writes > 0 {
-                        *store.get_mut(slot.row as usize).expect("an indexed row") = row;
+                    let at = slot.row as usize;
+                    if slot.writes == 0 {
+                        slot.row = row_index(store.len() + fresh.len());
+                        fresh.push(row);
+                    } else if at >= store.len() {
+                        fresh[at - store.len()] = row;
                     } else {
-                        slot.row = row_index(store.len());
-                        store.push(row);
+                        *store.get_mut(at).expect("an indexed row") = row;
                     }
                     slot.writes += 1;
                 }
+                store.extend(fresh);
                 SinkEffect::Upserted
             }
             SinkKind::File => {
@@ -545,6 +552,44 @@ mod tests {
             .map(|(_, r)| (r.batch_id(), sum.value_of(r, &upstream)))
             .expect("the user's row");
         assert_eq!((batch, value), (4, want));
+    }
+
+    #[test]
+    fn an_upsert_holds_the_same_rows_whether_a_task_writes_them_at_once_or_one_by_one() {
+        let mut scenario = preset("kafka-idempotent").expect("preset");
+        scenario.sink.kind = SinkKind::Upsert;
+        let upstream = World::new(scenario.clone()).upstream;
+        let r: Vec<_> = upstream.records().take(4).collect();
+        // A key twice within one task's rows, and keys written again by a later batch.
+        let writes = [
+            (1, vec![r[0], r[1], r[0], r[2]]),
+            (2, vec![r[1], r[3], r[3]]),
+        ];
+        let mut at_once = Sink::new(&scenario.sink);
+        let mut one_by_one = Sink::new(&scenario.sink);
+        for (batch, rows) in &writes {
+            at_once.task_output(*batch, 0, rows.clone(), String::new());
+            for row in rows {
+                one_by_one.task_output(*batch, 0, vec![*row], String::new());
+            }
+        }
+        let rows = |s: &Sink| -> Vec<_> {
+            s.visible_keyed()
+                .map(|(key, row)| (key, row.batch_id()))
+                .collect()
+        };
+        assert_eq!(rows(&at_once), rows(&one_by_one));
+        assert_eq!(
+            rows(&at_once),
+            vec![
+                (r[0].key(), 1),
+                (r[1].key(), 2),
+                (r[2].key(), 1),
+                (r[3].key(), 2)
+            ]
+        );
+        assert_eq!(at_once.rewrites(), 3);
+        assert_eq!(one_by_one.rewrites(), 3);
     }
 
     #[test]
