@@ -6,7 +6,7 @@
 use crate::chunked::Chunked;
 use crate::event::SinkEffect;
 use crate::scenario::{SinkKind, SinkSpec, SinkValue};
-use crate::upstream::{ByRecord, Record, RowKey, Upstream};
+use crate::upstream::{ByRecord, Record, RowKey, Rows, Upstream};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -50,11 +50,11 @@ pub struct Row {
 const _: () = assert!(std::mem::size_of::<Row>() == 16);
 
 impl Row {
-    /// The row of `record`, written by batch `batch_id`.
-    pub fn record(batch_id: u64, record: &Record) -> Row {
+    /// The row of the record at (`channel`, `seq`), written by batch `batch_id`.
+    pub fn record(batch_id: u64, channel: u32, seq: u64) -> Row {
         Row {
-            word: record.seq,
-            id: record.channel,
+            word: seq,
+            id: channel,
             batch: batch_index(batch_id),
         }
     }
@@ -104,7 +104,7 @@ pub struct Sink {
     /// Two-phase: the last epoch committed (durable in the sink).
     pub last_committed_epoch: Option<u64>,
     /// Staged rows of the current attempt (task → rows); lost on a crash.
-    pub staged: Vec<(u32, Vec<Record>)>,
+    pub staged: Vec<(u32, Rows)>,
     /// foreachBatch: the store the current call writes to.
     pub current_store: u32,
     /// Batch-id-in-memory sink: `latestBatchId`, a field of the sink object on the driver
@@ -216,13 +216,14 @@ impl Sink {
     }
 
     /// A task hands over its rows and says what the sink did with them. `file_name` names the
-    /// data file for a file sink.
+    /// data file for a file sink; `upstream` makes a record's fields where a sink adds them up.
     pub fn task_output(
         &mut self,
         batch_id: u64,
         partition: u32,
-        rows: Vec<Record>,
+        rows: Rows,
         file_name: String,
+        upstream: &Upstream,
     ) -> SinkEffect {
         self.version += 1;
         if matches!(self.kind(), SinkKind::Append | SinkKind::Upsert) {
@@ -232,12 +233,12 @@ impl Sink {
             SinkKind::Append => {
                 self.stores[0]
                     .rows
-                    .extend(rows.iter().map(|r| Row::record(batch_id, r)));
+                    .extend(rows.keys().map(|(c, seq)| Row::record(batch_id, c, seq)));
                 SinkEffect::Appended
             }
             SinkKind::Upsert if self.spec.value == SinkValue::RunningSum => {
-                for r in &rows {
-                    self.add_to_sum(batch_id, r);
+                for r in rows.records(upstream) {
+                    self.add_to_sum(batch_id, &r);
                 }
                 SinkEffect::Upserted
             }
@@ -246,9 +247,9 @@ impl Sink {
                 // Rows of keys never written are gathered and appended at once (a push per
                 // row made the store's chunk writable once per row).
                 let mut fresh: Vec<Row> = vec![];
-                for r in &rows {
-                    let slot = self.upsert_index.slot(r.key());
-                    let row = Row::record(batch_id, r);
+                for (channel, seq) in rows.keys() {
+                    let slot = self.upsert_index.slot(RowKey::Record { channel, seq });
+                    let row = Row::record(batch_id, channel, seq);
                     let at = slot.row as usize;
                     if slot.writes == 0 {
                         slot.row = row_index(store.len() + fresh.len());
@@ -267,7 +268,7 @@ impl Sink {
                 self.files.push(SinkFile {
                     name: file_name,
                     batch_id,
-                    rows: rows.len() as u64,
+                    rows: rows.len(),
                     committed: false,
                 });
                 self.staged.push((partition, rows));
@@ -354,10 +355,11 @@ impl Sink {
         // Made into rows as they move into the store, without gathering them first (a large
         // batch is megabytes).
         let parts = std::mem::take(&mut self.staged);
-        let n: u64 = parts.iter().map(|(_, r)| r.len() as u64).sum();
-        let staged = parts
-            .into_iter()
-            .flat_map(move |(_, rows)| rows.into_iter().map(move |r| Row::record(batch_id, &r)));
+        let n: u64 = parts.iter().map(|(_, r)| r.len()).sum();
+        let staged = parts.iter().flat_map(move |(_, rows)| {
+            rows.keys()
+                .map(move |(channel, seq)| Row::record(batch_id, channel, seq))
+        });
         match self.kind() {
             SinkKind::Append | SinkKind::Upsert => {
                 (0, "rows already written by tasks".into(), false)
@@ -399,7 +401,7 @@ impl Sink {
     /// A crash or a failed batch: staged output of the attempt is gone (orphan files stay on disk).
     pub fn abort_attempt(&mut self) -> u64 {
         self.version += 1;
-        let n = self.staged.iter().map(|(_, r)| r.len() as u64).sum();
+        let n = self.staged.iter().map(|(_, r)| r.len()).sum();
         self.staged.clear();
         n
     }
@@ -477,7 +479,12 @@ fn row_index(len: usize) -> u32 {
 mod tests {
     use super::Sink;
     use crate::scenario::SinkValue;
-    use crate::upstream::RowKey;
+    use crate::upstream::{Record, RowKey, Rows};
+
+    /// The rows of `records`, by identity, as a task hands them over.
+    fn rows(records: &[Record]) -> Rows {
+        records.iter().map(|r| (r.channel, r.seq)).collect()
+    }
     use crate::{preset, SinkKind, World};
 
     #[test]
@@ -491,7 +498,7 @@ mod tests {
         let mut sum = Sink::new(&scenario.sink);
         for sink in [&mut plain, &mut sum] {
             for _ in 0..2 {
-                sink.task_output(0, 0, batch.clone(), String::new());
+                sink.task_output(0, 0, rows(&batch), String::new(), &upstream);
             }
         }
         let one: u64 = batch.iter().map(|r| r.amount).sum();
@@ -521,9 +528,9 @@ mod tests {
         let upstream = World::new(scenario.clone()).upstream;
         let records: Vec<_> = upstream.records().skip(5).take(40).collect();
         let mut append = Sink::new(&scenario.sink);
-        append.task_output(7, 0, records[..25].to_vec(), String::new());
-        append.task_output(9, 1, records[25..].to_vec(), String::new());
-        let rows: Vec<_> = append
+        append.task_output(7, 0, rows(&records[..25]), String::new(), &upstream);
+        append.task_output(9, 1, rows(&records[25..]), String::new(), &upstream);
+        let held: Vec<_> = append
             .visible_keyed()
             .map(|(key, r)| (r.batch_id(), key, append.value_of(r, &upstream)))
             .collect();
@@ -532,13 +539,13 @@ mod tests {
             .enumerate()
             .map(|(i, r)| (if i < 25 { 7 } else { 9 }, r.key(), r.amount))
             .collect();
-        assert_eq!(rows, want);
+        assert_eq!(held, want);
         // A running sum: the user's key, the sum of their amounts, the last batch that added.
         scenario.sink.kind = SinkKind::Upsert;
         scenario.sink.value = SinkValue::RunningSum;
         let mut sum = Sink::new(&scenario.sink);
-        sum.task_output(3, 0, records.clone(), String::new());
-        sum.task_output(4, 0, records[..1].to_vec(), String::new());
+        sum.task_output(3, 0, rows(&records), String::new(), &upstream);
+        sum.task_output(4, 0, rows(&records[..1]), String::new(), &upstream);
         let user = records[0].user_id;
         let want: u64 = records
             .iter()
@@ -567,20 +574,20 @@ mod tests {
         ];
         let mut at_once = Sink::new(&scenario.sink);
         let mut one_by_one = Sink::new(&scenario.sink);
-        for (batch, rows) in &writes {
-            at_once.task_output(*batch, 0, rows.clone(), String::new());
-            for row in rows {
-                one_by_one.task_output(*batch, 0, vec![*row], String::new());
+        for (batch, written) in &writes {
+            at_once.task_output(*batch, 0, rows(written), String::new(), &upstream);
+            for row in written {
+                one_by_one.task_output(*batch, 0, rows(&[*row]), String::new(), &upstream);
             }
         }
-        let rows = |s: &Sink| -> Vec<_> {
+        let held = |s: &Sink| -> Vec<_> {
             s.visible_keyed()
                 .map(|(key, row)| (key, row.batch_id()))
                 .collect()
         };
-        assert_eq!(rows(&at_once), rows(&one_by_one));
+        assert_eq!(held(&at_once), held(&one_by_one));
         assert_eq!(
-            rows(&at_once),
+            held(&at_once),
             vec![
                 (r[0].key(), 1),
                 (r[1].key(), 2),

@@ -143,6 +143,84 @@ impl<T: Clone + Default> ByRecord<T> {
     }
 }
 
+/// Records by identity, as a task reads them: runs of consecutive sequence numbers of a
+/// channel, 24 bytes a run whatever its length. A task's read is one run (pages of one channel
+/// follow each other), so what it hands the sink, what the pull-ahead cache holds and what a
+/// batch keeps of its reads cost no copy of a record; the records are made again from the
+/// upstream where their fields are needed ([`Rows::records`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rows {
+    /// The runs, in read order: (channel, first sequence number, one past the last).
+    runs: Vec<(u32, u64, u64)>,
+    /// Records in all runs.
+    len: u64,
+}
+
+impl Rows {
+    /// No records.
+    pub const fn new() -> Rows {
+        Rows {
+            runs: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Records `from..to` of `channel` after these (joined to the last run when they follow it).
+    pub fn push_range(&mut self, channel: u32, from: u64, to: u64) {
+        if to <= from {
+            return;
+        }
+        self.len += to - from;
+        match self.runs.last_mut() {
+            Some((c, _, end)) if *c == channel && *end == from => *end = to,
+            _ => self.runs.push((channel, from, to)),
+        }
+    }
+
+    /// Every record of `other` after these, leaving `other` empty.
+    pub fn append(&mut self, other: &mut Rows) {
+        for (channel, from, to) in other.runs.drain(..) {
+            self.push_range(channel, from, to);
+        }
+        other.len = 0;
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether it holds no record.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Each record's channel and sequence number, in order.
+    pub fn keys(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.runs
+            .iter()
+            .flat_map(|&(channel, from, to)| (from..to).map(move |seq| (channel, seq)))
+    }
+
+    /// The records, made again from `upstream`, in order.
+    pub fn records<'a>(&'a self, upstream: &'a Upstream) -> impl Iterator<Item = Record> + 'a {
+        self.runs
+            .iter()
+            .flat_map(|&(channel, from, to)| upstream.channel(channel).records(from..to))
+    }
+}
+
+impl FromIterator<(u32, u64)> for Rows {
+    /// Records by channel and sequence number, in order (consecutive ones joined in a run).
+    fn from_iter<I: IntoIterator<Item = (u32, u64)>>(keys: I) -> Rows {
+        let mut rows = Rows::new();
+        for (channel, seq) in keys {
+            rows.push_range(channel, seq, seq + 1);
+        }
+        rows
+    }
+}
+
 /// What a positional draw of [`Upstream::generate`] is for: its stream's tag.
 #[derive(Clone, Copy)]
 enum Draw {
@@ -354,7 +432,45 @@ impl Upstream {
 
 #[cfg(test)]
 mod tests {
-    use super::RowKey;
+    use super::{RowKey, Rows};
+    use crate::{preset, World};
+
+    #[test]
+    fn rows_keep_runs_and_give_back_the_records_in_read_order() {
+        let upstream = World::new(preset("kafka-idempotent").expect("preset")).upstream;
+        let mut rows = Rows::new();
+        rows.push_range(1, 2, 5);
+        rows.push_range(1, 5, 7); // follows: joined
+        rows.push_range(0, 0, 2);
+        rows.push_range(0, 3, 3); // empty: nothing
+        let mut more: Rows = [(1, 7), (0, 4)].into_iter().collect();
+        rows.append(&mut more);
+        assert!(more.is_empty());
+        let keys: Vec<(u32, u64)> = rows.keys().collect();
+        assert_eq!(
+            keys,
+            [
+                (1, 2),
+                (1, 3),
+                (1, 4),
+                (1, 5),
+                (1, 6),
+                (0, 0),
+                (0, 1),
+                (1, 7),
+                (0, 4)
+            ]
+        );
+        assert_eq!(rows.len(), keys.len() as u64);
+        assert_eq!(rows.runs.len(), 4, "{:?}", rows.runs);
+        let made: Vec<_> = rows.records(&upstream).collect();
+        let want: Vec<_> = keys
+            .iter()
+            .map(|&(c, seq)| upstream.channel(c).record(seq))
+            .collect();
+        assert_eq!(made, want);
+        assert_eq!(keys.iter().copied().collect::<Rows>(), rows);
+    }
 
     #[test]
     fn a_row_key_reads_back_its_text_and_orders_naturally() {

@@ -40,14 +40,14 @@ impl World {
         let ch = self.upstream.channel(plan.channel);
         let end = Token::At(ch.arrived(self.now_ms).max(plan.start.offset_or_zero()));
         let rows = read_range(&self.upstream, plan.channel, plan.start, end);
-        self.counters.rows_read_by_tasks += rows.len() as u64;
+        self.counters.rows_read_by_tasks += rows.len();
         let event = EventKind::TaskRead {
             batch_id: epoch,
             partition: task,
             channel: ch.id.clone(),
             from: plan.start.to_string(),
             to: end.to_string(),
-            rows: rows.len() as u64,
+            rows: rows.len(),
             committed: false,
             from_cache: false,
             error: None,
@@ -120,8 +120,10 @@ impl World {
             return self.fail_sink(epoch, &format!("writer {task} of epoch {epoch}"));
         }
         let rows = self.batch_run(epoch).reads[task as usize].rows.clone();
-        let n = rows.len() as u64;
-        let effect = self.sink.task_output(epoch, task, rows, String::new());
+        let n = rows.len();
+        let effect = self
+            .sink
+            .task_output(epoch, task, rows, String::new(), &self.upstream);
         self.advance_task(
             task,
             |task| Phase::EpochWriterCommit { epoch, task },

@@ -131,7 +131,7 @@ impl World {
                 ),
             });
         }
-        let prepared: usize = self
+        let prepared: u64 = self
             .driver
             .batch
             .as_ref()

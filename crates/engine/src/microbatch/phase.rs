@@ -217,11 +217,11 @@ pub struct SeaTunnelReader {
     /// Next record to read.
     pub position: u64,
     /// Rows read but not yet committed by the sink (before the next checkpoint record).
-    pub pending: Vec<crate::upstream::Record>,
+    pub pending: crate::upstream::Rows,
     /// PR #7476: rows the sink writer prepared at checkpoint records, made visible only at
     /// Spark task commit (lost if the driver dies before).
     #[serde(default)]
-    pub prepared: Vec<crate::upstream::Record>,
+    pub prepared: crate::upstream::Rows,
     /// When it last read a row (or started).
     pub last_data_ms: u64,
     /// When the next in-band checkpoint record is due.

@@ -107,16 +107,16 @@ impl World {
             .channel(channel)
             .arrived(self.now_ms)
             .max(next.position);
-        let rows = read_range(
+        let mut rows = read_range(
             &self.upstream,
             channel,
             Token::At(next.position),
             Token::At(arrived),
         );
-        let count = rows.len() as u64;
+        let count = rows.len();
         self.counters.rows_read_by_tasks += count;
         next.position = arrived;
-        next.pending.extend(rows);
+        next.pending.append(&mut rows);
         if count > 0 {
             next.last_data_ms = self.now_ms;
         }
@@ -187,7 +187,7 @@ impl World {
         next: &mut SeaTunnelReader,
     ) -> EventKind {
         let mut rows = std::mem::take(&mut next.pending);
-        let count = rows.len() as u64;
+        let count = rows.len();
         next.step = if self.scenario.source.reader == ReaderEnd::VirtualCheckpoint {
             // No rename in dev: `notifyCheckpointComplete`, and the reader is done.
             ReaderStep::Done
@@ -197,7 +197,7 @@ impl World {
         if self.scenario.source.design == SeaTunnelDesign::Pr7476 {
             if !next.closed {
                 // `prepareCommit` at the checkpoint record: the rows wait for the task commit.
-                next.prepared.extend(rows);
+                next.prepared.append(&mut rows);
                 return EventKind::SinkCommitted {
                     batch_id,
                     rows: count,
@@ -211,8 +211,10 @@ impl World {
             // Spark task commit: the SeaTunnel committer commits everything prepared.
             let mut all = std::mem::take(&mut next.prepared);
             all.append(&mut rows);
-            let n = all.len() as u64;
-            let effect = self.sink.task_output(batch_id, task, all, String::new());
+            let n = all.len();
+            let effect = self
+                .sink
+                .task_output(batch_id, task, all, String::new(), &self.upstream);
             return EventKind::TaskFinished {
                 batch_id,
                 partition: task,
@@ -220,7 +222,9 @@ impl World {
                 effect,
             };
         }
-        let effect = self.sink.task_output(batch_id, task, rows, String::new());
+        let effect = self
+            .sink
+            .task_output(batch_id, task, rows, String::new(), &self.upstream);
         if next.closed {
             EventKind::TaskFinished {
                 batch_id,

@@ -34,7 +34,7 @@ impl World {
         let read = contract.read(&mut self.source_ctx(), &plan);
         // Tasks start together and run in parallel: the read arrows are 1 ms apart; each task's
         // own duration decides when it can finish.
-        let duration = cost::TASK + cost::rows(read.rows.len() as u64);
+        let duration = cost::TASK + cost::rows(read.rows.len());
         self.now_ms += 1;
         let event = EventKind::TaskRead {
             batch_id,
@@ -42,7 +42,7 @@ impl World {
             channel: self.upstream.channel(plan.channel).id.clone(),
             from: plan.start.to_string(),
             to: read.end.to_string(),
-            rows: read.rows.len() as u64,
+            rows: read.rows.len(),
             committed: read.committed,
             from_cache: read.from_cache,
             error: None,
@@ -93,9 +93,11 @@ impl World {
             return self.fail_sink(batch_id, &format!("task {task} of batch {batch_id}"));
         }
         let rows = self.batch_run(batch_id).reads[task as usize].rows.clone();
-        let n = rows.len() as u64;
+        let n = rows.len();
         let file = format!("part-{task:05}-{}.json", self.rng.uuid());
-        let effect = self.sink.task_output(batch_id, task, rows, file);
+        let effect = self
+            .sink
+            .task_output(batch_id, task, rows, file, &self.upstream);
         let fault = Fault {
             kind: FaultKind::TaskFail,
             batch_id,

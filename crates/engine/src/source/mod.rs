@@ -18,7 +18,7 @@ use crate::meta_table::{MetaTable, TUNNEL_ID};
 use crate::rng::Prng;
 use crate::scenario::{SourceKind, SourceSpec};
 use crate::tunnel::{Token, Tunnel};
-use crate::upstream::{Record, Upstream};
+use crate::upstream::{Rows, Upstream};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -167,8 +167,8 @@ pub struct PartitionPlan {
 /// What a task read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskRead {
-    /// The rows.
-    pub rows: Vec<Record>,
+    /// The rows, by identity.
+    pub rows: Rows,
     /// Position after the last consumed row (or `finished`).
     pub end: Token,
     /// Whether checkpoints were committed to the Tunnel server while reading (auto-commit).
@@ -203,7 +203,7 @@ pub struct SourceState {
     /// Tablestore: the offset reader's cached channel list and when it was fetched.
     pub channel_cache: Option<(u64, Vec<(u32, Token)>)>,
     /// Pull-ahead: rows read ahead per channel, keyed by the start position they were read from.
-    pub cache: BTreeMap<(u32, Token), (Token, Vec<Record>)>,
+    pub cache: BTreeMap<(u32, Token), (Token, Rows)>,
     /// SeaTunnel's merged dev `SeaTunnelMicroBatch`: its in-memory `currentOffset` (starts at 0,
     /// `commit(end)` sets `end + 1`).
     #[serde(default)]
@@ -245,7 +245,7 @@ pub fn read_channel(
         commit_on_read,
     } = request;
     let mut token = start;
-    let mut rows = vec![];
+    let mut rows = Rows::new();
     if start == Token::Finished {
         // A start row already marked finished: no ReadRecords call. The Tablestore source
         // never gets here: its task throws first (`Source::read_error`, SEMANTICS §3.4); the
@@ -261,10 +261,11 @@ pub fn read_channel(
         counters.read_records_calls += 1;
         let page = tunnel.read_records(upstream, channel, token, now_ms);
         let n = page.to - page.from;
-        if rows.len() as u64 + n > cap {
+        if rows.len() + n > cap {
             break; // response not consumed: re-read next batch
         }
-        rows.extend(upstream.channel(channel).records(page.from..page.to));
+        let len = upstream.channel(channel).len();
+        rows.push_range(channel, page.from.min(len), page.to.min(len));
         token = page.next.unwrap_or(Token::Finished);
         if commit_on_read {
             tunnel.checkpoint(channel, token);
@@ -273,7 +274,7 @@ pub fn read_channel(
             break;
         }
     }
-    counters.rows_read_by_tasks += rows.len() as u64;
+    counters.rows_read_by_tasks += rows.len();
     TaskRead {
         rows,
         end: token,
@@ -293,7 +294,7 @@ pub fn read_planned_range(ctx: &mut SourceCtx, plan: &PartitionPlan, kind: &str)
         )
     });
     let rows = read_range(ctx.upstream, plan.channel, plan.start, end);
-    ctx.counters.rows_read_by_tasks += rows.len() as u64;
+    ctx.counters.rows_read_by_tasks += rows.len();
     TaskRead {
         rows,
         end,
@@ -303,7 +304,7 @@ pub fn read_planned_range(ctx: &mut SourceCtx, plan: &PartitionPlan, kind: &str)
 }
 
 /// Rows `[start, end)` of a channel, straight from the log (replayable: same range, same rows).
-pub fn read_range(upstream: &Upstream, channel: u32, start: Token, end: Token) -> Vec<Record> {
+pub fn read_range(upstream: &Upstream, channel: u32, start: Token, end: Token) -> Rows {
     let ch = upstream.channel(channel);
     let from = match start {
         Token::At(p) => p,
@@ -313,7 +314,9 @@ pub fn read_range(upstream: &Upstream, channel: u32, start: Token, end: Token) -
         Token::At(p) => p,
         Token::Finished => ch.len(),
     };
-    ch.records(from..to.max(from)).collect()
+    let mut rows = Rows::new();
+    rows.push_range(channel, from.min(ch.len()), to.min(ch.len()));
+    rows
 }
 
 /// The Meta-table rows of a UUID as (channel, token).

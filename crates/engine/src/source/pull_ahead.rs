@@ -52,7 +52,7 @@ impl Source for PullAhead {
                 commit_on_read: false,
             };
             let read = read_channel(ctx.upstream, ctx.tunnel, ctx.counters, request);
-            let n = read.rows.len() as u64;
+            let n = read.rows.len();
             // Read by the driver, not by tasks: counted as read ahead below.
             ctx.counters.rows_read_by_tasks -= n;
             rows_read += n;
@@ -81,7 +81,7 @@ impl Source for PullAhead {
             .cache
             .retain(|(ch, start), _| map.get(ch).is_none_or(|t| start >= t));
         if before != ctx.state.cache.len() {
-            ctx.counters.rows_cached = ctx.state.cache.values().map(|(_, r)| r.len() as u64).sum();
+            ctx.counters.rows_cached = ctx.state.cache.values().map(|(_, r)| r.len()).sum();
         }
         done
     }
@@ -107,7 +107,7 @@ impl Source for PullAhead {
     fn read(&self, ctx: &mut SourceCtx, plan: &PartitionPlan) -> TaskRead {
         match ctx.state.cache.remove(&(plan.channel, plan.start)) {
             Some((end, rows)) if Some(end) == plan.end => {
-                ctx.counters.rows_cached -= rows.len() as u64;
+                ctx.counters.rows_cached -= rows.len();
                 TaskRead {
                     rows,
                     end,
@@ -133,7 +133,7 @@ impl Source for PullAhead {
     fn drop_volatile(&self, state: &mut SourceState, counters: &mut SourceCounters) -> Vec<String> {
         let mut lost = vec![];
         if !state.cache.is_empty() {
-            let rows: usize = state.cache.values().map(|(_, r)| r.len()).sum();
+            let rows: u64 = state.cache.values().map(|(_, r)| r.len()).sum();
             lost.push(format!("{rows} rows cached by pull-ahead"));
             counters.rows_cached = 0;
         }

@@ -68,7 +68,7 @@ fn in_memory(world: &World, index: u32) -> String {
                 Some(r) => parts.push(format!(
                     "read {start} → {} · {}",
                     pos(r.end),
-                    rows_text(r.rows.len() as u64)
+                    rows_text(r.rows.len())
                 )),
                 None => parts.push(format!("planned from {start}")),
             }
@@ -78,7 +78,7 @@ fn in_memory(world: &World, index: u32) -> String {
         if *ch == index {
             parts.push(format!(
                 "cached {start} → {end} · {}",
-                rows_text(rows.len() as u64)
+                rows_text(rows.len())
             ));
         }
     }
