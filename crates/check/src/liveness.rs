@@ -113,12 +113,13 @@ pub fn run_observed<S: Liveness>(
         if steps.is_some_and(|b| taken >= b) {
             return Ending::Stuck;
         }
-        let Some(event) = world.next_event() else {
+        if !world.advance_event() {
             // Nothing left to do: the world drained.
             return Ending::Converged;
-        };
+        }
         on_step(world);
-        match S::progress_ms(&mut frontier, &event) {
+        let event = world.events().last().expect("the event just taken");
+        match S::progress_ms(&mut frontier, event) {
             Some(at_ms) => since_ms = since_ms.max(at_ms),
             None => {
                 if stall.is_some_and(|b| world.clock_ms().saturating_sub(since_ms) > b) {

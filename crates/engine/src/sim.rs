@@ -17,6 +17,14 @@ pub trait Sim: Clone {
     /// Performs the next observable action; `None` once the world has nothing left to do.
     fn next_event(&mut self) -> Option<Self::Event>;
 
+    /// [`Sim::next_event`] without handing back a copy of the event (it is the last of
+    /// [`Sim::events`]): what a loop that only looks at the event uses, since an event may
+    /// hold text (a micro-batch's offset line names every channel). `false` once the world has
+    /// nothing left to do.
+    fn advance_event(&mut self) -> bool {
+        self.next_event().is_some()
+    }
+
     /// Every event so far, in order.
     fn events(&self) -> &[Self::Event];
 

@@ -247,19 +247,21 @@ impl Sink {
                 // Rows of keys never written are gathered and appended at once (a push per
                 // row made the store's chunk writable once per row).
                 let mut fresh: Vec<Row> = vec![];
-                for (channel, seq) in rows.keys() {
-                    let slot = self.upsert_index.slot(RowKey::Record { channel, seq });
-                    let row = Row::record(batch_id, channel, seq);
-                    let at = slot.row as usize;
-                    if slot.writes == 0 {
-                        slot.row = row_index(store.len() + fresh.len());
-                        fresh.push(row);
-                    } else if at >= store.len() {
-                        fresh[at - store.len()] = row;
-                    } else {
-                        *store.get_mut(at).expect("an indexed row") = row;
+                for (channel, from, to) in rows.runs() {
+                    let slots = self.upsert_index.records.run_mut(channel, from, to);
+                    for (slot, seq) in slots.iter_mut().zip(from..) {
+                        let row = Row::record(batch_id, channel, seq);
+                        let at = slot.row as usize;
+                        if slot.writes == 0 {
+                            slot.row = row_index(store.len() + fresh.len());
+                            fresh.push(row);
+                        } else if at >= store.len() {
+                            fresh[at - store.len()] = row;
+                        } else {
+                            *store.get_mut(at).expect("an indexed row") = row;
+                        }
+                        slot.writes += 1;
                     }
-                    slot.writes += 1;
                 }
                 store.extend(fresh);
                 SinkEffect::Upserted

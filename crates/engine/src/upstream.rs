@@ -126,6 +126,20 @@ impl<T: Clone + Default> ByRecord<T> {
         &mut values[i]
     }
 
+    /// The values of records `from..to` of `channel`, to change in place (made `T::default()`
+    /// where not touched yet): one length check for a run of records, not one a record.
+    pub fn run_mut(&mut self, channel: u32, from: u64, to: u64) -> &mut [T] {
+        let (c, end) = (channel as usize, to as usize);
+        if self.channels.len() <= c {
+            self.channels.resize_with(c + 1, Vec::new);
+        }
+        let values = &mut self.channels[c];
+        if values.len() < end {
+            values.resize(end, T::default());
+        }
+        &mut values[(from as usize).min(end)..end]
+    }
+
     /// The value of the record at (`channel`, `seq`), if it was touched.
     pub fn get(&self, channel: u32, seq: u64) -> Option<&T> {
         self.channels.get(channel as usize)?.get(seq as usize)
@@ -193,6 +207,11 @@ impl Rows {
     /// Whether it holds no record.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The runs, in order: (channel, first sequence number, one past the last).
+    pub fn runs(&self) -> impl Iterator<Item = (u32, u64, u64)> + '_ {
+        self.runs.iter().copied()
     }
 
     /// Each record's channel and sequence number, in order.
@@ -432,8 +451,27 @@ impl Upstream {
 
 #[cfg(test)]
 mod tests {
-    use super::{RowKey, Rows};
+    use super::{ByRecord, RowKey, Rows};
     use crate::{preset, World};
+
+    #[test]
+    fn a_run_of_values_is_the_same_values_as_one_entry_at_a_time() {
+        let mut by_run: ByRecord<u32> = ByRecord::default();
+        let mut by_entry: ByRecord<u32> = ByRecord::default();
+        for (channel, from, to) in [(2, 3, 6), (0, 0, 2), (2, 5, 9), (2, 1, 2)] {
+            for (v, seq) in by_run.run_mut(channel, from, to).iter_mut().zip(from..) {
+                *v += 1 + seq as u32;
+            }
+            for seq in from..to {
+                *by_entry.entry(channel, seq) += 1 + seq as u32;
+            }
+        }
+        assert_eq!(by_run, by_entry);
+        assert_eq!(by_run.get(2, 5), Some(&12), "written twice");
+        assert_eq!(by_run.get(2, 0), Some(&0), "below the furthest: default");
+        assert_eq!(by_run.get(1, 0), None);
+        assert!(by_run.run_mut(3, 4, 4).is_empty());
+    }
 
     #[test]
     fn rows_keep_runs_and_give_back_the_records_in_read_order() {

@@ -208,6 +208,11 @@ impl World {
 
     /// Performs exactly one observable action and returns its event.
     pub fn step(&mut self) -> Event {
+        self.record_step().clone()
+    }
+
+    /// [`World::step`], the event left in the history alone (no copy of it).
+    fn record_step(&mut self) -> &Event {
         self.tunnel.discover(&self.upstream, self.now_ms);
         let kind = if let Some(k) = self.follow_ups.pop_front() {
             k
@@ -234,8 +239,8 @@ impl World {
             }
         }
         self.arm_if_crash_site(&event.kind);
-        self.events.push(event.clone());
-        event
+        self.events.push(event);
+        self.events().last().expect("the event just recorded")
     }
 
     /// Whether the run has settled: data has ended, faults healed, every arrived record is
@@ -452,6 +457,11 @@ impl crate::sim::Sim for World {
 
     fn next_event(&mut self) -> Option<Event> {
         Some(self.step())
+    }
+
+    fn advance_event(&mut self) -> bool {
+        self.record_step();
+        true
     }
 
     fn events(&self) -> &[Event] {
