@@ -343,6 +343,16 @@ the two builds alternating, three rounds, 1 M records, \`kafka-idempotent\` / \`
 | wasm heap in Node after the run | 69 / 70 / 69 MB | 43 / 43 / 43 MB |
 | wasm first call in Node, median of three | 376 / 311 / 276 ms | 293 / 284 / 232 ms |
 
+A task's rows then became records by identity too (\`upstream::Rows\`: runs of consecutive
+sequence numbers of a channel; reads, the pull-ahead cache, SeaTunnel's pending rows and the
+sink's staged output no longer make or copy a record). Alternating with the build before it,
+three rounds: native first run 87 / 66 / 48 → 74 / 44 / 31 ms, wasm first call 218–227 /
+208–271 / 196–204 → 213–253 / 188–215 / 147–164 ms, warm 83–117 / 78–131 / 61–89 → 75–79 /
+61–76 / 45–49 ms — both faster, so the ratio of the two barely moves. Neither change moved the
+dashboard's step: three alternating rounds of \`benches/browser.rs\` on the page before both and
+after both read within this host's noise (64 × 1,000 step laid out p50 8.4–9.3 against
+7.7–8.5 ms).
+
 ## The first run in wasm
 
 The cold row's gap is mostly V8 making code, partly memory. The "memory grown first" row takes
