@@ -115,15 +115,7 @@ pub struct ByRecord<T> {
 impl<T: Clone + Default> ByRecord<T> {
     /// The value of the record at (`channel`, `seq`), made `T::default()` if not touched yet.
     pub fn entry(&mut self, channel: u32, seq: u64) -> &mut T {
-        let (c, i) = (channel as usize, seq as usize);
-        if self.channels.len() <= c {
-            self.channels.resize_with(c + 1, Vec::new);
-        }
-        let values = &mut self.channels[c];
-        if values.len() <= i {
-            values.resize(i + 1, T::default());
-        }
-        &mut values[i]
+        &mut self.run_mut(channel, seq, seq + 1)[0]
     }
 
     /// The values of records `from..to` of `channel`, to change in place (made `T::default()`
@@ -330,10 +322,16 @@ impl UpstreamChannel {
         }
     }
 
+    /// The positions of `range` the channel holds (empty if it ends before it starts).
+    pub fn clamp(&self, range: Range<u64>) -> Range<u64> {
+        let end = range.end.min(self.len());
+        range.start.min(end)..end
+    }
+
     /// Its records at positions `range` (clamped to the channel), in order.
     pub fn records(&self, range: Range<u64>) -> impl ExactSizeIterator<Item = Record> + '_ {
-        let end = range.end.min(self.len()) as usize;
-        (range.start.min(end as u64) as usize..end).map(|seq| self.record(seq as u64))
+        let range = self.clamp(range);
+        (range.start as usize..range.end as usize).map(|seq| self.record(seq as u64))
     }
 
     /// Every record it will ever hold, in order.

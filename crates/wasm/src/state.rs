@@ -264,6 +264,6 @@ fn sink_state(world: &World) -> SinkState {
             })
             .collect(),
         last_committed_epoch: sink.last_committed_epoch,
-        staged_rows: sink.staged.iter().map(|(_, r)| r.len()).sum(),
+        staged_rows: sink.staged_len(),
     }
 }

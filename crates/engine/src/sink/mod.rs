@@ -72,6 +72,12 @@ impl Row {
     pub fn batch_id(&self) -> u64 {
         u64::from(self.batch)
     }
+
+    /// The rows of `rows`' records, in order, written by batch `batch_id`.
+    fn records_of(batch_id: u64, rows: &Rows) -> impl Iterator<Item = Row> + '_ {
+        rows.keys()
+            .map(move |(channel, seq)| Row::record(batch_id, channel, seq))
+    }
 }
 
 /// A batch id as a row keeps it: a run's batches start at 0 and each takes events, so its ids
@@ -231,9 +237,7 @@ impl Sink {
         }
         match self.kind() {
             SinkKind::Append => {
-                self.stores[0]
-                    .rows
-                    .extend(rows.keys().map(|(c, seq)| Row::record(batch_id, c, seq)));
+                self.stores[0].rows.extend(Row::records_of(batch_id, &rows));
                 SinkEffect::Appended
             }
             SinkKind::Upsert if self.spec.value == SinkValue::RunningSum => {
@@ -289,7 +293,7 @@ impl Sink {
     fn add_to_sum(&mut self, batch_id: u64, r: &Record) {
         // Not counted as a rewrite: nothing is absorbed, every add counts.
         let store = &mut self.stores[0].rows;
-        let slot = self.upsert_index.slot(RowKey::User(r.user_id));
+        let slot = self.upsert_index.users.entry(r.user_id).or_default();
         if slot.writes > 0 {
             let row = store.get_mut(slot.row as usize).expect("an indexed row");
             *row = Row::sum(batch_id, r.user_id, row.word + r.amount);
@@ -356,12 +360,11 @@ impl Sink {
         let attempt_files = self.attempt_files_from();
         // Made into rows as they move into the store, without gathering them first (a large
         // batch is megabytes).
+        let n = self.staged_len();
         let parts = std::mem::take(&mut self.staged);
-        let n: u64 = parts.iter().map(|(_, r)| r.len()).sum();
-        let staged = parts.iter().flat_map(move |(_, rows)| {
-            rows.keys()
-                .map(move |(channel, seq)| Row::record(batch_id, channel, seq))
-        });
+        let staged = parts
+            .iter()
+            .flat_map(move |(_, rows)| Row::records_of(batch_id, rows));
         match self.kind() {
             SinkKind::Append | SinkKind::Upsert => {
                 (0, "rows already written by tasks".into(), false)
@@ -403,9 +406,14 @@ impl Sink {
     /// A crash or a failed batch: staged output of the attempt is gone (orphan files stay on disk).
     pub fn abort_attempt(&mut self) -> u64 {
         self.version += 1;
-        let n = self.staged.iter().map(|(_, r)| r.len()).sum();
+        let n = self.staged_len();
         self.staged.clear();
         n
+    }
+
+    /// Rows staged by the attempt in flight, all tasks together.
+    pub fn staged_len(&self) -> u64 {
+        self.staged.iter().map(|(_, r)| r.len()).sum()
     }
 
     /// Every visible row with its multiplicity, across stores: what a reader of the sink sees.
@@ -454,14 +462,6 @@ struct Slot {
 }
 
 impl KeySlots {
-    /// The slot of `key`, made empty if it has none yet.
-    fn slot(&mut self, key: RowKey) -> &mut Slot {
-        match key {
-            RowKey::Record { channel, seq } => self.records.entry(channel, seq),
-            RowKey::User(id) => self.users.entry(id).or_default(),
-        }
-    }
-
     /// Writes of a record's key beyond its first, summed.
     fn rewrites(&self) -> u64 {
         self.records

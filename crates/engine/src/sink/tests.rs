@@ -3,8 +3,17 @@
 
 use super::Sink;
 use crate::scenario::SinkValue;
-use crate::upstream::{Record, RowKey, Rows};
-use crate::{preset, SinkKind, World};
+use crate::upstream::{Record, RowKey, Rows, Upstream};
+use crate::{preset, Scenario, SinkKind, World};
+use std::sync::Arc;
+
+/// `kafka-idempotent` writing into a sink of `kind`, and its upstream.
+fn kafka_into(kind: SinkKind) -> (Scenario, Arc<Upstream>) {
+    let mut scenario = preset("kafka-idempotent").expect("preset");
+    scenario.sink.kind = kind;
+    let upstream = World::new(scenario.clone()).upstream;
+    (scenario, upstream)
+}
 
 /// The rows of `records`, by identity, as a task hands them over.
 fn rows(records: &[Record]) -> Rows {
@@ -13,9 +22,7 @@ fn rows(records: &[Record]) -> Rows {
 
 #[test]
 fn a_running_sum_adds_a_replayed_record_twice_and_a_record_upsert_does_not() {
-    let mut scenario = preset("kafka-idempotent").expect("preset");
-    scenario.sink.kind = SinkKind::Upsert;
-    let upstream = World::new(scenario.clone()).upstream;
+    let (mut scenario, upstream) = kafka_into(SinkKind::Upsert);
     let batch: Vec<_> = upstream.records().take(3).collect();
     let mut plain = Sink::new(&scenario.sink);
     scenario.sink.value = SinkValue::RunningSum;
@@ -47,9 +54,7 @@ fn a_running_sum_adds_a_replayed_record_twice_and_a_record_upsert_does_not() {
 
 #[test]
 fn a_row_gives_back_the_batch_key_and_value_of_what_was_written() {
-    let mut scenario = preset("kafka-idempotent").expect("preset");
-    scenario.sink.kind = SinkKind::Append;
-    let upstream = World::new(scenario.clone()).upstream;
+    let (mut scenario, upstream) = kafka_into(SinkKind::Append);
     let records: Vec<_> = upstream.records().skip(5).take(40).collect();
     let mut append = Sink::new(&scenario.sink);
     append.task_output(7, 0, rows(&records[..25]), String::new(), &upstream);
@@ -87,9 +92,7 @@ fn a_row_gives_back_the_batch_key_and_value_of_what_was_written() {
 
 #[test]
 fn an_upsert_holds_the_same_rows_whether_a_task_writes_them_at_once_or_one_by_one() {
-    let mut scenario = preset("kafka-idempotent").expect("preset");
-    scenario.sink.kind = SinkKind::Upsert;
-    let upstream = World::new(scenario.clone()).upstream;
+    let (scenario, upstream) = kafka_into(SinkKind::Upsert);
     let r: Vec<_> = upstream.records().take(4).collect();
     // A key twice within one task's rows, and keys written again by a later batch.
     let writes = [

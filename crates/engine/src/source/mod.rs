@@ -264,8 +264,8 @@ pub fn read_channel(
         if rows.len() + n > cap {
             break; // response not consumed: re-read next batch
         }
-        let len = upstream.channel(channel).len();
-        rows.push_range(channel, page.from.min(len), page.to.min(len));
+        let read = upstream.channel(channel).clamp(page.from..page.to);
+        rows.push_range(channel, read.start, read.end);
         token = page.next.unwrap_or(Token::Finished);
         if commit_on_read {
             tunnel.checkpoint(channel, token);
@@ -314,8 +314,9 @@ pub fn read_range(upstream: &Upstream, channel: u32, start: Token, end: Token) -
         Token::At(p) => p,
         Token::Finished => ch.len(),
     };
+    let read = ch.clamp(from..to);
     let mut rows = Rows::new();
-    rows.push_range(channel, from.min(ch.len()), to.min(ch.len()));
+    rows.push_range(channel, read.start, read.end);
     rows
 }
 

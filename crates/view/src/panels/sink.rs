@@ -439,7 +439,7 @@ pub fn sink_view_with(
         },
         manifest: sink.manifest.keys().copied().collect(),
         last_committed_epoch: sink.last_committed_epoch,
-        staged_rows: sink.staged.iter().map(|(_, r)| r.len()).sum(),
+        staged_rows: sink.staged_len(),
         duplicate_keys,
         delivered: progress.delivered,
         missing_keys,
