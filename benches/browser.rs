@@ -1,6 +1,6 @@
 //! Benchmark: the release dashboard (`dist/`) in headless Chromium, measured inside the page.
 //!
-//! `cargo bench --bench browser` (after `trunk build --release --offline`) opens the largest
+//! `cargo bench --bench browser` (after `bash scripts/page.sh`, the release page) opens the largest
 //! preset (the most events in a failure-free run), then a scenario of 64 channels × 1,000
 //! batches through a `#scenario=` link, and prints for each:
 //! first load to the mounted app, the display's frame interval, step click → DOM updated and

@@ -32,7 +32,7 @@ cargo build --locked --release --target wasm32-unknown-unknown -p batchscope-was
 pkg="target/wasm-pkg/bench"
 rm -rf "$pkg"
 wasm-bindgen --target nodejs --out-dir "$pkg" "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/batchscope_wasm.wasm"
-trunk build --release --offline
+bash scripts/page.sh
 cargo bench --locked --no-run --bench throughput --bench browser
 cli="${CARGO_TARGET_DIR:-target}/release/batchscope"
 

@@ -11,6 +11,15 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The release page rebuilds the standard library for size (scripts/page.sh): its sources, and the
+# crates it depends on fetched now, since the page's build runs offline.
+if ! rustup component list --installed | grep -q '^rust-src'; then
+  log "adding rust component rust-src"
+  rustup component add rust-src
+fi
+std_lock="$(rustc --print sysroot)/lib/rustlib/src/rust/library/Cargo.toml"
+RUSTC_BOOTSTRAP=1 cargo fetch --locked --quiet --manifest-path "$std_lock"
+
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   log "installing chromium and chromium-driver"
   export DEBIAN_FRONTEND=noninteractive

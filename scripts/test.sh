@@ -19,7 +19,7 @@ cargo clippy --locked --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-unknown-unknown -p batchscope-web -p batchscope-wasm --all-targets -- -D warnings
 
 step "dashboard release build (dist/, used by the end-to-end test)"
-trunk build --release --offline
+bash scripts/page.sh
 
 step "native tests: engine, checkers, CLI, view, acceptance, browser end-to-end, real-Spark conformance"
 cargo build --locked -p batchscope-cli

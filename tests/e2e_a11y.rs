@@ -6,7 +6,7 @@
 //! cannot judge: one `<h1>`, the verdict and the step note announced (`aria-live`), focus
 //! moved into the Explore dialog.
 //!
-//! Needs `trunk build --release` (for `dist/`), Chromium and chromedriver, and axe-core
+//! Needs `bash scripts/page.sh` (the release page, `dist/`), Chromium and chromedriver, and axe-core
 //! (`bash scripts/setup.sh` installs it); it fails, naming the missing piece, without them.
 
 mod common;

@@ -2,7 +2,7 @@
 //! kafka-append preset, arm `sink-commit@3`, play until the re-run of batch 3 commits, and check
 //! that the page shows the duplicates the oracle expects — with no console errors.
 //!
-//! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`
+//! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`
 //! (`apt-get install -y chromium chromium-driver`); it fails, naming the missing piece, without them.
 //! It also prints the release `.wasm` size and the time from a step click to the next frame.
 

@@ -11,7 +11,7 @@
 //! exports as SVG and PNG under the page's Content-Security-Policy, and the dialog keeps focus
 //! (Escape gives it back to the Explore button). Saves `target/e2e/explore-pairs.png`.
 //!
-//! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`.
+//! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`.
 
 mod common;
 

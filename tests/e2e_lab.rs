@@ -3,7 +3,7 @@
 //! (`#preset=A&vs=B`) and the scenario editor. Expected verdicts and the first divergence come from the engine's oracle
 //! and `check::compare`, the same code `batchscope compare` prints.
 //!
-//! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`.
+//! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`.
 
 mod common;
 

@@ -6,7 +6,7 @@
 //! Then the same for the Topology mode's shopping tour (seed 003): the failure it loads, each
 //! stop at the step the engine puts it. Saves `target/e2e/lesson.png` and `lesson-topology.png`.
 //!
-//! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
+//! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
 //! it fails, naming the missing piece, without them.
 
 mod common;

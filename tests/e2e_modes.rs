@@ -7,7 +7,7 @@
 //! when first asked for, they are the run's (checked against the engine and the oracle). So is
 //! the Explore dialog: its clicks stay in it, and a run it opens loads in the page.
 //!
-//! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
+//! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
 //! it fails, naming the missing piece, without them.
 
 mod common;

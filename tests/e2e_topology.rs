@@ -4,7 +4,7 @@
 //! failure (`fail=price_job@2`) and check that Read Committed shows the roll-back; switch modes.
 //! Saves `target/e2e/topology.png` (and a dark one).
 //!
-//! Needs `trunk build --release` (for `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
+//! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
 //! it fails, naming the missing piece, without them.
 
 mod common;

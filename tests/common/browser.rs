@@ -31,7 +31,7 @@ pub fn dist_dir() -> PathBuf {
         .unwrap_or(false);
     assert!(
         dist.join("index.html").is_file() && has_wasm,
-        "{} has no built dashboard (index.html + .wasm): run `trunk build --release` at the repository root first",
+        "{} has no built dashboard (index.html + .wasm): run `bash scripts/page.sh` at the repository root first",
         dist.display()
     );
     dist
