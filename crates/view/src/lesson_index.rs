@@ -3,7 +3,7 @@
 //! Apart from the tours so that neither mode's tour module imports the other's lessons.
 
 use crate::lessons::lesson;
-use crate::topology::{topology_lesson, topology_tour};
+use crate::topology::topology_lesson;
 
 /// One entry of the lesson index: a lesson's question and the link that opens its tour.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +43,9 @@ pub fn lesson_index() -> Vec<LessonLink> {
             name,
             title: l.title,
             question: l.question,
-            href: topology_tour(name).hash.replace("&at=", "&tour=1&at="),
+            // The tour starts from the lesson's link (`topology_tour(name).hash`); read from
+            // the lesson, the page that lists it does not carry the tours' text.
+            href: l.try_hash.replace("&at=", "&tour=1&at="),
         });
     }
     out

@@ -32,7 +32,8 @@ is simulated (each call costs a fixed number of ms).";
 pub fn internal_reference(text: &str) -> Option<&'static str> {
     const UPPER: [&str; 4] = ["SEMANTICS", "§", "DESIGN.md", "STYLE.md"];
     const ANY_CASE: [&str; 2] = ["seed 00", "seeds 00"];
-    let lower = text.to_lowercase();
+    // ASCII lowering finds the ASCII words above as well, without the Unicode case tables.
+    let lower = text.to_ascii_lowercase();
     UPPER
         .into_iter()
         .find(|w| text.contains(w))

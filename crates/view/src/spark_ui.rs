@@ -231,6 +231,91 @@ pub enum Chart {
     Rows,
 }
 
+impl Chart {
+    /// Every chart, in the tab's order.
+    pub const ALL: [Chart; 3] = [Chart::Rates, Chart::Durations, Chart::Rows];
+
+    /// Its stable name (`rates`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Chart::Rates => "rates",
+            Chart::Durations => "durations",
+            Chart::Rows => "rows",
+        }
+    }
+
+    /// The chart of a stable name.
+    pub fn from_name(name: &str) -> Option<Chart> {
+        Chart::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// Numbers [`pack`] writes per batch attempt.
+const PACKED: usize = 14;
+
+/// The attempts as plain numbers, [`PACKED`] each, for the page to hand its second module (which
+/// draws the charts) in one typed array: integers up to 2^53 are exact in an `f64`.
+pub fn pack(progress: &[BatchProgress]) -> Vec<f64> {
+    let mut out = Vec::with_capacity(progress.len() * PACKED);
+    for p in progress {
+        out.extend([
+            p.batch_id as f64,
+            f64::from(p.run),
+            p.start_ms as f64,
+            p.input_rows as f64,
+        ]);
+        out.extend(p.durations.map(|d| d as f64));
+        out.extend([
+            p.trigger_ms as f64,
+            p.input_rate,
+            p.processing_rate,
+            f64::from(u8::from(p.completed)),
+        ]);
+    }
+    out
+}
+
+/// The attempts [`pack`] wrote; numbers it did not write are an error that says why.
+pub fn unpack(numbers: &[f64]) -> Result<Vec<BatchProgress>, String> {
+    if numbers.len() % PACKED != 0 {
+        return Err(format!(
+            "{} numbers are not whole batch attempts of {PACKED} numbers each",
+            numbers.len()
+        ));
+    }
+    let whole = |x: f64| -> Result<u64, String> {
+        if x >= 0.0 && x.fract() == 0.0 && x <= 9_007_199_254_740_992.0 {
+            Ok(x as u64)
+        } else {
+            Err(format!("{x} is not a count"))
+        }
+    };
+    numbers
+        .chunks_exact(PACKED)
+        .map(|n| {
+            let mut durations = [0u64; 6];
+            for (d, x) in durations.iter_mut().zip(&n[4..10]) {
+                *d = whole(*x)?;
+            }
+            Ok(BatchProgress {
+                batch_id: whole(n[0])?,
+                run: u32::try_from(whole(n[1])?).map_err(|_| format!("{} is not a run", n[1]))?,
+                start_ms: whole(n[2])?,
+                input_rows: whole(n[3])?,
+                durations,
+                trigger_ms: whole(n[10])?,
+                input_rate: n[11],
+                processing_rate: n[12],
+                completed: match n[13] {
+                    0.0 => false,
+                    1.0 => true,
+                    x => return Err(format!("{x} is not 0 or 1 (whether the attempt committed)")),
+                },
+            })
+        })
+        .collect()
+}
+
 /// A chart as an SVG string, `width` × `height`, text in the theme's colour.
 pub fn chart_svg(
     progress: &[BatchProgress],
@@ -378,6 +463,33 @@ mod tests {
         let mut s = batchscope_engine::preset("kafka-append").unwrap();
         s.crashes = crash.map(|c| vec![c.parse().unwrap()]).unwrap_or_default();
         check_world(&s, false).1.events().to_vec()
+    }
+
+    #[test]
+    fn packed_attempts_come_back_as_they_were() {
+        let p = progress(&run(Some("sink-commit@3")));
+        assert!(p.iter().any(|a| !a.completed) && p.iter().any(|a| a.completed));
+        assert_eq!(unpack(&pack(&p)), Ok(p));
+        assert_eq!(unpack(&[]), Ok(vec![]));
+        for c in Chart::ALL {
+            assert_eq!(Chart::from_name(c.name()), Some(c));
+        }
+        assert_eq!(Chart::from_name("pie"), None);
+    }
+
+    #[test]
+    fn numbers_pack_did_not_write_are_named() {
+        let mut numbers = pack(&progress(&run(None)));
+        numbers.pop();
+        assert!(unpack(&numbers)
+            .unwrap_err()
+            .contains("not whole batch attempts"));
+        let mut numbers = pack(&progress(&run(None)));
+        numbers[0] = -1.0;
+        assert_eq!(unpack(&numbers).unwrap_err(), "-1 is not a count");
+        let mut numbers = pack(&progress(&run(None)));
+        numbers[13] = 0.5;
+        assert!(unpack(&numbers).unwrap_err().contains("0.5 is not 0 or 1"));
     }
 
     #[test]

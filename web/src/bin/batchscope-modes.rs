@@ -131,6 +131,20 @@ pub fn explore(
     Ok(())
 }
 
+/// The crash points two designs are judged differently at: `a` and `b` are scenarios as JSON,
+/// both crashed at every single crash point (`check::compare::compare_matrices`); the answer is
+/// `batchscope_view::compare::cells_to_text`'s lines, or an error naming what is wrong.
+#[wasm_bindgen]
+pub fn crash_matrix(a: &str, b: &str) -> Result<String, JsValue> {
+    let parse = |text: &str, which: &str| {
+        Scenario::from_json(text)
+            .map_err(|e| JsValue::from_str(&format!("design {which} of the crash matrix: {e}")))
+    };
+    let (a, b) = (parse(a, "A")?, parse(b, "B")?);
+    let cells = batchscope_check::compare::compare_matrices(&a, &b);
+    Ok(batchscope_view::compare::cells_to_text(&cells))
+}
+
 /// Removes the Explore dialog this module drew, if any.
 #[wasm_bindgen]
 pub fn explore_unmount() {

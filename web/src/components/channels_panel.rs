@@ -142,7 +142,7 @@ pub fn ChannelsPanel(props: &ChannelsPanelProps) -> Html {
                         if let Some(p) = &r.parent { <span class="muted small" title={format!("split from {p}")}>{ format!(" ←{p}") }</span> }
                     </td>
                     if !props.kafka {
-                        <td><span class={classes!("status", format!("status-{}", status.to_lowercase()))}>{ &status }</span></td>
+                        <td><span class={classes!("status", format!("status-{}", status.to_ascii_lowercase()))}>{ &status }</span></td>
                         <td class="mono">{ r.server_checkpoint.clone().unwrap_or_default() }</td>
                     }
                     <td class="mono start-cell">{ &r.start }</td>

@@ -5,8 +5,8 @@
 use super::{SequenceDiagram, VerdictBadge};
 use crate::compare::Versus;
 use crate::run::Run;
-use crate::shell::Shared;
-use batchscope_check::compare::{compare_matrices, lockstep_cursor, CellDifference};
+use crate::shell::{matrix_in_module, Shared};
+use batchscope_check::compare::{lockstep_cursor, CellDifference};
 use batchscope_engine::World;
 use batchscope_view::panels;
 use yew::prelude::*;
@@ -31,6 +31,17 @@ pub struct CompareViewProps {
     pub animate_ms: f64,
     /// The link's keys but `crash=` and `at=` (`preset=…&seed=…&vs=…`): a matrix cell's link adds its crash.
     pub hash_alone: String,
+}
+
+/// The crash matrix of both, for the designs it was asked for (a key of A, B and the seed).
+#[derive(Clone, PartialEq)]
+enum Matrix {
+    /// Being computed (by the page's second module, fetched the first time).
+    Computing(String),
+    /// The crash points judged differently.
+    Done(String, Vec<CellDifference>),
+    /// Could not be computed: why.
+    Failed(String, String),
 }
 
 /// One side: name, live badge, final verdict, diagram.
@@ -58,7 +69,7 @@ fn side(
     html! {
         <section class="cmp-side" data-testid={format!("compare-{tag}")} data-final={fin.to_string()}>
             <header class="cmp-head">
-                <span class="cmp-tag">{ tag.to_uppercase() }</span>
+                <span class="cmp-tag">{ tag.to_ascii_uppercase() }</span>
                 <strong class="cmp-name" data-testid={format!("compare-name-{tag}")}>{ name }</strong>
                 <span class="cmp-final" data-testid={format!("compare-final-{tag}")}
                       title="The oracle's verdict on this run at its end">{ format!("at the end: {fin}") }</span>
@@ -74,18 +85,43 @@ fn side(
 pub fn CompareView(props: &CompareViewProps) -> Html {
     let v = &props.versus;
     let c = &v.comparison;
-    // The crash matrix of both, on demand (every single crash point, twice: a second or two).
+    // The crash matrix of both, on demand (every single crash point, twice: a second or two),
+    // made by the page's second module, which carries the explorer.
     let key = format!("{}|{}|{}", props.name_a, v.name, c.seed);
-    let cells = use_state(|| Option::<(String, Vec<CellDifference>)>::None);
+    let cells = use_state(|| Option::<Matrix>::None);
     let on_matrix = {
         let (cells, key) = (cells.clone(), key.clone());
-        let (a, b) = (props.a.scenario.clone(), v.run.scenario.clone());
+        let (a, b) = (props.a.scenario.to_json(), v.run.scenario.to_json());
         Callback::from(move |_: MouseEvent| {
-            cells.set(Some((key.clone(), compare_matrices(&a, &b))))
+            cells.set(Some(Matrix::Computing(key.clone())));
+            let (cells, key, a, b) = (cells.clone(), key.clone(), a.clone(), b.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                cells.set(Some(match matrix_in_module(&a, &b).await {
+                    Ok(list) => Matrix::Done(key, list),
+                    Err(why) => Matrix::Failed(key, why),
+                }));
+            });
         })
     };
+    let go = |label: &str| {
+        html! {
+            <button class="cmp-matrix-go" data-testid="matrix-go" onclick={on_matrix.clone()}
+                title="Crash both at every single crash point and list where their verdicts differ">
+                { label.to_string() }</button>
+        }
+    };
     let matrix = match &*cells {
-        Some((k, list)) if *k == key => {
+        Some(Matrix::Computing(k)) if *k == key => html! {
+            <p class="cmp-matrix" role="status" data-testid="matrix-computing">
+                { "Crashing both at every single crash point…" }</p>
+        },
+        Some(Matrix::Failed(k, why)) if *k == key => html! {
+            <div class="cmp-matrix" role="alert" data-testid="matrix-error">
+                { format!("The crash matrix could not be made: {why}. ") }
+                { go("Try again") }
+            </div>
+        },
+        Some(Matrix::Done(k, list)) if *k == key => {
             let name = |v: Option<batchscope_check::Verdict>| {
                 v.map_or("not reached".to_string(), |v| v.to_string())
             };
@@ -103,11 +139,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                 </div>
             }
         }
-        _ => html! {
-            <button class="cmp-matrix-go" data-testid="matrix-go" onclick={on_matrix}
-                title="Crash both at every single crash point and list where their verdicts differ">
-                { "Crash matrix: where do they differ?" }</button>
-        },
+        _ => go("Crash matrix: where do they differ?"),
     };
     // Lockstep by batch, and by event within the batch.
     let cursor_b = lockstep_cursor(props.a.events(), props.cursor, v.run.events());

@@ -165,7 +165,7 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
                         <div class="xp-bar" style={format!("width:{:.1}%", fraction * 100.0)}></div>
                     </div>
                     <span class="xp-status muted small" data-testid="explore-status"
-                          data-status={format!("{:?}", st.status).to_lowercase()}
+                          data-status={format!("{:?}", st.status).to_ascii_lowercase()}
                           data-elapsed-ms={format!("{:.0}", st.elapsed_ms)}>{ status }</span>
                 </div>
                 <div class="xp-body">{ for results }</div>

@@ -130,7 +130,7 @@ pub fn Report(props: &ReportProps) -> Html {
         let class = match p.severity { Severity::Error => "sev-error", Severity::Warning => "sev-warning" };
         html! {
             <li class={class}>
-                <strong>{ format!("{:?}", p.severity).to_lowercase() }</strong>{ " " }<code>{ p.code.clone() }</code>
+                <strong>{ format!("{:?}", p.severity).to_ascii_lowercase() }</strong>{ " " }<code>{ p.code.clone() }</code>
                 { p.path.as_ref().map(|path| html! { <>{ " in " }<code>{ path.clone() }</code></> }).unwrap_or_default() }
                 <p>{ p.message.clone() }</p>
                 { p.spark_says.as_ref().map(|s| html! { <p class="muted">{ "Spark says: " }<code>{ s.clone() }</code></p> }).unwrap_or_default() }

@@ -35,6 +35,7 @@ export function load_modes(js, jsIntegrity, wasm, wasmIntegrity) {
 export function mount_mode(root, which) { wasm_bindgen.mount(root, which); }
 export function module_export(kind, hash) { return wasm_bindgen.export_file(kind, hash); }
 export function module_explore(root, preset, scenario, custom, open, close) { wasm_bindgen.explore(root, preset, scenario, custom, open, close); }
+export function module_crash_matrix(a, b) { return wasm_bindgen.crash_matrix(a, b); }
 export function module_explore_unmount() { if (ready) wasm_bindgen.explore_unmount(); }
 export function unmount_mode() { if (ready) wasm_bindgen.unmount(); }
 "#)]
@@ -63,6 +64,9 @@ extern "C" {
         open: bool,
         close: &js_sys::Function,
     ) -> Result<(), JsValue>;
+    /// The module's `crash_matrix`: the crash points two designs are judged differently at.
+    #[wasm_bindgen(catch)]
+    fn module_crash_matrix(a: &str, b: &str) -> Result<String, JsValue>;
     /// The module's `explore_unmount`: removes the Explore dialog it drew, if any.
     fn module_explore_unmount();
     /// The module's `export_file`: the bytes of an Export menu file.
@@ -105,6 +109,17 @@ pub async fn load_module() -> Result<(), String> {
 pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String> {
     load_module().await?;
     Ok(module_export(kind, hash).map_err(describe)?.to_vec())
+}
+
+/// The crash points the designs `a` and `b` (scenarios as JSON) are judged differently at,
+/// each crashed at every single crash point by the module (loaded first if it is not yet).
+pub async fn matrix_in_module(
+    a: &str,
+    b: &str,
+) -> Result<Vec<batchscope_check::compare::CellDifference>, String> {
+    load_module().await?;
+    let text = module_crash_matrix(a, b).map_err(describe)?;
+    batchscope_view::compare::cells_from_text(&text)
 }
 
 /// Draws the Explore dialog with the loaded module ([`load_module`] first) into `root`, or

@@ -108,7 +108,7 @@ pub fn QueryPanel(props: &QueryPanelProps) -> Html {
         let on = props.consistency == c;
         html! {
             <button class={classes!("seg", on.then_some("seg-on"))} aria-pressed={on.to_string()}
-                    data-testid={format!("consistency-{}", label.to_lowercase())} title={title}
+                    data-testid={format!("consistency-{}", label.to_ascii_lowercase())} title={title}
                     onclick={Callback::from(move |_| cb.emit(TopoAction::SetConsistency(c)))}>{ label }</button>
         }
     };
