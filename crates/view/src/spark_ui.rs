@@ -277,7 +277,7 @@ pub fn pack(progress: &[BatchProgress]) -> Vec<f64> {
 
 /// The attempts [`pack`] wrote; numbers it did not write are an error that says why.
 pub fn unpack(numbers: &[f64]) -> Result<Vec<BatchProgress>, String> {
-    if numbers.len() % PACKED != 0 {
+    if !numbers.len().is_multiple_of(PACKED) {
         return Err(format!(
             "{} numbers are not whole batch attempts of {PACKED} numbers each",
             numbers.len()
