@@ -5,7 +5,8 @@
 //! in a message with "Try again", which loads it once the file is there. The Export menu's
 //! trace and checkpoint folder are made by that module too, from the page's link: fetched
 //! when first asked for, they are the run's (checked against the engine and the oracle). So is
-//! the Explore dialog: its clicks stay in it, and a run it opens loads in the page.
+//! the Explore dialog: its clicks stay in it, and a run it opens loads in the page. And the
+//! Spark UI tab's charts: drawn by the module once the tab is opened, from the run's progress.
 //!
 //! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
 //! it fails, naming the missing piece, without them.
@@ -345,8 +346,60 @@ async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
+/// The Spark UI tab's charts are drawn by the second module, fetched when the tab first shows
+/// them, from the progress of the run on screen.
+async fn charts_from_the_module(client: &Client, port: u16) -> TestResult {
+    let mut scenario = batchscope_engine::preset("kafka-append").expect("preset");
+    scenario.seed = 7;
+    scenario.crashes = vec!["sink-commit@3".parse().expect("a crash point")];
+    let (_, world) = batchscope_check::oracle::check_world(&scenario, false);
+    let progress = batchscope_view::spark_ui::progress(world.events());
+    let end = world.events().len();
+    reopen(
+        client,
+        port,
+        &format!("#preset=kafka-append&seed=7&crash=sink-commit@3&at={end}"),
+    )
+    .await?;
+    module_fetches(
+        client,
+        0,
+        "the micro-batch dashboard should load without the second module",
+    )
+    .await?;
+    click(client, "[data-testid=tab-progress]").await?;
+    wait_for(
+        client,
+        "['rates', 'durations', 'rows'].every(c =>            document.querySelector(`[data-testid=chart-${c}] svg`)?.childElementCount > 0)",
+        30,
+        "the three Spark UI charts from the second module",
+    )
+    .await?;
+    module_fetches(
+        client,
+        2,
+        "the charts should fetch the module's script and .wasm once each",
+    )
+    .await?;
+    // The last attempt of the run labels the rows chart's last bar.
+    let last = progress.last().ok_or("the run has batch attempts")?;
+    let rows = js(
+        client,
+        "return document.querySelector('[data-testid=chart-rows] svg').textContent;",
+    )
+    .await?;
+    let rows = rows.as_str().unwrap_or_default();
+    if !rows.contains(&last.batch_id.to_string()) {
+        return Err(format!(
+            "the rows chart should label batch {}: {rows}",
+            last.batch_id
+        ));
+    }
+    no_overflow_no_errors(client).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_second_module_loads_when_topology_inspect_explore_or_an_export_needs_it() {
+async fn the_second_module_loads_when_topology_inspect_explore_an_export_or_a_chart_needs_it() {
     let session = Session::start("e2e-modes").await;
     let mut result = drive(&session.client, session.port).await;
     if result.is_ok() {
@@ -357,6 +410,9 @@ async fn the_second_module_loads_when_topology_inspect_explore_or_an_export_need
     }
     if result.is_ok() {
         result = explore_from_the_module(&session.client, session.port).await;
+    }
+    if result.is_ok() {
+        result = charts_from_the_module(&session.client, session.port).await;
     }
     session.close().await;
     if let Err(message) = result {

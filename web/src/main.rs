@@ -3,6 +3,7 @@
 //! the Export menu's files made from a run are a second module (`batchscope-modes`) the page
 //! loads when one of them is first needed.
 
+use batchscope_web::components::chart_host::lazy_chart;
 use batchscope_web::components::explore_host::lazy_explore;
 use batchscope_web::shell::{Dashboard, LazyMode, Root, RootProps};
 use batchscope_web::App;
@@ -23,7 +24,7 @@ fn main() {
     yew::Renderer::<Root>::with_root_and_props(
         root,
         RootProps {
-            micro: html! { <App explore={lazy_explore()} /> },
+            micro: html! { <App explore={lazy_explore()} charts={lazy_chart()} /> },
             topology: html! { <LazyMode mode={Dashboard::Topology} /> },
             inspect: html! { <LazyMode mode={Dashboard::Inspect} /> },
         },

@@ -131,6 +131,23 @@ pub fn explore(
     Ok(())
 }
 
+/// The Spark UI tab's chart named `chart` (`rates`, `durations`, `rows`) of the batch attempts
+/// `numbers` (`batchscope_view::spark_ui::pack`), `width` × `height` px, as SVG.
+#[wasm_bindgen]
+pub fn spark_chart(
+    numbers: &[f64],
+    chart: &str,
+    width: u32,
+    height: u32,
+    dark: bool,
+) -> Result<String, JsValue> {
+    use batchscope_view::spark_ui::{chart_svg, unpack, Chart};
+    let which = Chart::from_name(chart)
+        .ok_or_else(|| JsValue::from_str(&format!("no chart named {chart:?}")))?;
+    let progress = unpack(numbers).map_err(|e| JsValue::from_str(&e))?;
+    Ok(chart_svg(&progress, which, width, height, dark))
+}
+
 /// The crash points two designs are judged differently at: `a` and `b` are scenarios as JSON,
 /// both crashed at every single crash point (`check::compare::compare_matrices`); the answer is
 /// `batchscope_view::compare::cells_to_text`'s lines, or an error naming what is wrong.

@@ -1,6 +1,7 @@
 //! The micro-batch dashboard: owns its player and the hooks, lays out header, diagram, lesson
 //! and panels, and timeline. Every view is a pure function of the world at the cursor.
 
+use super::chart_host::ChartRender;
 use super::explore_host::{ExploreRender, ExploreSlot};
 use super::{
     ArmedCrash, ChannelsPanel, CheckpointPanel, CompareView, Controls, CrashControls, ExportMenu,
@@ -51,6 +52,11 @@ pub struct AppProps {
     /// second module; tests: [`super::explore_host::inline_explore`]). None: no dialog.
     #[prop_or_default]
     pub explore: Option<ExploreRender>,
+    /// Draws the Spark UI tab's charts (the page: [`super::chart_host::lazy_chart`], drawn by
+    /// the second module; tests: [`super::chart_host::inline_chart`]). None: the tab without
+    /// charts.
+    #[prop_or_default]
+    pub charts: Option<ChartRender>,
 }
 
 /// The dashboard.
@@ -182,7 +188,7 @@ pub fn App(props: &AppProps) -> Html {
     // The folder's files as the panel shows them (their text, in folder order) only when its
     // tab is open: at 1,000 batches that is thousands of files at every step.
     let files = (player.mode.tab == Tab::Checkpoint).then(|| panels::checkpoint_files(world));
-    let progress = player.mode.run.spark_progress(cursor);
+    let progress = std::rc::Rc::new(player.mode.run.spark_progress(cursor));
     let counts = vec![
         channel_rows.len().to_string(),
         meta_rows.len().to_string(),
@@ -222,7 +228,11 @@ pub fn App(props: &AppProps) -> Html {
         },
         Tab::Sink => html! { <SinkPanel view={sink} settled={settled.is_some()} focus={focus} /> },
         Tab::Progress => {
-            html! { <ProgressPanel progress={progress} dark={player.theme.is_dark()} /> }
+            let charts = props
+                .charts
+                .clone()
+                .unwrap_or_else(|| Callback::from(|_| html! {}));
+            html! { <ProgressPanel progress={progress} dark={player.theme.is_dark()} charts={charts} /> }
         }
     };
 

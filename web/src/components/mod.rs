@@ -3,6 +3,7 @@
 
 mod app;
 mod channels_panel;
+pub mod chart_host;
 mod checkpoint_panel;
 mod compare_view;
 mod controls;

@@ -4,16 +4,21 @@
 //! `StreamingQueryProgress` prints it, so a learner can hold the simulation against their own
 //! Spark UI.
 
-use batchscope_view::spark_ui::{chart_svg, BatchProgress, Chart, OPERATIONS, OPERATION_COLORS};
+use super::chart_host::{ChartRender, ChartSlot};
+use batchscope_view::spark_ui::{BatchProgress, Chart, OPERATIONS, OPERATION_COLORS};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// Props of [`ProgressPanel`].
 #[derive(Properties, PartialEq)]
 pub struct ProgressPanelProps {
     /// Every batch attempt up to the step on screen.
-    pub progress: Vec<BatchProgress>,
+    pub progress: Rc<Vec<BatchProgress>>,
     /// Dark theme colours.
     pub dark: bool,
+    /// Draws a chart (the page: [`super::chart_host::lazy_chart`], by the second module;
+    /// tests: [`super::chart_host::inline_chart`]).
+    pub charts: ChartRender,
 }
 
 fn swatch(i: usize) -> String {
@@ -30,11 +35,17 @@ pub fn ProgressPanel(props: &ProgressPanelProps) -> Html {
         };
     }
     let chart = |c: Chart, title: &str, testid: &str| {
-        let svg = chart_svg(&props.progress, c, 400, 150, props.dark);
+        let slot = ChartSlot {
+            progress: props.progress.clone(),
+            chart: c,
+            width: 400,
+            height: 150,
+            dark: props.dark,
+        };
         html! {
             <figure class="spark-chart" data-testid={testid.to_string()}>
                 <figcaption>{ title.to_string() }</figcaption>
-                { Html::from_html_unchecked(AttrValue::from(svg)) }
+                { props.charts.emit(slot) }
             </figure>
         }
     };

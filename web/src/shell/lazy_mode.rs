@@ -35,6 +35,8 @@ export function load_modes(js, jsIntegrity, wasm, wasmIntegrity) {
 export function mount_mode(root, which) { wasm_bindgen.mount(root, which); }
 export function module_export(kind, hash) { return wasm_bindgen.export_file(kind, hash); }
 export function module_explore(root, preset, scenario, custom, open, close) { wasm_bindgen.explore(root, preset, scenario, custom, open, close); }
+export function modes_ready() { return ready; }
+export function module_spark_chart(numbers, chart, width, height, dark) { return wasm_bindgen.spark_chart(numbers, chart, width, height, dark); }
 export function module_crash_matrix(a, b) { return wasm_bindgen.crash_matrix(a, b); }
 export function module_explore_unmount() { if (ready) wasm_bindgen.explore_unmount(); }
 export function unmount_mode() { if (ready) wasm_bindgen.unmount(); }
@@ -64,6 +66,17 @@ extern "C" {
         open: bool,
         close: &js_sys::Function,
     ) -> Result<(), JsValue>;
+    /// Whether the module is loaded.
+    fn modes_ready() -> bool;
+    /// The module's `spark_chart`: one chart of the Spark UI tab as SVG.
+    #[wasm_bindgen(catch)]
+    fn module_spark_chart(
+        numbers: &[f64],
+        chart: &str,
+        width: u32,
+        height: u32,
+        dark: bool,
+    ) -> Result<String, JsValue>;
     /// The module's `crash_matrix`: the crash points two designs are judged differently at.
     #[wasm_bindgen(catch)]
     fn module_crash_matrix(a: &str, b: &str) -> Result<String, JsValue>;
@@ -109,6 +122,24 @@ pub async fn load_module() -> Result<(), String> {
 pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String> {
     load_module().await?;
     Ok(module_export(kind, hash).map_err(describe)?.to_vec())
+}
+
+/// Whether the module is loaded (then [`chart_in_module`] draws at once).
+pub fn module_loaded() -> bool {
+    modes_ready()
+}
+
+/// The Spark UI tab's chart named `chart` (`batchscope_view::spark_ui::Chart::name`) of the
+/// batch attempts `numbers` (`spark_ui::pack`), `width` × `height`, as SVG, drawn by the loaded
+/// module ([`load_module`] first).
+pub fn chart_in_module(
+    numbers: &[f64],
+    chart: &str,
+    width: u32,
+    height: u32,
+    dark: bool,
+) -> Result<String, String> {
+    module_spark_chart(numbers, chart, width, height, dark).map_err(describe)
 }
 
 /// The crash points the designs `a` and `b` (scenarios as JSON) are judged differently at,

@@ -34,6 +34,8 @@ pub fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
             // The dialog drawn in place: the page's draws it with its second module, which
             // only the built page has (tests/e2e_explore.rs goes through that one).
             explore: Some(batchscope_web::components::explore_host::inline_explore()),
+            // The charts drawn in place too (the page's second module draws them).
+            charts: Some(batchscope_web::components::chart_host::inline_chart()),
         },
     )
     .render();
