@@ -3,7 +3,7 @@
 //! Apart from the tours so that neither mode's tour module imports the other's lessons.
 
 use crate::lessons::lesson;
-use crate::topology::topology_lesson;
+use crate::topology::topology_heading;
 
 /// One entry of the lesson index: a lesson's question and the link that opens its tour.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub fn lesson_index() -> Vec<LessonLink> {
         })
         .collect();
     for (name, _) in batchscope_engine::barrier::presets() {
-        let l = topology_lesson(name);
+        let l = topology_heading(name);
         out.push(LessonLink {
             name,
             title: l.title,

@@ -18,50 +18,86 @@ pub struct TopoLesson {
     pub try_text: &'static str,
 }
 
-/// The lesson of a topology preset (an unknown name gets the general one).
-pub fn topology_lesson(name: &str) -> TopoLesson {
+/// What the lesson index lists of a topology lesson: its heading, question and link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TopoHeading {
+    /// Heading.
+    pub title: &'static str,
+    /// The FLIP-276 question it answers.
+    pub question: &'static str,
+    /// A link (hash) that shows the point of the lesson.
+    pub try_hash: &'static str,
+}
+
+/// The heading of a topology preset's lesson (an unknown name gets the general one): apart
+/// from the lesson's paragraphs, so the page that lists the lessons does not carry them.
+pub fn topology_heading(name: &str) -> TopoHeading {
     match name {
-        "chain" => TopoLesson {
+        "chain" => TopoHeading {
             title: "table1 → table2 → table3: alignment across jobs (this project's own chain)",
             question: "FLIP-276 (Flink wiki): how do barriers flow across ETL jobs, how is E2E delay defined, which job to optimise, and how is a table revised?",
-            paragraphs: vec![
-                "This chain is batchscope's own shape, not a figure of the FLIP. The MetaService issues a global timestamp barrier every second; it travels through the tables: a job reads barrier N of an upstream table only once that table WROTE a snapshot of N.",
-                "join_job reads table1 and table2 (= sum of table1). Watch its input edges: when barrier N of table1 arrives first, the join buffers it (\"aligns\") until barrier N of table2 arrives, so it never joins two different versions of the data.",
-                "The query reads table2 and table3 together (amountShare). Read Committed reads only PRECOMMIT transactions and Repeatable Read only COMMIT ones (over the tables the query depends on), so the share is always a true fraction — with Strong or Weak consistency alike.",
-                "End-to-end delay of a table = when its snapshot of barrier N was written − CDC time of the newest record N covers. A job's delay = its snapshot time − the time all its inputs of N were available. The job to optimise is the one with the largest mean job delay: the chart names it and the report prints that same mean.",
-                "Revise: the preset ships corrected rows for table1's barrier 1. table1 and everything downstream roll back to the checkpoint before that barrier and recompute with the corrected rows: the final answer changes. Read Committed and Repeatable Read both see the roll-back — a revision is the one thing that moves Repeatable Read back (FLIP-276: \"roll back to a specified checkpoint in all downstream cascaded ETL jobs and tables\").",
-            ],
             try_hash: "#mode=topology&topology=chain&seed=1&fail=sum_job@2&level=rc&consistency=strong&at=0",
-            try_text: "sum_job fails at barrier 2: watch join_job wait and table3 stay consistent",
         },
-        "three-queries" => TopoLesson {
+        "three-queries" => TopoHeading {
             title: "Query1, Query2, Query3: Strong vs Weak consistency",
             question: "FLIP-276 (Flink wiki, \"Data Consistency Type\"): what do several queries asked at the same moment see?",
-            paragraphs: vec![
-                "The FLIP's example: Query1 = SELECT * FROM table1, Query2 = table1 JOIN table2, Query3 = table1 JOIN table2 JOIN table3. The panel asks all three at the same moment.",
-                "Strong: \"Query gets the minimum version of all the related tables\" — every query reads the version complete over all the tables the queries depend on, so the three agree on the version of table1 they share.",
-                "Weak: \"It doesn't guarantee the data consistency among queries above, but only the data consistency of a single query\". Each query reads its own latest consistent version: Query1 needs only table1, so it moves on while Query2 still waits for amount_job — fresher, but at that moment Query1 and Query2 read different versions of table1 (a disagreement).",
-                "Neither choice lets one query mix transactions: at Read Committed every query reads a PRECOMMIT transaction, at Repeatable Read a COMMIT one. Read Uncommitted reads whatever is written, so it can mix within a query but the queries see the same latest data.",
-                "When amount_job fails after barrier 2 is PRECOMMIT, table2 loses barrier 2: at Read Committed Query2 and Query3 roll back. Under Weak, Query1 (table1 only) keeps barrier 2; under Strong it rolls back with the others, so the three still agree.",
-            ],
             try_hash: "#mode=topology&topology=three-queries&seed=1&fail=amount_job@2&level=rc&consistency=weak&at=0",
-            try_text: "Weak at Read Committed: Query1 runs ahead of Query2 and Query3 on table1; amount_job fails at barrier 2",
         },
-        _ => TopoLesson {
+        _ => TopoHeading {
             title: "avgPrice across two tables: timestamp barriers",
             question: "FLIP-276 (Flink wiki): how do timestamp barriers make a query across tables consistent, and what does each consistency level return?",
-            paragraphs: vec![
-                "CDC → ingest_shopping → shopping → amount_job / price_job → user_item_amount / user_item_price. avgPrice = totalPrice / totalAmount joins the two tables: it is only right if both reflect the same CDC records.",
-                "Each barrier is one transaction: PROCESSED in a table when its records are written, WRITTEN when a snapshot holds it; PRECOMMIT once PROCESSED in all tables, COMMIT once WRITTEN in all.",
-                "Read Uncommitted reads the latest data: price_job is faster, so user_item_price already holds 2500 while user_item_amount still holds 100 — avgPrice 25, a result that mixes barriers.",
-                "Read Committed reads PRECOMMIT transactions only: 10, then 8.333 once barrier 2 is PROCESSED everywhere. If a job fails after PRECOMMIT but before WRITTEN, its table loses barrier 2 and the answer rolls back to 10.",
-                "Repeatable Read reads COMMIT transactions only: 10 until the snapshots of barrier 2 exist everywhere, then 8.333 — a job failure never takes a snapshot away; only a revision rolls it back. Strong vs Weak is about several queries asked together (see the three-queries preset); with one query they read the same.",
-                "Delay: per table, snapshot time − CDC time of the newest record it covers; per job, snapshot time − when its inputs were ready. The job to optimise has the largest mean job delay. Revise a table: the preset ships corrected rows; it and everything downstream roll back to the checkpoint before the revised barrier and recompute.",
-                "A checkpoint is not a barrier: FLIP-276 stores <checkpoint, barrier> pairs, e.g. barriers 1, 2, 3 in checkpoint 1. Here each checkpoint holds one barrier unless the run says otherwise (batchscope topology --barriers-per-checkpoint 2): a failed job then restores its last complete checkpoint and replays every barrier after it from the stored <barrier, offset> ranges, producing the same data — barriers its table had already WRITTEN are recomputed and not committed twice.",
-            ],
             try_hash: "#mode=topology&topology=shopping&seed=1&fail=price_job@2&level=rc&consistency=strong&at=0",
-            try_text: "price_job fails after barrier 2 is PRECOMMIT: Read Committed goes 10 → 8.333 → 10",
         },
+    }
+}
+
+/// The lesson of a topology preset (an unknown name gets the general one).
+pub fn topology_lesson(name: &str) -> TopoLesson {
+    let TopoHeading {
+        title,
+        question,
+        try_hash,
+    } = topology_heading(name);
+    let (paragraphs, try_text) = match name {
+        "chain" => (
+            vec![
+            "This chain is batchscope's own shape, not a figure of the FLIP. The MetaService issues a global timestamp barrier every second; it travels through the tables: a job reads barrier N of an upstream table only once that table WROTE a snapshot of N.",
+            "join_job reads table1 and table2 (= sum of table1). Watch its input edges: when barrier N of table1 arrives first, the join buffers it (\"aligns\") until barrier N of table2 arrives, so it never joins two different versions of the data.",
+            "The query reads table2 and table3 together (amountShare). Read Committed reads only PRECOMMIT transactions and Repeatable Read only COMMIT ones (over the tables the query depends on), so the share is always a true fraction — with Strong or Weak consistency alike.",
+            "End-to-end delay of a table = when its snapshot of barrier N was written − CDC time of the newest record N covers. A job's delay = its snapshot time − the time all its inputs of N were available. The job to optimise is the one with the largest mean job delay: the chart names it and the report prints that same mean.",
+            "Revise: the preset ships corrected rows for table1's barrier 1. table1 and everything downstream roll back to the checkpoint before that barrier and recompute with the corrected rows: the final answer changes. Read Committed and Repeatable Read both see the roll-back — a revision is the one thing that moves Repeatable Read back (FLIP-276: \"roll back to a specified checkpoint in all downstream cascaded ETL jobs and tables\").",
+            ],
+            "sum_job fails at barrier 2: watch join_job wait and table3 stay consistent",
+        ),
+        "three-queries" => (
+            vec![
+            "The FLIP's example: Query1 = SELECT * FROM table1, Query2 = table1 JOIN table2, Query3 = table1 JOIN table2 JOIN table3. The panel asks all three at the same moment.",
+            "Strong: \"Query gets the minimum version of all the related tables\" — every query reads the version complete over all the tables the queries depend on, so the three agree on the version of table1 they share.",
+            "Weak: \"It doesn't guarantee the data consistency among queries above, but only the data consistency of a single query\". Each query reads its own latest consistent version: Query1 needs only table1, so it moves on while Query2 still waits for amount_job — fresher, but at that moment Query1 and Query2 read different versions of table1 (a disagreement).",
+            "Neither choice lets one query mix transactions: at Read Committed every query reads a PRECOMMIT transaction, at Repeatable Read a COMMIT one. Read Uncommitted reads whatever is written, so it can mix within a query but the queries see the same latest data.",
+            "When amount_job fails after barrier 2 is PRECOMMIT, table2 loses barrier 2: at Read Committed Query2 and Query3 roll back. Under Weak, Query1 (table1 only) keeps barrier 2; under Strong it rolls back with the others, so the three still agree.",
+            ],
+            "Weak at Read Committed: Query1 runs ahead of Query2 and Query3 on table1; amount_job fails at barrier 2",
+        ),
+        _ => (
+            vec![
+            "CDC → ingest_shopping → shopping → amount_job / price_job → user_item_amount / user_item_price. avgPrice = totalPrice / totalAmount joins the two tables: it is only right if both reflect the same CDC records.",
+            "Each barrier is one transaction: PROCESSED in a table when its records are written, WRITTEN when a snapshot holds it; PRECOMMIT once PROCESSED in all tables, COMMIT once WRITTEN in all.",
+            "Read Uncommitted reads the latest data: price_job is faster, so user_item_price already holds 2500 while user_item_amount still holds 100 — avgPrice 25, a result that mixes barriers.",
+            "Read Committed reads PRECOMMIT transactions only: 10, then 8.333 once barrier 2 is PROCESSED everywhere. If a job fails after PRECOMMIT but before WRITTEN, its table loses barrier 2 and the answer rolls back to 10.",
+            "Repeatable Read reads COMMIT transactions only: 10 until the snapshots of barrier 2 exist everywhere, then 8.333 — a job failure never takes a snapshot away; only a revision rolls it back. Strong vs Weak is about several queries asked together (see the three-queries preset); with one query they read the same.",
+            "Delay: per table, snapshot time − CDC time of the newest record it covers; per job, snapshot time − when its inputs were ready. The job to optimise has the largest mean job delay. Revise a table: the preset ships corrected rows; it and everything downstream roll back to the checkpoint before the revised barrier and recompute.",
+            "A checkpoint is not a barrier: FLIP-276 stores <checkpoint, barrier> pairs, e.g. barriers 1, 2, 3 in checkpoint 1. Here each checkpoint holds one barrier unless the run says otherwise (batchscope topology --barriers-per-checkpoint 2): a failed job then restores its last complete checkpoint and replays every barrier after it from the stored <barrier, offset> ranges, producing the same data — barriers its table had already WRITTEN are recomputed and not committed twice.",
+            ],
+            "price_job fails after barrier 2 is PRECOMMIT: Read Committed goes 10 → 8.333 → 10",
+        ),
+    };
+    TopoLesson {
+        title,
+        question,
+        paragraphs,
+        try_hash,
+        try_text,
     }
 }
 

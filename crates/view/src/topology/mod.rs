@@ -25,8 +25,8 @@ pub use layout::{
     layout, layout_width, NodeKind, TopoEdge, TopoLayout, TopoNode, LEGEND_H, TABLE_H,
 };
 pub use lesson::{
-    simplifications, topo_stop_cursors, topology_lesson, topology_tour, TopoLesson, TopoMoment,
-    TopoStop, TopoTour,
+    simplifications, topo_stop_cursors, topology_heading, topology_lesson, topology_tour,
+    TopoHeading, TopoLesson, TopoMoment, TopoStop, TopoTour,
 };
 pub use text::{
     active, consistency_short, edge_label, event_text, fault_text, fault_text_in, level_title,
