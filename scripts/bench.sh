@@ -268,7 +268,7 @@ How each row is taken:
   allocator never hands out). What is left of the cold gap is V8 making code.
 - Floor: one pass over the same records into a \`Vec\` of fixed-width rows, and into a map from
   (channel, sequence) to a copy count; no string is cloned.
-- Browser: \`benches/browser.rs\` serves \`dist/\` (\`trunk build --release --offline\`), drives
+- Browser: \`benches/browser.rs\` serves \`dist/\` (\`bash scripts/page.sh\`, the release page), drives
   Chromium through chromedriver, and measures inside the page with \`performance.now()\`, two
   times per click: to the DOM updated and laid out (the first DOM change, one more task for
   the rest of the render, then a forced style and layout: the step's own work, which the
@@ -289,7 +289,9 @@ How each row is taken:
 \`release\` is \`opt-level = 3\` (LTO, one codegen unit, \`panic = "abort"\`): the CLI, the
 explorer and the wasm package Node runs above. The dashboard's wasm has a profile of its own,
 \`web-release\` (the same with \`opt-level = "z"\`), which \`trunk build --release\` uses
-through \`data-cargo-profile-release\` in \`index.html\`, then \`wasm-opt -Oz\`. A per-package
+through \`data-cargo-profile-release\` in \`index.html\`, then \`wasm-opt -Oz\`;
+\`scripts/page.sh\` runs that build with the standard library rebuilt for size (below, "The
+page's size"). A per-package
 override could not do this: the engine is one package, shared by the page and the CLI.
 Measured once when the profiles were split (2026-12-01, this machine, load average 4.5–7),
 1 M records, 256 channels, \`kafka-idempotent\` / \`tablestore\` / \`tablestore-append\`:
@@ -324,6 +326,37 @@ of, before \`wasm-opt\` (with the exports split off): 1.26 MB of code and 202 KB
 (lesson and tour text, presets, tables); of the code about a sixth is Yew itself, a sixth the
 dashboard's components, and a third generic instantiations in \`core\` and \`alloc\` (sorts,
 B-trees, formatting), one per element type.
+
+## The page's size
+
+What the page loads first, step by step (2026-12-03, this machine, release build, gzip -9; the
+second module in the last column). The step "std rebuilt for size" alone was measured outside
+Trunk (the same \`wasm-bindgen\` and \`wasm-opt -Oz\`, whose output for the build before read
+522,544 B against Trunk's 520,484 B); every other row is \`dist/\` as \`scripts/page.sh\`
+builds it.
+
+| | first module | second module |
+|---|---|---|
+| before (the commit before these steps) | 520,484 B (1,325,186 B raw) | 644,856 B (1,627,445 B raw) |
+| the standard library rebuilt from source with \`optimize_for_size\` (\`-Zbuild-std\`: the small sort and formatting paths; sorts alone were 118 KB of code before \`wasm-opt\`, one instance per element type and comparison) | about 480,000 B (482,177 B outside Trunk) | |
+| and \`-Cpanic=immediate-abort\` (a panic traps without formatting a message: the page installs no panic hook, and on \`wasm32-unknown-unknown\` the default hook writes nowhere, so nothing a reader saw is lost) | 454,057 B (1,119,002 B raw) | 565,636 B (1,380,332 B raw) |
+| compare mode's crash matrix made by the second module (the crash explorer leaves the first load); an exported diagram's \`viewBox\` read by JavaScript's \`parseFloat\` (Rust's \`f64\` parser carried its table of 128-bit powers of five); the lesson index links a topology tour by its lesson's link, not the tour's text | 405,879 B (1,020,461 B raw) | 568,906 B (1,388,824 B raw) |
+| ASCII case for the page's own labels and the lesson check (\`to_ascii_lowercase\`: Unicode's case tables leave, 14 KB of the raw module) | 399,207 B (1,006,121 B raw) | 568,812 B (1,388,587 B raw) |
+| the Spark UI tab's charts drawn by the second module (plotters and the chart code; each chart's place says "Loading the chart…" the first time) | 379,925 B (969,992 B raw) | 578,718 B (1,408,095 B raw) |
+| the lesson index reads a topology lesson's heading, not its paragraphs | 378,229 B (965,013 B raw) | 578,914 B (1,408,247 B raw) |
+
+Also tried, not kept: \`-Zlocation-detail=none\` (222 B: an immediate abort already drops the
+panic locations); \`wasm-opt -tnh\` (1.3 KB, but it lets the optimizer assume that a trap —
+here every panic — never happens, so a panic would run on instead of stopping) and
+\`--low-memory-unused\` with it (2.2 KB). What is left of the first module, before
+\`wasm-opt\`: 1.04 MB of code, of which Yew 21 %, the dashboard's components 20 %, the engine
+15 %, \`core\` and \`alloc\` 22 % (B-trees, \`Rc\`, drops: one instance per type), the
+scenario's JSON reader with field paths in its errors (\`serde_path_to_error\`, \`serde_json\`)
+7 %; and 120 KB of data (49 KB gzipped: lesson, step-note, tour and preset text 27 KB of it).
+The next parts that could leave the first load are drawn inside the dashboard's layout (the
+scenario editor, about 9 KB gzipped; compare mode's two sides, about 10 KB), where a second
+Yew app cannot be mounted (each app takes the events under the element it is mounted on), or
+are read at once when a link opens (the tours, about 7 KB).
 
 ## A sink's rows
 
