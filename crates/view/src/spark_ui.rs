@@ -284,7 +284,7 @@ pub fn unpack(numbers: &[f64]) -> Result<Vec<BatchProgress>, String> {
         ));
     }
     let whole = |x: f64| -> Result<u64, String> {
-        if x >= 0.0 && x.fract() == 0.0 && x <= 9_007_199_254_740_992.0 {
+        if x >= 0.0 && x.fract() == 0.0 && x <= (1u64 << 53) as f64 {
             Ok(x as u64)
         } else {
             Err(format!("{x} is not a count"))

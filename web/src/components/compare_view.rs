@@ -91,10 +91,13 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     let cells = use_state(|| Option::<Matrix>::None);
     let on_matrix = {
         let (cells, key) = (cells.clone(), key.clone());
-        let (a, b) = (props.a.scenario.to_json(), v.run.scenario.to_json());
+        // Both runs by reference: the scenarios are written as JSON on a click, not at every
+        // step drawn in compare mode.
+        let (run_a, versus) = (props.a.clone(), props.versus.clone());
         Callback::from(move |_: MouseEvent| {
             cells.set(Some(Matrix::Computing(key.clone())));
-            let (cells, key, a, b) = (cells.clone(), key.clone(), a.clone(), b.clone());
+            let (a, b) = (run_a.scenario.to_json(), versus.run.scenario.to_json());
+            let (cells, key) = (cells.clone(), key.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 cells.set(Some(match matrix_in_module(&a, &b).await {
                     Ok(list) => Matrix::Done(key, list),
