@@ -112,7 +112,14 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     // The scenario editor, compare mode, present mode and the dark theme.
     show(client, port, "#preset=kafka-append", MICRO_READY).await?;
     click(client, "[data-testid=editor-open]").await?;
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // Drawn by the page's second module once it is in.
+    wait_for(
+        client,
+        "(e => e && !e.hidden)(document.querySelector('[data-testid=editor]'))",
+        30,
+        "the scenario editor",
+    )
+    .await?;
     found.extend(violations(client, &axe, "scenario editor").await?);
     show(
         client,

@@ -213,8 +213,8 @@ async fn compare_mode(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
-/// The editor: change the sink kind, see the verdict change; a broken JSON edit names the field
-/// and keeps the last valid run.
+/// The editor (drawn by the page's second module): change the sink kind, see the verdict
+/// change; a broken JSON edit names the field and keeps the last valid run.
 async fn editor(client: &Client, port: u16) -> TestResult {
     let mut before = preset("kafka-append").expect("preset");
     before.crashes.push("sink-commit@3".parse().expect("crash"));
@@ -232,6 +232,14 @@ async fn editor(client: &Client, port: u16) -> TestResult {
     .await?;
     wait_for_verdict(client, was, 20).await?;
     click(client, "[data-testid=editor-open]").await?;
+    // The page has its second module draw the editor, in a layer of its own.
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=editor-host] [data-testid=ed-sink]')",
+        20,
+        "the editor drawn by the second module",
+    )
+    .await?;
     select(client, "[data-testid=ed-sink]", "file").await?;
     wait_for_verdict(client, now, 20).await?;
     let picked = js(client, "return document.querySelector('#preset').value;").await?;

@@ -291,7 +291,7 @@ async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
     }
     let untouched = js(
         client,
-        "return document.querySelector('[data-testid=editor]').hidden \
+        "return !(e => e && !e.hidden)(document.querySelector('[data-testid=editor]')) \
            && !document.querySelector('[data-testid=notice]');",
     )
     .await?;

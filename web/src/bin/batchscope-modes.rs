@@ -2,16 +2,20 @@
 //! (`shell::LazyMode`) the first time one of them is opened: the micro-batch dashboard's first
 //! load does not carry their code. The page calls [`mount`] with the element to draw in and
 //! [`unmount`] when it switches away; the micro-batch dashboard has it draw its Explore dialog
-//! ([`explore`]) and make its Export menu's files from a run ([`export_file`]).
+//! ([`explore`]) and its scenario editor ([`editor`]), draw the Spark UI tab's charts
+//! ([`spark_chart`]), judge the crash matrix ([`crash_matrix`]) and make its Export menu's files
+//! from a run ([`export_file`]).
 
 use batchscope_engine::Scenario;
 use batchscope_web::components::explore_host::{ExploreSlot, InlineExplore};
+use batchscope_web::components::{ScenarioEditor, ScenarioEditorProps};
 use batchscope_web::export_file::ExportKind;
 use batchscope_web::inspect::InspectApp;
 use batchscope_web::shell::{mode_event, Dashboard, ModeSwitch, Shared};
 use batchscope_web::topology::TopologyApp;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::thread::LocalKey;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -79,10 +83,43 @@ pub fn export_file(kind: &str, hash: &str) -> Result<Vec<u8>, JsValue> {
     batchscope_web::export_file::export_file(kind, hash).map_err(|e| JsValue::from_str(&e))
 }
 
+/// A part of the micro-batch dashboard this module draws in an element the page gives it: the
+/// element, and the app drawn there.
+type Drawn<C> = RefCell<Option<(web_sys::Element, yew::AppHandle<C>)>>;
+
 thread_local! {
     /// The Explore dialog on screen, if any.
-    static EXPLORE: RefCell<Option<(web_sys::Element, yew::AppHandle<InlineExplore>)>> =
-        const { RefCell::new(None) };
+    static EXPLORE: Drawn<InlineExplore> = const { RefCell::new(None) };
+    /// The scenario editor on screen, if any.
+    static EDITOR: Drawn<ScenarioEditor> = const { RefCell::new(None) };
+}
+
+/// Draws `props` into `root` with the app kept in `slot`: new values for the app drawn there
+/// before, or (another element: the page drew its dashboard again) an app drawn anew.
+fn draw_in<C>(slot: &'static LocalKey<Drawn<C>>, root: web_sys::Element, props: C::Properties)
+where
+    C: BaseComponent,
+{
+    slot.with(|drawn| {
+        let mut drawn = drawn.borrow_mut();
+        match drawn.as_mut() {
+            Some((drawn_in, app)) if *drawn_in == root => app.update(props),
+            _ => {
+                if let Some((_, app)) = drawn.take() {
+                    app.destroy();
+                }
+                let app = yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
+                *drawn = Some((root, app));
+            }
+        }
+    });
+}
+
+/// Removes the app kept in `slot`, if any.
+fn remove<C: BaseComponent>(slot: &'static LocalKey<Drawn<C>>) {
+    if let Some((_, app)) = slot.with(|drawn| drawn.borrow_mut().take()) {
+        app.destroy();
+    }
 }
 
 /// Draws the micro-batch dashboard's Explore dialog into `root`, or gives the one drawn new
@@ -112,23 +149,49 @@ pub fn explore(
             let _ = close.call0(&JsValue::NULL);
         }),
     };
-    EXPLORE.with(|e| {
-        let mut e = e.borrow_mut();
-        match e.as_mut() {
-            // The same element: new values for the dialog drawn there.
-            Some((drawn_in, app)) if *drawn_in == root => app.update(slot),
-            // Another element (the page drew its dashboard again): drawn anew there.
-            _ => {
-                if let Some((_, app)) = e.take() {
-                    app.destroy();
-                }
-                let app = yew::Renderer::<InlineExplore>::with_root_and_props(root.clone(), slot)
-                    .render();
-                *e = Some((root, app));
-            }
-        }
-    });
+    draw_in(&EXPLORE, root, slot);
     Ok(())
+}
+
+/// Removes the Explore dialog this module drew, if any.
+#[wasm_bindgen]
+pub fn explore_unmount() {
+    remove(&EXPLORE);
+}
+
+/// Draws the micro-batch dashboard's scenario editor into `root`, or gives the one drawn new
+/// values: the `scenario` on screen (JSON, crash points included), whether it is `open`,
+/// `apply`, called with a valid edit's scenario as JSON (the page runs it), and `close`, called
+/// when the editor asks to close (see `batchscope_web::components::editor_host`).
+#[wasm_bindgen]
+pub fn editor(
+    root: web_sys::Element,
+    scenario: &str,
+    open: bool,
+    apply: js_sys::Function,
+    close: js_sys::Function,
+) -> Result<(), JsValue> {
+    let scenario = Scenario::from_json(scenario)
+        .map_err(|e| JsValue::from_str(&format!("the scenario to edit: {e}")))?;
+    let props = ScenarioEditorProps {
+        scenario,
+        open,
+        on_close: Callback::from(move |()| {
+            let _ = close.call0(&JsValue::NULL);
+        }),
+        on_apply: Callback::from(move |s: Scenario| {
+            let json = serde_json::to_string(&s).expect("a scenario serializes");
+            let _ = apply.call1(&JsValue::NULL, &JsValue::from_str(&json));
+        }),
+    };
+    draw_in(&EDITOR, root, props);
+    Ok(())
+}
+
+/// Removes the scenario editor this module drew, if any.
+#[wasm_bindgen]
+pub fn editor_unmount() {
+    remove(&EDITOR);
 }
 
 /// The Spark UI tab's chart named `chart` (`rates`, `durations`, `rows`) of the batch attempts
@@ -160,14 +223,6 @@ pub fn crash_matrix(a: &str, b: &str) -> Result<String, JsValue> {
     let (a, b) = (parse(a, "A")?, parse(b, "B")?);
     let cells = batchscope_check::compare::compare_matrices(&a, &b);
     Ok(batchscope_view::compare::cells_to_text(&cells))
-}
-
-/// Removes the Explore dialog this module drew, if any.
-#[wasm_bindgen]
-pub fn explore_unmount() {
-    if let Some((_, app)) = EXPLORE.with(|e| e.borrow_mut().take()) {
-        app.destroy();
-    }
 }
 
 /// Nothing runs at load: the page calls [`mount`].

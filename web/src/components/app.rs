@@ -2,10 +2,11 @@
 //! and panels, and timeline. Every view is a pure function of the world at the cursor.
 
 use super::chart_host::ChartRender;
+use super::editor_host::{edited_link, EditorRender};
 use super::explore_host::{ExploreRender, ExploreSlot};
 use super::{
     ArmedCrash, ChannelsPanel, CheckpointPanel, CompareView, Controls, CrashControls, ExportMenu,
-    LabButtons, MetaPanel, ProgressPanel, ScenarioEditor, SequenceDiagram, Shared, SideTabs,
+    LabButtons, MetaPanel, ProgressPanel, ScenarioEditorProps, SequenceDiagram, Shared, SideTabs,
     SinkPanel, Timeline, VerdictBadge,
 };
 use crate::hooks::{
@@ -15,7 +16,7 @@ use crate::hooks::{
 use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd};
 use crate::state::{Action, MicroPlayer, Tab};
 use batchscope_engine::source::uses_meta_table;
-use batchscope_engine::{presets, EventKind, SourceKind};
+use batchscope_engine::{presets, EventKind, Scenario, SourceKind};
 use batchscope_view::lessons::SIMPLIFICATIONS;
 use batchscope_view::panels::{self, batch_offsets, offset_text, SinkDetail};
 use batchscope_view::{explain, focus, lesson, timeline};
@@ -57,6 +58,10 @@ pub struct AppProps {
     /// charts.
     #[prop_or_default]
     pub charts: Option<ChartRender>,
+    /// Draws the scenario editor (the page: [`super::editor_host::lazy_editor`], drawn by the
+    /// second module; tests: [`super::editor_host::inline_editor`]). None: no editor.
+    #[prop_or_default]
+    pub editor: Option<EditorRender>,
 }
 
 /// The dashboard.
@@ -82,6 +87,18 @@ pub fn App(props: &AppProps) -> Html {
     // the child again at every step (the editor re-parsed its scenario's JSON at each one).
     let close_explore = use_callback(explore_open.setter(), |(), open| open.set(false));
     let close_editor = use_callback(editor_open.setter(), |(), open| open.set(false));
+    // A valid edit runs as a link of its own (compare mode's second run kept), shown at its
+    // end: its verdict.
+    let apply_edit = use_callback(
+        (
+            on_action.clone(),
+            player.mode.versus.as_ref().map(|v| v.link.clone()),
+        ),
+        |s: Scenario, (on_action, vs)| {
+            on_action.emit(Action::LoadUrl(edited_link(&s, vs.clone())));
+            on_action.emit(Action::Player(PlayerCmd::Seek(usize::MAX)));
+        },
+    );
     let dismiss = use_callback(on_action.clone(), |id: u32, a| {
         a.emit(PlayerCmd::Dismiss(id).into())
     });
@@ -302,10 +319,14 @@ pub fn App(props: &AppProps) -> Html {
                     on_close: close_explore,
                 }) }
             }
-            <ScenarioEditor scenario={scenario.clone()} open={*editor_open}
-                vs={player.mode.versus.as_ref().map(|v| v.link.clone())}
-                on_close={close_editor}
-                on_action={on_action.clone()} />
+            if let Some(editor) = &props.editor {
+                { editor.emit(ScenarioEditorProps {
+                    scenario: scenario.clone(),
+                    open: *editor_open,
+                    on_close: close_editor,
+                    on_apply: apply_edit,
+                }) }
+            }
             <Notices notices={player.notices.clone()} on_dismiss={dismiss} />
             <main class="main">
                 <section class="diagram-pane" aria-label="Sequence diagram">

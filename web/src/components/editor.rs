@@ -2,30 +2,24 @@
 //! rate, sink kind, trigger interval, batches, restart delay, crashes) and a JSON tab for the rest, validated
 //! as you type with errors naming the field. Every valid edit runs at once; while the text is
 //! invalid the last valid run stays on screen. Start from a preset, load a `.json` file, save
-//! the scenario as a file.
+//! the scenario as a file. The page has the second module draw it (`super::editor_host`).
 
-use crate::shell::PlayerCmd;
-use crate::state::{preset_names, Action};
 use batchscope_engine::{presets, CrashPoint, Scenario};
-use batchscope_view::url::scenario::{Link, Versus};
-use batchscope_view::url::UrlState;
 use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Props of [`ScenarioEditor`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct ScenarioEditorProps {
     /// The scenario on screen, with its crash points.
     pub scenario: Scenario,
-    /// Compare mode's second run, kept across edits.
-    pub vs: Option<Versus>,
     /// Whether the editor is shown.
     pub open: bool,
     /// Closes it.
     pub on_close: Callback<()>,
-    /// Every intent (a valid edit loads its run).
-    pub on_action: Callback<Action>,
+    /// Runs a valid edit (one that fits the dashboard).
+    pub on_apply: Callback<Scenario>,
 }
 
 /// The scenario as the editor shows it: pretty JSON, crash points included.
@@ -39,31 +33,6 @@ fn from_preset(name: &str, seed: u64) -> Option<Scenario> {
     s.name = format!("{name}-edited");
     s.seed = seed;
     Some(s)
-}
-
-/// The link that runs `s` (its crash points go to the link's `crash=`).
-fn link_of(s: &Scenario, vs: Option<Versus>) -> Link {
-    let mut custom = s.clone();
-    if preset_names().contains(&custom.name.as_str()) {
-        custom.name = format!("{}-edited", custom.name);
-    }
-    let base = UrlState {
-        preset: custom.name.clone(),
-        seed: s.seed,
-        crashes: std::mem::take(&mut custom.crashes),
-        // The scenario's own faults travel inside it.
-        faults: vec![],
-        crash_after_events: std::mem::take(&mut custom.crash_after_events),
-        at: 0,
-        tour: false,
-        tab: None,
-        file: None,
-    };
-    Link {
-        base,
-        custom: Some(Box::new(custom)),
-        vs,
-    }
 }
 
 /// The serde name of a kind (`append`, `replayable-log`).
@@ -114,12 +83,7 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
 
     // Validates `new` text, keeps it, and runs it when valid.
     let apply = {
-        let (text, error, on_action, vs) = (
-            text.clone(),
-            error.clone(),
-            props.on_action.clone(),
-            props.vs.clone(),
-        );
+        let (text, error, on_apply) = (text.clone(), error.clone(), props.on_apply.clone());
         Callback::from(move |new: String| {
             match Scenario::from_json(&new)
                 .map_err(|e| e.to_string())
@@ -127,9 +91,7 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
             {
                 Ok(s) => {
                     error.set(None);
-                    on_action.emit(Action::LoadUrl(link_of(&s, vs.clone())));
-                    // Show the end of the new run: its verdict.
-                    on_action.emit(Action::Player(PlayerCmd::Seek(usize::MAX)));
+                    on_apply.emit(s);
                 }
                 Err(e) => error.set(Some(e)),
             }

@@ -9,12 +9,20 @@
 //! module needs no channel of its own back into the page).
 
 use super::explore_panel::ExplorePanel;
-use crate::shell::{explore_in_module, explore_unmount, load_module, Shared};
+use super::module_layer::{use_module_layer, Draw, LayerName, Load};
+use crate::shell::{explore_in_module, explore_unmount, Shared};
 use crate::state::{preset_names, Action};
 use batchscope_engine::Scenario;
 use batchscope_view::url::scenario::format_link;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
+
+/// The element the module's dialog is drawn in.
+const EXPLORE_LAYER: LayerName = LayerName {
+    class: "explore-layer",
+    testid: "explore-host",
+};
 
 /// What the Explore dialog is given.
 #[derive(Properties, Clone, PartialEq)]
@@ -71,95 +79,29 @@ pub fn InlineExplore(props: &ExploreSlot) -> Html {
     }
 }
 
-/// Where the module's dialog is.
-#[derive(Clone, PartialEq)]
-enum Load {
-    /// Not asked for yet.
-    NotYet,
-    /// Being fetched and compiled.
-    Loading,
-    /// Drawn by the module.
-    Drawn,
-    /// Could not be loaded: why.
-    Failed(String),
-}
-
 /// The Explore dialog drawn by the second module, fetched the first time the dialog opens.
 /// While it loads, and if it cannot be loaded, the dialog's place says so (with *Try again*).
 #[component]
 pub fn LazyExplore(props: &ExploreSlot) -> Html {
-    // The module's dialog is drawn in an element of its own beside the page's root, not
-    // inside it: each Yew app listens for events on the element it is mounted on, and the
-    // page's would take the dialog's events for its own (the two apps number their listeners
-    // alike).
-    let host = use_mut_ref(|| None::<web_sys::Element>);
-    let load = use_state(|| Load::NotYet);
-    let attempt = use_state(|| 0u32);
     // The close callback as a JavaScript function for the module, kept while mounted.
     let on_close = use_memo(props.on_close.clone(), |close| {
         let close = close.clone();
         Closure::<dyn Fn()>::new(move || close.emit(()))
     });
-    // What the dialog should show now: a load that ends draws the latest, not what was asked
-    // when it began (the dialog may have been closed, or the preset changed, meanwhile).
-    let latest = use_mut_ref(|| props.clone());
-    *latest.borrow_mut() = props.clone();
-    // Whether this dialog is still on the page: a load that ends after the dashboard left
-    // (another mode chosen meanwhile) draws nothing.
-    let mounted = use_mut_ref(|| true);
-    {
-        let (host, load, on_close) = (host.clone(), load.clone(), on_close.clone());
-        let mounted = mounted.clone();
-        let drawn = *load == Load::Drawn;
-        use_effect_with((props.clone(), *attempt), move |(slot, _)| {
-            if !(slot.open || drawn) {
-                return;
-            }
-            let root = host.borrow_mut().get_or_insert_with(explore_layer).clone();
-            if !drawn {
-                load.set(Load::Loading);
-            }
-            wasm_bindgen_futures::spawn_local(async move {
-                let drew = async {
-                    load_module().await?;
-                    if !*mounted.borrow() {
-                        return Ok(());
-                    }
-                    let slot = latest.borrow().clone();
-                    let json =
-                        |s: &Scenario| serde_json::to_string(s).expect("a scenario serializes");
-                    explore_in_module(
-                        &root,
-                        &slot.preset,
-                        &json(&slot.scenario.0),
-                        slot.custom.as_ref().map(|c| json(&c.0)).as_deref(),
-                        slot.open,
-                        AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
-                    )
-                };
-                match drew.await {
-                    Ok(()) => load.set(Load::Drawn),
-                    Err(why) => load.set(Load::Failed(why)),
-                }
-            });
-        });
-    }
-    // Leaving the dashboard (another mode) removes the module's dialog and its element.
-    use_effect_with((), move |_| {
-        move || {
-            *mounted.borrow_mut() = false;
-            explore_unmount();
-            if let Some(layer) = host.borrow_mut().take() {
-                layer.remove();
-            }
-        }
+    let draw: Draw<ExploreSlot> = Rc::new(move |root, slot| {
+        let json = |s: &Scenario| serde_json::to_string(s).expect("a scenario serializes");
+        explore_in_module(
+            root,
+            &slot.preset,
+            &json(&slot.scenario.0),
+            slot.custom.as_ref().map(|c| json(&c.0)).as_deref(),
+            slot.open,
+            AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
+        )
     });
-    let retry = {
-        let attempt = attempt.clone();
-        Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1))
-    };
+    let (load, retry) = use_module_layer(props, props.open, EXPLORE_LAYER, draw, explore_unmount);
     let close = props.on_close.reform(|_: MouseEvent| ());
-    match &*load {
+    match &load {
         Load::Loading if props.open => html! {
             <div class="xp-backdrop" data-testid="explore-loading">
                 <section class="xp-dialog xp-loading" role="status">
@@ -180,16 +122,4 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
         },
         _ => html! {},
     }
-}
-
-/// A new element for the module's dialog, at the end of `<body>`.
-fn explore_layer() -> web_sys::Element {
-    let document = gloo::utils::document();
-    let layer = document.create_element("div").expect("a div");
-    layer.set_class_name("explore-layer");
-    let _ = layer.set_attribute("data-testid", "explore-host");
-    if let Some(body) = document.body() {
-        let _ = body.append_with_node_1(&layer);
-    }
-    layer
 }

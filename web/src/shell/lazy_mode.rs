@@ -39,6 +39,8 @@ export function modes_ready() { return ready; }
 export function module_spark_chart(numbers, chart, width, height, dark) { return wasm_bindgen.spark_chart(numbers, chart, width, height, dark); }
 export function module_crash_matrix(a, b) { return wasm_bindgen.crash_matrix(a, b); }
 export function module_explore_unmount() { if (ready) wasm_bindgen.explore_unmount(); }
+export function module_editor(root, scenario, open, apply, close) { wasm_bindgen.editor(root, scenario, open, apply, close); }
+export function module_editor_unmount() { if (ready) wasm_bindgen.editor_unmount(); }
 export function unmount_mode() { if (ready) wasm_bindgen.unmount(); }
 "#)]
 extern "C" {
@@ -82,6 +84,17 @@ extern "C" {
     fn module_crash_matrix(a: &str, b: &str) -> Result<String, JsValue>;
     /// The module's `explore_unmount`: removes the Explore dialog it drew, if any.
     fn module_explore_unmount();
+    /// The module's `editor`: draws (or updates) the scenario editor.
+    #[wasm_bindgen(catch)]
+    fn module_editor(
+        root: &web_sys::Element,
+        scenario: &str,
+        open: bool,
+        apply: &js_sys::Function,
+        close: &js_sys::Function,
+    ) -> Result<(), JsValue>;
+    /// The module's `editor_unmount`: removes the scenario editor it drew, if any.
+    fn module_editor_unmount();
     /// The module's `export_file`: the bytes of an Export menu file.
     #[wasm_bindgen(catch)]
     fn module_export(kind: &str, hash: &str) -> Result<js_sys::Uint8Array, JsValue>;
@@ -178,6 +191,24 @@ pub fn explore_in_module(
 /// Removes the Explore dialog the module drew, if it is loaded and drew one.
 pub fn explore_unmount() {
     module_explore_unmount();
+}
+
+/// Draws the scenario editor with the loaded module ([`load_module`] first) into `root`, or
+/// gives the one it drew new values: the scenario on screen as JSON, whether it is open, what
+/// runs a valid edit (called with the scenario's JSON) and what closes it.
+pub fn editor_in_module(
+    root: &web_sys::Element,
+    scenario: &str,
+    open: bool,
+    apply: &js_sys::Function,
+    close: &js_sys::Function,
+) -> Result<(), String> {
+    module_editor(root, scenario, open, apply, close).map_err(describe)
+}
+
+/// Removes the scenario editor the module drew, if it is loaded and drew one.
+pub fn editor_unmount() {
+    module_editor_unmount();
 }
 
 /// Loads the module and draws `which` into `root`, unless `still` says the page has moved on

@@ -36,6 +36,9 @@ pub fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
             explore: Some(batchscope_web::components::explore_host::inline_explore()),
             // The charts drawn in place too (the page's second module draws them).
             charts: Some(batchscope_web::components::chart_host::inline_chart()),
+            // And the scenario editor (the page's second module draws it; tests/e2e_lab.rs
+            // goes through that one).
+            editor: Some(batchscope_web::components::editor_host::inline_editor()),
         },
     )
     .render();

@@ -1,0 +1,114 @@
+//! A part of the micro-batch dashboard drawn by the second module (`batchscope-modes`) in an
+//! element of its own at the end of `<body>`, beside the page's root: the Explore dialog and
+//! the scenario editor. [`use_module_layer`] fetches the module the first time the part is
+//! opened, draws the latest values once it is in (a load that ends draws what the page shows
+//! then, not what it showed when the load began), gives the drawn part every later change, and
+//! removes it and its element when the dashboard leaves the page.
+//!
+//! Beside the root, not inside it: each Yew app listens for events on the element it is mounted
+//! on, and the page's app would take the module's events for its own (the two apps number their
+//! listeners alike). Both parts are overlays (a dialog, a fixed panel), so nothing of the
+//! layout is lost.
+
+use crate::shell::load_module;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Where the module's part is.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Load {
+    /// Not asked for yet.
+    NotYet,
+    /// Being fetched and compiled.
+    Loading,
+    /// Drawn by the module.
+    Drawn,
+    /// Could not be loaded: why.
+    Failed(String),
+}
+
+/// Draws the part with the loaded module into an element, or gives the one it drew new values.
+pub type Draw<P> = Rc<dyn Fn(&web_sys::Element, &P) -> Result<(), String>>;
+
+/// The element the part is drawn in: its class and test id.
+#[derive(Clone, Copy, PartialEq)]
+pub struct LayerName {
+    /// Its class (`display: contents` in the style sheet).
+    pub class: &'static str,
+    /// Its `data-testid`.
+    pub testid: &'static str,
+}
+
+/// Has the module draw `props` (with `draw`) in a layer of its own once `open` first holds,
+/// and again at every change; `unmount` removes what the module drew when the dashboard goes.
+/// Returns where the part is and a callback that tries a failed load again.
+#[hook]
+pub fn use_module_layer<P>(
+    props: &P,
+    open: bool,
+    name: LayerName,
+    draw: Draw<P>,
+    unmount: fn(),
+) -> (Load, Callback<MouseEvent>)
+where
+    P: Clone + PartialEq + 'static,
+{
+    let host = use_mut_ref(|| None::<web_sys::Element>);
+    let load = use_state(|| Load::NotYet);
+    let attempt = use_state(|| 0u32);
+    // What the part should show now, and how to draw it.
+    let latest = use_mut_ref(|| (props.clone(), draw.clone()));
+    *latest.borrow_mut() = (props.clone(), draw);
+    // Whether the dashboard is still on the page: a load that ends after it left draws nothing.
+    let mounted = use_mut_ref(|| true);
+    {
+        let (host, load, mounted) = (host.clone(), load.clone(), mounted.clone());
+        let drawn = *load == Load::Drawn;
+        use_effect_with((props.clone(), open, *attempt), move |_| {
+            if !(open || drawn) {
+                return;
+            }
+            let root = host.borrow_mut().get_or_insert_with(|| layer(name)).clone();
+            if !drawn {
+                load.set(Load::Loading);
+            }
+            wasm_bindgen_futures::spawn_local(async move {
+                let drew = async {
+                    load_module().await?;
+                    if !*mounted.borrow() {
+                        return Ok(());
+                    }
+                    let (props, draw) = latest.borrow().clone();
+                    draw(&root, &props)
+                };
+                match drew.await {
+                    Ok(()) => load.set(Load::Drawn),
+                    Err(why) => load.set(Load::Failed(why)),
+                }
+            });
+        });
+    }
+    use_effect_with((), move |_| {
+        move || {
+            *mounted.borrow_mut() = false;
+            unmount();
+            if let Some(layer) = host.borrow_mut().take() {
+                layer.remove();
+            }
+        }
+    });
+    let retry = Callback::from(move |_: MouseEvent| attempt.set(*attempt + 1));
+    ((*load).clone(), retry)
+}
+
+/// A new element at the end of `<body>`.
+fn layer(name: LayerName) -> web_sys::Element {
+    let document = gloo::utils::document();
+    let layer = document.create_element("div").expect("a div");
+    layer.set_class_name(name.class);
+    let _ = layer.set_attribute("data-testid", name.testid);
+    if let Some(body) = document.body() {
+        let _ = body.append_with_node_1(&layer);
+    }
+    layer
+}
