@@ -7,7 +7,7 @@
 
 use super::editor::{ScenarioEditor, ScenarioEditorProps};
 use super::module_layer::{use_module_layer, Draw, LayerName, Load};
-use crate::shell::{editor_in_module, editor_unmount};
+use crate::shell::{editor_in_module, editor_unmount, Shared};
 use crate::state::preset_names;
 use batchscope_engine::Scenario;
 use batchscope_view::url::scenario::{Link, Versus};
@@ -81,16 +81,24 @@ pub fn LazyEditor(props: &ScenarioEditorProps) -> Html {
             }
         })
     });
-    let draw: Draw<ScenarioEditorProps> = Rc::new(move |root, props| {
+    let values = props.clone();
+    let draw: Draw = Rc::new(move |root| {
         editor_in_module(
             root,
-            &serde_json::to_string(&props.scenario).expect("a scenario serializes"),
-            props.open,
+            &serde_json::to_string(&values.scenario).expect("a scenario serializes"),
+            values.open,
             AsRef::<JsValue>::as_ref(&*on_apply).unchecked_ref(),
             AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
         )
     });
-    let (load, retry) = use_module_layer(props, props.open, EDITOR_LAYER, draw, editor_unmount);
+    let changed = use_memo(props.clone(), |_| ());
+    let (load, retry) = use_module_layer(
+        Shared(changed),
+        props.open,
+        EDITOR_LAYER,
+        draw,
+        editor_unmount,
+    );
     let close = props.on_close.reform(|_: MouseEvent| ());
     match &load {
         Load::Loading if props.open => html! {

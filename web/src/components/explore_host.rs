@@ -88,7 +88,8 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
         let close = close.clone();
         Closure::<dyn Fn()>::new(move || close.emit(()))
     });
-    let draw: Draw<ExploreSlot> = Rc::new(move |root, slot| {
+    let slot = props.clone();
+    let draw: Draw = Rc::new(move |root| {
         let json = |s: &Scenario| serde_json::to_string(s).expect("a scenario serializes");
         explore_in_module(
             root,
@@ -99,7 +100,14 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
             AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
         )
     });
-    let (load, retry) = use_module_layer(props, props.open, EXPLORE_LAYER, draw, explore_unmount);
+    let values = use_memo(props.clone(), |_| ());
+    let (load, retry) = use_module_layer(
+        Shared(values),
+        props.open,
+        EXPLORE_LAYER,
+        draw,
+        explore_unmount,
+    );
     let close = props.on_close.reform(|_: MouseEvent| ());
     match &load {
         Load::Loading if props.open => html! {

@@ -10,7 +10,7 @@
 //! listeners alike). Both parts are overlays (a dialog, a fixed panel), so nothing of the
 //! layout is lost.
 
-use crate::shell::load_module;
+use crate::shell::{load_module, Shared};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -27,8 +27,9 @@ pub enum Load {
     Failed(String),
 }
 
-/// Draws the part with the loaded module into an element, or gives the one it drew new values.
-pub type Draw<P> = Rc<dyn Fn(&web_sys::Element, &P) -> Result<(), String>>;
+/// Draws the part (its values at the render that made this) with the loaded module into an
+/// element, or gives the one it drew new values.
+pub type Draw = Rc<dyn Fn(&web_sys::Element) -> Result<(), String>>;
 
 /// The element the part is drawn in: its class and test id.
 #[derive(Clone, Copy, PartialEq)]
@@ -39,32 +40,31 @@ pub struct LayerName {
     pub testid: &'static str,
 }
 
-/// Has the module draw `props` (with `draw`) in a layer of its own once `open` first holds,
-/// and again at every change; `unmount` removes what the module drew when the dashboard goes.
-/// Returns where the part is and a callback that tries a failed load again.
+/// Has the module draw the part (with `draw`) in a layer of its own once `open` first holds,
+/// and again whenever `values` is a new one (the caller's `use_memo` of its props: compared by
+/// pointer, so this hook is written once for every part); `unmount` removes what the module
+/// drew when the dashboard goes. Returns where the part is and a callback that tries a failed
+/// load again.
 #[hook]
-pub fn use_module_layer<P>(
-    props: &P,
+pub fn use_module_layer(
+    values: Shared<()>,
     open: bool,
     name: LayerName,
-    draw: Draw<P>,
+    draw: Draw,
     unmount: fn(),
-) -> (Load, Callback<MouseEvent>)
-where
-    P: Clone + PartialEq + 'static,
-{
+) -> (Load, Callback<MouseEvent>) {
     let host = use_mut_ref(|| None::<web_sys::Element>);
     let load = use_state(|| Load::NotYet);
     let attempt = use_state(|| 0u32);
-    // What the part should show now, and how to draw it.
-    let latest = use_mut_ref(|| (props.clone(), draw.clone()));
-    *latest.borrow_mut() = (props.clone(), draw);
+    // How to draw what the part should show now.
+    let latest = use_mut_ref(|| draw.clone());
+    *latest.borrow_mut() = draw;
     // Whether the dashboard is still on the page: a load that ends after it left draws nothing.
     let mounted = use_mut_ref(|| true);
     {
         let (host, load, mounted) = (host.clone(), load.clone(), mounted.clone());
         let drawn = *load == Load::Drawn;
-        use_effect_with((props.clone(), open, *attempt), move |_| {
+        use_effect_with((values, open, *attempt), move |_| {
             if !(open || drawn) {
                 return;
             }
@@ -78,8 +78,8 @@ where
                     if !*mounted.borrow() {
                         return Ok(());
                     }
-                    let (props, draw) = latest.borrow().clone();
-                    draw(&root, &props)
+                    let draw = latest.borrow().clone();
+                    draw(&root)
                 };
                 match drew.await {
                     Ok(()) => load.set(Load::Drawn),
