@@ -64,6 +64,18 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "opening Topology should fetch the module's script and .wasm once each",
     )
     .await?;
+    // The module's app is drawn inside the page's, numbered apart from it: an event in
+    // Topology goes to the module's app alone (Yew marks each element with its app's number).
+    let apart = js(
+        client,
+        "const page = document.querySelector('.page-root'), host = document.querySelector('[data-testid=lazy-mode]'); \
+         return !!page && !!host && page.contains(host) && page.__yew_subtree_id !== undefined \
+           && host.__yew_subtree_id !== undefined && page.__yew_subtree_id !== host.__yew_subtree_id;",
+    )
+    .await?;
+    if apart != Value::Bool(true) {
+        return Err("the module's Topology app should be numbered apart from the page's".into());
+    }
     // Its own mode tabs switch back: the micro-batch dashboard, and nothing of Topology left.
     click(client, "[data-testid=mode-micro]").await?;
     wait_for(

@@ -13,8 +13,8 @@ use yew::html;
 
 fn main() {
     // The page's root is an element of its own in `<body>`, not `<body>` itself: Yew listens
-    // for events on the element it is mounted on, and the second module's Explore dialog (a
-    // Yew app of its own) is drawn beside it, where this one's listeners do not see its events.
+    // for events on the element it is mounted on, and the second module's Explore dialog and
+    // scenario editor (Yew apps of their own) are drawn beside it, in elements of their own.
     let document = gloo::utils::document();
     let root = document.create_element("div").expect("a div");
     root.set_class_name("page-root");

@@ -41,6 +41,36 @@ fn Mounted(props: &MountedProps) -> Html {
     }
 }
 
+/// Renders nothing: drawn once, then removed, by [`numbered_apart`].
+#[component]
+fn Nothing() -> Html {
+    html! {}
+}
+
+thread_local! {
+    /// Whether [`numbered_apart`] has run.
+    static APART: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Makes sure this module's apps are numbered apart from the page's, before it draws one.
+///
+/// Yew numbers each app it mounts (its event subtree) from 1, in each module alike, and marks
+/// every element it draws with that number; an event goes to the app whose number the element
+/// it happened on carries. The page's app is number 1 (it makes no portals); a Topology or
+/// Inspect dashboard of this module is drawn inside it, so it must not be number 1 too, or the
+/// page's app would take its events for its own and look them up among its own listeners. One
+/// app drawn and removed here takes number 1 in this module; every later one is 2 or more.
+fn numbered_apart() {
+    if !APART.with(|a| a.replace(true)) {
+        let scratch = gloo::utils::document()
+            .create_element("div")
+            .expect("a div");
+        yew::Renderer::<Nothing>::with_root(scratch)
+            .render()
+            .destroy();
+    }
+}
+
 thread_local! {
     /// The app on screen, if any.
     static APP: RefCell<Option<yew::AppHandle<Mounted>>> = const { RefCell::new(None) };
@@ -60,6 +90,7 @@ pub fn mount(root: web_sys::Element, which: &str) -> Result<(), JsValue> {
         }
     };
     unmount();
+    numbered_apart();
     let app = yew::Renderer::<Mounted>::with_root_and_props(root, MountedProps { which }).render();
     APP.with(|a| *a.borrow_mut() = Some(app));
     Ok(())
@@ -108,6 +139,7 @@ where
                 if let Some((_, app)) = drawn.take() {
                     app.destroy();
                 }
+                numbered_apart();
                 let app = yew::Renderer::<C>::with_root_and_props(root.clone(), props).render();
                 *drawn = Some((root, app));
             }

@@ -5,10 +5,10 @@
 //! then, not what it showed when the load began), gives the drawn part every later change, and
 //! removes it and its element when the dashboard leaves the page.
 //!
-//! Beside the root, not inside it: each Yew app listens for events on the element it is mounted
-//! on, and the page's app would take the module's events for its own (the two apps number their
-//! listeners alike). Both parts are overlays (a dialog, a fixed panel), so nothing of the
-//! layout is lost.
+//! Both parts are overlays (a dialog, a fixed panel), so they take no place in the layout and
+//! are drawn beside the page's root. The module numbers its apps apart from the page's (see
+//! `numbered_apart` in `bin/batchscope-modes.rs`), so an app of the module may also be drawn
+//! inside the page's, as the Topology and Inspect dashboards are.
 
 use crate::shell::{load_module, Shared};
 use std::rc::Rc;
