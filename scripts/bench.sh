@@ -344,19 +344,26 @@ builds it.
 | ASCII case for the page's own labels and the lesson check (\`to_ascii_lowercase\`: Unicode's case tables leave, 14 KB of the raw module) | 399,207 B (1,006,121 B raw) | 568,812 B (1,388,587 B raw) |
 | the Spark UI tab's charts drawn by the second module (plotters and the chart code; each chart's place says "Loading the chart…" the first time) | 379,925 B (969,992 B raw) | 578,718 B (1,408,095 B raw) |
 | the lesson index reads a topology lesson's heading, not its paragraphs | 378,229 B (965,013 B raw) | 578,914 B (1,408,247 B raw) |
+| the scenario editor drawn by the second module, as an overlay beside the page's root (the form, its checks, the file reader; the place says "Loading the editor…" the first time it opens) | 371,743 B (945,582 B raw) | 588,987 B (1,438,389 B raw) |
 
 Also tried, not kept: \`-Zlocation-detail=none\` (222 B: an immediate abort already drops the
 panic locations); \`wasm-opt -tnh\` (1.3 KB, but it lets the optimizer assume that a trap —
 here every panic — never happens, so a panic would run on instead of stopping) and
 \`--low-memory-unused\` with it (2.2 KB). What is left of the first module, before
-\`wasm-opt\`: 1.04 MB of code, of which Yew 21 %, the dashboard's components 20 %, the engine
-15 %, \`core\` and \`alloc\` 22 % (B-trees, \`Rc\`, drops: one instance per type), the
-scenario's JSON reader with field paths in its errors (\`serde_path_to_error\`, \`serde_json\`)
-7 %; and 120 KB of data (49 KB gzipped: lesson, step-note, tour and preset text 27 KB of it).
-The next parts that could leave the first load are drawn inside the dashboard's layout (the
-scenario editor, about 9 KB gzipped; compare mode's two sides, about 10 KB), where a second
-Yew app cannot be mounted (each app takes the events under the element it is mounted on), or
-are read at once when a link opens (the tours, about 7 KB).
+\`wasm-opt\`, after the editor left: 1.02 MB of code, of which Yew 23 %, the dashboard's
+components 19 %, the engine 15 %, \`core\` and \`alloc\` 21 % (B-trees, \`Rc\`, drops: one
+instance per type), the scenario's JSON reader with field paths in its errors
+(\`serde_path_to_error\`, \`serde_json\`) 7 % — read by the page for a link's \`scenario=\`, so it
+stays: without any scenario reader the page would be 16.5 KB smaller gzipped, without the field
+paths alone 6 KB (measured, not kept: a link's error must name the field); and 115 KB of data
+(47 KB gzipped: lesson, step-note, tour and preset text 27 KB of it).
+The scenario editor left as an overlay drawn beside the page's root, like the Explore dialog. The
+second module now numbers its apps apart from the page's (Yew numbers each app from 1 in each
+module alike and sends an event to the app whose number its element carries), so an app of the
+module may also be drawn inside the page's layout: compare mode's two sides (about 10 KB
+gzipped) could leave that way, given the two runs at the cursor. The tours' text (about 5 KB
+gzipped of the 7 KB the tours take) is read at once when a tour link opens; it could come with
+the module while the tour's stops stay.
 
 The smaller page did not slow the page down. Two alternating rounds of \`benches/browser.rs\`
 with the page before these steps and after them (19:26 UTC): first load to the mounted app

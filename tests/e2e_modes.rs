@@ -7,6 +7,8 @@
 //! when first asked for, they are the run's (checked against the engine and the oracle). So is
 //! the Explore dialog: its clicks stay in it, and a run it opens loads in the page. And the
 //! Spark UI tab's charts: drawn by the module once the tab is opened, from the run's progress.
+//! And the scenario editor: drawn by the module, beside the page's root, when first opened (a
+//! module that cannot be fetched named in its place, with "Try again"), closed by its own button.
 //!
 //! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
 //! it fails, naming the missing piece, without them.
@@ -105,20 +107,40 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
-/// A module that cannot be fetched: the message names the file, the micro-batch dashboard's
-/// tab still works, and "Try again" loads it once it is there.
-async fn broken_then_retried(client: &Client, port: u16) -> TestResult {
-    reopen(client, port, "#preset=kafka-append").await?;
+/// Renames the second module's files in the page's meta tag to files that do not exist;
+/// returns the tag's content, for [`restore_module_name`].
+async fn break_module_name(client: &Client) -> Result<String, String> {
     let meta = js(
         client,
         "const m = document.querySelector('meta[name=batchscope-modes]'); const c = m.content; m.content = c.replace(/batchscope-modes-/g, 'missing-modes-'); return c;",
     )
     .await?;
-    let Value::String(meta) = meta else {
-        return Err(format!(
-            "the page should name its second module in a meta tag: {meta}"
-        ));
-    };
+    match meta {
+        Value::String(meta) => Ok(meta),
+        other => Err(format!(
+            "the page should name its second module in a meta tag: {other}"
+        )),
+    }
+}
+
+/// Puts back the meta tag's content [`break_module_name`] returned.
+async fn restore_module_name(client: &Client, meta: &str) -> TestResult {
+    js(
+        client,
+        &format!(
+            "document.querySelector('meta[name=batchscope-modes]').content = {}; return true;",
+            serde_json::to_string(meta).expect("a string")
+        ),
+    )
+    .await?;
+    Ok(())
+}
+
+/// A module that cannot be fetched: the message names the file, the micro-batch dashboard's
+/// tab still works, and "Try again" loads it once it is there.
+async fn broken_then_retried(client: &Client, port: u16) -> TestResult {
+    reopen(client, port, "#preset=kafka-append").await?;
+    let meta = break_module_name(client).await?;
     click(client, "[data-testid=mode-topology]").await?;
     wait_for(
         client,
@@ -133,14 +155,7 @@ async fn broken_then_retried(client: &Client, port: u16) -> TestResult {
     {
         return Err(format!("the message should name what failed: {message}"));
     }
-    js(
-        client,
-        &format!(
-            "document.querySelector('meta[name=batchscope-modes]').content = {}; return true;",
-            serde_json::to_string(&meta).expect("a string")
-        ),
-    )
-    .await?;
+    restore_module_name(client, &meta).await?;
     click(client, "[data-testid=lazy-mode-error] button").await?;
     wait_for(
         client,
@@ -410,8 +425,69 @@ async fn charts_from_the_module(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
+/// The scenario editor: drawn by the module, beside the page's root, the first time it opens;
+/// a module that cannot be fetched is named in the editor's place, with "Try again"; the
+/// editor's own close button (the module's) closes it on the page.
+async fn editor_from_the_module(client: &Client, port: u16) -> TestResult {
+    reopen(client, port, "#preset=kafka-append").await?;
+    module_fetches(
+        client,
+        0,
+        "the micro-batch dashboard should load without the second module",
+    )
+    .await?;
+    let meta = break_module_name(client).await?;
+    click(client, "[data-testid=editor-open]").await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=editor-load-error]')",
+        20,
+        "a message that the editor could not be loaded",
+    )
+    .await?;
+    let message = text(client, "[data-testid=editor-load-error]").await?;
+    if !message.contains("editor could not be loaded") || !message.contains("missing-modes-") {
+        return Err(format!("the message should name what failed: {message}"));
+    }
+    restore_module_name(client, &meta).await?;
+    click(client, "[data-testid=editor-load-error] button").await?;
+    wait_for(
+        client,
+        "(e => e && !e.hidden)(document.querySelector('[data-testid=editor-host] [data-testid=editor]')) \
+         && !document.querySelector('[data-testid=editor-load-error]')",
+        30,
+        "the editor from the second module after trying again",
+    )
+    .await?;
+    module_fetches(
+        client,
+        2,
+        "the editor should fetch the module's script and .wasm once each",
+    )
+    .await?;
+    let apart = js(
+        client,
+        "const page = document.querySelector('.page-root'), host = document.querySelector('[data-testid=editor-host]'); \
+         return !!page && !!host && !page.contains(host) && !host.contains(page);",
+    )
+    .await?;
+    if apart != Value::Bool(true) {
+        return Err("the module's editor should be drawn beside the page's root".into());
+    }
+    click(client, "[data-testid=ed-close]").await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=editor]').hidden",
+        10,
+        "the editor closed by its own button",
+    )
+    .await?;
+    no_overflow_no_errors(client).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_second_module_loads_when_topology_inspect_explore_an_export_or_a_chart_needs_it() {
+async fn the_second_module_loads_when_topology_inspect_explore_an_export_a_chart_or_the_editor_needs_it(
+) {
     let session = Session::start("e2e-modes").await;
     let mut result = drive(&session.client, session.port).await;
     if result.is_ok() {
@@ -425,6 +501,9 @@ async fn the_second_module_loads_when_topology_inspect_explore_an_export_or_a_ch
     }
     if result.is_ok() {
         result = charts_from_the_module(&session.client, session.port).await;
+    }
+    if result.is_ok() {
+        result = editor_from_the_module(&session.client, session.port).await;
     }
     session.close().await;
     if let Err(message) = result {
