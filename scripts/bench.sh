@@ -200,7 +200,7 @@ table="| measure | measured | goal |
 | the same, \`batchscope run FILE\` (includes the oracle) | $(per row_cli_per_record) | — |
 | the same, wasm heap in Node | $(per row_heap_per_record) | — |
 | release dashboard \`.wasm\` the page loads (micro-batch), gzip -9 (raw) | $(commas "$web_gz") B ($(commas "$web_raw") B raw) | ≤ 350 KB |
-| the second module, loaded when Topology, Inspect, Explore or a trace or folder export is first used, gzip -9 (raw) | $(commas "$modes_gz") B ($(commas "$modes_raw") B raw) | — |
+| the second module, loaded when Topology, Inspect, Explore, the editor, a Spark UI chart, the crash matrix or a trace or folder export is first used, gzip -9 (raw) | $(commas "$modes_gz") B ($(commas "$modes_raw") B raw) | — |
 | throughput floor: the same records into a \`Vec\` of fixed-width rows / a \`BTreeMap<(u32, u64), u32>\` | $(per row_floor) | a bound the engine approaches |
 | explorer, \`tablestore\`, depth 2 (\`batchscope explore --json\`) | $(commas "$explore_runs") runs in $explore_s s (wall, whole command) | keep |
 | explorer, \`tablestore\`, crash after every event, depth 2 (\`--every-event --depth 2 --json\`) | $(commas "$ee_runs") runs ($(commas "$ee_pruned") pruned), $ee_windows crash windows reached, $ee_missed passed without a crash, in $ee_s s | ≤ 10 s |

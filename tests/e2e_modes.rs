@@ -107,6 +107,25 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
+/// Fails unless the element with test id `testid` (where the module drew `what`) is beside the
+/// page's root: neither inside it nor holding it.
+async fn beside_the_root(client: &Client, testid: &str, what: &str) -> TestResult {
+    let apart = js(
+        client,
+        &format!(
+            "const page = document.querySelector('.page-root'), host = document.querySelector('[data-testid={testid}]'); \
+             return !!page && !!host && !page.contains(host) && !host.contains(page);"
+        ),
+    )
+    .await?;
+    if apart != Value::Bool(true) {
+        return Err(format!(
+            "{what} should be drawn beside the page's root, not in it"
+        ));
+    }
+    Ok(())
+}
+
 /// Renames the second module's files in the page's meta tag to files that do not exist;
 /// returns the tag's content, for [`restore_module_name`].
 async fn break_module_name(client: &Client) -> Result<String, String> {
@@ -307,15 +326,7 @@ async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
     .await?;
     run_exploration(client, "1", 60, "the exploration to finish").await?;
     // The dialog's own element is outside the one the page's app listens on.
-    let apart = js(
-        client,
-        "const page = document.querySelector('.page-root'), dialog = document.querySelector('[data-testid=explore-host]'); \
-         return !!page && !!dialog && !page.contains(dialog) && !dialog.contains(page);",
-    )
-    .await?;
-    if apart != Value::Bool(true) {
-        return Err("the module's dialog should be drawn beside the page's root, not in it".into());
-    }
+    beside_the_root(client, "explore-host", "the module's dialog").await?;
     let untouched = js(
         client,
         "return !(e => e && !e.hidden)(document.querySelector('[data-testid=editor]')) \
@@ -465,15 +476,7 @@ async fn editor_from_the_module(client: &Client, port: u16) -> TestResult {
         "the editor should fetch the module's script and .wasm once each",
     )
     .await?;
-    let apart = js(
-        client,
-        "const page = document.querySelector('.page-root'), host = document.querySelector('[data-testid=editor-host]'); \
-         return !!page && !!host && !page.contains(host) && !host.contains(page);",
-    )
-    .await?;
-    if apart != Value::Bool(true) {
-        return Err("the module's editor should be drawn beside the page's root".into());
-    }
+    beside_the_root(client, "editor-host", "the module's editor").await?;
     click(client, "[data-testid=ed-close]").await?;
     wait_for(
         client,

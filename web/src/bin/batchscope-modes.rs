@@ -47,11 +47,6 @@ fn Nothing() -> Html {
     html! {}
 }
 
-thread_local! {
-    /// Whether [`numbered_apart`] has run.
-    static APART: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 /// Makes sure this module's apps are numbered apart from the page's, before it draws one.
 ///
 /// Yew numbers each app it mounts (its event subtree) from 1, in each module alike, and marks
@@ -61,14 +56,15 @@ thread_local! {
 /// page's app would take its events for its own and look them up among its own listeners. One
 /// app drawn and removed here takes number 1 in this module; every later one is 2 or more.
 fn numbered_apart() {
-    if !APART.with(|a| a.replace(true)) {
+    static APART: std::sync::Once = std::sync::Once::new();
+    APART.call_once(|| {
         let scratch = gloo::utils::document()
             .create_element("div")
             .expect("a div");
         yew::Renderer::<Nothing>::with_root(scratch)
             .render()
             .destroy();
-    }
+    });
 }
 
 thread_local! {

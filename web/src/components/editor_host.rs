@@ -12,7 +12,6 @@ use crate::state::preset_names;
 use batchscope_engine::Scenario;
 use batchscope_view::url::scenario::{Link, Versus};
 use batchscope_view::url::UrlState;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -81,24 +80,20 @@ pub fn LazyEditor(props: &ScenarioEditorProps) -> Html {
             }
         })
     });
-    let values = props.clone();
-    let draw: Draw = Rc::new(move |root| {
-        editor_in_module(
-            root,
-            &serde_json::to_string(&values.scenario).expect("a scenario serializes"),
-            values.open,
-            AsRef::<JsValue>::as_ref(&*on_apply).unchecked_ref(),
-            AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
-        )
+    // How to draw these props, made anew when they change.
+    let draw = use_memo(props.clone(), move |values| {
+        let values = values.clone();
+        Box::new(move |root: &web_sys::Element| {
+            editor_in_module(
+                root,
+                &serde_json::to_string(&values.scenario).expect("a scenario serializes"),
+                values.open,
+                AsRef::<JsValue>::as_ref(&*on_apply).unchecked_ref(),
+                AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
+            )
+        }) as Draw
     });
-    let changed = use_memo(props.clone(), |_| ());
-    let (load, retry) = use_module_layer(
-        Shared(changed),
-        props.open,
-        EDITOR_LAYER,
-        draw,
-        editor_unmount,
-    );
+    let (load, retry) = use_module_layer(Shared(draw), props.open, EDITOR_LAYER, editor_unmount);
     let close = props.on_close.reform(|_: MouseEvent| ());
     match &load {
         Load::Loading if props.open => html! {

@@ -14,7 +14,6 @@ use crate::shell::{explore_in_module, explore_unmount, Shared};
 use crate::state::{preset_names, Action};
 use batchscope_engine::Scenario;
 use batchscope_view::url::scenario::format_link;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -88,26 +87,22 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
         let close = close.clone();
         Closure::<dyn Fn()>::new(move || close.emit(()))
     });
-    let slot = props.clone();
-    let draw: Draw = Rc::new(move |root| {
-        let json = |s: &Scenario| serde_json::to_string(s).expect("a scenario serializes");
-        explore_in_module(
-            root,
-            &slot.preset,
-            &json(&slot.scenario.0),
-            slot.custom.as_ref().map(|c| json(&c.0)).as_deref(),
-            slot.open,
-            AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
-        )
+    // How to draw these props, made anew when they change.
+    let draw = use_memo(props.clone(), move |slot| {
+        let slot = slot.clone();
+        Box::new(move |root: &web_sys::Element| {
+            let json = |s: &Scenario| serde_json::to_string(s).expect("a scenario serializes");
+            explore_in_module(
+                root,
+                &slot.preset,
+                &json(&slot.scenario.0),
+                slot.custom.as_ref().map(|c| json(&c.0)).as_deref(),
+                slot.open,
+                AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
+            )
+        }) as Draw
     });
-    let values = use_memo(props.clone(), |_| ());
-    let (load, retry) = use_module_layer(
-        Shared(values),
-        props.open,
-        EXPLORE_LAYER,
-        draw,
-        explore_unmount,
-    );
+    let (load, retry) = use_module_layer(Shared(draw), props.open, EXPLORE_LAYER, explore_unmount);
     let close = props.on_close.reform(|_: MouseEvent| ());
     match &load {
         Load::Loading if props.open => html! {

@@ -11,7 +11,6 @@
 //! inside the page's, as the Topology and Inspect dashboards are.
 
 use crate::shell::{load_module, Shared};
-use std::rc::Rc;
 use yew::prelude::*;
 
 /// Where the module's part is.
@@ -27,9 +26,9 @@ pub enum Load {
     Failed(String),
 }
 
-/// Draws the part (its values at the render that made this) with the loaded module into an
-/// element, or gives the one it drew new values.
-pub type Draw = Rc<dyn Fn(&web_sys::Element) -> Result<(), String>>;
+/// Draws the part, with the values it was made from, with the loaded module into an element, or
+/// gives the one it drew those values.
+pub type Draw = Box<dyn Fn(&web_sys::Element) -> Result<(), String>>;
 
 /// The element the part is drawn in: its class and test id.
 #[derive(Clone, Copy, PartialEq)]
@@ -41,30 +40,30 @@ pub struct LayerName {
 }
 
 /// Has the module draw the part (with `draw`) in a layer of its own once `open` first holds,
-/// and again whenever `values` is a new one (the caller's `use_memo` of its props: compared by
-/// pointer, so this hook is written once for every part); `unmount` removes what the module
-/// drew when the dashboard goes. Returns where the part is and a callback that tries a failed
-/// load again.
+/// and again whenever `draw` is a new one: the caller's `use_memo` of its props, made anew when
+/// they change and compared by pointer, so this hook is written once for every part. `unmount`
+/// removes what the module drew when the dashboard goes. Returns where the part is and a
+/// callback that tries a failed load again.
 #[hook]
 pub fn use_module_layer(
-    values: Shared<()>,
+    draw: Shared<Draw>,
     open: bool,
     name: LayerName,
-    draw: Draw,
     unmount: fn(),
 ) -> (Load, Callback<MouseEvent>) {
     let host = use_mut_ref(|| None::<web_sys::Element>);
     let load = use_state(|| Load::NotYet);
     let attempt = use_state(|| 0u32);
-    // How to draw what the part should show now.
+    // What the part should show now: a load that ends draws this, not what was asked when it
+    // began.
     let latest = use_mut_ref(|| draw.clone());
-    *latest.borrow_mut() = draw;
+    *latest.borrow_mut() = draw.clone();
     // Whether the dashboard is still on the page: a load that ends after it left draws nothing.
     let mounted = use_mut_ref(|| true);
     {
         let (host, load, mounted) = (host.clone(), load.clone(), mounted.clone());
         let drawn = *load == Load::Drawn;
-        use_effect_with((values, open, *attempt), move |_| {
+        use_effect_with((draw, open, *attempt), move |_| {
             if !(open || drawn) {
                 return;
             }
@@ -79,7 +78,7 @@ pub fn use_module_layer(
                         return Ok(());
                     }
                     let draw = latest.borrow().clone();
-                    draw(&root)
+                    (draw.0)(&root)
                 };
                 match drew.await {
                     Ok(()) => load.set(Load::Drawn),
