@@ -345,6 +345,7 @@ builds it.
 | the Spark UI tab's charts drawn by the second module (plotters and the chart code; each chart's place says "Loading the chart…" the first time) | 379,925 B (969,992 B raw) | 578,718 B (1,408,095 B raw) |
 | the lesson index reads a topology lesson's heading, not its paragraphs | 378,229 B (965,013 B raw) | 578,914 B (1,408,247 B raw) |
 | the scenario editor drawn by the second module, as an overlay beside the page's root (the form, its checks, the file reader; the place says "Loading the editor…" the first time it opens) | 371,743 B (945,582 B raw) | 588,987 B (1,438,389 B raw) |
+| compare mode's two runs drawn by the second module inside the page's layout, in the diagram's place (the two sides, the difference strip and the crash matrix; both runs made again there from the page's link without its cursor, which they are deterministic in, and the cursor given at every step; the place says "Loading compare mode…" the first time) | 362,826 B (921,947 B raw) | 613,336 B (1,498,647 B raw) |
 
 Also tried, not kept: \`-Zlocation-detail=none\` (222 B: an immediate abort already drops the
 panic locations); \`wasm-opt -tnh\` (1.3 KB, but it lets the optimizer assume that a trap —
@@ -357,16 +358,31 @@ instance per type), the scenario's JSON reader with field paths in its errors
 stays: without any scenario reader the page would be 16.5 KB smaller gzipped, without the field
 paths alone 6 KB (measured, not kept: a link's error must name the field); and 115 KB of data
 (47 KB gzipped: lesson, step-note, tour and preset text 27 KB of it).
-The scenario editor left as an overlay drawn beside the page's root, like the Explore dialog. The
-second module now numbers its apps apart from the page's (Yew numbers each app from 1 in each
-module alike and sends an event to the app whose number its element carries), so an app of the
-module may also be drawn inside the page's layout. What could leave next, each measured by
-building the tip's page without it (371,853 B gzipped built that way; not kept): compare mode's
-two sides, 10,504 B (they could be drawn by the module inside the layout, given the two runs at
-the cursor); the tours' text, 5,178 B of the 7 KB the tours take (read at once when a tour link
-opens; it could come with the module while the tour's stops, which the player resolves at once,
-stay); both with the field paths of a scenario's errors (the page would name the line and
-column, and the module the field, on an error only): 350,630 B, 21,223 B less.
+The scenario editor left as an overlay drawn beside the page's root, like the Explore dialog;
+compare mode's two runs left as a part drawn inside the page's layout (the module numbers its apps
+apart from the page's: Yew numbers each app from 1 in each module alike and sends an event to the
+app whose number its element carries). Compare mode took 9,027 B from the page built from the
+commit before (371,853 B gzipped built that way), less than the 10,504 B it measured as not drawn
+at all: the page keeps its place, its loading state and the link it hands over. The second module
+grew by 24 KB: it now carries the sequence diagram and the verdict badge too.
+
+A first build of this step read 356,476 B, and its scenario errors named no field: in both
+modules \`serde_path_to_error\`'s path came back empty, so a link's or the editor's
+\`"channels": "two"\` read "scenario: invalid type…" instead of "upstream.channels: invalid type…",
+and the path's code (about 6 KB gzipped in the first module, 11 KB in the second) was gone from
+the build. Natively, in the debug wasm of the component tests, and in the same page built with
+\`-Cpanic=abort\` instead of \`-Cpanic=immediate-abort\` (30 KB larger), the field was named; the
+commit before, built the same way, named it too. The reader then tested the path written out
+against "." and "?"; it now asks the path's segments whether any names a field, and every build
+names it again. What in the toolchain dropped it (the unstable immediate abort, LLVM's size
+optimisations, or their mix) is not known: the browser suite now checks that the page's own reader
+(a link's \`scenario=\`) and the module's (the editor) both name the field, as the engine does.
+
+What could leave next, each measured by building the page of 1a6e73e without it: the tours'
+text, 5,178 B of the 7 KB the tours take (read at once when a tour link opens; it could come with
+the module while the tour's stops, which the player resolves at once, stay); the field paths of
+a scenario's errors, about 6 KB (the page would name the line and column, and the module the
+field, on an error only). With both, the first module would be about 351 KB.
 
 The smaller page did not slow the page down. Two alternating rounds of \`benches/browser.rs\`
 with the page before these steps and after them (19:26 UTC): first load to the mounted app

@@ -125,7 +125,8 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         client,
         port,
         "#preset=kafka-append&vs=kafka-idempotent&crash=sink-commit@2&at=60",
-        MICRO_READY,
+        // Both sides, drawn by the page's second module once it is in.
+        "document.querySelector('[data-testid=compare-b] [data-testid=verdict]')",
     )
     .await?;
     found.extend(violations(client, &axe, "compare").await?);

@@ -7,6 +7,8 @@
 
 mod common;
 
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
 use batchscope_check::compare::{compare, compare_matrices};
 use batchscope_check::oracle::check;
 use batchscope_engine::{preset, Scenario, SinkKind};
@@ -98,6 +100,33 @@ async fn custom_scenario(client: &Client, port: u16) -> TestResult {
     if picked != json!("tablestore") {
         return Err(format!("the default preset should load, got {picked}"));
     }
+    // A field of the wrong type: the message names the field, as the engine's reader does.
+    let broken = five_channels()
+        .to_json()
+        .replacen("\"channels\": 5", "\"channels\": \"five\"", 1);
+    let want = Scenario::from_json(&broken)
+        .expect_err("a wrong type")
+        .to_string();
+    if !want.contains("upstream.channels") {
+        return Err(format!("the engine should name upstream.channels: {want}"));
+    }
+    reopen(
+        client,
+        port,
+        &format!("#scenario={}&seed=3", URL_SAFE_NO_PAD.encode(broken)),
+    )
+    .await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=notice]')",
+        20,
+        "the wrong-type message",
+    )
+    .await?;
+    let notice = text(client, "[data-testid=notice]").await?;
+    if !notice.contains(&want) {
+        return Err(format!("the message should say `{want}`: {notice}"));
+    }
     Ok(())
 }
 
@@ -119,6 +148,17 @@ async fn compare_mode(client: &Client, port: u16) -> TestResult {
         "both runs side by side",
     )
     .await?;
+    // Drawn by the page's second module, in the diagram's place inside the page's layout.
+    let placed = js(
+        client,
+        "const host = document.querySelector('[data-testid=compare-host]'); \
+         return !!host && !!host.closest('.app') && !!host.querySelector('[data-testid=compare-a]') \
+           && !document.querySelector('[data-testid=compare-loading]');",
+    )
+    .await?;
+    if placed != json!(true) {
+        return Err("compare mode should be drawn inside the page's layout, its host".into());
+    }
     for (side, want) in [("a", c.a.verdict.name()), ("b", c.b.verdict.name())] {
         let fin = js(
             client,

@@ -9,6 +9,8 @@
 //! Spark UI tab's charts: drawn by the module once the tab is opened, from the run's progress.
 //! And the scenario editor: drawn by the module, beside the page's root, when first opened (a
 //! module that cannot be fetched named in its place, with "Try again"), closed by its own button.
+//! And compare mode: its two runs drawn by the module inside the page's layout when a comparison
+//! is picked (the same message and "Try again"), its crash matrix made on a click in it.
 //!
 //! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
 //! it fails, naming the missing piece, without them.
@@ -488,6 +490,63 @@ async fn editor_from_the_module(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
+/// Compare mode: its two runs drawn by the module inside the page's layout, in the diagram's
+/// place, the first time a comparison is picked; a module that cannot be fetched is named in
+/// that place, with "Try again"; a click in what the module drew (the crash matrix) is its own.
+async fn compare_from_the_module(client: &Client, port: u16) -> TestResult {
+    reopen(client, port, "#preset=kafka-append").await?;
+    module_fetches(
+        client,
+        0,
+        "the micro-batch dashboard should load without the second module",
+    )
+    .await?;
+    let meta = break_module_name(client).await?;
+    js(
+        client,
+        "const s = document.querySelector('[data-testid=compare-pick]'); \
+         s.value = 'vs:kafka-idempotent'; s.dispatchEvent(new Event('change')); return true;",
+    )
+    .await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=compare-load-error]')",
+        20,
+        "a message that compare mode could not be loaded",
+    )
+    .await?;
+    let message = text(client, "[data-testid=compare-load-error]").await?;
+    if !message.contains("Compare mode could not be loaded") || !message.contains("missing-modes-")
+    {
+        return Err(format!("the message should name what failed: {message}"));
+    }
+    restore_module_name(client, &meta).await?;
+    click(client, "[data-testid=compare-load-error] button").await?;
+    wait_for(
+        client,
+        "document.querySelector('.app [data-testid=compare-host] [data-testid=compare-b]') \
+         && !document.querySelector('[data-testid=compare-load-error]')",
+        30,
+        "compare mode from the second module after trying again, inside the page's layout",
+    )
+    .await?;
+    module_fetches(
+        client,
+        2,
+        "compare mode should fetch the module's script and .wasm once each",
+    )
+    .await?;
+    click(client, "[data-testid=compare-host] [data-testid=matrix-go]").await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=compare-host] [data-testid=matrix-differences]')",
+        60,
+        "the crash matrix, made on a click in what the module drew",
+    )
+    .await?;
+    no_overflow_no_errors(client).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_second_module_loads_when_topology_inspect_explore_an_export_a_chart_or_the_editor_needs_it(
 ) {
@@ -507,6 +566,9 @@ async fn the_second_module_loads_when_topology_inspect_explore_an_export_a_chart
     }
     if result.is_ok() {
         result = editor_from_the_module(&session.client, session.port).await;
+    }
+    if result.is_ok() {
+        result = compare_from_the_module(&session.client, session.port).await;
     }
     session.close().await;
     if let Err(message) = result {

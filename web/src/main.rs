@@ -5,6 +5,7 @@
 //! needed.
 
 use batchscope_web::components::chart_host::lazy_chart;
+use batchscope_web::components::compare_view::lazy_compare;
 use batchscope_web::components::editor_host::lazy_editor;
 use batchscope_web::components::explore_host::lazy_explore;
 use batchscope_web::shell::{Dashboard, LazyMode, Root, RootProps};
@@ -26,7 +27,7 @@ fn main() {
     yew::Renderer::<Root>::with_root_and_props(
         root,
         RootProps {
-            micro: html! { <App explore={lazy_explore()} charts={lazy_chart()} editor={lazy_editor()} /> },
+            micro: html! { <App explore={lazy_explore()} charts={lazy_chart()} editor={lazy_editor()} compare={lazy_compare()} /> },
             topology: html! { <LazyMode mode={Dashboard::Topology} /> },
             inspect: html! { <LazyMode mode={Dashboard::Inspect} /> },
         },

@@ -7,6 +7,7 @@ use schemars::gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Schema, SchemaObject, StringValidation};
 use schemars::JsonSchema;
 use serde_json::Value;
+use serde_path_to_error::Segment;
 
 use crate::barrier::TopologySpec;
 use crate::scenario::{CrashKind, CrashPoint, Fault, FaultKind, Restart, Scenario};
@@ -141,10 +142,12 @@ pub fn parse_naming_field<T: serde::de::DeserializeOwned>(
 ) -> Result<T, (Option<String>, String)> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        // `?` is serde_path_to_error's path before any field was entered (a truncated file).
-        let field = (!path.is_empty() && path != "." && path != "?").then_some(path);
-        (field, e.into_inner().to_string())
+        // A path of no segment, or of segments serde cannot name (`?`: before any field was
+        // entered, as in a truncated file), names no field. Read from the segments, not from
+        // the path written out.
+        let path = e.path();
+        let named = path.iter().any(|s| !matches!(s, Segment::Unknown));
+        (named.then(|| path.to_string()), e.into_inner().to_string())
     })?;
     de.end().map_err(|e| (None, e.to_string()))?;
     Ok(value)

@@ -4,7 +4,6 @@
 //! Everything here is a pure function of engine data, tested natively; the `web` crate only
 //! renders what these functions return.
 
-pub mod compare;
 pub mod explain;
 pub mod explore;
 pub mod explore_view;

@@ -2,11 +2,12 @@
 //! (`shell::LazyMode`) the first time one of them is opened: the micro-batch dashboard's first
 //! load does not carry their code. The page calls [`mount`] with the element to draw in and
 //! [`unmount`] when it switches away; the micro-batch dashboard has it draw its Explore dialog
-//! ([`explore`]) and its scenario editor ([`editor`]), draw the Spark UI tab's charts
-//! ([`spark_chart`]), judge the crash matrix ([`crash_matrix`]) and make its Export menu's files
-//! from a run ([`export_file`]).
+//! ([`explore`]), its scenario editor ([`editor`]) and compare mode ([`compare`]), draw the
+//! Spark UI tab's charts ([`spark_chart`]) and make its Export menu's files from a run
+//! ([`export_file`]).
 
 use batchscope_engine::Scenario;
+use batchscope_web::components::compare_view::{CompareSlot, InlineCompare};
 use batchscope_web::components::explore_host::{ExploreSlot, InlineExplore};
 use batchscope_web::components::{ScenarioEditor, ScenarioEditorProps};
 use batchscope_web::export_file::ExportKind;
@@ -119,6 +120,8 @@ thread_local! {
     static EXPLORE: Drawn<InlineExplore> = const { RefCell::new(None) };
     /// The scenario editor on screen, if any.
     static EDITOR: Drawn<ScenarioEditor> = const { RefCell::new(None) };
+    /// Compare mode on screen, if any.
+    static COMPARE: Drawn<InlineCompare> = const { RefCell::new(None) };
 }
 
 /// Draws `props` into `root` with the app kept in `slot`: new values for the app drawn there
@@ -239,18 +242,24 @@ pub fn spark_chart(
     Ok(chart_svg(&progress, which, width, height, dark))
 }
 
-/// The crash points two designs are judged differently at: `a` and `b` are scenarios as JSON,
-/// both crashed at every single crash point (`check::compare::compare_matrices`); the answer is
-/// `batchscope_view::compare::cells_to_text`'s lines, or an error naming what is wrong.
+/// Draws the micro-batch dashboard's compare mode into `root` (an element of the page's
+/// layout), or gives the one drawn new values: `link`, the page's link of both runs without its
+/// cursor (both runs are made from it again only when it changes), the `cursor` and the arrows'
+/// `animate_ms` (see `batchscope_web::components::compare_view`).
 #[wasm_bindgen]
-pub fn crash_matrix(a: &str, b: &str) -> Result<String, JsValue> {
-    let parse = |text: &str, which: &str| {
-        Scenario::from_json(text)
-            .map_err(|e| JsValue::from_str(&format!("design {which} of the crash matrix: {e}")))
+pub fn compare(root: web_sys::Element, link: &str, cursor: u32, animate_ms: f64) {
+    let slot = CompareSlot {
+        link: link.to_string().into(),
+        cursor: cursor as usize,
+        animate_ms,
     };
-    let (a, b) = (parse(a, "A")?, parse(b, "B")?);
-    let cells = batchscope_check::compare::compare_matrices(&a, &b);
-    Ok(batchscope_view::compare::cells_to_text(&cells))
+    draw_in(&COMPARE, root, slot);
+}
+
+/// Removes the compare mode this module drew, if any.
+#[wasm_bindgen]
+pub fn compare_unmount() {
+    remove(&COMPARE);
 }
 
 /// Nothing runs at load: the page calls [`mount`].

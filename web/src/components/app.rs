@@ -2,12 +2,13 @@
 //! and panels, and timeline. Every view is a pure function of the world at the cursor.
 
 use super::chart_host::ChartRender;
+use super::compare_view::{runs_link, CompareRender, CompareSlot};
 use super::editor_host::{edited_link, EditorRender};
 use super::explore_host::{ExploreRender, ExploreSlot};
 use super::{
-    ArmedCrash, ChannelsPanel, CheckpointPanel, CompareView, Controls, CrashControls, ExportMenu,
-    LabButtons, MetaPanel, ProgressPanel, ScenarioEditorProps, SequenceDiagram, Shared, SideTabs,
-    SinkPanel, Timeline, VerdictBadge,
+    ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExportMenu, LabButtons,
+    MetaPanel, ProgressPanel, ScenarioEditorProps, SequenceDiagram, Shared, SideTabs, SinkPanel,
+    Timeline, VerdictBadge,
 };
 use crate::hooks::{
     use_keyboard, use_play_timer, use_player, use_stop_focus, use_theme, use_url_sync, Shortcut,
@@ -62,6 +63,11 @@ pub struct AppProps {
     /// second module; tests: [`super::editor_host::inline_editor`]). None: no editor.
     #[prop_or_default]
     pub editor: Option<EditorRender>,
+    /// Draws compare mode's two runs (the page: [`super::compare_view::lazy_compare`], drawn by
+    /// the second module; tests: [`super::compare_view::inline_compare`]). None: compare mode
+    /// shows the page's run alone.
+    #[prop_or_default]
+    pub compare: Option<CompareRender>,
 }
 
 /// The dashboard.
@@ -271,25 +277,14 @@ pub fn App(props: &AppProps) -> Html {
     // The link of the moment on screen, for the Export menu and the lab's buttons (each writes
     // it out only when used).
     let link = player.url_state();
-    // Compare mode's matrix cells: this page's link without crash inputs, cursor or tour.
-    let diagram = match &player.mode.versus {
-        Some(v) => {
-            let cell_base = {
-                let mut l = link.clone();
-                l.base.crashes.clear();
-                l.base.crash_after_events.clear();
-                l.base.tour = false;
-                l.base.at = 0;
-                batchscope_view::url::scenario::format_link(&l)
-                    .trim_start_matches('#')
-                    .replace("&at=0", "")
-            };
-            html! {
-                <CompareView name_a={preset.clone()} a={run.clone()} world_a={Shared(player.world.clone())}
-                    versus={Shared(v.clone())} cursor={cursor} animate_ms={animate_ms} hash_alone={cell_base} />
-            }
-        }
-        None => {
+    // Compare mode: both runs, drawn from the link's part they are made from.
+    let diagram = match (&player.mode.versus, &props.compare) {
+        (Some(_), Some(compare)) => compare.emit(CompareSlot {
+            link: runs_link(&link).into(),
+            cursor,
+            animate_ms,
+        }),
+        _ => {
             html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} /> }
         }
     };

@@ -1,14 +1,27 @@
 //! Compare mode: the page's run (A) and the run of `vs=` (B) side by side, stepping in lockstep
-//! (by batch, and by event within the batch), each with its sequence diagram and verdict, and a difference strip
-//! that marks where the traces first part and what the runs end up differing in.
+//! (by batch, and by event within the batch), each with its sequence diagram and verdict, and a
+//! difference strip that marks where the traces first part and what the runs end up differing
+//! in.
+//!
+//! The dashboard hands the link of both runs and the cursor (a [`CompareSlot`]) to a renderer it
+//! is given: the page's is [`LazyCompare`], which has the second module (`batchscope-modes`,
+//! fetched the first time compare mode is shown) draw the view inside the page's layout — the
+//! two sides, the strip and the crash matrix stay out of the page's first load; the module
+//! itself, and component tests, draw it in place with [`InlineCompare`]. A run is
+//! deterministic, so the link gives back the very runs the page shows (the page keeps its own
+//! for the header's verdict).
 
+use super::module_layer::{use_module_layer, Draw, Load, Place};
 use super::{SequenceDiagram, VerdictBadge};
 use crate::compare::Versus;
 use crate::run::Run;
-use crate::shell::{matrix_in_module, Shared};
-use batchscope_check::compare::{lockstep_cursor, CellDifference};
+use crate::shell::{compare_in_module, compare_unmount, Mode, Player, Shared};
+use crate::state::Micro;
+use batchscope_check::compare::{compare_matrices, lockstep_cursor, CellDifference};
 use batchscope_engine::World;
 use batchscope_view::panels;
+use batchscope_view::url::scenario::{format_link, Link};
+use std::time::Duration;
 use yew::prelude::*;
 
 /// Rows of each sequence diagram.
@@ -21,8 +34,6 @@ pub struct CompareViewProps {
     pub name_a: String,
     /// A's run.
     pub a: Shared<Run>,
-    /// A's world at the cursor (the page's player).
-    pub world_a: Shared<World>,
     /// B and the comparison.
     pub versus: Shared<Versus>,
     /// Events shown.
@@ -36,12 +47,10 @@ pub struct CompareViewProps {
 /// The crash matrix of both, for the designs it was asked for (a key of A, B and the seed).
 #[derive(Clone, PartialEq)]
 enum Matrix {
-    /// Being computed (by the page's second module, fetched the first time).
+    /// Being computed.
     Computing(String),
     /// The crash points judged differently.
     Done(String, Vec<CellDifference>),
-    /// Could not be computed: why.
-    Failed(String, String),
 }
 
 /// One side: name, live badge, final verdict, diagram.
@@ -85,24 +94,21 @@ fn side(
 pub fn CompareView(props: &CompareViewProps) -> Html {
     let v = &props.versus;
     let c = &v.comparison;
-    // The crash matrix of both, on demand (every single crash point, twice: a second or two),
-    // made by the page's second module, which carries the explorer.
+    // The crash matrix of both, on demand (every single crash point, twice: a second or two).
     let key = format!("{}|{}|{}", props.name_a, v.name, c.seed);
     let cells = use_state(|| Option::<Matrix>::None);
     let on_matrix = {
         let (cells, key) = (cells.clone(), key.clone());
-        // Both runs by reference: the scenarios are written as JSON on a click, not at every
-        // step drawn in compare mode.
         let (run_a, versus) = (props.a.clone(), props.versus.clone());
         Callback::from(move |_: MouseEvent| {
             cells.set(Some(Matrix::Computing(key.clone())));
-            let (a, b) = (run_a.scenario.to_json(), versus.run.scenario.to_json());
+            let (run_a, versus) = (run_a.clone(), versus.clone());
             let (cells, key) = (cells.clone(), key.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                cells.set(Some(match matrix_in_module(&a, &b).await {
-                    Ok(list) => Matrix::Done(key, list),
-                    Err(why) => Matrix::Failed(key, why),
-                }));
+                // Let the status be drawn before the page is busy.
+                yew::platform::time::sleep(Duration::from_millis(30)).await;
+                let list = compare_matrices(&run_a.scenario, &versus.run.scenario);
+                cells.set(Some(Matrix::Done(key, list)));
             });
         })
     };
@@ -117,12 +123,6 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
         Some(Matrix::Computing(k)) if *k == key => html! {
             <p class="cmp-matrix" role="status" data-testid="matrix-computing">
                 { "Crashing both at every single crash point…" }</p>
-        },
-        Some(Matrix::Failed(k, why)) if *k == key => html! {
-            <div class="cmp-matrix" role="alert" data-testid="matrix-error">
-                { format!("The crash matrix could not be made: {why}. ") }
-                { go("Try again") }
-            </div>
         },
         Some(Matrix::Done(k, list)) if *k == key => {
             let name = |v: Option<batchscope_check::Verdict>| {
@@ -145,7 +145,9 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
         _ => go("Crash matrix: where do they differ?"),
     };
     // Lockstep by batch, and by event within the batch.
-    let cursor_b = lockstep_cursor(props.a.events(), props.cursor, v.run.events());
+    let cursor_a = props.cursor.min(props.a.len());
+    let world_a = props.a.timeline.world_at(cursor_a);
+    let cursor_b = lockstep_cursor(props.a.events(), cursor_a, v.run.events());
     let world_b = v.run.timeline.world_at(cursor_b);
     let (fa, fb) = (c.a.verdict.name(), c.b.verdict.name());
     let divergence = match &c.first_divergence {
@@ -181,9 +183,134 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                 { matrix }
             </div>
             <div class="cmp-sides">
-                { side("a", &props.name_a, &props.a, &props.world_a, props.cursor, props.animate_ms, fa) }
+                { side("a", &props.name_a, &props.a, &world_a, cursor_a, props.animate_ms, fa) }
                 { side("b", &v.name, &v.run, &world_b, cursor_b, props.animate_ms, fb) }
             </div>
         </div>
+    }
+}
+
+/// What compare mode is drawn from.
+#[derive(Properties, Clone, PartialEq)]
+pub struct CompareSlot {
+    /// The page's link with both runs (`vs=`), its cursor, tab and file left out
+    /// ([`runs_link`]): the runs are made again only when it changes.
+    pub link: AttrValue,
+    /// Events shown of A.
+    pub cursor: usize,
+    /// Arrow animation length.
+    pub animate_ms: f64,
+}
+
+/// Draws compare mode for a slot.
+pub type CompareRender = Callback<CompareSlot, Html>;
+
+/// The renderer of [`InlineCompare`].
+pub fn inline_compare() -> CompareRender {
+    Callback::from(|slot: CompareSlot| html! { <InlineCompare ..slot /> })
+}
+
+/// The renderer of [`LazyCompare`].
+pub fn lazy_compare() -> CompareRender {
+    Callback::from(|slot: CompareSlot| html! { <LazyCompare ..slot /> })
+}
+
+/// The part of `link` both runs are made from: without its cursor, tab and checkpoint file.
+pub fn runs_link(link: &Link) -> String {
+    let mut l = link.clone();
+    l.base.at = 0;
+    l.base.tab = None;
+    l.base.file = None;
+    format_link(&l)
+}
+
+/// Both runs of a compare link, as the page's player makes them.
+struct Runs {
+    /// A's name.
+    name_a: String,
+    /// A's run.
+    a: Shared<Run>,
+    /// B and the comparison.
+    versus: Shared<Versus>,
+    /// The link's keys but `crash=` and `at=`: a matrix cell's link adds its crash.
+    hash_alone: String,
+}
+
+/// Both runs of `hash`, or what is wrong with it.
+fn runs_of(hash: &str) -> Result<Runs, String> {
+    let link = Micro::parse_link(hash).map_err(|errors| errors.join("; "))?;
+    let mut cells = link.clone();
+    cells.base.crashes.clear();
+    cells.base.crash_after_events.clear();
+    cells.base.tour = false;
+    let hash_alone = format_link(&cells)
+        .trim_start_matches('#')
+        .replace("&at=0", "");
+    let player = Player::<Micro>::from_link(link);
+    let versus = player
+        .mode
+        .versus
+        .clone()
+        .ok_or_else(|| "the link compares no second run (vs=)".to_string())?;
+    Ok(Runs {
+        name_a: player.mode.preset.clone(),
+        a: Shared(player.mode.run.clone()),
+        versus: Shared(versus),
+        hash_alone,
+    })
+}
+
+/// Compare mode drawn in place: both runs made from the slot's link (once per link).
+#[component]
+pub fn InlineCompare(props: &CompareSlot) -> Html {
+    let runs = use_memo(props.link.clone(), |link| runs_of(link));
+    match &*runs {
+        Ok(r) => html! {
+            <CompareView name_a={r.name_a.clone()} a={r.a.clone()} versus={r.versus.clone()}
+                cursor={props.cursor} animate_ms={props.animate_ms} hash_alone={r.hash_alone.clone()} />
+        },
+        Err(why) => html! {
+            <p class="cmp-error" role="alert" data-testid="compare-error">
+                { format!("Compare mode could not be drawn: {why}.") }</p>
+        },
+    }
+}
+
+/// Compare mode drawn by the second module inside the page's layout, fetched the first time
+/// it is shown. While it loads, and if it cannot be loaded, its place says so (with *Try
+/// again*).
+#[component]
+pub fn LazyCompare(props: &CompareSlot) -> Html {
+    let host = use_node_ref();
+    // How to draw these props, made anew when they change.
+    let draw = use_memo(props.clone(), |values| {
+        let values = values.clone();
+        Box::new(move |root: &web_sys::Element| {
+            compare_in_module(root, &values.link, values.cursor, values.animate_ms)
+        }) as Draw
+    });
+    let (load, retry) = use_module_layer(
+        Shared(draw),
+        true,
+        Place::Inside(host.clone()),
+        compare_unmount,
+    );
+    html! {
+        <>
+            { match &load {
+                Load::Failed(why) => html! {
+                    <div class="notice notice-error" role="alert" data-testid="compare-load-error">
+                        <span class="notice-text">{ format!("Compare mode could not be loaded: {why}.") }</span>
+                        <button onclick={retry}>{ "Try again" }</button>
+                    </div>
+                },
+                Load::Drawn => html! {},
+                _ => html! {
+                    <p class="lazy-mode-status" role="status" data-testid="compare-loading">
+                        { "Loading compare mode…" }</p>
+                },
+            } }
+            <div class="compare-host" ref={host} data-testid="compare-host"></div>
+        </>
     }
 }

@@ -6,7 +6,7 @@
 //! the dashboard runs as a link of its own ([`edited_link`]).
 
 use super::editor::{ScenarioEditor, ScenarioEditorProps};
-use super::module_layer::{use_module_layer, Draw, LayerName, Load};
+use super::module_layer::{use_module_layer, Draw, LayerName, Load, Place};
 use crate::shell::{editor_in_module, editor_unmount, Shared};
 use crate::state::preset_names;
 use batchscope_engine::Scenario;
@@ -93,7 +93,12 @@ pub fn LazyEditor(props: &ScenarioEditorProps) -> Html {
             )
         }) as Draw
     });
-    let (load, retry) = use_module_layer(Shared(draw), props.open, EDITOR_LAYER, editor_unmount);
+    let (load, retry) = use_module_layer(
+        Shared(draw),
+        props.open,
+        Place::Layer(EDITOR_LAYER),
+        editor_unmount,
+    );
     let close = props.on_close.reform(|_: MouseEvent| ());
     match &load {
         Load::Loading if props.open => html! {

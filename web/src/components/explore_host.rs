@@ -9,7 +9,7 @@
 //! module needs no channel of its own back into the page).
 
 use super::explore_panel::ExplorePanel;
-use super::module_layer::{use_module_layer, Draw, LayerName, Load};
+use super::module_layer::{use_module_layer, Draw, LayerName, Load, Place};
 use crate::shell::{explore_in_module, explore_unmount, Shared};
 use crate::state::{preset_names, Action};
 use batchscope_engine::Scenario;
@@ -102,7 +102,12 @@ pub fn LazyExplore(props: &ExploreSlot) -> Html {
             )
         }) as Draw
     });
-    let (load, retry) = use_module_layer(Shared(draw), props.open, EXPLORE_LAYER, explore_unmount);
+    let (load, retry) = use_module_layer(
+        Shared(draw),
+        props.open,
+        Place::Layer(EXPLORE_LAYER),
+        explore_unmount,
+    );
     let close = props.on_close.reform(|_: MouseEvent| ());
     match &load {
         Load::Loading if props.open => html! {

@@ -5,7 +5,7 @@ mod app;
 mod channels_panel;
 pub mod chart_host;
 mod checkpoint_panel;
-mod compare_view;
+pub mod compare_view;
 mod controls;
 mod crash_controls;
 mod editor;

@@ -1,14 +1,16 @@
-//! A part of the micro-batch dashboard drawn by the second module (`batchscope-modes`) in an
-//! element of its own at the end of `<body>`, beside the page's root: the Explore dialog and
-//! the scenario editor. [`use_module_layer`] fetches the module the first time the part is
-//! opened, draws the latest values once it is in (a load that ends draws what the page shows
-//! then, not what it showed when the load began), gives the drawn part every later change, and
-//! removes it and its element when the dashboard leaves the page.
+//! A part of the micro-batch dashboard drawn by the second module (`batchscope-modes`): the
+//! Explore dialog and the scenario editor, each in an element of its own at the end of
+//! `<body>`, beside the page's root, and compare mode, inside an element of the page's layout.
+//! [`use_module_layer`] fetches the module the first time the part is opened, draws the latest
+//! values once it is in (a load that ends draws what the page shows then, not what it showed
+//! when the load began), gives the drawn part every later change, and removes it (and an
+//! element of its own) when the dashboard leaves the page or the part's place goes.
 //!
-//! Both parts are overlays (a dialog, a fixed panel), so they take no place in the layout and
-//! are drawn beside the page's root. The module numbers its apps apart from the page's (see
-//! `numbered_apart` in `bin/batchscope-modes.rs`), so an app of the module may also be drawn
-//! inside the page's, as the Topology and Inspect dashboards are.
+//! The dialog and the editor are overlays (a dialog, a fixed panel), so they take no place in
+//! the layout and are drawn beside the page's root ([`Place::Layer`]). Compare mode takes the
+//! sequence diagram's place, so it is drawn inside the page's root ([`Place::Inside`]): the
+//! module numbers its apps apart from the page's (see `numbered_apart` in
+//! `bin/batchscope-modes.rs`), as it does for the Topology and Inspect dashboards.
 
 use crate::shell::{load_module, Shared};
 use yew::prelude::*;
@@ -39,16 +41,25 @@ pub struct LayerName {
     pub testid: &'static str,
 }
 
-/// Has the module draw the part (with `draw`) in a layer of its own once `open` first holds,
-/// and again whenever `draw` is a new one: the caller's `use_memo` of its props, made anew when
-/// they change and compared by pointer, so this hook is written once for every part. `unmount`
-/// removes what the module drew when the dashboard goes. Returns where the part is and a
-/// callback that tries a failed load again.
+/// Where the part is drawn.
+#[derive(Clone, PartialEq)]
+pub enum Place {
+    /// In an element of its own at the end of `<body>` (an overlay).
+    Layer(LayerName),
+    /// Inside an element the caller draws in the page's layout (left empty by the page).
+    Inside(NodeRef),
+}
+
+/// Has the module draw the part (with `draw`) at `place` once `open` first holds, and again
+/// whenever `draw` is a new one: the caller's `use_memo` of its props, made anew when they
+/// change and compared by pointer, so this hook is written once for every part. `unmount`
+/// removes what the module drew when the caller goes. Returns where the part is and a callback
+/// that tries a failed load again.
 #[hook]
 pub fn use_module_layer(
     draw: Shared<Draw>,
     open: bool,
-    name: LayerName,
+    place: Place,
     unmount: fn(),
 ) -> (Load, Callback<MouseEvent>) {
     let host = use_mut_ref(|| None::<web_sys::Element>);
@@ -67,7 +78,16 @@ pub fn use_module_layer(
             if !(open || drawn) {
                 return;
             }
-            let root = host.borrow_mut().get_or_insert_with(|| layer(name)).clone();
+            let root = match &place {
+                Place::Layer(name) => host
+                    .borrow_mut()
+                    .get_or_insert_with(|| layer(*name))
+                    .clone(),
+                Place::Inside(node) => match node.cast::<web_sys::Element>() {
+                    Some(element) => element,
+                    None => return,
+                },
+            };
             if !drawn {
                 load.set(Load::Loading);
             }

@@ -37,7 +37,8 @@ export function module_export(kind, hash) { return wasm_bindgen.export_file(kind
 export function module_explore(root, preset, scenario, custom, open, close) { wasm_bindgen.explore(root, preset, scenario, custom, open, close); }
 export function modes_ready() { return ready; }
 export function module_spark_chart(numbers, chart, width, height, dark) { return wasm_bindgen.spark_chart(numbers, chart, width, height, dark); }
-export function module_crash_matrix(a, b) { return wasm_bindgen.crash_matrix(a, b); }
+export function module_compare(root, link, cursor, animateMs) { wasm_bindgen.compare(root, link, cursor, animateMs); }
+export function module_compare_unmount() { if (ready) wasm_bindgen.compare_unmount(); }
 export function module_explore_unmount() { if (ready) wasm_bindgen.explore_unmount(); }
 export function module_editor(root, scenario, open, apply, close) { wasm_bindgen.editor(root, scenario, open, apply, close); }
 export function module_editor_unmount() { if (ready) wasm_bindgen.editor_unmount(); }
@@ -79,9 +80,16 @@ extern "C" {
         height: u32,
         dark: bool,
     ) -> Result<String, JsValue>;
-    /// The module's `crash_matrix`: the crash points two designs are judged differently at.
+    /// The module's `compare`: draws (or updates) compare mode.
     #[wasm_bindgen(catch)]
-    fn module_crash_matrix(a: &str, b: &str) -> Result<String, JsValue>;
+    fn module_compare(
+        root: &web_sys::Element,
+        link: &str,
+        cursor: u32,
+        animate_ms: f64,
+    ) -> Result<(), JsValue>;
+    /// The module's `compare_unmount`: removes the compare mode it drew, if any.
+    fn module_compare_unmount();
     /// The module's `explore_unmount`: removes the Explore dialog it drew, if any.
     fn module_explore_unmount();
     /// The module's `editor`: draws (or updates) the scenario editor.
@@ -155,15 +163,22 @@ pub fn chart_in_module(
     module_spark_chart(numbers, chart, width, height, dark).map_err(describe)
 }
 
-/// The crash points the designs `a` and `b` (scenarios as JSON) are judged differently at,
-/// each crashed at every single crash point by the module (loaded first if it is not yet).
-pub async fn matrix_in_module(
-    a: &str,
-    b: &str,
-) -> Result<Vec<batchscope_check::compare::CellDifference>, String> {
-    load_module().await?;
-    let text = module_crash_matrix(a, b).map_err(describe)?;
-    batchscope_view::compare::cells_from_text(&text)
+/// Draws compare mode with the loaded module ([`load_module`] first) into `root`, or gives the
+/// one it drew new values: the link of both runs (`components::compare_view::runs_link`), the
+/// cursor and the arrows' animation length.
+pub fn compare_in_module(
+    root: &web_sys::Element,
+    link: &str,
+    cursor: usize,
+    animate_ms: f64,
+) -> Result<(), String> {
+    let cursor = u32::try_from(cursor).unwrap_or(u32::MAX);
+    module_compare(root, link, cursor, animate_ms).map_err(describe)
+}
+
+/// Removes the compare mode the module drew, if it is loaded and drew one.
+pub fn compare_unmount() {
+    module_compare_unmount();
 }
 
 /// Draws the Explore dialog with the loaded module ([`load_module`] first) into `root`, or

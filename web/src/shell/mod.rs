@@ -24,8 +24,9 @@ mod tour_invite;
 pub use browser::{media_matches, now_ms};
 pub use controls::{icon, release_focus, Icon, PlayerControls, PlayerControlsProps};
 pub use lazy_mode::{
-    chart_in_module, editor_in_module, editor_unmount, explore_in_module, explore_unmount,
-    export_in_module, load_module, matrix_in_module, module_loaded, LazyMode, LazyModeProps,
+    chart_in_module, compare_in_module, compare_unmount, editor_in_module, editor_unmount,
+    explore_in_module, explore_unmount, export_in_module, load_module, module_loaded, LazyMode,
+    LazyModeProps,
 };
 pub use lesson_card::{LessonCard, LessonCardProps};
 pub use mode_tabs::{ModeTabs, ModeTabsProps};

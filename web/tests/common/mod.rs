@@ -39,6 +39,9 @@ pub fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
             // And the scenario editor (the page's second module draws it; tests/e2e_lab.rs
             // goes through that one).
             editor: Some(batchscope_web::components::editor_host::inline_editor()),
+            // And compare mode (the page's second module draws it; tests/e2e_lab.rs goes
+            // through that one).
+            compare: Some(batchscope_web::components::compare_view::inline_compare()),
         },
     )
     .render();
