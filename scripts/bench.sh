@@ -346,6 +346,7 @@ builds it.
 | the lesson index reads a topology lesson's heading, not its paragraphs | 378,229 B (965,013 B raw) | 578,914 B (1,408,247 B raw) |
 | the scenario editor drawn by the second module, as an overlay beside the page's root (the form, its checks, the file reader; the place says "Loading the editor…" the first time it opens) | 371,743 B (945,582 B raw) | 588,987 B (1,438,389 B raw) |
 | compare mode's two runs drawn by the second module inside the page's layout, in the diagram's place (the two sides, the difference strip and the crash matrix; both runs made again there from the page's link without its cursor, which they are deterministic in, and the cursor given at every step; the place says "Loading compare mode…" the first time) | 362,826 B (921,947 B raw) | 613,336 B (1,498,647 B raw) |
+| a scenario's error names its field from the text, up to where \`serde_json\` stopped, instead of through \`serde_path_to_error\` (which wraps every \`Deserialize\` impl of the scenario and topology types once more); the engine's own parsers of a name (\`crash@3\`, \`task-fail@3\`) and its operators' list report their errors where \`serde_json\` reads them, so the place is the value's | 357,936 B (906,302 B raw) | 601,949 B (1,465,489 B raw) |
 
 Also tried, not kept: \`-Zlocation-detail=none\` (222 B: an immediate abort already drops the
 panic locations); \`wasm-opt -tnh\` (1.3 KB, but it lets the optimizer assume that a trap —
@@ -355,9 +356,9 @@ here every panic — never happens, so a panic would run on instead of stopping)
 components 19 %, the engine 15 %, \`core\` and \`alloc\` 21 % (B-trees, \`Rc\`, drops: one
 instance per type), the scenario's JSON reader with field paths in its errors
 (\`serde_path_to_error\`, \`serde_json\`) 7 % — read by the page for a link's \`scenario=\`, so it
-stays: without any scenario reader the page would be 16.5 KB smaller gzipped, without the field
-paths alone 6 KB (measured, not kept: a link's error must name the field); and 115 KB of data
-(47 KB gzipped: lesson, step-note, tour and preset text 27 KB of it).
+stays: without any scenario reader the page would be 16.5 KB smaller gzipped; and 115 KB of data
+(47 KB gzipped: lesson, step-note, tour and preset text 27 KB of it). The field paths no longer
+come from \`serde_path_to_error\` (the last row of the table above, and below).
 The scenario editor left as an overlay drawn beside the page's root, like the Explore dialog;
 compare mode's two runs left as a part drawn inside the page's layout (the module numbers its apps
 apart from the page's: Yew numbers each app from 1 in each module alike and sends an event to the
@@ -378,11 +379,26 @@ names it again. What in the toolchain dropped it (the unstable immediate abort, 
 optimisations, or their mix) is not known: the browser suite now checks that the page's own reader
 (a link's \`scenario=\`) and the module's (the editor) both name the field, as the engine does.
 
-What could leave next, each measured by building the page of 1a6e73e without it: the tours'
-text, 5,178 B of the 7 KB the tours take (read at once when a tour link opens; it could come with
-the module while the tour's stops, which the player resolves at once, stay); the field paths of
-a scenario's errors, about 6 KB (the page would name the line and column, and the module the
-field, on an error only). With both, the first module would be about 351 KB.
+The field of a scenario's error is now read back from the text: \`schema::field_path_at\` walks
+the JSON up to the line and column \`serde_json\` names and keeps the key of every object and the
+index of every list element still open there (\`upstream.channels\`, \`jobs[1].operators[0]\`).
+That place is where \`serde_json\` stopped only if every error is made while it reads the value:
+the engine's parsers of a name (\`CrashPoint\`, \`Fault\`, \`RowKey\`) now parse inside its read of
+the string, and a job's operators (an internally tagged enum, which serde buffers and then reads
+where no place is known) are read one object at a time inside its read of that object. A text
+that ends too soon, or is not JSON other than where a value begins, names no field (its line and
+column do), as before. \`crates/engine/tests/field_paths.rs\` holds the two ways of naming the field
+to the same answer with \`serde_path_to_error\` as the oracle: every preset scenario and topology
+(and one scenario with every optional field set) broken one value at a time (nine values of other
+types, each key removed, an unknown key added), cut short at every 7th byte and given a stray
+character at every 11th — over 1,000 texts that fail to parse. It took 4,890 B from the first
+module (362,826 → 357,936 B) and 11,387 B from the second.
+
+What could leave next, measured by building the page of 1a6e73e without it: the tours' text,
+5,178 B of the 7 KB the tours take (read at once when a tour link opens; it could come with the
+module while the tour's stops, which the player resolves at once, stay): the first module would
+be about 352.8 KB. 357,936 B is 349.5 KiB; the goal of 350 KB read as 350,000 B is 7,936 B
+away.
 
 The smaller page did not slow the page down. Two alternating rounds of \`benches/browser.rs\`
 with the page before these steps and after them (19:26 UTC): first load to the mounted app

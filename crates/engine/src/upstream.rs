@@ -99,8 +99,7 @@ impl Serialize for RowKey {
 
 impl<'de> Deserialize<'de> for RowKey {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RowKey, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse().map_err(serde::de::Error::custom)
+        crate::schema::deserialize_parsed(d)
     }
 }
 

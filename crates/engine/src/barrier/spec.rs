@@ -142,7 +142,7 @@ pub struct JobSpec {
     /// Tables read (or `cdc`); two sources need a `join` as first operator.
     pub sources: Vec<String>,
     /// The operator chain, applied in order.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::schema::deserialize_tagged_list")]
     pub operators: Vec<OperatorSpec>,
     /// The one table this job writes.
     pub sink: String,

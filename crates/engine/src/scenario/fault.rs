@@ -105,8 +105,7 @@ impl Serialize for Fault {
 
 impl<'de> Deserialize<'de> for Fault {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        crate::schema::deserialize_parsed(d)
     }
 }
 

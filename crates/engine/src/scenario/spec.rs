@@ -512,8 +512,7 @@ impl Serialize for CrashPoint {
 
 impl<'de> Deserialize<'de> for CrashPoint {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        crate::schema::deserialize_parsed(d)
     }
 }
 
