@@ -68,12 +68,7 @@ async fn custom_scenario(client: &Client, port: u16) -> TestResult {
     )
     .await?;
     // The comparison menu extends this run's link (its scenario too) at the moment of picking.
-    js(
-        client,
-        "const s = document.querySelector('[data-testid=compare-pick]'); \
-         s.value = 'vs:kafka-idempotent'; s.dispatchEvent(new Event('change')); return true;",
-    )
-    .await?;
+    pick_comparison(client, "vs:kafka-idempotent").await?;
     wait_for(
         client,
         "location.hash.startsWith('#scenario=') && location.hash.includes('&vs=kafka-idempotent') \

@@ -438,10 +438,9 @@ async fn charts_from_the_module(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
-/// The scenario editor: drawn by the module, beside the page's root, the first time it opens;
-/// a module that cannot be fetched is named in the editor's place, with "Try again"; the
-/// editor's own close button (the module's) closes it on the page.
-async fn editor_from_the_module(client: &Client, port: u16) -> TestResult {
+/// `kafka-append` opened afresh, without the second module, and the module's name then broken
+/// (`break_module_name`: its old content returned).
+async fn opened_with_the_module_name_broken(client: &Client, port: u16) -> Result<String, String> {
     reopen(client, port, "#preset=kafka-append").await?;
     module_fetches(
         client,
@@ -449,33 +448,60 @@ async fn editor_from_the_module(client: &Client, port: u16) -> TestResult {
         "the micro-batch dashboard should load without the second module",
     )
     .await?;
-    let meta = break_module_name(client).await?;
-    click(client, "[data-testid=editor-open]").await?;
+    break_module_name(client).await
+}
+
+/// With the module's name broken (`meta`, as `break_module_name` left it) when `part` (`editor`,
+/// `compare`) was asked for: its place names the failed fetch (`says`); with the name back,
+/// its "Try again" draws what `drawn` finds, fetching the module's script and .wasm once each.
+async fn failed_then_tried_again(
+    client: &Client,
+    meta: &str,
+    part: &str,
+    says: &str,
+    drawn: &str,
+) -> TestResult {
+    let error = format!("[data-testid={part}-load-error]");
     wait_for(
         client,
-        "document.querySelector('[data-testid=editor-load-error]')",
+        &format!("document.querySelector('{error}')"),
         20,
-        "a message that the editor could not be loaded",
+        &format!("a message that the {part} part could not be loaded"),
     )
     .await?;
-    let message = text(client, "[data-testid=editor-load-error]").await?;
-    if !message.contains("editor could not be loaded") || !message.contains("missing-modes-") {
+    let message = text(client, &error).await?;
+    if !message.contains(says) || !message.contains("missing-modes-") {
         return Err(format!("the message should name what failed: {message}"));
     }
-    restore_module_name(client, &meta).await?;
-    click(client, "[data-testid=editor-load-error] button").await?;
+    restore_module_name(client, meta).await?;
+    click(client, &format!("{error} button")).await?;
     wait_for(
         client,
-        "(e => e && !e.hidden)(document.querySelector('[data-testid=editor-host] [data-testid=editor]')) \
-         && !document.querySelector('[data-testid=editor-load-error]')",
+        &format!("({drawn}) && !document.querySelector('{error}')"),
         30,
-        "the editor from the second module after trying again",
+        &format!("the {part} part from the second module after trying again"),
     )
     .await?;
     module_fetches(
         client,
         2,
-        "the editor should fetch the module's script and .wasm once each",
+        &format!("the {part} part should fetch the module's script and .wasm once each"),
+    )
+    .await
+}
+
+/// The scenario editor: drawn by the module, beside the page's root, the first time it opens;
+/// a module that cannot be fetched is named in the editor's place, with "Try again"; the
+/// editor's own close button (the module's) closes it on the page.
+async fn editor_from_the_module(client: &Client, port: u16) -> TestResult {
+    let meta = opened_with_the_module_name_broken(client, port).await?;
+    click(client, "[data-testid=editor-open]").await?;
+    failed_then_tried_again(
+        client,
+        &meta,
+        "editor",
+        "editor could not be loaded",
+        "(e => e && !e.hidden)(document.querySelector('[data-testid=editor-host] [data-testid=editor]'))",
     )
     .await?;
     beside_the_root(client, "editor-host", "the module's editor").await?;
@@ -494,46 +520,14 @@ async fn editor_from_the_module(client: &Client, port: u16) -> TestResult {
 /// place, the first time a comparison is picked; a module that cannot be fetched is named in
 /// that place, with "Try again"; a click in what the module drew (the crash matrix) is its own.
 async fn compare_from_the_module(client: &Client, port: u16) -> TestResult {
-    reopen(client, port, "#preset=kafka-append").await?;
-    module_fetches(
+    let meta = opened_with_the_module_name_broken(client, port).await?;
+    pick_comparison(client, "vs:kafka-idempotent").await?;
+    failed_then_tried_again(
         client,
-        0,
-        "the micro-batch dashboard should load without the second module",
-    )
-    .await?;
-    let meta = break_module_name(client).await?;
-    js(
-        client,
-        "const s = document.querySelector('[data-testid=compare-pick]'); \
-         s.value = 'vs:kafka-idempotent'; s.dispatchEvent(new Event('change')); return true;",
-    )
-    .await?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=compare-load-error]')",
-        20,
-        "a message that compare mode could not be loaded",
-    )
-    .await?;
-    let message = text(client, "[data-testid=compare-load-error]").await?;
-    if !message.contains("Compare mode could not be loaded") || !message.contains("missing-modes-")
-    {
-        return Err(format!("the message should name what failed: {message}"));
-    }
-    restore_module_name(client, &meta).await?;
-    click(client, "[data-testid=compare-load-error] button").await?;
-    wait_for(
-        client,
-        "document.querySelector('.app [data-testid=compare-host] [data-testid=compare-b]') \
-         && !document.querySelector('[data-testid=compare-load-error]')",
-        30,
-        "compare mode from the second module after trying again, inside the page's layout",
-    )
-    .await?;
-    module_fetches(
-        client,
-        2,
-        "compare mode should fetch the module's script and .wasm once each",
+        &meta,
+        "compare",
+        "Compare mode could not be loaded",
+        "document.querySelector('.app [data-testid=compare-host] [data-testid=compare-b]')",
     )
     .await?;
     click(client, "[data-testid=compare-host] [data-testid=matrix-go]").await?;

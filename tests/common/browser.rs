@@ -211,6 +211,20 @@ pub async fn select(client: &Client, css: &str, value: &str) -> TestResult {
         .map_err(|e| format!("select {value} in {css}: {e}"))
 }
 
+/// Picks `value` (`vs:kafka-idempotent`) in the comparison menu, as a reader's choice does: the
+/// value set and a `change` event sent.
+pub async fn pick_comparison(client: &Client, value: &str) -> TestResult {
+    js(
+        client,
+        &format!(
+            "const s = document.querySelector('[data-testid=compare-pick]'); \
+             s.value = '{value}'; s.dispatchEvent(new Event('change')); return true;"
+        ),
+    )
+    .await
+    .map(|_| ())
+}
+
 pub const ERROR_COLLECTOR: &str = r#"
     if (!window.__errors) {
         window.__errors = [];
