@@ -347,6 +347,7 @@ builds it.
 | the scenario editor drawn by the second module, as an overlay beside the page's root (the form, its checks, the file reader; the place says "Loading the editor…" the first time it opens) | 371,743 B (945,582 B raw) | 588,987 B (1,438,389 B raw) |
 | compare mode's two runs drawn by the second module inside the page's layout, in the diagram's place (the two sides, the difference strip and the crash matrix; both runs made again there from the page's link without its cursor, which they are deterministic in, and the cursor given at every step; the place says "Loading compare mode…" the first time) | 362,826 B (921,947 B raw) | 613,336 B (1,498,647 B raw) |
 | a scenario's error names its field from the text, up to where \`serde_json\` stopped, instead of through \`serde_path_to_error\` (which wraps every \`Deserialize\` impl of the scenario and topology types once more); the engine's own parsers of a name (\`crash@3\`, \`task-fail@3\`) and its operators' list report their errors where \`serde_json\` reads them, so the place is the value's | 357,936 B (906,302 B raw) | 601,949 B (1,465,489 B raw) |
+| compare mode's second run made by the second module only: the page kept making it (and comparing the two) whenever its own run changed, though only the module draws it; it now keeps the link's \`vs=\` alone (\`state::Micro::versus\`) | 352,358 B (892,989 B raw) | 601,715 B (1,465,454 B raw) |
 
 Also tried, not kept: \`-Zlocation-detail=none\` (222 B: an immediate abort already drops the
 panic locations); \`wasm-opt -tnh\` (1.3 KB, but it lets the optimizer assume that a trap —
@@ -394,11 +395,16 @@ types, each key removed, an unknown key added), cut short at every 7th byte and 
 character at every 11th — over 1,000 texts that fail to parse. It took 4,890 B from the first
 module (362,826 → 357,936 B) and 11,387 B from the second.
 
+Compare mode's second run was still made by the page too, when a \`vs=\` link opened and again
+at every change of the page's own run (a crash armed, a seed), with the comparison of the two;
+the page only asked whether there was one and what its link was, while the module made both
+runs again to draw them. The page now keeps the link's \`vs=\` alone: 5,578 B less (357,936 →
+352,358 B), and a compare link opens without running the second scenario on the page.
+
 What could leave next, measured by building the page of 1a6e73e without it: the tours' text,
 5,178 B of the 7 KB the tours take (read at once when a tour link opens; it could come with the
-module while the tour's stops, which the player resolves at once, stay): the first module would
-be about 352.8 KB. 357,936 B is 349.5 KiB; the goal of 350 KB read as 350,000 B is 7,936 B
-away.
+module while the tour's stops, which the player resolves at once, stay). 352,358 B is 344.1 KiB;
+the goal of 350 KB read as 350,000 B is 2,358 B away.
 
 The smaller page did not slow the page down. Two alternating rounds of \`benches/browser.rs\`
 with the page before these steps and after them (19:26 UTC): first load to the mounted app

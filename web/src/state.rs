@@ -140,8 +140,10 @@ pub struct Micro {
     pub selected_file: Option<String>,
     /// The scenario of one's own from the link (`scenario=`), in place of the preset's.
     pub custom: Option<Rc<Scenario>>,
-    /// Compare mode: the second run (`vs=`), stepping in lockstep with this one.
-    pub versus: Option<Rc<crate::compare::Versus>>,
+    /// Compare mode: what the second run is (`vs=`). The run itself, given this run's seed and
+    /// crash inputs, is made where compare mode is drawn (the second module,
+    /// `components::compare_view`), from the link: the page does not make it.
+    pub versus: Option<link::Versus>,
 }
 
 /// The micro-batch player.
@@ -185,15 +187,10 @@ impl Micro {
         }
     }
 
-    /// The same page with another run (and the compared run given the same inputs).
+    /// The same page with another run (compare mode's second run follows it through the link).
     fn with_run(&self, run: Run) -> Micro {
-        let versus = self
-            .versus
-            .as_ref()
-            .map(|v| Rc::new(crate::compare::Versus::compute(&run, v.link.clone())));
         Micro {
             run: Rc::new(run),
-            versus,
             ..self.clone()
         }
     }
@@ -366,7 +363,7 @@ impl Mode for Micro {
             .unwrap_or(Tab::Channels);
         mode.selected_file = base.file;
         mode.custom = custom;
-        mode.versus = vs.map(|v| Rc::new(crate::compare::Versus::compute(&mode.run, v)));
+        mode.versus = vs;
         Opened {
             mode,
             at: base.at,
@@ -398,7 +395,7 @@ impl Mode for Micro {
                     .filter(|_| p.mode.tab == Tab::Checkpoint),
             },
             custom: p.mode.custom.as_deref().cloned().map(Box::new),
-            vs: p.mode.versus.as_ref().map(|v| v.link.clone()),
+            vs: p.mode.versus.clone(),
         }
     }
 

@@ -96,10 +96,7 @@ pub fn App(props: &AppProps) -> Html {
     // A valid edit runs as a link of its own (compare mode's second run kept), shown at its
     // end: its verdict.
     let apply_edit = use_callback(
-        (
-            on_action.clone(),
-            player.mode.versus.as_ref().map(|v| v.link.clone()),
-        ),
+        (on_action.clone(), player.mode.versus.clone()),
         |s: Scenario, (on_action, vs)| {
             on_action.emit(Action::LoadUrl(edited_link(&s, vs.clone())));
             on_action.emit(Action::Player(PlayerCmd::Seek(usize::MAX)));

@@ -21,6 +21,7 @@ use batchscope_check::compare::{compare_matrices, lockstep_cursor, CellDifferenc
 use batchscope_engine::World;
 use batchscope_view::panels;
 use batchscope_view::url::scenario::{format_link, Link};
+use std::rc::Rc;
 use std::time::Duration;
 use yew::prelude::*;
 
@@ -224,7 +225,8 @@ pub fn runs_link(link: &Link) -> String {
     format_link(&l)
 }
 
-/// Both runs of a compare link, as the page's player makes them.
+/// Both runs of a compare link: the first as the page's player makes it, the second made here
+/// with the first's seed and crash inputs (the page itself makes only the first).
 struct Runs {
     /// A's name.
     name_a: String,
@@ -247,15 +249,15 @@ fn runs_of(hash: &str) -> Result<Runs, String> {
         .trim_start_matches('#')
         .replace("&at=0", "");
     let player = Player::<Micro>::from_link(link);
-    let versus = player
+    let vs = player
         .mode
         .versus
         .clone()
         .ok_or_else(|| "the link compares no second run (vs=)".to_string())?;
     Ok(Runs {
         name_a: player.mode.preset.clone(),
+        versus: Shared(Rc::new(Versus::compute(&player.mode.run, vs))),
         a: Shared(player.mode.run.clone()),
-        versus: Shared(versus),
         hash_alone,
     })
 }
