@@ -3,8 +3,9 @@
 //! loads it once, Inspect reuses it, and the tabs of a dashboard drawn by it switch back to the
 //! micro-batch dashboard, which removes what it drew. A module that cannot be fetched is named
 //! in a message with "Try again", which loads it once the file is there. The Export menu's
-//! trace and checkpoint folder are made by that module too, from the page's link: fetched
-//! when first asked for, they are the run's (checked against the engine and the oracle). So is
+//! files are made by that module too, fetched when one is first asked for: the trace and the
+//! checkpoint folder from the page's link, the run's (checked against the engine and the
+//! oracle), and the diagram as SVG and PNG from the page it shares. So is
 //! the Explore dialog: its clicks stay in it, and a run it opens loads in the page. And the
 //! Spark UI tab's charts: drawn by the module once the tab is opened, from the run's progress.
 //! And the scenario editor: drawn by the module, beside the page's root, when first opened (a
@@ -298,6 +299,30 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
         "the checkpoint folder should reuse the loaded module",
     )
     .await?;
+
+    // The diagram, read by the module from the page it shares: as SVG with the page's styles,
+    // and drawn as PNG.
+    click(client, "[data-testid=export-svg]").await?;
+    saved(client, "kafka-append-diagram.svg|image/svg+xml|").await?;
+    let svg = String::from_utf8(saved_bytes(client).await?)
+        .map_err(|e| format!("the SVG is not text: {e}"))?;
+    if !svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\"") || !svg.contains(".lane-title {")
+    {
+        return Err(format!(
+            "the SVG should be the page's diagram with its styles: {}",
+            &svg[..svg.len().min(200)]
+        ));
+    }
+    click(client, "[data-testid=export-png]").await?;
+    saved(client, "kafka-append-diagram.png|image/png|").await?;
+    let png = saved_bytes(client).await?;
+    if !png.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return Err(format!(
+            "the PNG export is not a PNG: {:?}",
+            &png[..png.len().min(8)]
+        ));
+    }
+    module_fetches(client, 2, "the diagram should reuse the loaded module").await?;
     no_overflow_no_errors(client).await
 }
 

@@ -1,21 +1,37 @@
-//! The two files of the Export menu that are made from the run rather than drawn from the
-//! page — the trace as JSON (what `batchscope run --trace --json` prints) and the simulated
-//! checkpoint folder as a `.zip` (the bytes `--checkpoint-out` writes) — made from the link of
-//! the moment on screen.
+//! The Export menu's files — the sequence diagram as SVG or PNG, the trace as JSON (what
+//! `batchscope run --trace --json` prints) and the simulated checkpoint folder as a `.zip` (the
+//! bytes `--checkpoint-out` writes) — made from the page's diagram and the link of the moment on
+//! screen.
 //!
 //! They are built into the lazily loaded module (`batchscope-modes`), not the page's first:
-//! the zip writer, its deflate encoder and the events' JSON serializer were a tenth of the
-//! page's first load, for a button few people press. The module gets the link, not the run:
-//! a run is deterministic, so the link's scenario, seed, crash inputs and cursor give back
-//! the very run and moment on screen (tested against the page's own player below).
+//! the zip writer, its deflate encoder, the events' JSON serializer and the diagram's
+//! SVG-to-PNG drawing were a tenth of the page's first load, for buttons few people press.
+//! The module reads the diagram from the page it shares, and gets the link, not the run: a run
+//! is deterministic, so the link's scenario, seed, crash inputs and cursor give back the very
+//! run and moment on screen (tested against the page's own player below). Component tests make
+//! the files in place ([`files_in_place`]).
 
+use crate::components::export::{FileFuture, FileMaker};
 use crate::shell::{Mode, Player};
 use crate::state::{Micro, MicroPlayer};
-use batchscope_view::export::{checkpoint_zip, trace_json};
+use batchscope_view::export::{checkpoint_zip, standalone_svg, trace_json};
+use js_sys::{Array, Promise, Uint8Array};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    Blob, BlobPropertyBag, CanvasRenderingContext2d, CssStyleSheet, HtmlCanvasElement,
+    HtmlImageElement, Url,
+};
+use yew::Callback;
 
 /// Which file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ExportKind {
+    /// The sequence diagram on the page, as a standalone SVG with the page's styles.
+    Svg,
+    /// The same drawn as PNG, [`PNG_SCALE`] pixels per unit.
+    Png,
     /// Every event and the verdict, as JSON.
     Trace,
     /// The checkpoint folder at the cursor, as a `.zip` with one top folder `checkpoint/`.
@@ -23,9 +39,19 @@ pub enum ExportKind {
 }
 
 impl ExportKind {
+    /// Every kind, in the menu's order.
+    pub const ALL: [ExportKind; 4] = [
+        ExportKind::Svg,
+        ExportKind::Png,
+        ExportKind::Trace,
+        ExportKind::Checkpoint,
+    ];
+
     /// The name the page and the module use for it.
     pub fn name(self) -> &'static str {
         match self {
+            ExportKind::Svg => "svg",
+            ExportKind::Png => "png",
             ExportKind::Trace => "trace",
             ExportKind::Checkpoint => "checkpoint",
         }
@@ -33,31 +59,173 @@ impl ExportKind {
 
     /// The kind named `name`, if any.
     pub fn from_name(name: &str) -> Option<ExportKind> {
-        [ExportKind::Trace, ExportKind::Checkpoint]
-            .into_iter()
-            .find(|k| k.name() == name)
+        ExportKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// What the status line calls it.
+    pub fn what(self) -> &'static str {
+        match self {
+            ExportKind::Svg => "the diagram as SVG",
+            ExportKind::Png => "the diagram as PNG",
+            ExportKind::Trace => "the trace",
+            ExportKind::Checkpoint => "the checkpoint folder",
+        }
+    }
+
+    /// Its MIME type.
+    pub fn mime(self) -> &'static str {
+        match self {
+            ExportKind::Svg => "image/svg+xml",
+            ExportKind::Png => "image/png",
+            ExportKind::Trace => "application/json",
+            ExportKind::Checkpoint => "application/zip",
+        }
+    }
+
+    /// The file's name for the run named `name` with `cursor` events shown (`at_end`: all).
+    pub fn file_name(self, name: &str, cursor: usize, at_end: bool) -> String {
+        match self {
+            ExportKind::Svg => format!("{name}-diagram.svg"),
+            ExportKind::Png => format!("{name}-diagram.png"),
+            ExportKind::Trace => format!("{name}-trace.json"),
+            ExportKind::Checkpoint if at_end => format!("{name}-checkpoint.zip"),
+            ExportKind::Checkpoint => format!("{name}-checkpoint-at-{cursor}.zip"),
+        }
     }
 }
 
-/// The file of `kind` for the moment `hash` (a micro-batch link, `#…`) describes: the run of
-/// its scenario (a compared run, `vs=`, left out: the export is of the run on the left), at
-/// its cursor. A link that cannot be read is an error naming what is wrong.
-pub fn export_file(kind: ExportKind, hash: &str) -> Result<Vec<u8>, String> {
-    let mut link = Micro::parse_link(hash).map_err(|errors| errors.join("; "))?;
-    link.vs = None;
-    Ok(file_of(kind, &Player::from_link(link)))
+/// PNG pixels per SVG unit (sharp on slides and high-density screens).
+pub const PNG_SCALE: f64 = 2.0;
+
+/// The file of `kind`: the diagram drawn on the page, or made from the moment `hash` (a
+/// micro-batch link, `#…`) describes. An error names what is wrong.
+pub async fn export_file(kind: ExportKind, hash: &str) -> Result<Vec<u8>, String> {
+    let diagram = || diagram_svg().ok_or_else(|| "no diagram on the page".to_string());
+    match kind {
+        ExportKind::Svg => Ok(diagram()?.0.into_bytes()),
+        ExportKind::Png => {
+            let (svg, w, h) = diagram()?;
+            svg_to_png(&svg, w, h, PNG_SCALE)
+                .await
+                .map_err(|e| format!("{e:?}"))
+        }
+        ExportKind::Trace | ExportKind::Checkpoint => run_file(kind, hash),
+    }
 }
 
-/// The file of `kind` for the moment `player` is at.
-fn file_of(kind: ExportKind, player: &MicroPlayer) -> Vec<u8> {
+/// Makes the files in place, with [`export_file`] (component tests; the page has its second
+/// module make them: `components::export::files_from_module`).
+pub fn files_in_place() -> FileMaker {
+    Callback::from(|(kind, hash): (ExportKind, String)| -> FileFuture {
+        Box::pin(async move { export_file(kind, &hash).await })
+    })
+}
+
+/// The file of `kind` (the trace or the checkpoint folder) for the moment `hash` describes:
+/// the run of its scenario (a compared run, `vs=`, left out: the export is of the run on the
+/// left), at its cursor. A link that cannot be read is an error naming what is wrong.
+pub fn run_file(kind: ExportKind, hash: &str) -> Result<Vec<u8>, String> {
+    let mut link = Micro::parse_link(hash).map_err(|errors| errors.join("; "))?;
+    link.vs = None;
+    file_of(kind, &Player::from_link(link))
+}
+
+/// The file of `kind` (the trace or the checkpoint folder) for the moment `player` is at.
+fn file_of(kind: ExportKind, player: &MicroPlayer) -> Result<Vec<u8>, String> {
     let run = &player.mode.run;
     match kind {
         ExportKind::Trace => {
             let (_, report) = run.verdict_at(run.last(), run.len());
-            trace_json(&report, run.events()).into_bytes()
+            Ok(trace_json(&report, run.events()).into_bytes())
         }
-        ExportKind::Checkpoint => checkpoint_zip(&player.world.checkpoint, "checkpoint"),
+        ExportKind::Checkpoint => Ok(checkpoint_zip(&player.world.checkpoint, "checkpoint")),
+        ExportKind::Svg | ExportKind::Png => {
+            Err(format!("{} is drawn from the page, not a run", kind.what()))
+        }
     }
+}
+
+/// The page's stylesheets as text, inlined into exported SVG so it looks as on screen. Read
+/// from the loaded page (`document.styleSheets`) at export time rather than compiled in: the
+/// page already holds them.
+fn page_css() -> String {
+    let sheets = gloo::utils::document().style_sheets();
+    let mut css = String::new();
+    for i in 0..sheets.length() {
+        let Some(sheet) = sheets
+            .item(i)
+            .and_then(|s| s.dyn_into::<CssStyleSheet>().ok())
+        else {
+            continue;
+        };
+        // A sheet from another origin refuses to be read: it is left out, the rest kept.
+        let Ok(rules) = sheet.css_rules() else {
+            continue;
+        };
+        for j in 0..rules.length() {
+            if let Some(rule) = rules.item(j) {
+                css.push_str(&rule.css_text());
+                css.push('\n');
+            }
+        }
+    }
+    css
+}
+
+/// The diagram on the page as a standalone SVG, with its width and height.
+fn diagram_svg() -> Option<(String, f64, f64)> {
+    let svg = gloo::utils::document().get_element_by_id("sequence")?;
+    let view_box = svg.get_attribute("viewBox")?;
+    let mut numbers = view_box
+        .split_whitespace()
+        .map(|n| n.parse::<f64>().ok().filter(|n| n.is_finite()));
+    let (_, _, w, h) = (
+        numbers.next()??,
+        numbers.next()??,
+        numbers.next()??,
+        numbers.next()??,
+    );
+    // The page draws the SVG at its layout's size (`width` and `height` are set): the file
+    // keeps that size.
+    Some((standalone_svg(&svg.outer_html(), &page_css()), w, h))
+}
+
+/// Draws an SVG document into a PNG, `scale` pixels per unit.
+pub async fn svg_to_png(svg: &str, w: f64, h: f64, scale: f64) -> Result<Vec<u8>, JsValue> {
+    let parts = Array::of1(&JsValue::from_str(svg));
+    let bag = BlobPropertyBag::new();
+    bag.set_type("image/svg+xml");
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &bag)?;
+    let url = Url::create_object_url_with_blob(&blob)?;
+    let image = HtmlImageElement::new()?;
+    let loaded = Promise::new(&mut |resolve, reject| {
+        image.set_onload(Some(&resolve));
+        image.set_onerror(Some(&reject));
+    });
+    image.set_src(&url);
+    let waited = JsFuture::from(loaded).await;
+    let _ = Url::revoke_object_url(&url);
+    waited?;
+    let canvas: HtmlCanvasElement = gloo::utils::document()
+        .create_element("canvas")?
+        .unchecked_into();
+    canvas.set_width((w * scale).round() as u32);
+    canvas.set_height((h * scale).round() as u32);
+    let context: CanvasRenderingContext2d = canvas
+        .get_context("2d")?
+        .ok_or("no 2d context")?
+        .unchecked_into();
+    context.scale(scale, scale)?;
+    context.draw_image_with_html_image_element_and_dw_and_dh(&image, 0.0, 0.0, w, h)?;
+    let png = Promise::new(&mut |resolve, _reject| {
+        let callback = Closure::once_into_js(move |blob: JsValue| {
+            let _ = resolve.call1(&JsValue::NULL, &blob);
+        });
+        let _ = canvas.to_blob(callback.unchecked_ref());
+    });
+    let blob: Blob = JsFuture::from(png).await?.dyn_into()?;
+    let buffer = JsFuture::from(blob.array_buffer()).await?;
+    Ok(Uint8Array::new(&buffer).to_vec())
 }
 
 #[cfg(test)]
@@ -109,9 +277,9 @@ mod tests {
             );
             let hash = Micro::format_link(&p.url_state());
             for kind in [ExportKind::Trace, ExportKind::Checkpoint] {
-                let file = export_file(kind, &hash).unwrap();
+                let file = run_file(kind, &hash).unwrap();
                 assert!(
-                    file == file_of(kind, &p),
+                    file == file_of(kind, &p).unwrap(),
                     "{} of {hash} differs from the page's",
                     kind.name()
                 );
@@ -120,8 +288,8 @@ mod tests {
             let mut start = p.url_state();
             start.base.at = 0;
             assert_ne!(
-                export_file(ExportKind::Checkpoint, &Micro::format_link(&start)).unwrap(),
-                export_file(ExportKind::Checkpoint, &hash).unwrap(),
+                run_file(ExportKind::Checkpoint, &Micro::format_link(&start)).unwrap(),
+                run_file(ExportKind::Checkpoint, &hash).unwrap(),
                 "{hash}"
             );
         }
@@ -129,12 +297,14 @@ mod tests {
 
     #[test]
     fn a_link_that_cannot_be_read_is_named() {
-        let error = export_file(ExportKind::Trace, "#preset=no-such-preset").unwrap_err();
+        let error = run_file(ExportKind::Trace, "#preset=no-such-preset").unwrap_err();
         assert!(error.contains("no-such-preset"), "{error}");
-        assert_eq!(
-            ExportKind::from_name("checkpoint"),
-            Some(ExportKind::Checkpoint)
-        );
+        for kind in ExportKind::ALL {
+            assert_eq!(ExportKind::from_name(kind.name()), Some(kind));
+        }
         assert_eq!(ExportKind::from_name("zip"), None);
+        // The diagram is drawn from the page: a run does not make it.
+        let error = run_file(ExportKind::Png, "#preset=kafka-append").unwrap_err();
+        assert!(error.contains("diagram as PNG"), "{error}");
     }
 }

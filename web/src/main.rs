@@ -1,13 +1,13 @@
 //! Entry point of the dashboard: mounts the page root, with the micro-batch dashboard, on an
 //! element of its own in `<body>`; the Topology and Inspect dashboards, the Explore dialog, the
-//! scenario editor, the Spark UI tab's charts, the crash matrix and the Export menu's files made
-//! from a run are a second module (`batchscope-modes`) the page loads when one of them is first
+//! scenario editor, the Spark UI tab's charts, the crash matrix and the Export menu's files are a second module (`batchscope-modes`) the page loads when one of them is first
 //! needed.
 
 use batchscope_web::components::chart_host::lazy_chart;
 use batchscope_web::components::compare_view::lazy_compare;
 use batchscope_web::components::editor_host::lazy_editor;
 use batchscope_web::components::explore_host::lazy_explore;
+use batchscope_web::components::export::files_from_module;
 use batchscope_web::shell::{Dashboard, LazyMode, Root, RootProps};
 use batchscope_web::App;
 use yew::html;
@@ -27,7 +27,7 @@ fn main() {
     yew::Renderer::<Root>::with_root_and_props(
         root,
         RootProps {
-            micro: html! { <App explore={lazy_explore()} charts={lazy_chart()} editor={lazy_editor()} compare={lazy_compare()} /> },
+            micro: html! { <App explore={lazy_explore()} charts={lazy_chart()} editor={lazy_editor()} compare={lazy_compare()} files={files_from_module()} /> },
             topology: html! { <LazyMode mode={Dashboard::Topology} /> },
             inspect: html! { <LazyMode mode={Dashboard::Inspect} /> },
         },

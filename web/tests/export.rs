@@ -1,8 +1,10 @@
-//! Component test of the Export menu in a real browser: the diagram is saved as SVG and PNG,
-//! each a non-empty file of its type. The trace and the checkpoint folder are made by the
-//! page's second module, which only the built page has: `tests/e2e_modes.rs` checks them.
+//! Component test of the Export menu in a real browser, its files made in place: the diagram
+//! is saved as SVG and PNG, each a non-empty file of its type, and the trace and the checkpoint
+//! folder are the files the link of the moment on screen makes. The page has its second module
+//! make them, which only the built page has: `tests/e2e_modes.rs` goes through that one.
 #![cfg(target_arch = "wasm32")]
 
+use batchscope_web::export_file::{run_file, ExportKind};
 use wasm_bindgen_test::*;
 
 mod common;
@@ -45,5 +47,35 @@ async fn the_diagram_exports_as_svg_and_png() {
         png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1000,
         "{} bytes",
         png.len()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_trace_and_the_folder_are_those_of_the_moment_on_screen() {
+    let hash = "#preset=kafka-append&seed=7&crash=sink-commit@3&at=40";
+    let (r, _app) = mount(hash);
+    settle().await;
+
+    click(&r, "[data-testid=export-trace]");
+    let (name, mime, trace) = last_saved(&r, "[data-testid=export-menu]", ".json").await;
+    assert_eq!(
+        (name.as_str(), mime.as_str()),
+        ("kafka-append-trace.json", "application/json")
+    );
+    assert!(
+        trace == run_file(ExportKind::Trace, hash).unwrap(),
+        "another trace"
+    );
+
+    click(&r, "[data-testid=export-checkpoint]");
+    let (name, mime, zip) = last_saved(&r, "[data-testid=export-menu]", ".zip").await;
+    assert_eq!(
+        (name.as_str(), mime.as_str()),
+        ("kafka-append-checkpoint-at-40.zip", "application/zip")
+    );
+    assert!(zip.starts_with(b"PK\x03\x04"), "not a zip");
+    assert!(
+        zip == run_file(ExportKind::Checkpoint, hash).unwrap(),
+        "another folder"
     );
 }

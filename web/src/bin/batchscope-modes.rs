@@ -3,7 +3,7 @@
 //! load does not carry their code. The page calls [`mount`] with the element to draw in and
 //! [`unmount`] when it switches away; the micro-batch dashboard has it draw its Explore dialog
 //! ([`explore`]), its scenario editor ([`editor`]) and compare mode ([`compare`]), draw the
-//! Spark UI tab's charts ([`spark_chart`]) and make its Export menu's files from a run
+//! Spark UI tab's charts ([`spark_chart`]) and make its Export menu's files
 //! ([`export_file`]).
 
 use batchscope_engine::Scenario;
@@ -101,14 +101,17 @@ pub fn unmount() {
     }
 }
 
-/// The Export menu's file `kind` (`"trace"` or `"checkpoint"`) of the micro-batch moment the
-/// link `hash` describes (see `batchscope_web::export_file`): its bytes, or an error naming
-/// what is wrong.
+/// The Export menu's file `kind` (`"svg"`, `"png"`, `"trace"` or `"checkpoint"`): the diagram
+/// on the page, or made from the micro-batch moment the link `hash` describes (see
+/// `batchscope_web::export_file`). A promise of its bytes, or of an error naming what is wrong.
 #[wasm_bindgen]
-pub fn export_file(kind: &str, hash: &str) -> Result<Vec<u8>, JsValue> {
-    let kind = ExportKind::from_name(kind)
+pub async fn export_file(kind: String, hash: String) -> Result<js_sys::Uint8Array, JsValue> {
+    let kind = ExportKind::from_name(&kind)
         .ok_or_else(|| JsValue::from_str(&format!("no file named {kind:?} to export")))?;
-    batchscope_web::export_file::export_file(kind, hash).map_err(|e| JsValue::from_str(&e))
+    match batchscope_web::export_file::export_file(kind, &hash).await {
+        Ok(bytes) => Ok(js_sys::Uint8Array::from(bytes.as_slice())),
+        Err(why) => Err(JsValue::from_str(&why)),
+    }
 }
 
 /// A part of the micro-batch dashboard this module draws in an element the page gives it: the

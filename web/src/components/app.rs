@@ -5,6 +5,7 @@ use super::chart_host::ChartRender;
 use super::compare_view::{runs_link, CompareRender, CompareSlot};
 use super::editor_host::{edited_link, EditorRender};
 use super::explore_host::{ExploreRender, ExploreSlot};
+use super::export::FileMaker;
 use super::{
     ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExportMenu, LabButtons,
     MetaPanel, ProgressPanel, ScenarioEditorProps, SequenceDiagram, Shared, SideTabs, SinkPanel,
@@ -68,6 +69,10 @@ pub struct AppProps {
     /// shows the page's run alone.
     #[prop_or_default]
     pub compare: Option<CompareRender>,
+    /// Makes the Export menu's files (the page: [`super::export::files_from_module`], made by
+    /// the second module; tests: [`crate::export_file::files_in_place`]). None: no Export menu.
+    #[prop_or_default]
+    pub files: Option<FileMaker>,
 }
 
 /// The dashboard.
@@ -299,7 +304,9 @@ pub fn App(props: &AppProps) -> Html {
                 <button class="xp-open" data-testid="explore-open"
                         title="Explore every crash point of this preset and seed: which ones lose or duplicate data?"
                         onclick={{ let o = explore_open.clone(); move |_| o.set(true) }}>{ "▦ Explore" }</button>
-                <ExportMenu name={preset.clone()} link={link.clone()} total={player.len()} cursor={cursor} />
+                if let Some(files) = &props.files {
+                    <ExportMenu name={preset.clone()} link={link.clone()} total={player.len()} cursor={cursor} files={files.clone()} />
+                }
                 <VerdictBadge badge={badge} />
             </header>
             if let Some(explore) = &props.explore {

@@ -12,7 +12,7 @@ mod editor;
 pub mod editor_host;
 pub mod explore_host;
 mod explore_panel;
-mod export;
+pub mod export;
 mod lab;
 mod meta_panel;
 pub mod minimap;

@@ -1,5 +1,5 @@
 //! A dashboard whose code is a second module (`batchscope-modes`: Topology and Inspect, the
-//! Explore dialog, and the Export menu's files made from a run), loaded the first time it is
+//! Explore dialog, and the Export menu's files), loaded the first time it is
 //! needed, so the micro-batch dashboard's first load does not carry it.
 //! While the module loads the page says so; if it cannot be loaded the page names what failed
 //! and offers to try again or go back, and the micro-batch dashboard is untouched.
@@ -103,9 +103,9 @@ extern "C" {
     ) -> Result<(), JsValue>;
     /// The module's `editor_unmount`: removes the scenario editor it drew, if any.
     fn module_editor_unmount();
-    /// The module's `export_file`: the bytes of an Export menu file.
+    /// The module's `export_file`: a promise of the bytes of an Export menu file.
     #[wasm_bindgen(catch)]
-    fn module_export(kind: &str, hash: &str) -> Result<js_sys::Uint8Array, JsValue>;
+    fn module_export(kind: &str, hash: &str) -> Result<js_sys::Promise, JsValue>;
 }
 
 /// The module's files: bindings script, its integrity, `.wasm`, its integrity. From the
@@ -138,11 +138,14 @@ pub async fn load_module() -> Result<(), String> {
     Ok(())
 }
 
-/// The Export menu's file named `kind` (`"trace"`, `"checkpoint"`) of the moment `hash`
-/// describes, made by the module (loaded first if it is not yet): see `crate::export_file`.
+/// The Export menu's file named `kind` (`"svg"`, `"png"`, `"trace"`, `"checkpoint"`) of the
+/// moment `hash` describes, made by the module (loaded first if it is not yet): see `crate::export_file`.
 pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String> {
     load_module().await?;
-    Ok(module_export(kind, hash).map_err(describe)?.to_vec())
+    let made = JsFuture::from(module_export(kind, hash).map_err(describe)?)
+        .await
+        .map_err(describe)?;
+    Ok(js_sys::Uint8Array::new(&made).to_vec())
 }
 
 /// Whether the module is loaded (then [`chart_in_module`] draws at once).

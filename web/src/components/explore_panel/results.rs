@@ -4,7 +4,8 @@
 
 use super::pairs::PairList;
 use super::{verdict_chip, OpenRun};
-use crate::components::export::{save, saved_text, svg_to_png};
+use crate::components::export::{save, saved_text};
+use crate::export_file::{svg_to_png, PNG_SCALE};
 use batchscope_check::explore::{Counterexample, Fault, Summary};
 use batchscope_check::oracle::Verdict;
 use batchscope_engine::{CrashPoint, Scenario};
@@ -14,9 +15,6 @@ use std::rc::Rc;
 use wasm_bindgen::JsValue;
 use web_sys::Element;
 use yew::prelude::*;
-
-/// PNG pixels per SVG unit.
-const PNG_SCALE: f64 = 2.0;
 
 /// Props of [`Results`].
 #[derive(Properties, PartialEq)]
