@@ -86,22 +86,24 @@ const HEAP_PROBE: &str = r#"
 /// times from the click: to the DOM updated and laid out (the first change, one more task for
 /// the rest of the render, then a forced style and layout: the step's own work), and to the end
 /// of the first frame painted after that (which also waits for the display's next frame, so it
-/// is never below one frame interval). When arguments[2] names another button, it is clicked
-/// (unmeasured) after each measured click, so every measured click starts from the same place.
-/// Stops early when the button is disabled.
+/// is never below one frame interval), and the time between that frame and the one before the
+/// click (by their animation-frame timestamps: one frame interval when the change was painted in
+/// the very next frame, two or more when the step made the page miss a frame). When
+/// arguments[2] names another button, it is clicked (unmeasured) after each measured click, so
+/// every measured click starts from the same place. Stops early when the button is disabled.
 const CLICK_PROBE: &str = r#"
     const done = arguments[arguments.length - 1];
     const [id, n, undo] = [arguments[0], arguments[1], arguments[2]];
     const hop = () => new Promise(r => {
         const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0);
     });
-    const painted = () => new Promise(r => requestAnimationFrame(() => hop().then(r)));
+    const painted = () => new Promise(r => requestAnimationFrame(ts => hop().then(() => r(ts))));
     const mutation = () => new Promise(r => {
         const o = new MutationObserver(() => { o.disconnect(); r(true); });
         o.observe(document.body, { childList: true, characterData: true, subtree: true, attributes: true });
         setTimeout(() => { o.disconnect(); r(false); }, 2000);
     });
-    const click = async id => {
+    const click = async (id, since) => {
         const b = document.querySelector('#' + id);
         if (!b || b.disabled) return null;
         const changed = mutation();
@@ -111,19 +113,20 @@ const CLICK_PROBE: &str = r#"
         await hop();
         void document.body.offsetHeight;
         const work = performance.now() - t0;
-        await painted();
-        return [work, performance.now() - t0];
+        const frame = await painted();
+        return [work, performance.now() - t0, frame - since];
     };
     (async () => {
-        const work = [], frames = [];
+        const work = [], frames = [], gaps = [];
+        let since = await painted();
         for (let i = 0; i < n; i++) {
-            const t = await click(id);
+            const t = await click(id, since);
             if (t === null) break;
-            work.push(t[0]); frames.push(t[1]);
-            await painted();
-            if (undo) { await click(undo); await painted(); }
+            work.push(t[0]); frames.push(t[1]); gaps.push(t[2]);
+            since = await painted();
+            if (undo) { await click(undo, since); since = await painted(); }
         }
-        done({ work, painted: frames });
+        done({ work, painted: frames, gaps });
     })();"#;
 
 /// Clicks `#step` until it is disabled (the end of the run); returns the steps taken.
@@ -213,6 +216,27 @@ fn click_figures(key: &str, label: &str, samples: &[f64]) {
     figure(key, value, label);
 }
 
+/// The painted times of a click probe's result, with how many clicks made the page miss a
+/// frame: their change was painted more than one and a half frame intervals (`frame`, ms) after
+/// the frame before the click.
+fn painted_figures(key: &str, label: &str, probe: &Value, frame: f64) {
+    let samples = times(probe, "painted");
+    let gaps = times(probe, "gaps");
+    if samples.is_empty() || gaps.len() != samples.len() || !frame.is_finite() {
+        figure(key, "none".into(), label);
+        return;
+    }
+    let late = gaps.iter().filter(|&&gap| gap > 1.5 * frame).count();
+    let value = format!(
+        "p50 {:.1} ms / p95 {:.1} ms ({} clicks; {} painted in the next frame, {late} a frame or more later)",
+        percentile(&samples, 50.0),
+        percentile(&samples, 95.0),
+        samples.len(),
+        samples.len() - late,
+    );
+    figure(key, value, label);
+}
+
 /// Measures the page at `hash`; figures are keyed `{prefix}KEY` and labelled with `what`.
 async fn measure(
     client: &Client,
@@ -242,11 +266,15 @@ async fn measure(
         format!("{bound}{mounted:.0} ms from navigation start to the mounted app"),
         &format!("first load → app mounted (navigation start = 0), {what}"),
     );
+    // The frame interval, for whether a step made the page miss a frame.
+    let frame = async_js(client, FRAME_PROBE, vec![])
+        .await?
+        .as_f64()
+        .unwrap_or(f64::NAN);
     if prefix.is_empty() {
-        let frame = async_js(client, FRAME_PROBE, vec![]).await?;
         figure(
             "frame",
-            format!("{:.1} ms", frame.as_f64().unwrap_or(f64::NAN)),
+            format!("{frame:.1} ms"),
             "the display's frame interval (median of 60)",
         );
     }
@@ -275,10 +303,11 @@ async fn measure(
         &format!("step click → DOM updated and laid out, {what}"),
         &times(&step, "work"),
     );
-    click_figures(
+    painted_figures(
         &format!("{prefix}step"),
         &format!("step click → painted frame, {what}"),
-        &times(&step, "painted"),
+        &step,
+        frame,
     );
     if prefix.is_empty() {
         async_js(client, TO_THE_END, vec![]).await?;
@@ -315,10 +344,11 @@ async fn measure(
         &format!("step back at the end of the run → DOM updated and laid out, {what}"),
         &times(&back, "work"),
     );
-    click_figures(
+    painted_figures(
         &format!("{prefix}back"),
         &format!("step back at the end of the run → painted frame, {what}"),
-        &times(&back, "painted"),
+        &back,
+        frame,
     );
     let heap = async_js(client, HEAP_PROBE, vec![]).await?;
     figure(

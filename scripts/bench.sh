@@ -209,20 +209,20 @@ table="| measure | measured | goal |
 | browser: the display's frame interval (a painted step waits for the next frame: never below it) | $(b frame) | — |
 | browser: first load → app mounted, 64 channels × 1,000 batches (\`#scenario=\` link of \`kafka-idempotent\` scaled; $(b large_events) steps) | $(b large_load) | — |
 | browser: step click → DOM updated and laid out, 64 channels × 1,000 batches | $(b large_step_work) | p95 ≤ 16 ms |
-| browser: step click → painted frame, 64 channels × 1,000 batches | $(b large_step) | — |
+| browser: step click → painted frame, 64 channels × 1,000 batches | $(b large_step) | every click in the next frame |
 | browser: step back at the end of the run → DOM updated and laid out, 64 channels × 1,000 batches | $(b large_back_work) | p95 ≤ 16 ms |
-| browser: step back at the end of the run → painted frame, 64 channels × 1,000 batches | $(b large_back) | — |
+| browser: step back at the end of the run → painted frame, 64 channels × 1,000 batches | $(b large_back) | every click in the next frame |
 | browser: JS heap after load / at the end, 64 channels × 1,000 batches | $(heap_b large_heap_load) / $(heap_b large_heap_end) | — |
 | browser: first load → app mounted, 16 channels × 200 batches (\`#scenario=\` link of \`kafka-idempotent\` scaled; $(b scale_events) steps) | $(b scale_load) | — |
 | browser: step click → DOM updated and laid out, 16 channels × 200 batches | $(b scale_step_work) | p95 ≤ 16 ms |
-| browser: step click → painted frame, 16 channels × 200 batches | $(b scale_step) | — |
+| browser: step click → painted frame, 16 channels × 200 batches | $(b scale_step) | every click in the next frame |
 | browser: step back at the end of the run → DOM updated and laid out, 16 channels × 200 batches | $(b scale_back_work) | p95 ≤ 16 ms |
-| browser: step back at the end of the run → painted frame, 16 channels × 200 batches | $(b scale_back) | — |
+| browser: step back at the end of the run → painted frame, 16 channels × 200 batches | $(b scale_back) | every click in the next frame |
 | browser: JS heap after load / at the end, 16 channels × 200 batches | $(heap_b scale_heap_load) / $(heap_b scale_heap_end) | — |
 | browser: step click → DOM updated and laid out, largest preset \`$preset\` ($(b events) steps) | $(b step_work) | p95 ≤ 16 ms |
-| browser: step click → painted frame, largest preset \`$preset\` | $(b step) | — |
+| browser: step click → painted frame, largest preset \`$preset\` | $(b step) | every click in the next frame |
 | browser: step back at the end of the run → DOM updated and laid out, largest preset \`$preset\` | $(b back_work) | p95 ≤ 16 ms |
-| browser: step back at the end of the run → painted frame, largest preset \`$preset\` | $(b back) | — |
+| browser: step back at the end of the run → painted frame, largest preset \`$preset\` | $(b back) | every click in the next frame |
 | browser: JS heap after load / at the end of the \`$preset\` run (after GC) | $(heap_b heap_load) / $(heap_b heap_end) | — |"
 
 machine="$(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) memory"
@@ -274,7 +274,11 @@ How each row is taken:
   the rest of the render, then a forced style and layout: the step's own work, which the
   16 ms goal is about), and to the end of the first animation frame painted after that. The
   painted time also waits for the display's next frame (the frame interval row), so a step
-  that fits in one frame still reads about one interval; it is reported, not held to 16 ms.
+  that fits in one frame still reads about one interval; it is not held to 16 ms. What it is
+  held to is the next frame: each click also records the animation-frame timestamps of the
+  frame before it and of the frame that painted its change, and a click whose two frames are
+  more than one and a half intervals apart made the page miss a frame (the painted rows count
+  them). The probe clicks just after a frame, so a step has a whole interval to fit in.
   Step back is measured
   from the last event (step back, then step forward again, unmeasured). The largest preset is
   the one with the most events in its failure-free run. The scaled scenarios are
