@@ -11,11 +11,12 @@
 //! run and moment on screen (tested against the page's own player below). Component tests make
 //! the files in place ([`files_in_place`]).
 
-use crate::components::export::{FileFuture, FileMaker};
 use crate::shell::{Mode, Player};
 use crate::state::{Micro, MicroPlayer};
 use batchscope_view::export::{checkpoint_zip, standalone_svg, trace_json};
 use js_sys::{Array, Promise, Uint8Array};
+use std::future::Future;
+use std::pin::Pin;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -93,6 +94,12 @@ impl ExportKind {
         }
     }
 }
+
+/// An Export menu file being made: its bytes, or why not.
+pub type FileFuture = Pin<Box<dyn Future<Output = Result<Vec<u8>, String>>>>;
+
+/// Makes the Export menu's file of a kind for the link of the moment on screen (`#…`).
+pub type FileMaker = Callback<(ExportKind, String), FileFuture>;
 
 /// PNG pixels per SVG unit (sharp on slides and high-density screens).
 pub const PNG_SCALE: f64 = 2.0;

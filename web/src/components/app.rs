@@ -5,12 +5,12 @@ use super::chart_host::ChartRender;
 use super::compare_view::{runs_link, CompareRender, CompareSlot};
 use super::editor_host::{edited_link, EditorRender};
 use super::explore_host::{ExploreRender, ExploreSlot};
-use super::export::FileMaker;
 use super::{
     ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExportMenu, LabButtons,
     MetaPanel, ProgressPanel, ScenarioEditorProps, SequenceDiagram, Shared, SideTabs, SinkPanel,
     Timeline, VerdictBadge,
 };
+use crate::export_file::FileMaker;
 use crate::hooks::{
     use_keyboard, use_play_timer, use_player, use_stop_focus, use_theme, use_url_sync, Shortcut,
     SHORTCUTS,

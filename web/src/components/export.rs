@@ -4,21 +4,13 @@
 //! `--checkpoint-out` writes). The files are made by a [`FileMaker`] — on the page, the second
 //! module (`crate::export_file`) — and saved by a download link.
 
-use crate::export_file::ExportKind;
+use crate::export_file::{ExportKind, FileFuture, FileMaker};
 use crate::shell::export_in_module;
 use batchscope_view::url::scenario::{format_link, Link};
 use js_sys::{Array, Uint8Array};
-use std::future::Future;
-use std::pin::Pin;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, Element, HtmlAnchorElement, Url};
 use yew::prelude::*;
-
-/// An Export menu file being made: its bytes, or why not.
-pub type FileFuture = Pin<Box<dyn Future<Output = Result<Vec<u8>, String>>>>;
-
-/// Makes the Export menu's file of a kind for the link of the moment on screen (`#…`).
-pub type FileMaker = Callback<(ExportKind, String), FileFuture>;
 
 /// Has the second module make the files (fetched the first time one is asked for).
 pub fn files_from_module() -> FileMaker {
