@@ -198,7 +198,7 @@ fn diagram_svg() -> Option<(String, f64, f64)> {
 }
 
 /// Draws an SVG document into a PNG, `scale` pixels per unit.
-pub async fn svg_to_png(svg: &str, w: f64, h: f64, scale: f64) -> Result<Vec<u8>, JsValue> {
+pub(crate) async fn svg_to_png(svg: &str, w: f64, h: f64, scale: f64) -> Result<Vec<u8>, JsValue> {
     let parts = Array::of1(&JsValue::from_str(svg));
     let bag = BlobPropertyBag::new();
     bag.set_type("image/svg+xml");

@@ -1,7 +1,7 @@
 //! Entry point of the dashboard: mounts the page root, with the micro-batch dashboard, on an
 //! element of its own in `<body>`; the Topology and Inspect dashboards, the Explore dialog, the
-//! scenario editor, the Spark UI tab's charts, the crash matrix and the Export menu's files are a second module (`batchscope-modes`) the page loads when one of them is first
-//! needed.
+//! scenario editor, compare mode, the Spark UI tab's charts and the Export menu's files are a
+//! second module (`batchscope-modes`) the page loads when one of them is first needed.
 
 use batchscope_web::components::chart_host::lazy_chart;
 use batchscope_web::components::compare_view::lazy_compare;

@@ -1,6 +1,7 @@
-//! A dashboard whose code is a second module (`batchscope-modes`: Topology and Inspect, the
-//! Explore dialog, and the Export menu's files), loaded the first time it is
-//! needed, so the micro-batch dashboard's first load does not carry it.
+//! A dashboard whose code is a second module (`batchscope-modes`: Topology and Inspect, and for
+//! the micro-batch dashboard the Explore dialog, the scenario editor, compare mode, the Spark UI
+//! tab's charts and the Export menu's files), loaded the first time it is needed, so the
+//! micro-batch dashboard's first load does not carry it.
 //! While the module loads the page says so; if it cannot be loaded the page names what failed
 //! and offers to try again or go back, and the micro-batch dashboard is untouched.
 //!
@@ -139,7 +140,8 @@ pub async fn load_module() -> Result<(), String> {
 }
 
 /// The Export menu's file named `kind` (`"svg"`, `"png"`, `"trace"`, `"checkpoint"`) of the
-/// moment `hash` describes, made by the module (loaded first if it is not yet): see `crate::export_file`.
+/// moment `hash` describes, made by the module (loaded first if it is not yet): see
+/// `crate::export_file`.
 pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String> {
     load_module().await?;
     let made = JsFuture::from(module_export(kind, hash).map_err(describe)?)
