@@ -9,11 +9,12 @@
 //! `performance.now()` in the page (see [`CLICK_PROBE`]). Each figure is also
 //! printed as a `browser KEY VALUE` line for scripts/bench.sh. Asserts nothing about speed.
 
-#[path = "../tests/common/browser.rs"]
+#[path = "../suites/tests/common/browser.rs"]
 mod browser;
 
 use batchscope_check::oracle::{run, Limit};
-use batchscope_engine::{presets, World};
+use batchscope_engine::microbatch::scenario::presets;
+use batchscope_engine::microbatch::World;
 use browser::{dist_dir, goto_fresh, js, serve, start_chromedriver, tool, wait_for};
 use fantoccini::wd::TimeoutConfiguration;
 use fantoccini::{Client, ClientBuilder};
@@ -25,8 +26,9 @@ use std::time::Duration;
 const STEPS: u64 = 60;
 
 /// The page at scale: `kafka-idempotent` over `channels` channels and `batches` trigger intervals.
-fn scaled(channels: u32, batches: u64) -> batchscope_engine::Scenario {
-    let mut s = batchscope_engine::preset("kafka-idempotent").expect("preset");
+fn scaled(channels: u32, batches: u64) -> batchscope_engine::microbatch::scenario::Scenario {
+    let mut s =
+        batchscope_engine::microbatch::scenario::preset("kafka-idempotent").expect("preset");
     s.upstream.channels = channels;
     s.batches = batches;
     s.description = format!("{channels} channels × {batches} batches: the page at scale.");
@@ -34,7 +36,7 @@ fn scaled(channels: u32, batches: u64) -> batchscope_engine::Scenario {
 }
 
 /// The `#scenario=` link of `s`.
-fn scenario_hash(s: batchscope_engine::Scenario) -> String {
+fn scenario_hash(s: batchscope_engine::microbatch::scenario::Scenario) -> String {
     batchscope_view::url::scenario::format_link(&batchscope_view::url::scenario::Link {
         base: batchscope_view::url::UrlState {
             seed: s.seed,

@@ -17,7 +17,8 @@
 //! numbers; asserts nothing about speed.
 
 use batchscope_check::oracle::{run, Limit};
-use batchscope_engine::{preset, Scenario, World};
+use batchscope_engine::microbatch::scenario::{preset, Scenario};
+use batchscope_engine::microbatch::World;
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -43,10 +43,10 @@ if ! wasm-opt --version 2>/dev/null | grep -q 'version 132'; then
   npm install -g binaryen@132.0.0 >/dev/null
 fi
 
-# axe-core, the accessibility engine tests/e2e_a11y.rs injects into the page (pinned by its lock file).
-if ! grep -qs "\"version\": \"4.14.1\"" "$root/tests/a11y/node_modules/axe-core/package.json"; then
+# axe-core, the accessibility engine suites/tests/e2e_a11y.rs injects into the page (pinned by its lock file).
+if ! grep -qs "\"version\": \"4.14.1\"" "$root/suites/a11y/node_modules/axe-core/package.json"; then
   log "installing axe-core 4.14.1 for the accessibility check"
-  npm ci --prefix "$root/tests/a11y" --no-audit --no-fund >/dev/null
+  npm ci --prefix "$root/suites/a11y" --no-audit --no-fund >/dev/null
 fi
 
 log "toolchain ready"

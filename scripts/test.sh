@@ -15,15 +15,18 @@ step "format"
 cargo fmt --all -- --check
 
 step "lint (native, and the browser crates for wasm32)"
-cargo clippy --locked --all-targets -- -D warnings
+cargo clippy --locked --workspace --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-unknown-unknown -p batchscope-web -p batchscope-wasm --all-targets -- -D warnings
 
 step "dashboard release build (dist/, used by the end-to-end test)"
 bash scripts/page.sh
 
-step "native tests: engine, checkers, CLI, view, acceptance, browser end-to-end, real-Spark conformance"
-cargo build --locked -p batchscope-cli
+step "native tests: engine, checkers, CLI, view, acceptance (a plain \`cargo test\`, which needs only Rust)"
 cargo test --locked
+
+step "browser end-to-end (headless Chromium on dist/) and real-Spark conformance (suites/)"
+cargo build --locked -p batchscope-cli
+cargo test --locked -p batchscope-suites
 
 step "wasm32: trace hashes equal the native ones, JS API (node), dashboard components (headless Chromium)"
 bash scripts/test-wasm.sh

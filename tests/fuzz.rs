@@ -14,8 +14,9 @@ mod fuzz_support;
 
 use batchscope_check::liveness::{run, Ending, Limit};
 use batchscope_engine::barrier::{self, budget as topo_budget, Consistency, TopologySpec};
-use batchscope_engine::scenario::{MAX_EVENTS, MAX_RECORDS};
-use batchscope_engine::{presets, Scenario, World};
+use batchscope_engine::microbatch::scenario::{presets, Scenario};
+use batchscope_engine::microbatch::scenario::{MAX_EVENTS, MAX_RECORDS};
+use batchscope_engine::microbatch::World;
 use batchscope_view::topology::url as topo_url;
 use batchscope_view::url;
 use fuzz_support::mutate::{self, Op};
@@ -86,7 +87,7 @@ fn url_seeds() -> Vec<String> {
     seeds.push("#preset=tablestore&crash=task@2,commit-log@4".into());
     seeds.push("#preset=tablestore-append&fault=task-fail@3&seed=2".into());
     // An own scenario in the link, and a comparison.
-    let mut own = batchscope_engine::preset("kafka-append").expect("preset");
+    let mut own = batchscope_engine::microbatch::scenario::preset("kafka-append").expect("preset");
     own.upstream.channels = 5;
     seeds.push(format!(
         "#scenario={}&crash=sink-commit@3&vs=kafka-idempotent",
@@ -209,7 +210,8 @@ fn check_url(hash: &str) -> Result<(), String> {
             let state = link.base;
             let mut s = match link.custom {
                 Some(own) => *own,
-                None => batchscope_engine::preset(&state.preset).map_err(|e| e.to_string())?,
+                None => batchscope_engine::microbatch::scenario::preset(&state.preset)
+                    .map_err(|e| e.to_string())?,
             };
             s.seed = state.seed;
             s.crashes = state.crashes;

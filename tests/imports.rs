@@ -83,6 +83,21 @@ fn code(text: &str) -> String {
     out
 }
 
+/// Source text up to its unit tests (`#[cfg(test)] mod tests { … }`, the last item of a file by
+/// the project's habit): what a test module imports is no dependency of the file it tests.
+fn without_unit_tests(text: &str) -> &str {
+    let mut at = 0;
+    while let Some(i) = text[at..].find("#[cfg(test)]") {
+        let start = at + i;
+        let next = text[start + "#[cfg(test)]".len()..].trim_start();
+        if next.starts_with("mod ") && next.lines().next().is_some_and(|l| l.contains('{')) {
+            return &text[..start];
+        }
+        at = start + 1;
+    }
+    text
+}
+
 /// Expands a use tree (`a::{b::C, d}`, without `use` and `;`) into flat paths.
 fn expand(tree: &str) -> Vec<String> {
     let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
@@ -136,7 +151,10 @@ fn named_paths(code: &str) -> Vec<Vec<String>> {
                 .chars()
                 .take_while(|&c| ident(c) || c == ':')
                 .collect();
-            paths.push(tail);
+            // `super::{a, b}` ends at its `::`: a use tree's prefix, read with the `use` line.
+            if !tail.ends_with("::") {
+                paths.push(tail);
+            }
         }
     }
     paths
@@ -153,9 +171,15 @@ fn named_paths(code: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The module a path points into, relative to the module `here` (and whether `here` is a
-/// `mod.rs`, whose `super` is its folder's parent).
-fn resolve(path: &[String], here: &[String]) -> Option<Vec<String>> {
+/// The module a path points into, relative to the module `here`; `is_module` says whether a
+/// module path names a file of the crate. A path whose first segment names a child module of
+/// `here` (`spec::X` written in `barrier/mod.rs`, which declares `mod spec`) is `self::spec::X`:
+/// Rust resolves it so, and a facade's `pub use spec::{…}` imports that file.
+fn resolve(
+    path: &[String],
+    here: &[String],
+    is_module: impl Fn(&[String]) -> bool,
+) -> Option<Vec<String>> {
     let (mut base, rest): (Vec<String>, &[String]) = match path.first().map(String::as_str) {
         Some("crate") => (vec![], &path[1..]),
         Some("self") => (here.to_vec(), &path[1..]),
@@ -168,31 +192,116 @@ fn resolve(path: &[String], here: &[String]) -> Option<Vec<String>> {
             }
             (base, rest)
         }
+        Some(first) if first != "std" && is_module(&[here, &[first.to_string()]].concat()) => {
+            (here.to_vec(), path)
+        }
         _ => return None,
     };
     base.extend(rest.iter().cloned());
     Some(base)
 }
 
+/// The `use` paths of a file with the name each brings in (its last segment, or its `as` name).
+fn use_paths(code: &str) -> Vec<(Vec<String>, String)> {
+    let mut out = vec![];
+    let mut rest = code;
+    while let Some(i) = rest.find("use ") {
+        let boundary = i == 0 || !rest[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+        let after = &rest[i + 4..];
+        let end = after.find(';').unwrap_or(after.len());
+        if boundary {
+            for flat in expand(&after[..end]) {
+                let mut halves = flat.split(" as ");
+                let path: Vec<String> = halves
+                    .next()
+                    .unwrap_or("")
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                let alias = halves.next().map(str::to_string);
+                if let Some(name) = alias.or_else(|| path.last().cloned()) {
+                    if name != "*" && name != "self" {
+                        out.push((path, name));
+                    }
+                }
+            }
+        }
+        rest = &after[end.min(after.len())..];
+    }
+    out
+}
+
+/// A path followed through the `use` lines of the modules it passes (a facade's re-exports),
+/// to the module that defines what it names: `barrier::TopologySpec` → `barrier::spec::…`.
+fn through_uses(
+    mut target: Vec<String>,
+    names: &BTreeMap<(Vec<String>, String), Vec<String>>,
+    is_module: impl Fn(&[String]) -> bool,
+) -> Vec<String> {
+    for _ in 0..16 {
+        let mut module = target.clone();
+        while !module.is_empty() && !is_module(&module) {
+            module.pop();
+        }
+        let Some(item) = target.get(module.len()) else {
+            return target;
+        };
+        let Some(via) = names.get(&(module.clone(), item.clone())) else {
+            return target;
+        };
+        if via.starts_with(&target[..=module.len()]) {
+            return target;
+        }
+        let mut next = via.clone();
+        next.extend(target[module.len() + 1..].iter().cloned());
+        target = next;
+    }
+    target
+}
+
 /// The files of one crate and the files each imports.
 fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    graph_under(src, &root())
+}
+
+/// [`graph`], with each file named by its path below `base`.
+fn graph_under(src: &Path, base: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = vec![];
     rust_files(src, &mut files);
     let modules: BTreeMap<Vec<String>, String> = files
         .iter()
         .map(|f| {
-            let rel = f.strip_prefix(root()).expect("under the root");
+            let rel = f.strip_prefix(base).expect("under the base");
             (module_of(src, f), rel.to_string_lossy().replace('\\', "/"))
         })
         .collect();
+    let is_module = |m: &[String]| modules.contains_key(m);
+    let texts: BTreeMap<&Vec<String>, String> = modules
+        .iter()
+        .map(|(here, name)| {
+            let text = fs::read_to_string(base.join(name)).expect("readable source file");
+            (here, code(without_unit_tests(&text)))
+        })
+        .collect();
+    // What each module's `use` lines bring in by name: `pub use spec::TopologySpec` in
+    // `barrier/mod.rs` makes `barrier::TopologySpec` a way to `barrier::spec::TopologySpec`.
+    let mut names: BTreeMap<(Vec<String>, String), Vec<String>> = BTreeMap::new();
+    for (here, text) in &texts {
+        for (path, alias) in use_paths(text) {
+            if let Some(target) = resolve(&path, here, is_module) {
+                names.insert(((*here).clone(), alias), target);
+            }
+        }
+    }
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (here, name) in &modules {
-        let text = fs::read_to_string(root().join(name)).expect("readable source file");
         let targets = edges.entry(name.clone()).or_default();
-        for path in named_paths(&code(&text)) {
-            let Some(mut target) = resolve(&path, here) else {
+        for path in named_paths(&texts[here]) {
+            let Some(target) = resolve(&path, here, is_module) else {
                 continue;
             };
+            let mut target = through_uses(target, &names, is_module);
             // The deepest module the path reaches (the rest names an item inside it).
             while !target.is_empty() && !modules.contains_key(&target) {
                 target.pop();
@@ -270,8 +379,19 @@ fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 fn no_source_file_imports_one_that_imports_it_back() {
     let mut found = vec![];
     for src in crate_sources() {
-        for circle in circles(&graph(&src)) {
-            found.push(circle.join(" ↔ "));
+        let edges = graph(&src);
+        for circle in circles(&edges) {
+            // Each edge inside the circle, so the import to change is named.
+            let inside: Vec<String> = circle
+                .iter()
+                .flat_map(|from| {
+                    edges[from]
+                        .iter()
+                        .filter(|to| circle.contains(to))
+                        .map(move |to| format!("  {from} → {to}"))
+                })
+                .collect();
+            found.push(format!("{}\n{}", circle.join(" ↔ "), inside.join("\n")));
         }
     }
     assert!(
@@ -299,4 +419,40 @@ fn the_graph_sees_imports() {
         expand("crate::{a::B, c::{D, e::F}}"),
         ["crate::a::B", "crate::c::D", "crate::c::e::F"]
     );
+}
+
+#[test]
+fn a_circle_through_a_facade_and_a_bare_child_path_is_found() {
+    // The shape the engine once had: `schema.rs` named `barrier::TopologySpec`, which
+    // `barrier/mod.rs` re-exports with a bare child path (`pub use spec::…`), and
+    // `barrier/spec.rs` used a helper of `schema.rs`. Written to a scratch crate, the test must
+    // see the circle; without the `pub use` line, there is none.
+    let base = std::env::temp_dir().join(format!("imports-test-{}", std::process::id()));
+    let src = base.join("src");
+    let write = |file: &str, text: &str| {
+        let path = src.join(file);
+        fs::create_dir_all(path.parent().expect("a folder")).expect("scratch folder");
+        fs::write(path, text).expect("scratch file");
+    };
+    write("lib.rs", "pub mod barrier;\npub mod schema;\n");
+    write(
+        "schema.rs",
+        "use crate::barrier::TopologySpec;\npub fn helper() {}\n",
+    );
+    write(
+        "barrier/spec.rs",
+        "pub struct TopologySpec;\nfn f() { crate::schema::helper() }\n",
+    );
+    write("barrier/mod.rs", "mod spec;\npub use spec::TopologySpec;\n");
+    let found = circles(&graph_under(&src, &base));
+    write("barrier/mod.rs", "mod spec;\n");
+    let without_facade = circles(&graph_under(&src, &base));
+    fs::remove_dir_all(&base).expect("scratch folder removed");
+    assert_eq!(
+        found,
+        [["src/barrier/spec.rs", "src/schema.rs"]],
+        "the circle through `pub use spec::…` was not seen"
+    );
+    // Without the re-export, `schema.rs` names a module item that does not lead to `spec.rs`.
+    assert!(without_facade.is_empty(), "{without_facade:?}");
 }

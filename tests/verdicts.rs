@@ -1,7 +1,7 @@
 //! Every preset crashed at every named point of batch 3, judged by the oracle against SEMANTICS §8.
 
 use batchscope_check::{check, Verdict};
-use batchscope_engine::{preset, presets, CrashKind, CrashPoint};
+use batchscope_engine::microbatch::scenario::{preset, presets, CrashKind, CrashPoint};
 
 use Verdict::{
     DataLoss as L, Duplicates as D, DuplicatesAndLoss as X, ExactlyOnce as E, Stuck as S,
@@ -212,7 +212,8 @@ fn a_finished_start_row_left_by_a_crash_is_a_crash_loop() {
 
 #[test]
 fn a_crash_restarts_the_driver_and_reruns_or_moves_on_as_spark_does() {
-    use batchscope_engine::{EventKind, Recovery, World};
+    use batchscope_engine::microbatch::event::{EventKind, Recovery};
+    use batchscope_engine::microbatch::World;
     // offset-log@3: offsets/3 exists, commits/3 does not → re-run 3; commit-log@3 → next batch 4.
     for (kind, want) in [
         (CrashKind::OffsetLog, Recovery::Rerun { batch_id: 3 }),
@@ -236,7 +237,8 @@ fn a_crash_restarts_the_driver_and_reruns_or_moves_on_as_spark_does() {
 
 #[test]
 fn source_commit_of_the_previous_batch_is_not_repeated_on_the_rerun_path() {
-    use batchscope_engine::{EventKind, World};
+    use batchscope_engine::microbatch::event::EventKind;
+    use batchscope_engine::microbatch::World;
     // SEMANTICS §1.5/§1.6: after a crash between offsets/3 and source.commit(end_2), the re-run of 3
     // does not call commit(end_2); the next commit call is commit(end_3) while constructing batch 4.
     let mut s = preset("tablestore").unwrap();
@@ -263,7 +265,8 @@ fn source_commit_of_the_previous_batch_is_not_repeated_on_the_rerun_path() {
 
 #[test]
 fn tablestore_checkpoints_reach_the_tunnel_one_batch_late() {
-    use batchscope_engine::{EventKind, World};
+    use batchscope_engine::microbatch::event::EventKind;
+    use batchscope_engine::microbatch::World;
     let mut w = World::new(preset("tablestore").unwrap());
     batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
     // Every SourceCommit pushes the end of the previous batch, read back from offsets/N-1.
@@ -284,7 +287,8 @@ fn tablestore_checkpoints_reach_the_tunnel_one_batch_late() {
 
 #[test]
 fn a_child_channel_opens_only_after_its_parent_finished_checkpoint_reaches_the_server() {
-    use batchscope_engine::{EventKind, World};
+    use batchscope_engine::microbatch::event::EventKind;
+    use batchscope_engine::microbatch::World;
     let mut w = World::new(preset("tablestore-split").unwrap());
     batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
     let ev = w.events();
@@ -321,7 +325,8 @@ fn the_pull_ahead_design_reads_every_row_in_get_offset_and_caches_it() {
 
 #[test]
 fn a_sink_outage_fails_the_batch_without_committing_it_and_loses_nothing() {
-    use batchscope_engine::{EventKind, World};
+    use batchscope_engine::microbatch::event::EventKind;
+    use batchscope_engine::microbatch::World;
     let mut w = World::new(preset("sink-outage").unwrap());
     batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
     let failed: Vec<u64> = w
@@ -356,7 +361,8 @@ fn a_sink_outage_fails_the_batch_without_committing_it_and_loses_nothing() {
 
 #[test]
 fn continuous_offsets_have_an_empty_metadata_line_and_restart_from_the_last_committed_epoch() {
-    use batchscope_engine::{EventKind, Recovery, World};
+    use batchscope_engine::microbatch::event::{EventKind, Recovery};
+    use batchscope_engine::microbatch::World;
     let mut s = preset("continuous-epochs").unwrap();
     s.crashes.push(CrashPoint {
         kind: CrashKind::SinkCommit,

@@ -6,8 +6,8 @@
 use crate::run::Run;
 use batchscope_check::compare::{compare_runs, same_inputs, Comparison};
 use batchscope_check::oracle::{judge, Report};
-use batchscope_engine::scenario::Execution;
-use batchscope_engine::{preset, Scenario};
+use batchscope_engine::microbatch::scenario::Execution;
+use batchscope_engine::microbatch::scenario::{preset, Scenario};
 use batchscope_view::url::scenario::{encode, Versus as VsLink};
 
 /// The second run of compare mode.
@@ -102,7 +102,7 @@ mod tests {
 
     #[test]
     fn every_built_in_parses_and_its_runs_differ_as_the_cli_says() {
-        let names: Vec<&str> = batchscope_engine::presets()
+        let names: Vec<&str> = batchscope_engine::microbatch::scenario::presets()
             .iter()
             .map(|p| p.name)
             .collect();

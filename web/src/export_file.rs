@@ -255,7 +255,7 @@ mod tests {
         for _ in 0..12 {
             crashed_now = reduce(crashed_now, PlayerCmd::Step);
         }
-        let mut own = batchscope_engine::preset("tablestore").unwrap();
+        let mut own = batchscope_engine::microbatch::scenario::preset("tablestore").unwrap();
         own.upstream.channels = 3;
         let own_hash = format!(
             "#scenario={}&seed=5&at=50",

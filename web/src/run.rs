@@ -7,7 +7,10 @@ use batchscope_check::oracle::{
     expected_counts, judge_progress, verdict_of as oracle_verdict, Report, Verdict,
 };
 use batchscope_check::progress::{so_far, so_far_listing, Progress};
-use batchscope_engine::{Event, RowKey, Scenario, World};
+use batchscope_engine::microbatch::event::Event;
+use batchscope_engine::microbatch::scenario::Scenario;
+use batchscope_engine::microbatch::upstream::RowKey;
+use batchscope_engine::microbatch::World;
 use batchscope_view::panels::{
     committed_positions, lost_keys_behind, Committed, Lost, LISTED_KEYS,
 };
@@ -210,7 +213,7 @@ impl Run {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchscope_engine::preset;
+    use batchscope_engine::microbatch::scenario::preset;
 
     #[test]
     fn seeking_gives_the_same_world_as_stepping() {
@@ -249,8 +252,8 @@ mod tests {
         // running sum (whose expected values wait for the first start), each with a crash.
         let running_sum = {
             let mut s = preset("kafka-idempotent").unwrap();
-            s.sink.kind = batchscope_engine::scenario::SinkKind::Upsert;
-            s.sink.value = batchscope_engine::scenario::SinkValue::RunningSum;
+            s.sink.kind = batchscope_engine::microbatch::scenario::SinkKind::Upsert;
+            s.sink.value = batchscope_engine::microbatch::scenario::SinkValue::RunningSum;
             s
         };
         for (mut s, crash) in [
@@ -331,8 +334,10 @@ mod tests {
             ("reader-never-closes", None),
         ] {
             let mut s = preset(name).unwrap();
-            s.crashes
-                .extend(crash.map(|c| c.parse::<batchscope_engine::CrashPoint>().unwrap()));
+            s.crashes.extend(crash.map(|c| {
+                c.parse::<batchscope_engine::microbatch::scenario::CrashPoint>()
+                    .unwrap()
+            }));
             let run = Run::compute(s, None);
             let mut settled_somewhere = false;
             for cursor in 0..=run.len() {

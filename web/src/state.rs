@@ -8,8 +8,9 @@
 
 use crate::run::Run;
 use crate::shell::{Mode, Opened, Player, PlayerCmd};
-use batchscope_engine::scenario::Fault;
-use batchscope_engine::{presets, CrashPoint, Scenario, World};
+use batchscope_engine::microbatch::scenario::Fault;
+use batchscope_engine::microbatch::scenario::{presets, CrashPoint, Scenario};
+use batchscope_engine::microbatch::World;
 use batchscope_view::replay::Timeline;
 use batchscope_view::tour::{self, Panel};
 use batchscope_view::url::scenario::{self as link, Link};
@@ -155,8 +156,8 @@ pub fn preset_names() -> Vec<&'static str> {
 }
 
 fn scenario_of(preset: &str, seed: u64) -> Scenario {
-    let mut s = batchscope_engine::preset(preset)
-        .or_else(|_| batchscope_engine::preset(url::DEFAULT_PRESET))
+    let mut s = batchscope_engine::microbatch::scenario::preset(preset)
+        .or_else(|_| batchscope_engine::microbatch::scenario::preset(url::DEFAULT_PRESET))
         .unwrap_or_else(|_| presets()[0].scenario.clone());
     s.seed = seed;
     s

@@ -3,7 +3,7 @@
 //! the rows that come into view; with few channels it draws them all.
 #![cfg(target_arch = "wasm32")]
 
-use batchscope_engine::source::SourceCounters;
+use batchscope_engine::microbatch::source::SourceCounters;
 use batchscope_view::panels::ChannelRow;
 use batchscope_web::components::{ChannelsPanel, WINDOWED_FROM};
 use wasm_bindgen::JsCast;

@@ -5,7 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use batchscope_check::compare::{compare, compare_matrices};
-use batchscope_engine::preset;
+use batchscope_engine::microbatch::scenario::preset;
 use batchscope_web::components::compare_view::{CompareSlot, InlineCompare};
 use wasm_bindgen_test::*;
 
@@ -18,7 +18,10 @@ wasm_bindgen_test_configure!(run_in_browser);
 const LINK: &str = "#preset=kafka-append&vs=kafka-idempotent&crash=sink-commit@3";
 
 /// The designs of [`LINK`], as the CLI reads them.
-fn designs() -> (batchscope_engine::Scenario, batchscope_engine::Scenario) {
+fn designs() -> (
+    batchscope_engine::microbatch::scenario::Scenario,
+    batchscope_engine::microbatch::scenario::Scenario,
+) {
     let mut a = preset("kafka-append").unwrap();
     a.crashes.push("sink-commit@3".parse().unwrap());
     (a, preset("kafka-idempotent").unwrap())

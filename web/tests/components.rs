@@ -3,7 +3,8 @@
 //! reported, the diagram draws the events on screen.
 #![cfg(target_arch = "wasm32")]
 
-use batchscope_engine::{preset, World};
+use batchscope_engine::microbatch::scenario::preset;
+use batchscope_engine::microbatch::World;
 use batchscope_view::panels::Badge;
 use batchscope_web::components::{SequenceDiagram, VerdictBadge};
 use wasm_bindgen::JsCast;
@@ -90,7 +91,7 @@ async fn crash_now_draws_a_red_crash_row_and_records_it() {
 
 #[derive(Properties, PartialEq)]
 struct DiagramHarnessProps {
-    events: Vec<batchscope_engine::Event>,
+    events: Vec<batchscope_engine::microbatch::event::Event>,
 }
 
 #[component]

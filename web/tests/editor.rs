@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use batchscope_check::oracle::check;
-use batchscope_engine::{preset, SinkKind};
+use batchscope_engine::microbatch::scenario::{preset, SinkKind};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 

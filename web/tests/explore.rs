@@ -45,7 +45,7 @@ async fn explore_runs_and_a_cell_loads_its_crash() {
         Some("duplicates")
     );
     // The tooltip says what the oracle says of that one run.
-    let mut crashed = batchscope_engine::preset("kafka-append").unwrap();
+    let mut crashed = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
     crashed.crashes.push("sink-commit@3".parse().unwrap());
     let report = batchscope_check::oracle::check(&crashed);
     assert!(report.duplicates > 0);

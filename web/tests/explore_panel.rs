@@ -6,7 +6,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use batchscope_check::explore::{Explorer, Fault, Summary};
-use batchscope_engine::{preset, World};
+use batchscope_engine::microbatch::scenario::preset;
+use batchscope_engine::microbatch::World;
 use batchscope_view::explore_view::{pair_counts, pair_rows, reproduce, run_link};
 use std::time::Duration;
 use wasm_bindgen::JsCast;
@@ -72,7 +73,7 @@ fn armed(r: &Element, testid: &str) -> Vec<String> {
 }
 
 /// The seq of the event the player shows after `at` steps of `link`'s run.
-fn seq_at(scenario: batchscope_engine::Scenario, at: u64) -> String {
+fn seq_at(scenario: batchscope_engine::microbatch::scenario::Scenario, at: u64) -> String {
     let mut world = World::new(scenario);
     for _ in 0..at {
         world.step();

@@ -34,7 +34,7 @@ fn Harness(props: &HarnessProps) -> Html {
 
 /// A run of `kafka-append` with `batches` batches.
 fn long_run(batches: u64) -> Run {
-    let mut s = batchscope_engine::preset("kafka-append").unwrap();
+    let mut s = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
     s.batches = batches;
     Run::compute(s, None)
 }

@@ -4,7 +4,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use batchscope_check::oracle::{run, Limit};
-use batchscope_engine::{preset, CrashPoint, Event, EventKind, World};
+use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::scenario::{preset, CrashPoint};
+use batchscope_engine::microbatch::World;
 use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -12,7 +12,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn the_spark_ui_tab_charts_the_run_so_far() {
-    let mut scenario = batchscope_engine::preset("kafka-append").unwrap();
+    let mut scenario = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
     scenario.crashes = vec!["sink-commit@3".parse().unwrap()];
     let (_, world) = batchscope_check::oracle::check_world(&scenario, false);
     let expected = batchscope_view::spark_ui::progress(world.events());

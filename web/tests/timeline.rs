@@ -4,7 +4,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use batchscope_check::oracle::{run, Limit};
-use batchscope_engine::{preset, Scenario, World};
+use batchscope_engine::microbatch::scenario::{preset, Scenario};
+use batchscope_engine::microbatch::World;
 use batchscope_view::timeline::{Strip, MAX_COLUMNS, MAX_LABELS};
 use batchscope_view::url::scenario::{format_link, Link};
 use batchscope_view::url::UrlState;

@@ -4,7 +4,7 @@
 //! `cargo bench -p batchscope-check --bench explore` (optionally `-- --quick`: depth 1 only).
 
 use batchscope_check::explore::Explorer;
-use batchscope_engine::preset;
+use batchscope_engine::microbatch::scenario::preset;
 use std::time::Instant;
 
 fn measure(depth: u32, forking: bool, parallel: bool) -> (u64, f64) {

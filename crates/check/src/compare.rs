@@ -3,7 +3,10 @@
 //! `batchscope compare` and the dashboard's compare mode both use [`compare`] and [`Comparison`].
 
 use crate::oracle::{check_world, Report, Verdict};
-use batchscope_engine::{trace, Event, EventKind, RowKey, Scenario};
+use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::scenario::Scenario;
+use batchscope_engine::microbatch::trace;
+use batchscope_engine::microbatch::upstream::RowKey;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -295,7 +298,7 @@ fn keys(list: &[RowKey]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchscope_engine::preset;
+    use batchscope_engine::microbatch::scenario::preset;
 
     fn with_crash(name: &str, crash: &str) -> Scenario {
         let mut s = preset(name).expect("preset");
@@ -330,7 +333,8 @@ mod tests {
         let cells = compare_matrices(&a, &b);
         assert!(!cells.is_empty());
         for cell in &cells {
-            let crash: batchscope_engine::CrashPoint = cell.crash.parse().expect("a crash point");
+            let crash: batchscope_engine::microbatch::scenario::CrashPoint =
+                cell.crash.parse().expect("a crash point");
             let judge = |s: &Scenario| {
                 let mut s = s.clone();
                 s.crashes = vec![crash];

@@ -7,9 +7,11 @@
 //! same event wherever it is shown.
 
 use batchscope_engine::barrier::{BarrierEvent, TopologyWorld};
+use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::scenario::Scenario;
+use batchscope_engine::microbatch::tunnel::Token;
+use batchscope_engine::microbatch::World;
 use batchscope_engine::sim::Sim;
-use batchscope_engine::tunnel::Token;
-use batchscope_engine::{Event, EventKind, Scenario, World};
 use std::collections::BTreeMap;
 
 /// How [`run`] ended.

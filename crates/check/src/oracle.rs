@@ -7,8 +7,11 @@ pub use crate::liveness::{
 };
 pub use crate::progress::visible_counts;
 use crate::progress::{expected_values, fired_crash_names, so_far};
-use batchscope_engine::source::SourceCounters;
-use batchscope_engine::{Event, RowKey, Scenario, World};
+use batchscope_engine::microbatch::event::Event;
+use batchscope_engine::microbatch::scenario::Scenario;
+use batchscope_engine::microbatch::source::SourceCounters;
+use batchscope_engine::microbatch::upstream::RowKey;
+use batchscope_engine::microbatch::World;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;

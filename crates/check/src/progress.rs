@@ -4,9 +4,12 @@
 //! One count for every place that shows it: the final [`Report`](crate::Report), the wasm
 //! API's `State`, the dashboard's Sink panel and verdict badge.
 
-use batchscope_engine::scenario::{SinkValue, StartingOffsets};
-use batchscope_engine::upstream::ByRecord;
-use batchscope_engine::{RowKey, Scenario, Sim, SourceKind, World};
+use batchscope_engine::microbatch::scenario::{Scenario, SourceKind};
+use batchscope_engine::microbatch::scenario::{SinkValue, StartingOffsets};
+use batchscope_engine::microbatch::upstream::ByRecord;
+use batchscope_engine::microbatch::upstream::RowKey;
+use batchscope_engine::microbatch::World;
+use batchscope_engine::sim::Sim;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The sink of a run at one moment, counted against the expected records (see [`so_far`] and

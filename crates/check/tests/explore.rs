@@ -4,7 +4,9 @@
 
 use batchscope_check::explore::{crash_sites, Explorer, Fault, Summary};
 use batchscope_check::oracle::{check, failure_free, Verdict};
-use batchscope_engine::{preset, presets, CrashKind, CrashPoint, EventKind, World};
+use batchscope_engine::microbatch::event::EventKind;
+use batchscope_engine::microbatch::scenario::{preset, presets, CrashKind, CrashPoint};
+use batchscope_engine::microbatch::World;
 
 fn explore(name: &str, depth: u32, forking: bool, parallel: bool) -> Summary {
     explore_batches(name, None, depth, forking, parallel)

@@ -4,7 +4,7 @@
 
 use batchscope_check::explore::{crash_sites, Explorer, Options, Summary};
 use batchscope_check::oracle::{failure_free, Verdict};
-use batchscope_engine::{preset, CrashKind, Scenario};
+use batchscope_engine::microbatch::scenario::{preset, CrashKind, Scenario};
 use std::collections::{BTreeMap, BTreeSet};
 
 const EVERY: Options = Options {

@@ -5,7 +5,8 @@
 use batchscope_check::oracle::{check_world, expected_counts, is_stuck, run, Ending, Limit};
 use batchscope_check::progress::{fired_crash_names, so_far};
 use batchscope_engine::barrier::{self, TopologyRun, TopologyWorld};
-use batchscope_engine::{preset, World};
+use batchscope_engine::microbatch::scenario::preset;
+use batchscope_engine::microbatch::World;
 
 #[test]
 fn a_preset_converges_a_reader_that_never_closes_is_stuck_and_a_small_limit_caps() {

@@ -2,8 +2,10 @@
 //! source/sink pairing keeps the guarantee it promises (SEMANTICS §8).
 
 use batchscope_check::oracle::{check, Report, Verdict};
-use batchscope_engine::scenario::Window;
-use batchscope_engine::{preset, CrashKind, CrashPoint, Scenario, SinkKind, SourceKind};
+use batchscope_engine::microbatch::scenario::Window;
+use batchscope_engine::microbatch::scenario::{
+    preset, CrashKind, CrashPoint, Scenario, SinkKind, SourceKind,
+};
 use proptest::prelude::*;
 
 /// A random scenario with this source and sink: 1–4 channels, 0–5 records per batch and

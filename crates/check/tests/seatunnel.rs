@@ -3,7 +3,7 @@
 //! order loses data there, the committed-only design does not.
 
 use batchscope_check::oracle::{check, Verdict};
-use batchscope_engine::{preset, presets, CrashKind, CrashPoint};
+use batchscope_engine::microbatch::scenario::{preset, presets, CrashKind, CrashPoint};
 
 fn at(name: &str, batch_id: u64) -> batchscope_check::oracle::Report {
     let mut s = preset(name).unwrap();
@@ -39,8 +39,10 @@ fn a_crash_after_prepared_loses_data_only_with_the_prs_restore_order() {
 fn only_seatunnel_readers_have_the_state_prepared_point() {
     for p in presets() {
         let r = at(p.name, 1);
-        let seatunnel = p.scenario.source.kind == batchscope_engine::SourceKind::SeaTunnel
-            && p.scenario.source.reader != batchscope_engine::scenario::ReaderEnd::Never;
+        let seatunnel = p.scenario.source.kind
+            == batchscope_engine::microbatch::scenario::SourceKind::SeaTunnel
+            && p.scenario.source.reader
+                != batchscope_engine::microbatch::scenario::ReaderEnd::Never;
         if !seatunnel {
             assert!(r.crashes_fired.is_empty(), "{}: {r:?}", p.name);
         }

@@ -2,7 +2,9 @@
 //! run ends within its scenario's step bound (the work budget), converged or stuck.
 
 use batchscope_check::oracle::{check, is_stuck, run, Ending, Limit, Verdict};
-use batchscope_engine::{presets, CrashKind, CrashPoint, EventKind, Scenario, World};
+use batchscope_engine::microbatch::event::EventKind;
+use batchscope_engine::microbatch::scenario::{presets, CrashKind, CrashPoint, Scenario};
+use batchscope_engine::microbatch::World;
 
 const BURST_OVER_CAP: &str = include_str!("../../../scenarios/tablestore-burst-over-cap.json");
 
@@ -44,7 +46,8 @@ fn a_tablestore_page_larger_than_the_channel_cap_commits_empty_batches_and_is_st
 /// connector's code), batch 4 never commits and the split's children never open.
 #[test]
 fn a_finished_tablestore_start_row_is_a_crash_loop_and_the_run_is_stuck() {
-    let mut scenario = batchscope_engine::preset("tablestore-split").expect("preset");
+    let mut scenario =
+        batchscope_engine::microbatch::scenario::preset("tablestore-split").expect("preset");
     scenario
         .crashes
         .push("offset-log@4".parse().expect("crash point"));
@@ -78,7 +81,7 @@ fn a_finished_tablestore_start_row_is_a_crash_loop_and_the_run_is_stuck() {
             .any(|e| matches!(&e.kind, EventKind::ChannelState { state, .. } if state == "OPEN")),
         "the children never open"
     );
-    let line = batchscope_engine::trace::line(
+    let line = batchscope_engine::microbatch::trace::line(
         after
             .iter()
             .find(|e| matches!(e.kind, EventKind::TaskRead { error: Some(_), .. }))
@@ -91,7 +94,8 @@ fn a_finished_tablestore_start_row_is_a_crash_loop_and_the_run_is_stuck() {
     assert!(!line.contains("ReadRecords ch0"), "{line}");
     assert_eq!(check(&scenario).verdict, Verdict::Stuck);
     // A crash after the commit reached the Tunnel server loses nothing.
-    let mut after_commit = batchscope_engine::preset("tablestore-split").expect("preset");
+    let mut after_commit =
+        batchscope_engine::microbatch::scenario::preset("tablestore-split").expect("preset");
     after_commit
         .crashes
         .push("source-commit@4".parse().expect("crash point"));
@@ -103,7 +107,8 @@ fn a_finished_tablestore_start_row_is_a_crash_loop_and_the_run_is_stuck() {
 /// the liveness rule still ends the run — long before its step bound.
 #[test]
 fn re_reading_the_same_rows_in_a_crash_loop_is_not_progress() {
-    let mut scenario = batchscope_engine::preset("tablestore-split").expect("preset");
+    let mut scenario =
+        batchscope_engine::microbatch::scenario::preset("tablestore-split").expect("preset");
     scenario.upstream.splits[0].channel = 1;
     scenario
         .crashes
@@ -147,7 +152,7 @@ fn no_task_reads_from_a_finished_position_without_saying_it_threw() {
                             from != "finished" || error.is_some(),
                             "{} {kind:?}@{batch_id}: {}",
                             p.name,
-                            batchscope_engine::trace::line(e)
+                            batchscope_engine::microbatch::trace::line(e)
                         );
                     }
                 }

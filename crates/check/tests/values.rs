@@ -2,7 +2,7 @@
 //! so a re-run that adds a batch twice is a failure the oracle names, though no key repeats.
 
 use batchscope_check::oracle::{check, check_world, Verdict};
-use batchscope_engine::{CrashPoint, Scenario, SinkKind};
+use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario, SinkKind};
 use std::collections::BTreeMap;
 
 const RUNNING_SUM: &str = include_str!("../../../scenarios/kafka-running-sum.json");

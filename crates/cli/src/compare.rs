@@ -2,7 +2,7 @@
 //! prints both verdicts, the first diverging event and what differs.
 
 use batchscope_check::compare::{compare, compare_matrices, CellDifference, Comparison};
-use batchscope_engine::{CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};
 use clap::Args;
 use std::path::Path;
 
@@ -36,7 +36,7 @@ pub fn load(what: &str) -> Result<Scenario, String> {
             .map_err(|e| format!("{what}: cannot read scenario file: {e}"))?;
         return Scenario::from_json(&text).map_err(|e| format!("{what}: {e}"));
     }
-    batchscope_engine::preset(what).map_err(|e| e.to_string())
+    batchscope_engine::microbatch::scenario::preset(what).map_err(|e| e.to_string())
 }
 
 /// Both scenarios loaded, with `--seed` and `--crash` applied to both.

@@ -3,7 +3,8 @@
 //! pauses in the tour's run, and the run's verdict at the end.
 
 use batchscope_check::oracle::check_world;
-use batchscope_engine::{barrier, presets, CrashPoint};
+use batchscope_engine::barrier;
+use batchscope_engine::microbatch::scenario::{presets, CrashPoint};
 use batchscope_view::lessons::{lesson, SIMPLIFICATIONS};
 use batchscope_view::topology::{
     parse_topology, record, topo_stop_cursors, topology_lesson, topology_tour,

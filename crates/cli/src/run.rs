@@ -1,9 +1,11 @@
 //! `batchscope run` and `batchscope presets`: run a scenario with crashes and print the oracle's verdict.
 
 use batchscope_check::oracle::{check_world, Report, Verdict};
+use batchscope_engine::microbatch::scenario::Fault;
+use batchscope_engine::microbatch::scenario::{presets, CrashPoint, Scenario};
+use batchscope_engine::microbatch::trace;
+use batchscope_engine::microbatch::upstream::RowKey;
 use batchscope_engine::rng::Prng;
-use batchscope_engine::scenario::Fault;
-use batchscope_engine::{presets, trace, CrashPoint, RowKey, Scenario};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -52,7 +54,9 @@ pub fn load_scenario(
     fault: &[String],
 ) -> Result<Scenario, String> {
     let mut scenario = match (preset, file) {
-        (Some(name), None) => batchscope_engine::preset(name).map_err(|e| e.to_string())?,
+        (Some(name), None) => {
+            batchscope_engine::microbatch::scenario::preset(name).map_err(|e| e.to_string())?
+        }
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("{}: cannot read scenario file: {e}", path.display()))?;
@@ -131,7 +135,10 @@ fn shell_quote(text: &str) -> String {
 /// file is read again; repeating them would arm them twice).
 pub fn reproduce_command(s: &Scenario, origin: Origin) -> String {
     let (what, base) = match origin {
-        Origin::Preset(p) => (format!("--preset {p}"), batchscope_engine::preset(p).ok()),
+        Origin::Preset(p) => (
+            format!("--preset {p}"),
+            batchscope_engine::microbatch::scenario::preset(p).ok(),
+        ),
         Origin::File(f) => (
             shell_quote(&f.display().to_string()),
             std::fs::read_to_string(f)
@@ -175,7 +182,7 @@ pub fn reproduce_command(s: &Scenario, origin: Origin) -> String {
 
 fn print_text(
     report: &Report,
-    world: &batchscope_engine::World,
+    world: &batchscope_engine::microbatch::World,
     scenario: &Scenario,
     origin: Origin,
 ) {
@@ -236,7 +243,7 @@ fn print_text(
             .collect();
         println!("  faults never reached: {}", names.join(", "));
     }
-    if world.phase() == &batchscope_engine::world::Phase::Stopped {
+    if world.phase() == &batchscope_engine::microbatch::Phase::Stopped {
         println!("  the query failed and nobody restarted it (restart: none); its rows are judged as they are");
     }
     println!("reproduce: {}", reproduce_command(scenario, origin));

@@ -18,7 +18,7 @@ fn three_billion_records_per_batch_is_refused_in_one_line_naming_the_field() {
         "upstream.records_per_batch",
     );
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    let limit = batchscope_engine::scenario::MAX_RECORDS.to_string();
+    let limit = batchscope_engine::microbatch::scenario::MAX_RECORDS.to_string();
     assert!(err.contains(&limit), "the limit {limit} is named: {err}");
     assert!(
         !err.contains("panicked") && !err.contains("backtrace"),

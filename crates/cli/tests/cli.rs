@@ -211,7 +211,9 @@ fn malformed_scenario_files_exit_2_naming_the_field() {
 fn a_scenario_file_runs_like_a_preset() {
     let out = batchscope(&["run", "--preset", "tablestore", "--json"]);
     let preset = json(&out);
-    let text = batchscope_engine::preset("tablestore").unwrap().to_json();
+    let text = batchscope_engine::microbatch::scenario::preset("tablestore")
+        .unwrap()
+        .to_json();
     let path = temp_file("cli-tablestore", "tablestore.json", &text);
     let from_file = json(&batchscope(&["run", path.to_str().unwrap(), "--json"]));
     assert_eq!(preset, from_file);
@@ -441,7 +443,7 @@ fn the_dashboards_trace_export_is_the_clis_trace_json() {
         "--json",
         "--trace",
     ]);
-    let mut scenario = batchscope_engine::preset("kafka-append").unwrap();
+    let mut scenario = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
     scenario.crashes = vec!["sink-commit@3".parse().unwrap()];
     let (report, world) = batchscope_check::oracle::check_world(&scenario, false);
     let exported = batchscope_view::export::trace_json(&report, world.events());

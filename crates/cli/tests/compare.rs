@@ -4,7 +4,9 @@
 mod common;
 
 use batchscope_check::compare::same_inputs;
-use batchscope_engine::{preset, trace, Scenario, World};
+use batchscope_engine::microbatch::scenario::{preset, Scenario};
+use batchscope_engine::microbatch::trace;
+use batchscope_engine::microbatch::World;
 use common::{bad_input, batchscope, temp_file};
 use serde_json::Value;
 
@@ -15,7 +17,7 @@ fn json(args: &[&str]) -> Value {
 }
 
 /// The events of a scenario run to its end by the engine.
-fn events(s: &Scenario) -> Vec<batchscope_engine::Event> {
+fn events(s: &Scenario) -> Vec<batchscope_engine::microbatch::event::Event> {
     let mut world = World::new(s.clone());
     batchscope_check::liveness::run(&mut world, batchscope_check::liveness::Limit::JUDGE);
     world.events().to_vec()

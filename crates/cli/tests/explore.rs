@@ -136,7 +136,7 @@ fn every_counterexample_reproduces_with_batchscope_run() {
 fn counterexamples_of_a_file_scenario_name_the_file() {
     let preset = batchscope(&["run", "--preset", "kafka-append", "--json"]);
     assert!(preset.status.success());
-    let scenario = batchscope_engine::preset("kafka-append").unwrap();
+    let scenario = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
     let path = temp_file("explore", "kafka-append.json", &scenario.to_json());
     let v = explore_json(&[path.to_str().unwrap(), "--batches", "3", "--seed", "11"]);
     let c = &v["counterexamples"][0];
@@ -228,7 +228,7 @@ fn bad_input_exits_2_with_one_line_naming_the_problem() {
         &["explore", "--preset", "tablestore", "--batches", "0"],
         "batches",
     );
-    let mut scenario = batchscope_engine::preset("tablestore").unwrap();
+    let mut scenario = batchscope_engine::microbatch::scenario::preset("tablestore").unwrap();
     scenario.crashes = vec!["task@1".parse().unwrap()];
     let path = temp_file("explore", "with-crashes.json", &scenario.to_json());
     bad_input_one_line(&["explore", path.to_str().unwrap()], "crashes");

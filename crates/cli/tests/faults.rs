@@ -42,7 +42,7 @@ fn count(events: &[serde_json::Value], kind: &str) -> usize {
 
 /// A preset's scenario as JSON, to edit into a scenario file.
 fn preset_json(name: &str) -> serde_json::Value {
-    let scenario = batchscope_engine::preset(name).expect("preset");
+    let scenario = batchscope_engine::microbatch::scenario::preset(name).expect("preset");
     serde_json::from_str(&scenario.to_json()).expect("scenario JSON")
 }
 

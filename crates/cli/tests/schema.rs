@@ -6,7 +6,7 @@ mod common;
 
 use batchscope_cli::schema::{schema_text, SchemaKind};
 use batchscope_engine::barrier::{self, TopologySpec};
-use batchscope_engine::{presets, Scenario};
+use batchscope_engine::microbatch::scenario::{presets, Scenario};
 use common::batchscope;
 use serde_json::Value;
 use std::path::PathBuf;

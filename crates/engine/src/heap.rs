@@ -11,7 +11,7 @@
 //! holds). Natively this does nothing: the system allocator maps and unmaps large blocks
 //! itself.
 
-use crate::scenario::Scenario;
+use crate::microbatch::scenario::Scenario;
 
 /// Bytes of wasm memory a run holds per upstream record, rounded up from the benchmark (without
 /// a reservation, 32–40 MB after a run of 993,280 records; docs/PERFORMANCE.md): the record's
@@ -57,7 +57,7 @@ pub fn reserve_for(scenario: &Scenario) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::preset;
+    use crate::microbatch::scenario::preset;
 
     #[test]
     fn presets_reserve_nothing_and_a_million_records_what_they_hold() {

@@ -1,42 +1,27 @@
 //! batchscope's engine: a deterministic simulation of streaming fault tolerance.
 //!
-//! One [`World`] holds everything; [`World::step`] performs exactly one protocol action and
-//! returns the [`Event`] describing it. Same scenario and seed → the same events, natively
-//! and on wasm32. No I/O, no clock, no hashed iteration.
+//! Two worlds, each in its own folder, on one shared spine. [`microbatch`] is Spark Structured
+//! Streaming's micro-batches (and continuous mode, and SeaTunnel's readers) over a simulated CDC
+//! stream: its `World`, events, scenarios, upstream, Tunnel server, Meta table, sources and
+//! sinks. [`barrier`] is FLIP-276's timestamp barriers across a topology of jobs and tables.
+//! Both implement [`sim::Sim`]: `next_event()` performs exactly one observable action and
+//! returns the event describing it. Same input and seed → the same events, natively and on
+//! wasm32. No I/O, no clock, no hashed iteration.
 //!
-//! The micro-batch driver lives in [`microbatch`], the source contract and its kinds in
-//! [`source`], the FLIP-276 topology world in [`barrier`].
+//! The spine both worlds share: [`sim`], [`rng`], [`history`], [`chunked`], [`trace`] (the
+//! hash of a trace), [`spec_json`] (reading a scenario's or topology's text, naming the field
+//! in error), [`schema`] (the JSON Schemas of both inputs), [`heap`] (wasm32 memory), and
+//! [`checkpoint`]: Spark's on-disk formats, which the micro-batch world writes and `inspect`
+//! reads from real folders.
 
 pub mod barrier;
 pub mod checkpoint;
 pub mod chunked;
-pub mod event;
 pub mod heap;
 pub mod history;
-pub mod meta_table;
 pub mod microbatch;
 pub mod rng;
-pub mod scenario;
 pub mod schema;
 pub mod sim;
-pub mod sink;
-pub mod source;
+pub mod spec_json;
 pub mod trace;
-pub mod tunnel;
-pub mod upstream;
-
-/// The micro-batch world under its former path (`batchscope_engine::world::World`).
-pub mod world {
-    pub use crate::microbatch::{
-        BatchRun, Driver, FiredCrash, Phase, ReaderStep, SeaTunnelReader, World, EPOCH_BASE_MS,
-        MIN_BATCHES_TO_RETAIN,
-    };
-}
-
-pub use event::{Actor, Event, EventKind, Recovery, SinkEffect};
-pub use scenario::{
-    preset, presets, CrashKind, CrashPoint, Scenario, ScenarioError, SinkKind, SourceKind,
-};
-pub use sim::Sim;
-pub use upstream::{Record, RowKey};
-pub use world::World;

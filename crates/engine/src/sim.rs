@@ -1,6 +1,6 @@
 //! The one shape both simulated worlds share: step → event, the events so far, settled.
 //!
-//! The micro-batch [`World`](crate::World) and the FLIP-276
+//! The micro-batch [`World`](crate::microbatch::World) and the FLIP-276
 //! [`TopologyWorld`](crate::barrier::TopologyWorld) implement [`Sim`], so the layers above
 //! (the judges' run-to-the-end loop, the dashboard's timeline and player) are written once.
 

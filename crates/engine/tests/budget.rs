@@ -1,8 +1,8 @@
 //! The work budget: every preset, every scenario file and the benchmark's scenario are
 //! accepted; a scenario over a limit is refused naming the field and the limit.
 
-use batchscope_engine::scenario::{MAX_EVENTS, MAX_LIST, MAX_RECORDS, MAX_TIME_MS};
-use batchscope_engine::{preset, presets, CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{preset, presets, CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{MAX_EVENTS, MAX_LIST, MAX_RECORDS, MAX_TIME_MS};
 
 fn scenario_files() -> Vec<(String, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
@@ -77,7 +77,7 @@ fn each_limit_refuses_naming_the_field_and_the_limit() {
     refused(&s, "trigger_interval_ms", MAX_TIME_MS);
 
     let mut s = base.clone();
-    s.upstream.bursts = vec![batchscope_engine::scenario::Burst {
+    s.upstream.bursts = vec![batchscope_engine::microbatch::scenario::Burst {
         channel: 0,
         at_ms: u64::MAX,
         records: 1,

@@ -1,11 +1,11 @@
 //! The field a scenario's or topology's parse error names, read back from the text up to where
-//! serde_json stopped (`schema::parse_naming_field`), against the path `serde_path_to_error`
+//! serde_json stopped (`spec_json::parse_naming_field`), against the path `serde_path_to_error`
 //! tracks while deserializing: every preset broken one field at a time, and cut short.
 
 use batchscope_engine::barrier::{self, TopologySpec};
-use batchscope_engine::scenario::presets;
-use batchscope_engine::schema::parse_naming_field;
-use batchscope_engine::Scenario;
+use batchscope_engine::microbatch::scenario::presets;
+use batchscope_engine::microbatch::scenario::Scenario;
+use batchscope_engine::spec_json::parse_naming_field;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 use serde_path_to_error::Segment;

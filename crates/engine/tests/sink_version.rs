@@ -2,7 +2,8 @@
 //! run with the same version hold the same sink (what lets the dashboard recount the sink only
 //! when its version moves).
 
-use batchscope_engine::{preset, presets, World};
+use batchscope_engine::microbatch::scenario::{preset, presets};
+use batchscope_engine::microbatch::World;
 
 #[test]
 fn equal_versions_of_one_run_hold_equal_sinks() {

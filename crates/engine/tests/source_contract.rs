@@ -2,10 +2,12 @@
 //! behind the position its source reports, a crash drops the source's volatile state and names
 //! what it lost, and the typed sink effects keep the event JSON the trace hashes are over.
 
-use batchscope_engine::event::SinkEffect;
-use batchscope_engine::source::SourceOffset;
-use batchscope_engine::tunnel::Token;
-use batchscope_engine::{preset, presets, CrashPoint, EventKind, SourceKind, World};
+use batchscope_engine::microbatch::event::EventKind;
+use batchscope_engine::microbatch::event::SinkEffect;
+use batchscope_engine::microbatch::scenario::{preset, presets, CrashPoint, SourceKind};
+use batchscope_engine::microbatch::source::SourceOffset;
+use batchscope_engine::microbatch::tunnel::Token;
+use batchscope_engine::microbatch::World;
 use std::collections::BTreeMap;
 
 /// Steps until the world settles; `false` if it has not after `max_steps`.
@@ -140,7 +142,7 @@ fn a_start_position_comes_from_log_or_channel_offsets_and_defaults_to_the_beginn
 
 #[test]
 fn the_former_world_paths_still_name_the_micro_batch_world() {
-    let world: batchscope_engine::world::World = World::new(preset("kafka-append").unwrap());
-    let phase: &batchscope_engine::world::Phase = world.phase();
+    let world: batchscope_engine::microbatch::World = World::new(preset("kafka-append").unwrap());
+    let phase: &batchscope_engine::microbatch::Phase = world.phase();
     assert_eq!(*phase, batchscope_engine::microbatch::Phase::Start);
 }

@@ -3,8 +3,10 @@
 //! (`MicroBatchExecution.populateStartOffsets`). Notes cite public sources only.
 
 use crate::labels::{compact_offset, shorten_uuids};
-use batchscope_engine::event::{rows_text, Recovery};
-use batchscope_engine::{Event, EventKind, Scenario, SinkKind, SourceKind};
+use batchscope_engine::microbatch::event::label::rows_text;
+use batchscope_engine::microbatch::event::Recovery;
+use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::scenario::{Scenario, SinkKind, SourceKind};
 
 /// The note for one event.
 pub fn explain(event: &Event, scenario: &Scenario) -> String {
@@ -145,11 +147,11 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             s
         }
         EventKind::ReaderPolled { partition, rows, idle_ms, closes, .. } => {
-            if *closes && scenario.source.reader == batchscope_engine::scenario::ReaderEnd::VirtualCheckpoint {
+            if *closes && scenario.source.reader == batchscope_engine::microbatch::scenario::ReaderEnd::VirtualCheckpoint {
                 format!("Reader {partition}'s checkpoint interval is over: one virtual checkpoint snapshots its state, then running = false and next() returns false — the micro-batch ends on a timer, whatever the data does.")
             } else if *closes {
                 format!("Reader {partition} has seen no row for {idle_ms} ms: next() returns false and its part of the micro-batch ends. Without this idle timeout (reader-never-closes) next() would keep waiting and the batch would never end.")
-            } else if scenario.source.reader == batchscope_engine::scenario::ReaderEnd::Never {
+            } else if scenario.source.reader == batchscope_engine::microbatch::scenario::ReaderEnd::Never {
                 format!("Reader {partition} polls its handover queue: {rows} new rows. In streaming mode next() only returns false when the reader stops, so this task — and the micro-batch — never ends; nothing is committed and the delay grows (apache/seatunnel#9477).")
             } else {
                 format!("Reader {partition} polls its handover queue: {rows} new rows, idle for {idle_ms} ms.")
@@ -177,7 +179,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 "Task {partition} appends {n_rows} to the sink — visible now, before commits/N. A re-run will append them again.",
                 n_rows = rows_text(*rows),
             ),
-            "upserted" if scenario.sink.value == batchscope_engine::scenario::SinkValue::RunningSum => format!(
+            "upserted" if scenario.sink.value == batchscope_engine::microbatch::scenario::SinkValue::RunningSum => format!(
                 "Task {partition} adds the amounts of its {n_rows} into each user's running sum (read, add, write back). Not idempotent: a re-run adds them again, and the sum is wrong although no row is duplicated.",
                 n_rows = rows_text(*rows),
             ),
@@ -254,9 +256,9 @@ fn count(n: u64, noun: &str) -> String {
 }
 
 /// Who restarts a stopped query, as the scenario says: Spark itself never does.
-fn restarter(scenario: &batchscope_engine::Scenario) -> String {
+fn restarter(scenario: &batchscope_engine::microbatch::scenario::Scenario) -> String {
     match scenario.restart {
-        Some(batchscope_engine::scenario::Restart::None) => {
+        Some(batchscope_engine::microbatch::scenario::Restart::None) => {
             "Nobody restarts it (restart: none): the run ends here and the sink is judged as it is.".into()
         }
         _ => format!(
@@ -269,7 +271,8 @@ fn restarter(scenario: &batchscope_engine::Scenario) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchscope_engine::{preset, World};
+    use batchscope_engine::microbatch::scenario::preset;
+    use batchscope_engine::microbatch::World;
 
     #[test]
     fn every_event_of_a_crashing_run_is_explained() {
@@ -295,7 +298,7 @@ mod tests {
     #[test]
     fn one_is_singular_in_every_note() {
         let mut ones = 0;
-        for p in batchscope_engine::presets() {
+        for p in batchscope_engine::microbatch::scenario::presets() {
             let mut s = preset(p.name).unwrap();
             s.crashes.push("sink-commit@2".parse().unwrap());
             let mut w = World::new(s.clone());
@@ -340,7 +343,7 @@ mod tests {
 
     #[test]
     fn failures_inside_a_batch_say_what_stays_and_who_restarts() {
-        let explained = |s: batchscope_engine::Scenario, kind: &str| {
+        let explained = |s: batchscope_engine::microbatch::scenario::Scenario, kind: &str| {
             let mut w = World::new(s.clone());
             for _ in 0..400 {
                 let e = w.step();
@@ -358,7 +361,7 @@ mod tests {
         s.faults.push("foreach-fail@2".parse().unwrap());
         assert!(explained(s.clone(), "sink-write-failed").contains("foreachBatch function throws"));
         assert!(explained(s.clone(), "query-failed").contains("Spark does not restart it"));
-        s.restart = Some(batchscope_engine::scenario::Restart::None);
+        s.restart = Some(batchscope_engine::microbatch::scenario::Restart::None);
         assert!(explained(s, "query-failed").contains("Nobody restarts it"));
         let text = explained(
             preset("checkpoint-deleted-latest").unwrap(),

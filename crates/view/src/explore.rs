@@ -4,7 +4,7 @@
 
 use batchscope_check::explore::{Fault, Progress, Summary};
 use batchscope_check::oracle::Verdict;
-use batchscope_engine::{CrashKind, CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{CrashKind, CrashPoint, Scenario};
 
 /// The colour of a verdict: green, orange, red, purple, grey (readable on both themes, and
 /// white cell text on each has at least WCAG AA's 4.5:1 contrast).
@@ -178,8 +178,11 @@ pub fn fault_rows(summary: &Summary) -> Vec<FaultRow> {
 }
 
 /// The faults of `scenario` that the preset `preset` does not list itself (what a link adds).
-pub fn extra_faults(preset: &str, scenario: &Scenario) -> Vec<batchscope_engine::scenario::Fault> {
-    let own = batchscope_engine::preset(preset)
+pub fn extra_faults(
+    preset: &str,
+    scenario: &Scenario,
+) -> Vec<batchscope_engine::microbatch::scenario::Fault> {
+    let own = batchscope_engine::microbatch::scenario::preset(preset)
         .map(|p| p.faults)
         .unwrap_or_default();
     extra_of(&own, &scenario.faults)
@@ -187,9 +190,9 @@ pub fn extra_faults(preset: &str, scenario: &Scenario) -> Vec<batchscope_engine:
 
 /// The faults of `all` beyond those of `own` (each of `own` cancels one equal fault of `all`).
 pub fn extra_of(
-    own: &[batchscope_engine::scenario::Fault],
-    all: &[batchscope_engine::scenario::Fault],
-) -> Vec<batchscope_engine::scenario::Fault> {
+    own: &[batchscope_engine::microbatch::scenario::Fault],
+    all: &[batchscope_engine::microbatch::scenario::Fault],
+) -> Vec<batchscope_engine::microbatch::scenario::Fault> {
     let mut own = own.to_vec();
     all.iter()
         .filter(|f| match own.iter().position(|o| o == *f) {
@@ -217,7 +220,7 @@ pub fn progress_text(p: &Progress) -> (String, f64) {
 mod tests {
     use super::*;
     use batchscope_check::explore::Explorer;
-    use batchscope_engine::preset;
+    use batchscope_engine::microbatch::scenario::preset;
 
     fn kafka_summary() -> Summary {
         let mut e = Explorer::new(preset("kafka-append").unwrap(), 1);

@@ -5,7 +5,7 @@
 
 use batchscope_check::oracle::Report;
 use batchscope_engine::checkpoint::CheckpointFolder;
-use batchscope_engine::Event;
+use batchscope_engine::microbatch::event::Event;
 use std::io::{Cursor, Write};
 
 /// The run as exported: the oracle's report with every event, as pretty JSON — the very
@@ -66,7 +66,7 @@ mod tests {
 
     #[test]
     fn the_zip_of_a_run_reads_back_as_its_folder() {
-        let scenario = batchscope_engine::preset("kafka-append").unwrap();
+        let scenario = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
         let (_, world) = batchscope_check::oracle::check_world(&scenario, false);
         let bytes = checkpoint_zip(&world.checkpoint, "checkpoint");
         assert_eq!(bytes, checkpoint_zip(&world.checkpoint, "checkpoint"));
@@ -77,7 +77,7 @@ mod tests {
 
     #[test]
     fn the_trace_document_holds_every_event_and_the_verdict() {
-        let scenario = batchscope_engine::preset("kafka-append").unwrap();
+        let scenario = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
         let (report, world) = batchscope_check::oracle::check_world(&scenario, true);
         let json: serde_json::Value =
             serde_json::from_str(&trace_json(&report, world.events())).unwrap();

@@ -7,7 +7,7 @@
 //! focus is the key of the one row to point at, or `None` when the step touches none.
 
 use crate::panels::{ChannelRow, CheckpointFile, MetaRowView, RowRole, SinkView};
-use batchscope_engine::EventKind;
+use batchscope_engine::microbatch::event::EventKind;
 
 /// The key of the missing-commit placeholder of batch `n` in the checkpoint folder.
 pub fn missing_commit_key(n: u64) -> String {
@@ -103,7 +103,8 @@ mod tests {
     use super::*;
     use crate::panels::{channel_rows, checkpoint_files, meta_rows, sink_view};
     use crate::tour::{stop_cursors, tour, Panel};
-    use batchscope_engine::{preset, World};
+    use batchscope_engine::microbatch::scenario::preset;
+    use batchscope_engine::microbatch::World;
 
     /// The world of `name` with its tour's crash, stepped to `cursor` events.
     fn world_at(name: &str, cursor: usize) -> World {
@@ -123,7 +124,7 @@ mod tests {
     #[test]
     fn checkpoint_and_meta_stops_point_at_a_row() {
         let (mut checked, mut killed) = (0, 0);
-        for p in batchscope_engine::presets() {
+        for p in batchscope_engine::microbatch::scenario::presets() {
             let t = tour(p.name);
             let probe = world_at(p.name, 0);
             let mut full = probe.clone();

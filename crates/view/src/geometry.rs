@@ -5,7 +5,7 @@
 //! 11 px) on any screen; below [`MIN_WIDTH`] the pane scrolls sideways instead of shrinking it.
 //! The animation keeps no state of its own: the dot is `Arrow::point_at(progress)`.
 
-use batchscope_engine::Actor;
+use batchscope_engine::microbatch::event::Actor;
 
 /// Index of a lane, left to right (`Actor::ALL` order).
 pub fn lane_index(actor: Actor) -> u32 {

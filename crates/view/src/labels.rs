@@ -1,6 +1,6 @@
 //! Short texts for arrows and cells: UUIDs cut to 8 characters, offset JSON compacted.
 
-use batchscope_engine::EventKind;
+use batchscope_engine::microbatch::event::EventKind;
 use serde_json::Value;
 
 /// Length a UUID is cut to in labels (`7f3a1c2e-…` → `7f3a1c2e`).
@@ -177,7 +177,7 @@ mod tests {
         let long: Vec<u64> = (0..1000).collect();
         assert_eq!(id_ranges(&long), "0–999");
     }
-    use batchscope_engine::event::Recovery;
+    use batchscope_engine::microbatch::event::Recovery;
 
     const U: &str = "eac8f321-1a2b-4c3d-8e9f-0123456789ab";
 

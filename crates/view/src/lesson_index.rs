@@ -21,7 +21,7 @@ pub struct LessonLink {
 /// Every lesson of the project, micro-batch presets first, then the topologies: the index of
 /// the questions the dashboard answers.
 pub fn lesson_index() -> Vec<LessonLink> {
-    let mut out: Vec<LessonLink> = batchscope_engine::presets()
+    let mut out: Vec<LessonLink> = batchscope_engine::microbatch::scenario::presets()
         .into_iter()
         .map(|p| {
             let l = lesson(p.name);
@@ -55,7 +55,7 @@ pub fn lesson_index() -> Vec<LessonLink> {
 mod tests {
     use super::*;
     use crate::tour::tour;
-    use batchscope_engine::{presets, CrashPoint};
+    use batchscope_engine::microbatch::scenario::{presets, CrashPoint};
 
     #[test]
     fn every_index_link_opens_its_lesson_with_the_tour_on() {

@@ -297,7 +297,7 @@ pub fn lesson(name: &str) -> Lesson {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchscope_engine::{presets, CrashPoint};
+    use batchscope_engine::microbatch::scenario::{presets, CrashPoint};
 
     #[test]
     fn every_preset_has_its_own_lesson_with_a_valid_crash() {

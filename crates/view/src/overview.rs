@@ -4,7 +4,7 @@
 //! which batch the cursor is in. Pure functions of the trace; the web crate only draws them.
 
 use crate::timeline::{batch_starts, cells, Cell, Mark};
-use batchscope_engine::{Event, EventKind};
+use batchscope_engine::microbatch::event::{Event, EventKind};
 use std::collections::BTreeMap;
 
 /// What happened to a batch over the whole run (the mark's colour).
@@ -334,8 +334,9 @@ pub fn stops_by_mark(marks: &[BatchMark], stops: &[(usize, String)]) -> Vec<Vec<
 mod tests {
     use super::*;
     use batchscope_check::oracle::{run, Limit};
-    use batchscope_engine::scenario::Fault;
-    use batchscope_engine::{preset, presets, CrashPoint, World};
+    use batchscope_engine::microbatch::scenario::Fault;
+    use batchscope_engine::microbatch::scenario::{preset, presets, CrashPoint};
+    use batchscope_engine::microbatch::World;
     use std::collections::BTreeSet;
 
     /// The trace of a preset run to its end, with crashes and faults.

@@ -2,7 +2,7 @@
 //!
 //! Mid-tone colours that read on both the light and the dark theme.
 
-use batchscope_engine::Actor;
+use batchscope_engine::microbatch::event::Actor;
 
 /// The colour of an actor's lane and of the arrows it sends.
 pub fn actor_color(actor: Actor) -> &'static str {

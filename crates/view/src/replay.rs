@@ -4,7 +4,7 @@
 //! snapshot before it (RaftScope stores every state; we derive them).
 
 use batchscope_check::liveness::{run_observed, Ending, Limit, Liveness};
-use batchscope_engine::Sim;
+use batchscope_engine::sim::Sim;
 use std::cell::RefCell;
 
 /// Events between two snapshots, at first.
@@ -210,7 +210,8 @@ fn replay<S: Sim>(from: &S, cursor: usize) -> S {
 mod tests {
     use super::*;
     use batchscope_engine::barrier::{self, TopologyWorld};
-    use batchscope_engine::{preset, World};
+    use batchscope_engine::microbatch::scenario::preset;
+    use batchscope_engine::microbatch::World;
 
     fn micro_batch(crash: &str) -> (World, Timeline<World>) {
         let mut s = preset("tablestore").unwrap();

@@ -7,7 +7,7 @@
 //! The durations are the simulation's logical clock (fixed costs per call, see the trace), not
 //! measurements: they show where a batch's time goes in Spark's terms, not how fast Spark is.
 
-use batchscope_engine::{Event, EventKind, Recovery};
+use batchscope_engine::microbatch::event::{Event, EventKind, Recovery};
 
 /// Spark's `durationMs` keys this model reports, in the order a batch runs them.
 pub const OPERATIONS: [&str; 6] = [
@@ -460,7 +460,7 @@ mod tests {
     use batchscope_check::oracle::check_world;
 
     fn run(crash: Option<&str>) -> Vec<Event> {
-        let mut s = batchscope_engine::preset("kafka-append").unwrap();
+        let mut s = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
         s.crashes = crash.map(|c| vec![c.parse().unwrap()]).unwrap_or_default();
         check_world(&s, false).1.events().to_vec()
     }
@@ -494,7 +494,7 @@ mod tests {
 
     #[test]
     fn the_index_gives_the_progress_of_every_prefix() {
-        let mut long = batchscope_engine::preset("kafka-idempotent").unwrap();
+        let mut long = batchscope_engine::microbatch::scenario::preset("kafka-idempotent").unwrap();
         long.upstream.channels = 32;
         long.batches = 30;
         long.crashes = vec!["sink-commit@4".parse().unwrap()];

@@ -1,8 +1,8 @@
 //! The timeline under the diagram: every event of the run coloured by its batch, with crash,
 //! failure and re-run marks, and where each batch (or its re-run) begins.
 
-use batchscope_engine::event::Recovery;
-use batchscope_engine::{Event, EventKind};
+use batchscope_engine::microbatch::event::Recovery;
+use batchscope_engine::microbatch::event::{Event, EventKind};
 
 /// What a cell of the timeline carries besides its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,7 +221,8 @@ pub fn next_commit_cursor(events: &[Event], cursor: usize) -> usize {
 mod tests {
     use super::*;
     use batchscope_check::oracle::{run, Limit};
-    use batchscope_engine::{preset, World};
+    use batchscope_engine::microbatch::scenario::preset;
+    use batchscope_engine::microbatch::World;
 
     /// The trace of a preset run to its end (at most 400 events).
     fn trace_with_crash(name: &str, crash: &str) -> Vec<Event> {

@@ -7,7 +7,7 @@
 
 use crate::lessons::lesson;
 pub use crate::tour_runner::{current_stop, next_stop, resolve_in_order};
-use batchscope_engine::{Event, EventKind};
+use batchscope_engine::microbatch::event::{Event, EventKind};
 
 /// The side-panel tab a stop shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,7 +153,7 @@ pub struct Tour {
 
 impl Tour {
     /// The crash the tour arms, parsed (`None`: the tour arms none).
-    pub fn crash_point(&self) -> Option<batchscope_engine::CrashPoint> {
+    pub fn crash_point(&self) -> Option<batchscope_engine::microbatch::scenario::CrashPoint> {
         self.crash.and_then(|c| c.parse().ok())
     }
 }
@@ -439,10 +439,11 @@ pub fn tour(preset: &str) -> Tour {
 mod tests {
     use super::*;
     use batchscope_check::oracle::{self, Limit};
-    use batchscope_engine::{presets, CrashPoint, World};
+    use batchscope_engine::microbatch::scenario::{presets, CrashPoint};
+    use batchscope_engine::microbatch::World;
 
     fn run(preset: &str, seed: u64, crash: Option<&str>) -> Vec<Event> {
-        let mut scenario = batchscope_engine::preset(preset).expect("preset");
+        let mut scenario = batchscope_engine::microbatch::scenario::preset(preset).expect("preset");
         scenario.seed = seed;
         if let Some(c) = crash {
             scenario

@@ -3,7 +3,8 @@
 //! index, step notes of whole runs, sink descriptions and preset descriptions.
 
 use batchscope_check::oracle::{run, Limit};
-use batchscope_engine::{presets, CrashKind, CrashPoint, World};
+use batchscope_engine::microbatch::scenario::{presets, CrashKind, CrashPoint};
+use batchscope_engine::microbatch::World;
 use batchscope_view::explain;
 use batchscope_view::lesson_index::lesson_index;
 use batchscope_view::lessons::{internal_reference, lesson, SIMPLIFICATIONS};

@@ -13,9 +13,12 @@ pub mod state;
 
 use batchscope_check::oracle::{expected_counts, judge, liveness_bound_ms, run, Limit, Report};
 use batchscope_check::Verdict;
-use batchscope_engine::{
-    preset, presets, trace, CrashPoint, RowKey, Scenario, ScenarioError, World,
+use batchscope_engine::microbatch::scenario::{
+    preset, presets, CrashPoint, Scenario, ScenarioError,
 };
+use batchscope_engine::microbatch::upstream::RowKey;
+use batchscope_engine::microbatch::World;
+use batchscope_engine::trace;
 use serde::Serialize;
 use state::{finished, summarize, State};
 use std::collections::BTreeMap;

@@ -6,8 +6,9 @@
 use batchscope_check::oracle::{is_stuck, liveness_bound_ms};
 use batchscope_check::progress::{fired_crash_names, so_far};
 use batchscope_check::Verdict;
-use batchscope_engine::world::Phase;
-use batchscope_engine::{RowKey, World};
+use batchscope_engine::microbatch::upstream::RowKey;
+use batchscope_engine::microbatch::Phase;
+use batchscope_engine::microbatch::World;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -162,8 +162,12 @@ fn runs() -> Vec<Simulation> {
             r#"{"faults":["foreach-fail@2"],"restart":"none"}"#,
         ),
     ] {
-        let mut scenario: Value =
-            serde_json::from_str(&batchscope_engine::preset(preset).unwrap().to_json()).unwrap();
+        let mut scenario: Value = serde_json::from_str(
+            &batchscope_engine::microbatch::scenario::preset(preset)
+                .unwrap()
+                .to_json(),
+        )
+        .unwrap();
         let extra: Value = serde_json::from_str(extra).unwrap();
         for (k, v) in extra.as_object().unwrap() {
             scenario[k] = v.clone();
@@ -241,7 +245,10 @@ fn presets_json_matches_the_preset_interface() {
     let ts = parse_ts(TYPESCRIPT_TYPES);
     let presets: Value = serde_json::from_str(&presets_json()).unwrap();
     let list = presets.as_array().unwrap();
-    assert_eq!(list.len(), batchscope_engine::presets().len());
+    assert_eq!(
+        list.len(),
+        batchscope_engine::microbatch::scenario::presets().len()
+    );
     for (i, p) in list.iter().enumerate() {
         check(&ts, "Preset", p, &format!("presets[{i}]"));
         for literal in [
@@ -258,7 +265,7 @@ fn presets_json_matches_the_preset_interface() {
 
 #[test]
 fn every_crash_kind_and_verdict_is_a_typescript_literal() {
-    for kind in batchscope_engine::CrashKind::ALL {
+    for kind in batchscope_engine::microbatch::scenario::CrashKind::ALL {
         assert!(
             declares_literal(TYPESCRIPT_TYPES, kind.name()),
             "{}",

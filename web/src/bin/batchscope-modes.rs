@@ -6,7 +6,7 @@
 //! Spark UI tab's charts ([`spark_chart`]) and make its Export menu's files
 //! ([`export_file`]).
 
-use batchscope_engine::Scenario;
+use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_web::components::compare_view::{CompareSlot, InlineCompare};
 use batchscope_web::components::explore_host::{ExploreSlot, InlineExplore};
 use batchscope_web::components::{ScenarioEditor, ScenarioEditorProps};

@@ -17,8 +17,9 @@ use crate::hooks::{
 };
 use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd};
 use crate::state::{Action, MicroPlayer, Tab};
-use batchscope_engine::source::uses_meta_table;
-use batchscope_engine::{presets, EventKind, Scenario, SourceKind};
+use batchscope_engine::microbatch::event::EventKind;
+use batchscope_engine::microbatch::scenario::{presets, Scenario, SourceKind};
+use batchscope_engine::microbatch::source::uses_meta_table;
 use batchscope_view::lessons::SIMPLIFICATIONS;
 use batchscope_view::panels::{self, batch_offsets, offset_text, SinkDetail};
 use batchscope_view::{explain, focus, lesson, timeline};

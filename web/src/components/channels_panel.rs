@@ -4,7 +4,7 @@
 //! [`batchscope_view::rows_in_view`]).
 
 use crate::hooks::use_element_size;
-use batchscope_engine::source::SourceCounters;
+use batchscope_engine::microbatch::source::SourceCounters;
 use batchscope_view::panels::ChannelRow;
 use batchscope_view::rows_in_view::RowWindow;
 use yew::prelude::*;

@@ -18,7 +18,7 @@ use crate::run::Run;
 use crate::shell::{compare_in_module, compare_unmount, Mode, Player, Shared};
 use crate::state::Micro;
 use batchscope_check::compare::{compare_matrices, lockstep_cursor, CellDifference};
-use batchscope_engine::World;
+use batchscope_engine::microbatch::World;
 use batchscope_view::panels;
 use batchscope_view::url::scenario::{format_link, Link};
 use std::rc::Rc;

@@ -6,8 +6,8 @@
 use crate::shell::release_focus;
 use crate::shell::PlayerCmd;
 use crate::state::Action;
-use batchscope_engine::scenario::{Fault, FaultKind};
-use batchscope_engine::{CrashKind, CrashPoint};
+use batchscope_engine::microbatch::scenario::{CrashKind, CrashPoint};
+use batchscope_engine::microbatch::scenario::{Fault, FaultKind};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;

@@ -4,7 +4,7 @@
 //! invalid the last valid run stays on screen. Start from a preset, load a `.json` file, save
 //! the scenario as a file. The page has the second module draw it (`super::editor_host`).
 
-use batchscope_engine::{presets, CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{presets, CrashPoint, Scenario};
 use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -29,7 +29,7 @@ fn text_of(s: &Scenario) -> String {
 
 /// A preset's scenario renamed, so the page does not take the edit for the preset itself.
 fn from_preset(name: &str, seed: u64) -> Option<Scenario> {
-    let mut s = batchscope_engine::preset(name).ok()?;
+    let mut s = batchscope_engine::microbatch::scenario::preset(name).ok()?;
     s.name = format!("{name}-edited");
     s.seed = seed;
     Some(s)

@@ -4,6 +4,7 @@
 //! first, the fault runs and the minimal counterexamples. Any run listed opens in the player
 //! where it goes wrong, and has a one-line `batchscope run` command that reproduces it.
 
+mod chip;
 mod focus;
 mod pairs;
 mod results;
@@ -12,17 +13,14 @@ use super::Shared;
 use crate::hooks::{use_explorer, ExploreStatus};
 use crate::state::Action;
 use batchscope_check::explore::Fault;
-use batchscope_check::oracle::Verdict;
-use batchscope_engine::{CrashPoint, Scenario};
-use batchscope_view::explore::{progress_text, verdict_color, verdict_title};
+use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};
+use batchscope_view::explore::progress_text;
 use batchscope_view::explore_view::run_link;
+use chip::OpenRun;
 use focus::{refocus, use_dialog_focus};
 use results::Results;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
-
-/// Opens an explored run in the player: its crashes, in firing order, and its non-crash fault.
-pub type OpenRun = Callback<(Vec<CrashPoint>, Option<Fault>)>;
 
 /// Props of [`ExplorePanel`].
 #[derive(Properties, PartialEq)]
@@ -37,17 +35,6 @@ pub struct ExplorePanelProps {
     pub on_close: Callback<()>,
     /// Player intents (loading a run).
     pub on_action: Callback<Action>,
-}
-
-/// A coloured verdict chip: `● duplicates 6`.
-fn verdict_chip(v: Verdict, count: Option<u64>) -> Html {
-    html! {
-        <span class={classes!("xp-chip", format!("xp-{}", v.name()))} data-verdict={v.name()}>
-            <span class="xp-dot" style={format!("background:{}", verdict_color(v))}></span>
-            { verdict_title(v) }
-            if let Some(n) = count { <b>{ n }</b> }
-        </span>
-    }
 }
 
 /// The dialog.

@@ -1,8 +1,8 @@
 //! The sink: stores and their rows by writing batch, duplicates and missing keys marked, file
 //! sink manifests with orphan files greyed, upsert rewrites counted.
 
-use batchscope_engine::event::rows_text;
-use batchscope_engine::RowKey;
+use batchscope_engine::microbatch::event::label::rows_text;
+use batchscope_engine::microbatch::upstream::RowKey;
 use batchscope_view::focus::sink_key;
 use batchscope_view::labels::{ellipsize, id_ranges};
 use batchscope_view::panels::SinkView;

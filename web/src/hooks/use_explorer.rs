@@ -4,7 +4,7 @@
 
 use crate::shell::now_ms;
 use batchscope_check::explore::{Explorer, Progress, Summary};
-use batchscope_engine::Scenario;
+use batchscope_engine::microbatch::scenario::Scenario;
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;

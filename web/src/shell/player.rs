@@ -10,7 +10,7 @@
 
 use super::notices::Notice;
 use super::theme::Theme;
-use batchscope_engine::Sim;
+use batchscope_engine::sim::Sim;
 use batchscope_view::replay::Timeline;
 use std::fmt::Debug;
 use std::rc::Rc;

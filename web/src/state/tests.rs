@@ -28,7 +28,7 @@ fn crash_now_is_recorded_and_shown() {
     assert_eq!(p.scenario().crash_after_events, vec![29]);
     assert!(matches!(
         p.world.events().last().unwrap().kind,
-        batchscope_engine::EventKind::Crashed { .. }
+        batchscope_engine::microbatch::event::EventKind::Crashed { .. }
     ));
     // The URL reproduces the same moment.
     let again = MicroPlayer::from_link(p.url_state());
@@ -61,12 +61,10 @@ fn an_armed_fault_changes_the_run_and_travels_in_the_link() {
     let calm = p.mode.run.events().len();
     p = reduce(p, Action::ArmFault("task-fail@3".parse().unwrap()));
     assert_eq!(p.scenario().faults.len(), 1);
-    assert!(p
-        .mode
-        .run
-        .events()
-        .iter()
-        .any(|e| matches!(e.kind, batchscope_engine::EventKind::TaskFailed { .. })));
+    assert!(p.mode.run.events().iter().any(|e| matches!(
+        e.kind,
+        batchscope_engine::microbatch::event::EventKind::TaskFailed { .. }
+    )));
     assert_ne!(p.mode.run.events().len(), calm);
     let link = url::format(&p.url_state().base);
     assert!(link.contains("fault=task-fail@3"), "{link}");
@@ -101,7 +99,7 @@ fn next_batch_stops_after_a_commit_log_and_play_stops_at_the_end() {
     p = reduce(p, Action::NextBatch);
     assert!(matches!(
         p.world.events().last().unwrap().kind,
-        batchscope_engine::EventKind::CommitLogWritten { batch_id: 0, .. }
+        batchscope_engine::microbatch::event::EventKind::CommitLogWritten { batch_id: 0, .. }
     ));
     p = reduce(p, PlayerCmd::Seek(usize::MAX));
     assert!(p.at_end());
@@ -163,7 +161,7 @@ fn without_the_tour_play_runs_through_the_stops_and_a_stop_can_be_jumped_to() {
     assert!(p.tour);
     assert!(matches!(
         p.world.events().last().unwrap().kind,
-        batchscope_engine::EventKind::Crashed { .. }
+        batchscope_engine::microbatch::event::EventKind::Crashed { .. }
     ));
     assert_eq!(p.mode.tab, Tab::Checkpoint);
     p = reduce(p, PlayerCmd::TourExit);

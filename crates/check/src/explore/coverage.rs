@@ -9,7 +9,7 @@
 //! the window that starts with that event; a point is reached when a crash went into one of
 //! its windows.
 
-use batchscope_engine::CrashKind;
+use batchscope_engine::microbatch::scenario::CrashKind;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 

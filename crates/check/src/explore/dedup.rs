@@ -34,7 +34,8 @@
 
 use crate::liveness::{last_progress_ms, Liveness};
 use crate::oracle::{Limit, Verdict};
-use batchscope_engine::{CrashPoint, World};
+use batchscope_engine::microbatch::scenario::CrashPoint;
+use batchscope_engine::microbatch::World;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -2,8 +2,8 @@
 //! counterexample with the command that reproduces it.
 
 use crate::oracle::Verdict;
-use batchscope_engine::scenario::{Fault as BatchFault, SplitSpec, Window};
-use batchscope_engine::{CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{Fault as BatchFault, SplitSpec, Window};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -39,7 +39,7 @@ pub enum Fault {
 
 /// A batch fault as its `KIND@N` name in JSON.
 mod fault_name {
-    use batchscope_engine::scenario::Fault;
+    use batchscope_engine::microbatch::scenario::Fault;
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(f: &Fault, s: S) -> Result<S::Ok, S::Error> {
@@ -209,7 +209,7 @@ impl Counterexample {
         if let Origin::Preset(name) = origin {
             // Faults inside a batch (`task-fail@3`) the preset does not list itself; a file
             // lists its own.
-            let mut own = batchscope_engine::preset(name)
+            let mut own = batchscope_engine::microbatch::scenario::preset(name)
                 .map(|p| p.faults)
                 .unwrap_or_default();
             for f in &self.scenario.faults {

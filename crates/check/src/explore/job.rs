@@ -4,8 +4,11 @@
 use crate::explore::dedup::Key;
 use crate::explore::fault::{run_scenario, Fault, Outcome};
 use crate::oracle::{judge, Limit, Verdict};
-use batchscope_engine::world::Phase;
-use batchscope_engine::{CrashPoint, Event, EventKind, RowKey, Scenario, World};
+use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};
+use batchscope_engine::microbatch::upstream::RowKey;
+use batchscope_engine::microbatch::Phase;
+use batchscope_engine::microbatch::World;
 use std::collections::BTreeMap;
 
 /// Every crash site of a world's trace in order: (sequence number of the site event, point).

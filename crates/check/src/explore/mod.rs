@@ -77,8 +77,11 @@ pub use job::crash_sites;
 pub use summary::{Matrix, MatrixRow, Progress, Summary};
 
 use crate::oracle::{expected_counts, failure_free, Liveness, Verdict};
-use batchscope_engine::scenario::{Fault as BatchFault, FaultKind};
-use batchscope_engine::{CrashKind, CrashPoint, EventKind, RowKey, Scenario, World};
+use batchscope_engine::microbatch::event::EventKind;
+use batchscope_engine::microbatch::scenario::{CrashKind, CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{Fault as BatchFault, FaultKind};
+use batchscope_engine::microbatch::upstream::RowKey;
+use batchscope_engine::microbatch::World;
 use coverage::Tally;
 use dedup::{Ends, Graph, Place};
 use job::{fork_group, run_all, run_job, Context, Done, Job, Parent, Start, Variant};

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scenario::printable;
+use crate::spec_json::printable;
 
 /// The name a job uses in `sources` to read the simulated CDC stream (the external source of a
 /// root table, SEMANTICS §5.1 "root tables (fed by external sources)").
@@ -142,7 +142,10 @@ pub struct JobSpec {
     /// Tables read (or `cdc`); two sources need a `join` as first operator.
     pub sources: Vec<String>,
     /// The operator chain, applied in order.
-    #[serde(default, deserialize_with = "crate::schema::deserialize_tagged_list")]
+    #[serde(
+        default,
+        deserialize_with = "crate::spec_json::deserialize_tagged_list"
+    )]
     pub operators: Vec<OperatorSpec>,
     /// The one table this job writes.
     pub sink: String,
@@ -308,9 +311,9 @@ pub(super) fn invalid(field: impl Into<String>, reason: impl Into<String>) -> To
 impl TopologySpec {
     /// Parses and validates a topology file's text.
     pub fn from_json(text: &str) -> Result<Self, TopologyError> {
-        let text = crate::schema::without_schema_key(text);
+        let text = crate::spec_json::without_schema_key(text);
         let spec: TopologySpec =
-            crate::schema::parse_naming_field(&text).map_err(|(field, e)| match field {
+            crate::spec_json::parse_naming_field(&text).map_err(|(field, e)| match field {
                 Some(field) => TopologyError::Json(format!("{field}: {e}")),
                 None => TopologyError::Json(e),
             })?;

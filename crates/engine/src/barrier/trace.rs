@@ -1,5 +1,5 @@
 //! The topology trace as text: one line per [`BarrierEvent`], with a [`LEGEND`] (the
-//! micro-batch world's counterpart is [`crate::trace::line`]). The trace hash is the same for
+//! micro-batch world's counterpart is [`crate::microbatch::trace::line`]). The trace hash is the same for
 //! both worlds: [`crate::trace::hash`].
 
 use super::event::{BarrierEvent, BarrierEventKind, FailPhase, ReplayRange};

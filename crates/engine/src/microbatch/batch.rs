@@ -1,11 +1,11 @@
 //! Constructing and committing a micro-batch (SEMANTICS §1.3), source-agnostic: trigger →
 //! `getOffset` → `offsets/N` → `source.commit(end_{N-1})` → `getBatch` → `addBatch` → sink
-//! commit → `commits/N`. Everything a source kind decides goes through [`crate::source::Source`].
+//! commit → `commits/N`. Everything a source kind decides goes through [`crate::microbatch::source::Source`].
 
 use super::{cost, BatchRun, Phase, World, EPOCH_BASE_MS, MIN_BATCHES_TO_RETAIN};
 use crate::checkpoint::{CommitMetadata, OffsetSeq, OffsetSeqMetadata};
-use crate::event::{ChannelToken, EventKind};
-use crate::scenario::{Fault, FaultKind, SinkKind};
+use crate::microbatch::event::{ChannelToken, EventKind};
+use crate::microbatch::scenario::{Fault, FaultKind, SinkKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl World {

@@ -4,9 +4,9 @@
 
 use super::{cost, BatchRun, Phase, World};
 use crate::checkpoint::OffsetSeq;
-use crate::event::EventKind;
-use crate::source::{read_range, PartitionPlan, SourceOffset, TaskRead};
-use crate::tunnel::Token;
+use crate::microbatch::event::EventKind;
+use crate::microbatch::source::{read_range, PartitionPlan, SourceOffset, TaskRead};
+use crate::microbatch::tunnel::Token;
 use std::collections::BTreeMap;
 
 impl World {

@@ -3,9 +3,9 @@
 //! volatile state of the driver, the source and the sink's staged output).
 
 use super::{Driver, Phase, World};
-use crate::event::EventKind;
-use crate::scenario::{CrashKind, CrashPoint, Fault, FaultKind, Restart};
-use crate::source::SourceState;
+use crate::microbatch::event::EventKind;
+use crate::microbatch::scenario::{CrashKind, CrashPoint, Fault, FaultKind, Restart};
+use crate::microbatch::source::SourceState;
 
 impl World {
     /// Arms one more crash (a recorded input: replaying the scenario with it gives the same trace).

@@ -1,7 +1,7 @@
 //! Where the driver is in its loop ([`Phase`]) and the batch in flight ([`BatchRun`], with
 //! its SeaTunnel readers): plain data, read by every driver module.
 
-use crate::source::{PartitionPlan, SourceOffset, TaskRead};
+use crate::microbatch::source::{PartitionPlan, SourceOffset, TaskRead};
 use serde::{Deserialize, Serialize};
 
 /// Where the driver is in its loop.
@@ -217,11 +217,11 @@ pub struct SeaTunnelReader {
     /// Next record to read.
     pub position: u64,
     /// Rows read but not yet committed by the sink (before the next checkpoint record).
-    pub pending: crate::upstream::Rows,
+    pub pending: crate::microbatch::upstream::Rows,
     /// PR #7476: rows the sink writer prepared at checkpoint records, made visible only at
     /// Spark task commit (lost if the driver dies before).
     #[serde(default)]
-    pub prepared: crate::upstream::Rows,
+    pub prepared: crate::microbatch::upstream::Rows,
     /// When it last read a row (or started).
     pub last_data_ms: u64,
     /// When the next in-band checkpoint record is due.

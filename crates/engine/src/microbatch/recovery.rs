@@ -3,9 +3,9 @@
 
 use super::{cost, BatchRun, Phase, World, EPOCH_BASE_MS};
 use crate::checkpoint::{self, QueryMetadata, RestartAction};
-use crate::event::{EventKind, Recovery};
-use crate::scenario::Execution;
-use crate::source::SourceOffset;
+use crate::microbatch::event::{EventKind, Recovery};
+use crate::microbatch::scenario::Execution;
+use crate::microbatch::source::SourceOffset;
 
 /// Where the source keeps its initial offset.
 const INITIAL_OFFSET_PATH: &str = "sources/0/0";

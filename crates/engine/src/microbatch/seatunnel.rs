@@ -7,10 +7,10 @@
 //! folder listing shows (`sources/0/<batch>/<subtask>/0.committed`).
 
 use super::{cost, Phase, ReaderStep, SeaTunnelReader, World};
-use crate::event::EventKind;
-use crate::scenario::{ReaderEnd, SeaTunnelDesign};
-use crate::source::{read_range, seatunnel};
-use crate::tunnel::Token;
+use crate::microbatch::event::EventKind;
+use crate::microbatch::scenario::{ReaderEnd, SeaTunnelDesign};
+use crate::microbatch::source::{read_range, seatunnel};
+use crate::microbatch::tunnel::Token;
 
 impl World {
     /// Opens one reader per planned subtask at its restored position; the first polls next.

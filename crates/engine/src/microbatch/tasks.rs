@@ -4,9 +4,9 @@
 //! attempts; a write to a down sink fails the query (no retries modelled there).
 
 use super::{cost, Phase, World};
-use crate::event::{ChannelToken, EventKind};
-use crate::scenario::{Fault, FaultKind};
-use crate::source::SourceOffset;
+use crate::microbatch::event::{ChannelToken, EventKind};
+use crate::microbatch::scenario::{Fault, FaultKind};
+use crate::microbatch::source::SourceOffset;
 
 impl World {
     pub(super) fn task_read(&mut self, batch_id: u64, task: u32) -> EventKind {

@@ -5,7 +5,9 @@
 //! change, run `cargo test -p batchscope-engine --test determinism`: the failure message
 //! prints the whole table with the new values.
 
-use batchscope_engine::{preset, trace, CrashPoint, World};
+use batchscope_engine::microbatch::scenario::{preset, CrashPoint};
+use batchscope_engine::microbatch::World;
+use batchscope_engine::trace;
 
 /// Simulated time after which a run is cut off if it has not converged.
 pub const BOUND_MS: u64 = 60_000;

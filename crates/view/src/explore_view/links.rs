@@ -6,8 +6,10 @@ use crate::url::scenario::{Link, CUSTOM};
 use crate::url::UrlState;
 use batchscope_check::explore::{run_scenario, Fault};
 use batchscope_check::oracle::{run, Limit};
-use batchscope_engine::scenario::{Fault as BatchFault, FaultKind};
-use batchscope_engine::{CrashPoint, Event, EventKind, Scenario, World};
+use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{Fault as BatchFault, FaultKind};
+use batchscope_engine::microbatch::World;
 
 /// The file a reproducing line names when flags cannot say the run (`batchscope explore` saves
 /// its counterexamples under the same name).
@@ -114,7 +116,7 @@ pub struct Reproduce {
 
 /// Whether `base` is the built-in preset `preset` but for seed, batches, faults and crashes.
 fn is_preset(preset: &str, base: &Scenario) -> bool {
-    batchscope_engine::preset(preset).is_ok_and(|mut p| {
+    batchscope_engine::microbatch::scenario::preset(preset).is_ok_and(|mut p| {
         p.seed = base.seed;
         p.batches = base.batches;
         p.faults = base.faults.clone();
@@ -138,7 +140,7 @@ pub fn reproduce(
     let mut file = None;
     if preset_form {
         words.push(format!("--preset {preset} --seed {}", base.seed));
-        let own = batchscope_engine::preset(preset).expect("checked above");
+        let own = batchscope_engine::microbatch::scenario::preset(preset).expect("checked above");
         if own.batches != base.batches {
             words.push(format!("--batches {}", base.batches));
         }

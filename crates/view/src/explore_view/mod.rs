@@ -11,7 +11,7 @@ pub use matrix_svg::{matrix_svg, MatrixSvg};
 use crate::explore::{run_tooltip, verdict_title};
 use batchscope_check::explore::{Fault, Outcome, Summary};
 use batchscope_check::oracle::Verdict;
-use batchscope_engine::CrashPoint;
+use batchscope_engine::microbatch::scenario::CrashPoint;
 
 /// How bad a verdict is, worst first: data loss, loss with duplicates, stuck, duplicates,
 /// exactly once (lost records cannot be repaired downstream; duplicates often can).

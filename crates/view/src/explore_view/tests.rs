@@ -5,7 +5,9 @@ use super::*;
 use crate::explore::matrix_view;
 use batchscope_check::explore::Explorer;
 use batchscope_check::oracle::check_world;
-use batchscope_engine::{preset, CrashPoint, EventKind, Scenario, World};
+use batchscope_engine::microbatch::event::EventKind;
+use batchscope_engine::microbatch::scenario::{preset, CrashPoint, Scenario};
+use batchscope_engine::microbatch::World;
 
 fn explore(name: &str, depth: u32) -> (Scenario, Summary) {
     let base = preset(name).unwrap();
@@ -87,7 +89,7 @@ fn a_pair_opens_at_its_first_crash_with_both_armed_and_its_line_reproduces_it() 
     // The cursor shows the first crash.
     let last = &world.events()[link.base.at as usize - 1];
     assert!(
-        matches!(last.kind, batchscope_engine::EventKind::Crashed { point: Some(p), .. } if p == row.crashes[0])
+        matches!(last.kind, batchscope_engine::microbatch::event::EventKind::Crashed { point: Some(p), .. } if p == row.crashes[0])
     );
 }
 
@@ -111,7 +113,10 @@ fn a_failure_inside_a_batch_is_a_fault_flag_and_opens_where_it_fails() {
     assert_eq!(report.verdict, o.verdict);
     let shown = &world.events()[link.base.at as usize - 1];
     assert!(
-        matches!(shown.kind, batchscope_engine::EventKind::TaskFailed { .. }),
+        matches!(
+            shown.kind,
+            batchscope_engine::microbatch::event::EventKind::TaskFailed { .. }
+        ),
         "{:?}",
         shown.kind
     );
@@ -138,7 +143,7 @@ fn an_outage_names_a_scenario_file_in_one_short_line() {
     assert_eq!(own.sink.outages.len(), base.sink.outages.len() + 1);
     assert_eq!(link.base.preset, "auto-commit");
     let hash = crate::url::scenario::format_link(&link);
-    let names: Vec<&str> = batchscope_engine::presets()
+    let names: Vec<&str> = batchscope_engine::microbatch::scenario::presets()
         .iter()
         .map(|p| p.name)
         .collect();
@@ -146,13 +151,13 @@ fn an_outage_names_a_scenario_file_in_one_short_line() {
         crate::url::scenario::parse_link(&hash, &names),
         Ok(link.clone())
     );
-    let mut world = batchscope_engine::World::new(*own);
+    let mut world = batchscope_engine::microbatch::World::new(*own);
     for _ in 0..link.base.at {
         world.step();
     }
     assert!(matches!(
         world.events().last().unwrap().kind,
-        batchscope_engine::EventKind::SinkWriteFailed { .. }
+        batchscope_engine::microbatch::event::EventKind::SinkWriteFailed { .. }
     ));
 }
 

@@ -2,9 +2,10 @@
 //! in memory.
 
 use crate::panels::offsets::batch_offsets;
-use batchscope_engine::event::rows_text;
-use batchscope_engine::source::SourceOffset;
-use batchscope_engine::{SourceKind, World};
+use batchscope_engine::microbatch::event::label::rows_text;
+use batchscope_engine::microbatch::scenario::SourceKind;
+use batchscope_engine::microbatch::source::SourceOffset;
+use batchscope_engine::microbatch::World;
 
 /// One channel (partition) in the Channels panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +53,7 @@ fn position_in(world: &World, offset: &Option<SourceOffset>, index: u32, id: &st
 fn in_memory(world: &World, index: u32) -> String {
     // Kafka-like positions are plain offsets; tokens print as `t:9`.
     let kafka = world.scenario().source.kind == SourceKind::ReplayableLog;
-    let pos = |t: batchscope_engine::tunnel::Token| {
+    let pos = |t: batchscope_engine::microbatch::tunnel::Token| {
         let s = t.to_string();
         if kafka {
             s.trim_start_matches("t:").to_string()

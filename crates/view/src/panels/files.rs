@@ -1,7 +1,8 @@
 //! The Checkpoint-folder panel: its files in a readable order, and the files an event writes.
 
 use crate::labels::file_text;
-use batchscope_engine::{EventKind, World};
+use batchscope_engine::microbatch::event::EventKind;
+use batchscope_engine::microbatch::World;
 
 /// One file of the checkpoint folder.
 #[derive(Clone, Debug, PartialEq, Eq)]

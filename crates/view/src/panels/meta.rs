@@ -2,8 +2,8 @@
 
 use crate::labels::shorten_uuids;
 use crate::panels::offsets::{batch_offsets, initial_offset, offset_line, uuid_of};
-use batchscope_engine::source::SourceOffset;
-use batchscope_engine::World;
+use batchscope_engine::microbatch::source::SourceOffset;
+use batchscope_engine::microbatch::World;
 use std::collections::BTreeMap;
 
 /// The role of a Meta-table row for the batch in view.

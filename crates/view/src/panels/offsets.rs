@@ -3,8 +3,8 @@
 
 use crate::labels::compact_offset;
 use batchscope_engine::checkpoint::parse_initial_offset;
-use batchscope_engine::source::SourceOffset;
-use batchscope_engine::World;
+use batchscope_engine::microbatch::source::SourceOffset;
+use batchscope_engine::microbatch::World;
 
 /// The offsets the panels compare against: the batch in flight, or (between batches and
 /// while the driver is down) what the checkpoint folder says the next run will use.

@@ -6,9 +6,11 @@
 use crate::panels::offsets::offset_line;
 use batchscope_check::progress::{so_far, KeyCounts};
 use batchscope_engine::chunked::Chunked;
-use batchscope_engine::sink::Row;
-use batchscope_engine::source::SourceOffset;
-use batchscope_engine::{RowKey, SourceKind, World};
+use batchscope_engine::microbatch::scenario::SourceKind;
+use batchscope_engine::microbatch::sink::Row;
+use batchscope_engine::microbatch::source::SourceOffset;
+use batchscope_engine::microbatch::upstream::RowKey;
+use batchscope_engine::microbatch::World;
 use std::collections::BTreeMap;
 
 /// A key in the sink panel.
@@ -153,8 +155,8 @@ pub struct SinkView {
 }
 
 /// Describes a sink kind in a few words.
-pub fn sink_kind_text(kind: batchscope_engine::SinkKind) -> &'static str {
-    use batchscope_engine::SinkKind::*;
+pub fn sink_kind_text(kind: batchscope_engine::microbatch::scenario::SinkKind) -> &'static str {
+    use batchscope_engine::microbatch::scenario::SinkKind::*;
     match kind {
         File => "file sink (skips batch ids in its _spark_metadata manifest)",
         Upsert => "upsert by key (a replayed row overwrites itself)",
@@ -175,7 +177,7 @@ pub type Lost = (Option<u64>, Vec<RowKey>);
 /// batch starts here. `None` for a channel whose position cannot be told (then nothing in it
 /// counts as lost before the run settles).
 pub fn committed_positions(world: &World) -> Option<Committed> {
-    use batchscope_engine::tunnel::Token;
+    use batchscope_engine::microbatch::tunnel::Token;
     let c = world.checkpoint.latest_commit_id()?;
     let end = offset_line(world, c)?;
     let len = |i: u32| world.upstream.channel(i).len();

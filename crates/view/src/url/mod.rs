@@ -8,8 +8,8 @@ pub mod scenario;
 
 pub use query::{percent_decode, UrlError};
 
-use batchscope_engine::scenario::Fault;
-use batchscope_engine::CrashPoint;
+use batchscope_engine::microbatch::scenario::CrashPoint;
+use batchscope_engine::microbatch::scenario::Fault;
 use query::{error, flag, items, number, pairs};
 
 /// The preset loaded when the URL names none (or a broken one).

@@ -10,7 +10,7 @@ use super::{format, parse, UrlError, UrlState};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use batchscope_check::liveness::Limit;
-use batchscope_engine::Scenario;
+use batchscope_engine::microbatch::scenario::Scenario;
 
 /// The longest `scenario=` / `vs=` value read (characters of base64url): links longer than this
 /// are cut by chat apps and some browsers, and the JSON of any sensible scenario fits.
@@ -196,10 +196,10 @@ pub fn format_link(link: &Link) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use batchscope_engine::{preset, SinkKind};
+    use batchscope_engine::microbatch::scenario::{preset, SinkKind};
 
     fn names() -> Vec<&'static str> {
-        batchscope_engine::presets()
+        batchscope_engine::microbatch::scenario::presets()
             .iter()
             .map(|p| p.name)
             .collect()
@@ -312,12 +312,13 @@ mod tests {
     /// and its link names the parameter, the size and the way out, instead of hanging the tab.
     #[test]
     fn a_scenario_too_large_for_the_dashboard_is_refused_by_name() {
-        for p in batchscope_engine::presets() {
-            let s = batchscope_engine::preset(p.name).unwrap();
+        for p in batchscope_engine::microbatch::scenario::presets() {
+            let s = batchscope_engine::microbatch::scenario::preset(p.name).unwrap();
             assert_eq!(fits_dashboard(&s), Ok(()));
             assert_eq!(dashboard_limit(&s), Limit::SCREEN, "{}", p.name);
         }
-        let mut large = batchscope_engine::preset("kafka-idempotent").unwrap();
+        let mut large =
+            batchscope_engine::microbatch::scenario::preset("kafka-idempotent").unwrap();
         large.upstream.channels = 64;
         large.batches = 1000;
         assert_eq!(fits_dashboard(&large), Ok(()));

@@ -2,7 +2,7 @@
 //! loss with duplicates, stuck, duplicates), a filter by verdict, and a button per run that opens
 //! it in the player with both faults armed.
 
-use super::{verdict_chip, OpenRun};
+use super::chip::{verdict_chip, OpenRun};
 use batchscope_check::explore::Summary;
 use batchscope_check::oracle::Verdict;
 use batchscope_view::explore::verdict_color;

@@ -2,13 +2,13 @@
 //! batch matrix (with SVG and PNG export), the runs with two faults, the fault runs and the
 //! smallest counterexamples, each with the `batchscope run` line that reproduces it.
 
+use super::chip::{verdict_chip, OpenRun};
 use super::pairs::PairList;
-use super::{verdict_chip, OpenRun};
 use crate::components::export::{save, saved_text};
 use crate::export_file::{svg_to_png, PNG_SCALE};
 use batchscope_check::explore::{Counterexample, Fault, Summary};
 use batchscope_check::oracle::Verdict;
-use batchscope_engine::{CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};
 use batchscope_view::explore::{self as view, fault_rows, matrix_view};
 use batchscope_view::explore_view::{matrix_svg, reproduce, MatrixSvg};
 use std::rc::Rc;

@@ -1,0 +1,65 @@
+//! The built-in topologies (JSON files in `presets/`) and where the model simplifies FLIP-276.
+
+use super::TopologySpec;
+
+/// Where the model simplifies FLIP-276 (a design proposal under discussion, never released),
+/// for the dashboard's lesson panel.
+pub const SIMPLIFICATIONS: &str = "\
+FLIP-276 is a design proposal, not a release; batchscope models its intent, simplified:
+- One subtask per operator; alignment is shown between the two inputs of a join (and between a \
+source's records and its barrier), not between parallel channels.
+- At most one stateful operator per job (group-by sum or a join whose right side has one row per \
+join key); stateless filter/project/forward run before or after it.
+- A job reads barrier N of an upstream table only once that table has WRITTEN N (FLIP-276: \
+downstream sources \"produce data after the upstream sink committed\").
+- Every barrier gives every table a snapshot, even an empty one, so barrier <-> snapshot is dense.
+- PRECOMMIT/COMMIT are announced over all tables of the topology. A query at Read Committed \
+reads the newest transaction PROCESSED in every table it depends on (its tables and the tables \
+they are computed from), at Repeatable Read the newest WRITTEN in every one; under Strong the \
+\"tables it depends on\" are those of all the topology's queries together, so the queries agree \
+(inferred from the FLIP's Min(table1 version, table2 version) example).
+- Read Uncommitted reads the latest written data whatever the consistency: uncommitted data is \
+not addressable by barrier, so neither Strong nor Weak pins it.
+- A checkpoint holds barriers_per_checkpoint consecutive barriers, the same for every job. A failed \
+job restores its last complete checkpoint and replays the barriers after it; barriers its table \
+had already WRITTEN are recomputed, checked equal, and not committed again (as Paimon skips a \
+commit whose identifier its commit user already committed); a failure never removes a snapshot.
+- Snapshot expiration is bookkeeping: the MetaService marks a snapshot older than \
+snapshot_retention expired unless a Repeatable Read reader of the topology's queries or a \
+downstream job still uses it, but the data stays, so a revision may roll back past it.
+- A barrier is a number issued every barrier_interval_ms; its <barrier, offset> range is stored \
+by the MetaService rather than by each source.
+- A revision replaces one barrier of a root table by corrected rows shipped with the topology \
+(without them it replays the same data); the table and everything downstream roll back to the \
+checkpoint before that barrier and recompute. Revision needs barriers.
+- Without barriers, each job cuts its own checkpoints and reads every snapshot upstream has \
+WRITTEN so far; checkpoint ids of different jobs are then not comparable.";
+
+/// Built-in topologies: name and one-line description.
+pub fn presets() -> Vec<(&'static str, &'static str)> {
+    vec![
+        (
+            "shopping",
+            "FLIP-276's avgPrice example: shopping -> user_item_amount / user_item_price",
+        ),
+        (
+            "chain",
+            "this project's own chain (not a FLIP-276 figure): table1 -> table2 (a sum) -> table3 (a join)",
+        ),
+        (
+            "three-queries",
+            "FLIP-276's Query1 / Query2 / Query3 over table1, table2, table3: Strong vs Weak",
+        ),
+    ]
+}
+
+/// A built-in topology by name.
+pub fn preset(name: &str) -> Option<TopologySpec> {
+    let text = match name {
+        "shopping" => include_str!("presets/shopping.json"),
+        "chain" => include_str!("presets/chain.json"),
+        "three-queries" => include_str!("presets/three_queries.json"),
+        _ => return None,
+    };
+    Some(TopologySpec::from_json(text).expect("built-in presets are valid"))
+}

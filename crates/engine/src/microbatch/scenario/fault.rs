@@ -1,0 +1,186 @@
+//! Failures that are not a driver crash (a task attempt fails, a foreachBatch function throws,
+//! the checkpoint folder is deleted), who restarts a failed query, and where a new query starts
+//! reading (`startingOffsets`).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A kind of failure inside (or around) a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// One task attempt of batch N fails after handing its rows to the sink; Spark's
+    /// `TaskSetManager` retries it up to `spark.task.maxFailures` times.
+    TaskFail,
+    /// The foreachBatch function throws after writing its store: the batch and the query fail.
+    ForeachFail,
+    /// The query is killed after `commits/N`, the checkpoint folder is deleted, and the restart
+    /// is a new query reading from the source's `startingOffsets`.
+    CheckpointDeleted,
+}
+
+impl FaultKind {
+    /// Every fault kind.
+    pub const ALL: [FaultKind; 3] = [
+        FaultKind::TaskFail,
+        FaultKind::ForeachFail,
+        FaultKind::CheckpointDeleted,
+    ];
+
+    /// The stable name used in the CLI, URLs and tests.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::TaskFail => "task-fail",
+            FaultKind::ForeachFail => "foreach-fail",
+            FaultKind::CheckpointDeleted => "checkpoint-deleted",
+        }
+    }
+
+    /// Parses a stable name.
+    pub fn from_name(name: &str) -> Option<FaultKind> {
+        FaultKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// A fault at batch `batch_id` (`task-fail@3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Fault {
+    /// What fails.
+    pub kind: FaultKind,
+    /// In which batch.
+    pub batch_id: u64,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}@{}", self.kind.name(), self.batch_id)
+    }
+}
+
+/// Why a fault could not be parsed (one line, naming the kind).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultError(pub String);
+
+impl fmt::Display for FaultError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FaultError {}
+
+impl std::str::FromStr for Fault {
+    type Err = FaultError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let names = FaultKind::ALL.map(|k| k.name()).join(", ");
+        let (name, batch) = s.split_once('@').ok_or_else(|| {
+            FaultError(format!(
+                "fault `{}` must look like KIND@BATCH, e.g. task-fail@3 (kinds: {names})",
+                crate::spec_json::printable(s)
+            ))
+        })?;
+        let kind = FaultKind::from_name(name).ok_or_else(|| {
+            FaultError(format!(
+                "unknown fault kind `{}` (known: {names})",
+                crate::spec_json::printable(name)
+            ))
+        })?;
+        let batch_id = batch.parse().map_err(|_| {
+            FaultError(format!(
+                "fault `{}`: batch `{}` is not a batch id (a whole number ≥ 0)",
+                crate::spec_json::printable(s),
+                crate::spec_json::printable(batch)
+            ))
+        })?;
+        Ok(Fault { kind, batch_id })
+    }
+}
+
+impl Serialize for Fault {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Fault {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        crate::spec_json::deserialize_parsed(d)
+    }
+}
+
+/// Who restarts a query that failed or whose driver died. Spark itself never restarts a failed
+/// query (`StreamingQuery.awaitTermination` throws); an operator or a job scheduler does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Restart {
+    /// Nobody: the run ends with the query failed, and its rows are judged as they are
+    /// (`"restart": "none"`).
+    None,
+    /// A job scheduler restarts it after this long (`"restart": {"after_ms": 500}`).
+    After {
+        /// Delay before the restart.
+        after_ms: u64,
+    },
+}
+
+impl Serialize for Restart {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Restart::None => s.serialize_str("none"),
+            Restart::After { after_ms } => {
+                use serde::ser::SerializeMap;
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("after_ms", after_ms)?;
+                m.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Restart {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        const SHAPE: &str = r#"restart must be "none" or {"after_ms": N}"#;
+        let value = serde_json::Value::deserialize(d)?;
+        match &value {
+            serde_json::Value::String(s) if s == "none" => Ok(Restart::None),
+            serde_json::Value::Object(map) if map.len() == 1 => map
+                .get("after_ms")
+                .and_then(serde_json::Value::as_u64)
+                .map(|after_ms| Restart::After { after_ms })
+                .ok_or_else(|| serde::de::Error::custom(SHAPE)),
+            _ => Err(serde::de::Error::custom(SHAPE)),
+        }
+    }
+}
+
+/// Where a new query starts reading a Kafka-like log (`startingOffsets`). Only used when a
+/// query starts without a checkpoint; a restart always continues from the checkpoint.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum StartingOffsets {
+    /// The end of every partition when the query starts: what arrived before is skipped
+    /// (Spark's default for streaming queries, `KafkaSourceProvider`).
+    #[default]
+    Latest,
+    /// The beginning of every partition.
+    Earliest,
+}
+
+impl StartingOffsets {
+    /// Whether this is Spark's default (`latest`).
+    pub fn is_latest(&self) -> bool {
+        *self == StartingOffsets::Latest
+    }
+}
+
+/// `spark.task.maxFailures` default on a cluster (in `local[N]` it is 1).
+pub fn default_task_max_failures() -> u32 {
+    4
+}
+
+/// Whether `n` is the default of `spark.task.maxFailures` (left out of the JSON).
+pub fn is_default_task_max_failures(n: &u32) -> bool {
+    *n == default_task_max_failures()
+}

@@ -1,0 +1,215 @@
+//! The Tablestore Tunnel server: channel states, server-side checkpoints, ReadRecords by token, parent before child.
+
+use crate::microbatch::upstream::Upstream;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A read position in a channel: the next record to read, or the end of a finished channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Token {
+    /// Next record to read has this sequence number.
+    At(u64),
+    /// The channel is fully consumed (`"finished"` in the SDK).
+    Finished,
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::At(p) => write!(f, "t:{p}"),
+            Token::Finished => f.write_str("finished"),
+        }
+    }
+}
+
+impl Token {
+    /// Parses `t:17` or `finished`.
+    pub fn parse(s: &str) -> Option<Token> {
+        if s == "finished" {
+            return Some(Token::Finished);
+        }
+        s.strip_prefix("t:")?.parse().ok().map(Token::At)
+    }
+
+    /// The next record to read; 0 for `finished` (where a position must be a plain offset:
+    /// a log offset, a continuous reader, a SeaTunnel reader).
+    pub fn offset_or_zero(self) -> u64 {
+        match self {
+            Token::At(p) => p,
+            Token::Finished => 0,
+        }
+    }
+}
+
+/// Channel status as the SDK names it (`ChannelStatus`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum ChannelStatus {
+    /// Pre-created, not assignable yet (a child waiting for its parent).
+    Wait,
+    /// Assigned and readable.
+    Open,
+    /// Transient during rebalancing (not produced by this simulation).
+    Closing,
+    /// Temporarily closed (not produced by this simulation).
+    Close,
+    /// All data consumed and the final checkpoint committed.
+    Terminated,
+}
+
+impl ChannelStatus {
+    /// Upper-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ChannelStatus::Wait => "WAIT",
+            ChannelStatus::Open => "OPEN",
+            ChannelStatus::Closing => "CLOSING",
+            ChannelStatus::Close => "CLOSE",
+            ChannelStatus::Terminated => "TERMINATED",
+        }
+    }
+}
+
+/// The server's view of one channel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TunnelChannel {
+    /// Channel id.
+    pub id: String,
+    /// Index into the upstream's channels.
+    pub index: u32,
+    /// Status.
+    pub status: ChannelStatus,
+    /// The checkpoint the client last committed (`Checkpoint`), durable.
+    pub checkpoint: Token,
+    /// Parent channel, which must finish first.
+    pub parent: Option<u32>,
+}
+
+/// A page returned by ReadRecords.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// First record (sequence number) in the page.
+    pub from: u64,
+    /// One past the last record.
+    pub to: u64,
+    /// The next token; `None` means the channel is finished (a null next token in the SDK).
+    pub next: Option<Token>,
+}
+
+/// The Tunnel server. Durable: a crash of the Spark driver does not touch it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tunnel {
+    /// Channels that exist so far (children appear at their split time).
+    pub channels: Vec<TunnelChannel>,
+    /// Records returned per ReadRecords response.
+    pub page_size: u32,
+}
+
+impl Tunnel {
+    /// A tunnel over the channels that exist at time 0, all OPEN with checkpoint `t:0`.
+    pub fn new(upstream: &Upstream, page_size: u32) -> Tunnel {
+        let channels = upstream
+            .channels
+            .iter()
+            .filter(|c| c.parent.is_none())
+            .map(|c| TunnelChannel {
+                id: c.id.clone(),
+                index: c.index,
+                status: ChannelStatus::Open,
+                checkpoint: Token::At(0),
+                parent: None,
+            })
+            .collect();
+        Tunnel {
+            channels,
+            page_size,
+        }
+    }
+
+    /// Adds child channels whose split has happened by `now_ms` (status WAIT until the parent finishes).
+    pub fn discover(&mut self, upstream: &Upstream, now_ms: u64) {
+        for c in &upstream.channels {
+            if c.parent.is_some() && c.created_at_ms <= now_ms && self.get(c.index).is_none() {
+                self.channels.push(TunnelChannel {
+                    id: c.id.clone(),
+                    index: c.index,
+                    status: ChannelStatus::Wait,
+                    checkpoint: Token::At(0),
+                    parent: c.parent,
+                });
+            }
+        }
+    }
+
+    /// The channel with this upstream index, if the server knows it.
+    pub fn get(&self, index: u32) -> Option<&TunnelChannel> {
+        self.channels.iter().find(|c| c.index == index)
+    }
+
+    /// DescribeTunnel + GetCheckpoint: OPEN channels whose checkpoint is not `finished`.
+    pub fn open_channels(&self) -> Vec<(u32, Token)> {
+        self.channels
+            .iter()
+            .filter(|c| c.status == ChannelStatus::Open && c.checkpoint != Token::Finished)
+            .map(|c| (c.index, c.checkpoint))
+            .collect()
+    }
+
+    /// ReadRecords(token): one page of records that have arrived by `now_ms`.
+    pub fn read_records(&self, upstream: &Upstream, index: u32, token: Token, now_ms: u64) -> Page {
+        let ch = upstream.channel(index);
+        let from = match token {
+            Token::At(p) => p,
+            Token::Finished => {
+                return Page {
+                    from: ch.len(),
+                    to: ch.len(),
+                    next: None,
+                }
+            }
+        };
+        let arrived = ch.arrived(now_ms);
+        let to = arrived.min(from + u64::from(self.page_size)).max(from);
+        let finished = ch.sealed(now_ms) && to >= ch.len();
+        Page {
+            from,
+            to,
+            next: if finished { None } else { Some(Token::At(to)) },
+        }
+    }
+
+    /// Checkpoint(channel, token): stores the client's checkpoint. A `finished` checkpoint
+    /// terminates the channel and opens its children (parent before child). Returns the
+    /// channels whose status changed, with the new status.
+    pub fn checkpoint(&mut self, index: u32, token: Token) -> Vec<(String, ChannelStatus)> {
+        let mut changed = vec![];
+        let Some(ch) = self.channels.iter_mut().find(|c| c.index == index) else {
+            return changed;
+        };
+        ch.checkpoint = token;
+        if token == Token::Finished && ch.status != ChannelStatus::Terminated {
+            ch.status = ChannelStatus::Terminated;
+            changed.push((ch.id.clone(), ChannelStatus::Terminated));
+            for child in self.channels.iter_mut() {
+                if child.parent == Some(index) && child.status == ChannelStatus::Wait {
+                    child.status = ChannelStatus::Open;
+                    changed.push((child.id.clone(), ChannelStatus::Open));
+                }
+            }
+        }
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_round_trip() {
+        for t in [Token::At(0), Token::At(41), Token::Finished] {
+            assert_eq!(Token::parse(&t.to_string()), Some(t));
+        }
+        assert_eq!(Token::parse("t:x"), None);
+    }
+}
