@@ -37,14 +37,16 @@ fn scaled(channels: u32, batches: u64) -> batchscope_engine::microbatch::scenari
 
 /// The `#scenario=` link of `s`.
 fn scenario_hash(s: batchscope_engine::microbatch::scenario::Scenario) -> String {
-    batchscope_view::url::scenario::format_link(&batchscope_view::url::scenario::Link {
-        base: batchscope_view::url::UrlState {
-            seed: s.seed,
-            ..batchscope_view::url::UrlState::default_for("kafka-idempotent")
+    batchscope_view::microbatch::url::scenario::format_link(
+        &batchscope_view::microbatch::url::scenario::Link {
+            base: batchscope_view::microbatch::url::UrlState {
+                seed: s.seed,
+                ..batchscope_view::microbatch::url::UrlState::default_for("kafka-idempotent")
+            },
+            custom: Some(Box::new(s)),
+            vs: None,
         },
-        custom: Some(Box::new(s)),
-        vs: None,
-    })
+    )
 }
 
 /// The preset whose failure-free run has the most events, and that count.
@@ -402,7 +404,7 @@ async fn main() {
     for (prefix, channels, batches) in [("large_", 64, 1000), ("scale_", 16, 200)] {
         let what = format!("{channels} channels × {batches} batches");
         let s = scaled(channels, batches);
-        if let Err(reason) = batchscope_view::url::scenario::fits_dashboard(&s) {
+        if let Err(reason) = batchscope_view::microbatch::url::scenario::fits_dashboard(&s) {
             for key in [
                 "load",
                 "step_work",

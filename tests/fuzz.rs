@@ -17,8 +17,8 @@ use batchscope_engine::barrier::{self, budget as topo_budget, Consistency, Topol
 use batchscope_engine::microbatch::scenario::{presets, Scenario};
 use batchscope_engine::microbatch::scenario::{MAX_EVENTS, MAX_RECORDS};
 use batchscope_engine::microbatch::World;
+use batchscope_view::microbatch::url;
 use batchscope_view::topology::url as topo_url;
-use batchscope_view::url;
 use fuzz_support::mutate::{self, Op};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
@@ -253,7 +253,7 @@ fn check_url(hash: &str) -> Result<(), String> {
     }
 }
 
-fn named(errors: &[url::UrlError]) -> Result<(), String> {
+fn named(errors: &[batchscope_view::url::UrlError]) -> Result<(), String> {
     if errors.is_empty() {
         return Err("rejected with no error".into());
     }

@@ -281,7 +281,7 @@ async fn drive_pairs(client: &Client, port: u16) -> TestResult {
     const PRESET: &str = "tablestore-two-phase";
     let base = batchscope_engine::microbatch::scenario::preset(PRESET).unwrap();
     let summary = batchscope_check::explore::Explorer::new(base.clone(), 2).run_to_completion();
-    let want = batchscope_view::explore_view::pair_rows(&summary, None);
+    let want = batchscope_view::microbatch::explore::pair_rows(&summary, None);
     open(client, port, &format!("#preset={PRESET}&seed=7")).await?;
     open_dialog(client).await?;
     let inside = focused(client).await?;
@@ -413,7 +413,7 @@ async fn drive_pairs(client: &Client, port: u16) -> TestResult {
         .find(|f| matches!(f, batchscope_check::explore::Fault::PartitionSplit { .. }))
         .copied()
         .unwrap();
-    let link = batchscope_view::explore_view::run_link(PRESET, &base, &[], Some(&split));
+    let link = batchscope_view::microbatch::explore::run_link(PRESET, &base, &[], Some(&split));
     js(
         client,
         &format!("const r = [...document.querySelectorAll('[data-testid=fault-row]')].find(r => r.dataset.fault === '{split}'); r.querySelector('[data-testid=fault-open]').click(); return true;"),

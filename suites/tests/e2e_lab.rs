@@ -12,7 +12,7 @@ use base64::Engine;
 use batchscope_check::compare::{compare, compare_matrices};
 use batchscope_check::oracle::check;
 use batchscope_engine::microbatch::scenario::{preset, Scenario, SinkKind};
-use batchscope_view::url::scenario::encode;
+use batchscope_view::microbatch::url::scenario::encode;
 use common::browser::*;
 use fantoccini::Client;
 use serde_json::json;

@@ -13,9 +13,10 @@ mod common;
 
 use batchscope_engine::microbatch::scenario::preset;
 use batchscope_engine::microbatch::World;
+use batchscope_view::microbatch::tab::Tab;
+use batchscope_view::microbatch::tour::{stop_cursors, tour};
+use batchscope_view::microbatch::url::DEFAULT_SEED;
 use batchscope_view::topology::{parse_topology, record, topo_stop_cursors, topology_tour};
-use batchscope_view::tour::{stop_cursors, tour, Panel};
-use batchscope_view::url::DEFAULT_SEED;
 use common::browser::*;
 use fantoccini::Client;
 use serde_json::json;
@@ -45,15 +46,6 @@ fn expected() -> (Vec<usize>, String) {
         })
         .collect();
     (cursors, report.verdict.name().to_string())
-}
-
-fn tab_name(panel: Panel) -> &'static str {
-    match panel {
-        Panel::Channels => "channels",
-        Panel::Meta => "meta",
-        Panel::Checkpoint => "checkpoint",
-        Panel::Sink => "sink",
-    }
 }
 
 async fn walk(client: &Client, port: u16) -> TestResult {
@@ -111,7 +103,7 @@ async fn walk(client: &Client, port: u16) -> TestResult {
                 client,
                 &format!(
                     "return document.querySelector('[data-testid=tab-{}]').getAttribute('aria-selected');",
-                    tab_name(panel)
+                    panel.name()
                 ),
             )
             .await?;
@@ -119,11 +111,11 @@ async fn walk(client: &Client, port: u16) -> TestResult {
                 return Err(format!(
                     "stop {} should show the {} tab",
                     i + 1,
-                    tab_name(panel)
+                    panel.name()
                 ));
             }
         }
-        if matches!(stop.panel, Some(Panel::Checkpoint | Panel::Meta)) {
+        if matches!(stop.panel, Some(Tab::Checkpoint | Tab::Meta)) {
             focus_in_view(client, i, stop.title).await?;
         }
         if i == 3 {

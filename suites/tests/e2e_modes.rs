@@ -420,7 +420,7 @@ async fn charts_from_the_module(client: &Client, port: u16) -> TestResult {
     scenario.seed = 7;
     scenario.crashes = vec!["sink-commit@3".parse().expect("a crash point")];
     let (_, world) = batchscope_check::oracle::check_world(&scenario, false);
-    let progress = batchscope_view::spark_ui::progress(world.events());
+    let progress = batchscope_view::microbatch::spark_ui::progress(world.events());
     let end = world.events().len();
     reopen(
         client,

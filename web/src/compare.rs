@@ -8,7 +8,7 @@ use batchscope_check::compare::{compare_runs, same_inputs, Comparison};
 use batchscope_check::oracle::{judge, Report};
 use batchscope_engine::microbatch::scenario::Execution;
 use batchscope_engine::microbatch::scenario::{preset, Scenario};
-use batchscope_view::url::scenario::{encode, Versus as VsLink};
+use batchscope_view::microbatch::url::scenario::{encode, Versus as VsLink};
 
 /// The second run of compare mode.
 #[derive(Debug)]
@@ -98,7 +98,7 @@ pub fn built_ins() -> Vec<BuiltIn> {
 mod tests {
     use super::*;
     use batchscope_check::compare::compare;
-    use batchscope_view::url::scenario::parse_link;
+    use batchscope_view::microbatch::url::scenario::parse_link;
 
     #[test]
     fn every_built_in_parses_and_its_runs_differ_as_the_cli_says() {

@@ -13,7 +13,7 @@
 
 use crate::shell::{Mode, Player};
 use crate::state::{Micro, MicroPlayer};
-use batchscope_view::export::{checkpoint_zip, standalone_svg, trace_json};
+use batchscope_view::microbatch::export::{checkpoint_zip, standalone_svg, trace_json};
 use js_sys::{Array, Promise, Uint8Array};
 use std::future::Future;
 use std::pin::Pin;
@@ -259,7 +259,7 @@ mod tests {
         own.upstream.channels = 3;
         let own_hash = format!(
             "#scenario={}&seed=5&at=50",
-            batchscope_view::url::scenario::encode(&own)
+            batchscope_view::microbatch::url::scenario::encode(&own)
         );
         vec![
             MicroPlayer::from_hash("#preset=kafka-append&seed=7&crash=sink-commit@3&at=40"),

@@ -11,13 +11,13 @@ use batchscope_engine::microbatch::event::Event;
 use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_engine::microbatch::upstream::RowKey;
 use batchscope_engine::microbatch::World;
-use batchscope_view::panels::{
+use batchscope_view::microbatch::panels::{
     committed_positions, lost_keys_behind, Committed, Lost, LISTED_KEYS,
 };
+use batchscope_view::microbatch::spark_ui::{BatchProgress, ProgressIndex};
+use batchscope_view::microbatch::tour;
+use batchscope_view::microbatch::url::scenario::dashboard_limit;
 use batchscope_view::replay::Timeline;
-use batchscope_view::spark_ui::{BatchProgress, ProgressIndex};
-use batchscope_view::tour;
-use batchscope_view::url::scenario::dashboard_limit;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -289,7 +289,7 @@ mod tests {
         for cursor in cursors {
             let world = run.timeline.world_at(cursor);
             let progress = run.progress_of(&world);
-            let fresh = batchscope_view::panels::lost_keys(&world, &run.expected);
+            let fresh = batchscope_view::microbatch::panels::lost_keys(&world, &run.expected);
             let kept = run.lost_of(&world, &progress);
             assert_eq!(*kept, fresh, "cursor {cursor}");
             seen_lost |= !fresh.1.is_empty();
@@ -306,7 +306,7 @@ mod tests {
             let events = &run.events()[..cursor];
             assert_eq!(
                 run.spark_progress(cursor),
-                batchscope_view::spark_ui::progress(events),
+                batchscope_view::microbatch::spark_ui::progress(events),
                 "{cursor}"
             );
         }

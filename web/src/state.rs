@@ -11,75 +11,12 @@ use crate::shell::{Mode, Opened, Player, PlayerCmd};
 use batchscope_engine::microbatch::scenario::Fault;
 use batchscope_engine::microbatch::scenario::{presets, CrashPoint, Scenario};
 use batchscope_engine::microbatch::World;
+use batchscope_view::microbatch::tab::Tab;
+use batchscope_view::microbatch::tour;
+use batchscope_view::microbatch::url::scenario::{self as link, Link};
+use batchscope_view::microbatch::url::{self, UrlState};
 use batchscope_view::replay::Timeline;
-use batchscope_view::tour::{self, Panel};
-use batchscope_view::url::scenario::{self as link, Link};
-use batchscope_view::url::{self, UrlState};
 use std::rc::Rc;
-
-/// The tabs of the side panel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    /// Channel checkpoints.
-    Channels,
-    /// Meta-table rows.
-    Meta,
-    /// The checkpoint folder.
-    Checkpoint,
-    /// The sink.
-    Sink,
-    /// What Spark's UI would show: rates, durations and rows per batch.
-    Progress,
-}
-
-impl Tab {
-    /// Every tab, in order.
-    pub const ALL: [Tab; 5] = [
-        Tab::Channels,
-        Tab::Meta,
-        Tab::Checkpoint,
-        Tab::Sink,
-        Tab::Progress,
-    ];
-
-    /// Stable name (ids, test ids).
-    pub fn name(self) -> &'static str {
-        match self {
-            Tab::Channels => "channels",
-            Tab::Meta => "meta",
-            Tab::Checkpoint => "checkpoint",
-            Tab::Sink => "sink",
-            Tab::Progress => "progress",
-        }
-    }
-
-    /// The tab a link names (`tab=checkpoint`).
-    pub fn from_name(name: &str) -> Option<Tab> {
-        Tab::ALL.into_iter().find(|t| t.name() == name)
-    }
-
-    /// Title on the tab.
-    pub fn title(self) -> &'static str {
-        match self {
-            Tab::Channels => "Channels",
-            Tab::Meta => "Meta table",
-            Tab::Checkpoint => "Checkpoint folder",
-            Tab::Sink => "Sink",
-            Tab::Progress => "Spark UI",
-        }
-    }
-}
-
-impl From<Panel> for Tab {
-    fn from(panel: Panel) -> Tab {
-        match panel {
-            Panel::Channels => Tab::Channels,
-            Panel::Meta => Tab::Meta,
-            Panel::Checkpoint => Tab::Checkpoint,
-            Panel::Sink => Tab::Sink,
-        }
-    }
-}
 
 /// One user intent in the micro-batch mode.
 #[derive(Clone, Debug, PartialEq)]
@@ -248,8 +185,10 @@ impl Mode for Micro {
         match action {
             Action::Player(cmd) => p.command(cmd),
             Action::NextBatch => {
-                let c =
-                    batchscope_view::timeline::next_commit_cursor(p.mode.run.events(), p.cursor);
+                let c = batchscope_view::microbatch::strip::next_commit_cursor(
+                    p.mode.run.events(),
+                    p.cursor,
+                );
                 p.seek(c);
             }
             Action::SetPreset(name) if p.mode.custom.is_some() && name == p.mode.preset => {}
@@ -357,11 +296,7 @@ impl Mode for Micro {
             tour_crash(&base.preset, &mut scenario, &mut notes);
         }
         let mut mode = Micro::new(base.preset, Run::compute(scenario, None));
-        mode.tab = base
-            .tab
-            .as_deref()
-            .and_then(Tab::from_name)
-            .unwrap_or(Tab::Channels);
+        mode.tab = base.tab.unwrap_or(Tab::Channels);
         mode.selected_file = base.file;
         mode.custom = custom;
         mode.versus = vs;
@@ -376,8 +311,8 @@ impl Mode for Micro {
     fn link(p: &MicroPlayer) -> Link {
         let s = &p.mode.run.scenario;
         let faults = match p.mode.custom.as_deref() {
-            Some(own) => batchscope_view::explore::extra_of(&own.faults, &s.faults),
-            None => batchscope_view::explore::extra_faults(&p.mode.preset, s),
+            Some(own) => batchscope_view::microbatch::explore::extra_of(&own.faults, &s.faults),
+            None => batchscope_view::microbatch::explore::extra_faults(&p.mode.preset, s),
         };
         Link {
             base: UrlState {
@@ -388,7 +323,7 @@ impl Mode for Micro {
                 crash_after_events: s.crash_after_events.clone(),
                 at: p.cursor as u64,
                 tour: p.tour,
-                tab: (p.mode.tab != Tab::Channels).then(|| p.mode.tab.name().to_string()),
+                tab: (p.mode.tab != Tab::Channels).then_some(p.mode.tab),
                 file: p
                     .mode
                     .selected_file
@@ -433,7 +368,7 @@ impl Mode for Micro {
     /// A stop shows the side-panel tab it talks about.
     fn on_stop(p: &mut MicroPlayer, i: usize) {
         if let Some(panel) = tour::tour(&p.mode.preset).stops[i].panel {
-            p.mode.tab = Tab::from(panel);
+            p.mode.tab = panel;
         }
     }
 }

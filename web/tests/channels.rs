@@ -4,7 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use batchscope_engine::microbatch::source::SourceCounters;
-use batchscope_view::panels::ChannelRow;
+use batchscope_view::microbatch::panels::ChannelRow;
 use batchscope_web::components::{ChannelsPanel, WINDOWED_FROM};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -5,7 +5,7 @@
 
 use batchscope_engine::microbatch::scenario::preset;
 use batchscope_engine::microbatch::World;
-use batchscope_view::panels::Badge;
+use batchscope_view::microbatch::panels::Badge;
 use batchscope_web::components::{SequenceDiagram, VerdictBadge};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -148,7 +148,13 @@ fn BadgeHarness(props: &BadgeHarnessProps) -> Html {
 #[wasm_bindgen_test]
 async fn the_badge_carries_its_verdict() {
     let r = root();
-    let badge = batchscope_view::panels::badge(Some("data-loss"), 36, 25, 0, 11);
+    let badge = batchscope_view::microbatch::panels::badge(
+        Some(batchscope_check::oracle::Verdict::DataLoss),
+        36,
+        25,
+        0,
+        11,
+    );
     let app =
         yew::Renderer::<BadgeHarness>::with_root_and_props(r.clone(), BadgeHarnessProps { badge })
             .render();

@@ -8,7 +8,7 @@
 use batchscope_check::explore::{Explorer, Fault, Summary};
 use batchscope_engine::microbatch::scenario::preset;
 use batchscope_engine::microbatch::World;
-use batchscope_view::explore_view::{pair_counts, pair_rows, reproduce, run_link};
+use batchscope_view::microbatch::explore::{pair_counts, pair_rows, reproduce, run_link};
 use std::time::Duration;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -79,7 +79,7 @@ fn marks_in_place(r: &Element, order: &[u64]) {
 async fn a_long_run_draws_the_marks_in_view_and_keeps_every_mark_in_place() {
     use_stylesheet();
     let run = Rc::new(long_run(300));
-    let order: Vec<u64> = batchscope_view::overview::batch_marks(run.events())
+    let order: Vec<u64> = batchscope_view::microbatch::overview::batch_marks(run.events())
         .iter()
         .map(|m| m.batch_id)
         .collect();

@@ -15,7 +15,7 @@ async fn the_spark_ui_tab_charts_the_run_so_far() {
     let mut scenario = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
     scenario.crashes = vec!["sink-commit@3".parse().unwrap()];
     let (_, world) = batchscope_check::oracle::check_world(&scenario, false);
-    let expected = batchscope_view::spark_ui::progress(world.events());
+    let expected = batchscope_view::microbatch::spark_ui::progress(world.events());
     let end = world.events().len();
     let (r, _app) = mount(&format!(
         "#preset=kafka-append&seed=7&crash=sink-commit@3&at={end}"

@@ -6,9 +6,9 @@
 use batchscope_check::oracle::{run, Limit};
 use batchscope_engine::microbatch::scenario::{preset, Scenario};
 use batchscope_engine::microbatch::World;
-use batchscope_view::timeline::{Strip, MAX_COLUMNS, MAX_LABELS};
-use batchscope_view::url::scenario::{format_link, Link};
-use batchscope_view::url::UrlState;
+use batchscope_view::microbatch::strip::{Strip, MAX_COLUMNS, MAX_LABELS};
+use batchscope_view::microbatch::url::scenario::{format_link, Link};
+use batchscope_view::microbatch::url::UrlState;
 use wasm_bindgen_test::*;
 use web_sys::Element;
 

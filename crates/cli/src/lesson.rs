@@ -5,11 +5,12 @@
 use batchscope_check::oracle::check_world;
 use batchscope_engine::barrier;
 use batchscope_engine::microbatch::scenario::{presets, CrashPoint};
-use batchscope_view::lessons::{lesson, SIMPLIFICATIONS};
+use batchscope_view::microbatch::lessons::{lesson, SIMPLIFICATIONS};
+use batchscope_view::microbatch::tab::Tab;
+use batchscope_view::microbatch::tour::{stop_cursors, tour};
 use batchscope_view::topology::{
     parse_topology, record, topo_stop_cursors, topology_lesson, topology_tour,
 };
-use batchscope_view::tour::{stop_cursors, tour, Panel};
 use clap::Args;
 use serde::Serialize;
 
@@ -119,7 +120,7 @@ pub fn report(args: &LessonArgs) -> Result<LessonReport, String> {
             stops: stop_reports(
                 t.stops
                     .iter()
-                    .map(|s| (s.title, s.text, s.panel.map(Panel::title))),
+                    .map(|s| (s.title, s.text, s.panel.map(Tab::title))),
                 cursors,
             ),
             verdict: Some(checked.verdict.name()),

@@ -446,7 +446,7 @@ fn the_dashboards_trace_export_is_the_clis_trace_json() {
     let mut scenario = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
     scenario.crashes = vec!["sink-commit@3".parse().unwrap()];
     let (report, world) = batchscope_check::oracle::check_world(&scenario, false);
-    let exported = batchscope_view::export::trace_json(&report, world.events());
+    let exported = batchscope_view::microbatch::export::trace_json(&report, world.events());
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().trim_end(),
         exported.trim_end()

@@ -2,7 +2,7 @@
 //!
 //! Apart from the tours so that neither mode's tour module imports the other's lessons.
 
-use crate::lessons::lesson;
+use crate::microbatch::lessons::lesson;
 use crate::topology::topology_heading;
 
 /// One entry of the lesson index: a lesson's question and the link that opens its tour.
@@ -54,7 +54,7 @@ pub fn lesson_index() -> Vec<LessonLink> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tour::tour;
+    use crate::microbatch::tour::tour;
     use batchscope_engine::microbatch::scenario::{presets, CrashPoint};
 
     #[test]
@@ -71,7 +71,8 @@ mod tests {
                 assert!(u.tour && u.topology == link.name, "{}", link.href);
                 assert!(!u.faults.is_empty(), "{}: the tour's fault", link.href);
             } else {
-                let u = crate::url::parse(&link.href, &names).expect("a micro-batch link");
+                let u =
+                    crate::microbatch::url::parse(&link.href, &names).expect("a micro-batch link");
                 assert!(u.tour && u.preset == link.name, "{}", link.href);
                 let crash = tour(link.name)
                     .crash

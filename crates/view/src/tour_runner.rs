@@ -1,5 +1,5 @@
 //! The tour runner both modes share: where each stop of a tour pauses in a trace, which stop is
-//! on screen, and which comes next. The stops themselves (micro-batch [`crate::tour`], topology
+//! on screen, and which comes next. The stops themselves (micro-batch [`crate::microbatch::tour`], topology
 //! [`crate::topology::topology_tour`]) say only which event they wait for.
 
 /// The search behind every tour (micro-batch and topology): stop `i` is the first event after

@@ -5,11 +5,11 @@
 use batchscope_check::oracle::{run, Limit};
 use batchscope_engine::microbatch::scenario::{presets, CrashKind, CrashPoint};
 use batchscope_engine::microbatch::World;
-use batchscope_view::explain;
 use batchscope_view::lesson_index::lesson_index;
-use batchscope_view::lessons::{internal_reference, lesson, SIMPLIFICATIONS};
-use batchscope_view::panels::sink_kind_text;
-use batchscope_view::tour::tour;
+use batchscope_view::microbatch::explain::explain;
+use batchscope_view::microbatch::lessons::{internal_reference, lesson, SIMPLIFICATIONS};
+use batchscope_view::microbatch::panels::sink_kind_text;
+use batchscope_view::microbatch::tour::tour;
 
 /// Collects `(where, text)` pairs whose text names an internal document.
 fn offenders(texts: impl IntoIterator<Item = (String, String)>) -> Vec<String> {

@@ -229,7 +229,7 @@ pub fn editor_unmount() {
 }
 
 /// The Spark UI tab's chart named `chart` (`rates`, `durations`, `rows`) of the batch attempts
-/// `numbers` (`batchscope_view::spark_ui::pack`), `width` × `height` px, as SVG.
+/// `numbers` (`batchscope_view::microbatch::spark_ui::pack`), `width` × `height` px, as SVG.
 #[wasm_bindgen]
 pub fn spark_chart(
     numbers: &[f64],
@@ -238,7 +238,7 @@ pub fn spark_chart(
     height: u32,
     dark: bool,
 ) -> Result<String, JsValue> {
-    use batchscope_view::spark_ui::{chart_svg, unpack, Chart};
+    use batchscope_view::microbatch::spark_ui::{chart_svg, unpack, Chart};
     let which = Chart::from_name(chart)
         .ok_or_else(|| JsValue::from_str(&format!("no chart named {chart:?}")))?;
     let progress = unpack(numbers).map_err(|e| JsValue::from_str(&e))?;

@@ -16,13 +16,16 @@ use crate::hooks::{
     SHORTCUTS,
 };
 use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd};
-use crate::state::{Action, MicroPlayer, Tab};
+use crate::state::{Action, MicroPlayer};
 use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::scenario::{presets, Scenario, SourceKind};
 use batchscope_engine::microbatch::source::uses_meta_table;
-use batchscope_view::lessons::SIMPLIFICATIONS;
-use batchscope_view::panels::{self, batch_offsets, offset_text, SinkDetail};
-use batchscope_view::{explain, focus, lesson, timeline};
+use batchscope_view::microbatch::explain::explain;
+use batchscope_view::microbatch::lessons::lesson;
+use batchscope_view::microbatch::lessons::SIMPLIFICATIONS;
+use batchscope_view::microbatch::panels::{self, batch_offsets, offset_text, SinkDetail};
+use batchscope_view::microbatch::tab::Tab;
+use batchscope_view::microbatch::{focus, strip};
 use yew::prelude::*;
 
 /// Rows of the sequence diagram.
@@ -114,7 +117,7 @@ pub fn App(props: &AppProps) -> Html {
     let base_scenario = use_memo(player.mode.run.scenario.clone(), |s| s.clone());
 
     let run = Shared(player.mode.run.clone());
-    let strip = use_memo(run.clone(), |r| timeline::Strip::of(r.events()));
+    let strip = use_memo(run.clone(), |r| strip::Strip::of(r.events()));
     let world = &player.world;
     let scenario = player.scenario();
     let cursor = player.cursor;
@@ -134,7 +137,7 @@ pub fn App(props: &AppProps) -> Html {
     };
     let sink = panels::sink_view_with(world, &player.mode.run.expected, &progress, &lost, detail);
     let badge = panels::badge(
-        settled.map(|v| v.name()),
+        settled,
         progress.expected,
         progress.expected - progress.missing,
         progress.duplicates,
@@ -144,7 +147,7 @@ pub fn App(props: &AppProps) -> Html {
     // Lesson and the note on the current step.
     let preset = &player.mode.preset;
     let lesson_data = lesson(preset);
-    let tour_data = batchscope_view::tour::tour(preset);
+    let tour_data = batchscope_view::microbatch::tour::tour(preset);
     let tour_view = player.tour_view(
         tour_data.crash.map(|c| format!("arms {c}")),
         tour_data.stops.iter().map(|s| (s.title, s.text)).collect(),
@@ -162,7 +165,7 @@ pub fn App(props: &AppProps) -> Html {
                 e.seq,
                 e.run,
                 e.at_ms,
-                batchscope_view::labels::arrow_label(&e.kind)
+                batchscope_view::microbatch::labels::arrow_label(&e.kind)
             ),
             explain(e, scenario),
             matches!(

@@ -5,7 +5,7 @@
 
 use crate::hooks::use_element_size;
 use batchscope_engine::microbatch::source::SourceCounters;
-use batchscope_view::panels::ChannelRow;
+use batchscope_view::microbatch::panels::ChannelRow;
 use batchscope_view::rows_in_view::RowWindow;
 use yew::prelude::*;
 
@@ -63,7 +63,7 @@ pub struct ChannelsPanelProps {
     pub counters: SourceCounters,
     /// Whether to show the pull-ahead counters.
     pub pull_ahead: bool,
-    /// The key of the row the step points at (see `batchscope_view::focus`).
+    /// The key of the row the step points at (see `batchscope_view::microbatch::focus`).
     #[prop_or_default]
     pub focus: Option<String>,
 }

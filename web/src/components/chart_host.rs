@@ -5,7 +5,7 @@
 //! [`InlineChart`].
 
 use crate::shell::{chart_in_module, load_module, module_loaded};
-use batchscope_view::spark_ui::{chart_svg, pack, BatchProgress, Chart};
+use batchscope_view::microbatch::spark_ui::{chart_svg, pack, BatchProgress, Chart};
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -3,8 +3,8 @@
 //! logged in `offsets/N` without its `commits/N` shows the missing commit in the tree.
 
 use crate::state::Action;
-use batchscope_view::focus::{missing_commit, missing_commit_key};
-use batchscope_view::panels::CheckpointFile;
+use batchscope_view::microbatch::focus::{missing_commit, missing_commit_key};
+use batchscope_view::microbatch::panels::CheckpointFile;
 use yew::prelude::*;
 
 /// Props of [`CheckpointPanel`].
@@ -16,7 +16,7 @@ pub struct CheckpointPanelProps {
     pub selected: Option<String>,
     /// Every intent.
     pub on_action: Callback<Action>,
-    /// The key of the file (or missing commit) the step points at (`batchscope_view::focus`).
+    /// The key of the file (or missing commit) the step points at (`batchscope_view::microbatch::focus`).
     #[prop_or_default]
     pub focus: Option<String>,
 }

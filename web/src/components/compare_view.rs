@@ -19,8 +19,8 @@ use crate::shell::{compare_in_module, compare_unmount, Mode, Player, Shared};
 use crate::state::Micro;
 use batchscope_check::compare::{compare_matrices, lockstep_cursor, CellDifference};
 use batchscope_engine::microbatch::World;
-use batchscope_view::panels;
-use batchscope_view::url::scenario::{format_link, Link};
+use batchscope_view::microbatch::panels;
+use batchscope_view::microbatch::url::scenario::{format_link, Link};
 use std::rc::Rc;
 use std::time::Duration;
 use yew::prelude::*;
@@ -68,7 +68,7 @@ fn side(
     let (settled, report) = run.verdict_at(world, at);
     let sink = panels::sink_view(world, &run.expected);
     let badge = panels::badge(
-        settled.as_ref().map(|r| r.verdict.name()),
+        settled.as_ref().map(|r| r.verdict),
         report.expected,
         report.expected - report.lost,
         report.duplicates,

@@ -87,8 +87,9 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
         Callback::from(move |new: String| {
             match Scenario::from_json(&new)
                 .map_err(|e| e.to_string())
-                .and_then(|s| batchscope_view::url::scenario::fits_dashboard(&s).map(|()| s))
-            {
+                .and_then(|s| {
+                    batchscope_view::microbatch::url::scenario::fits_dashboard(&s).map(|()| s)
+                }) {
                 Ok(s) => {
                     error.set(None);
                     on_apply.emit(s);

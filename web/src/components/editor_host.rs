@@ -10,8 +10,8 @@ use super::module_layer::{use_module_layer, Draw, LayerName, Load, Place};
 use crate::shell::{editor_in_module, editor_unmount, Shared};
 use crate::state::preset_names;
 use batchscope_engine::microbatch::scenario::Scenario;
-use batchscope_view::url::scenario::{Link, Versus};
-use batchscope_view::url::UrlState;
+use batchscope_view::microbatch::url::scenario::{Link, Versus};
+use batchscope_view::microbatch::url::UrlState;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 

@@ -13,7 +13,7 @@ use super::module_layer::{use_module_layer, Draw, LayerName, Load, Place};
 use crate::shell::{explore_in_module, explore_unmount, Shared};
 use crate::state::{preset_names, Action};
 use batchscope_engine::microbatch::scenario::Scenario;
-use batchscope_view::url::scenario::format_link;
+use batchscope_view::microbatch::url::scenario::format_link;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 

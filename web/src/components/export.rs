@@ -6,7 +6,7 @@
 
 use crate::export_file::{ExportKind, FileFuture, FileMaker};
 use crate::shell::export_in_module;
-use batchscope_view::url::scenario::{format_link, Link};
+use batchscope_view::microbatch::url::scenario::{format_link, Link};
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, Element, HtmlAnchorElement, Url};

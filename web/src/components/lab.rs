@@ -5,7 +5,7 @@ use crate::compare::built_ins;
 use crate::shell::PlayerCmd;
 use crate::state::Action;
 use batchscope_engine::microbatch::scenario::presets;
-use batchscope_view::url::scenario::{format_link, Link};
+use batchscope_view::microbatch::url::scenario::{format_link, Link};
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 

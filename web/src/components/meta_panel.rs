@@ -1,8 +1,8 @@
 //! The Meta table: rows (UUID, channel) → channelOffset, start and end UUID highlighted,
 //! rows written by the step on screen marked.
 
-use batchscope_view::focus::meta_key;
-use batchscope_view::panels::{MetaRowView, RowRole};
+use batchscope_view::microbatch::focus::meta_key;
+use batchscope_view::microbatch::panels::{MetaRowView, RowRole};
 use yew::prelude::*;
 
 /// Props of [`MetaPanel`].
@@ -12,7 +12,7 @@ pub struct MetaPanelProps {
     pub rows: Vec<MetaRowView>,
     /// Whether the source uses a Meta table at all.
     pub used: bool,
-    /// The key of the row the step points at (see `batchscope_view::focus`).
+    /// The key of the row the step points at (see `batchscope_view::microbatch::focus`).
     #[prop_or_default]
     pub focus: Option<String>,
 }

@@ -2,14 +2,14 @@
 //! one button per batch coloured by what happened to it, its crashes and the tour's stops, the
 //! batch the cursor is in; a click seeks to the batch's first event. A toggle switches to one
 //! table row per batch (driver runs, rows, outcome, crash). Layout comes from
-//! [`batchscope_view::overview`].
+//! [`batchscope_view::microbatch::overview`].
 
 use super::Shared;
 use crate::hooks::use_element_size;
 use crate::run::Run;
 use crate::shell::PlayerCmd;
 use crate::state::Action;
-use batchscope_view::overview::{stops_by_mark, BatchMark, Outcome, Overview};
+use batchscope_view::microbatch::overview::{stops_by_mark, BatchMark, Outcome, Overview};
 use batchscope_view::rows_in_view::RowWindow;
 use std::ops::Range;
 use wasm_bindgen::JsCast;

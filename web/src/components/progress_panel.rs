@@ -5,7 +5,7 @@
 //! Spark UI.
 
 use super::chart_host::{ChartRender, ChartSlot};
-use batchscope_view::spark_ui::{BatchProgress, Chart, OPERATIONS, OPERATION_COLORS};
+use batchscope_view::microbatch::spark_ui::{BatchProgress, Chart, OPERATIONS, OPERATION_COLORS};
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -4,9 +4,11 @@
 
 use crate::hooks::{use_dot_travel, use_element_size, use_travel_ms, TRAVEL_SAMPLES};
 use batchscope_engine::microbatch::event::{Actor, Event, EventKind};
-use batchscope_view::geometry::{clamp_label_x, ease_in_out, fmt, lane_index, Arrow, Layout};
-use batchscope_view::labels::arrow_label;
-use batchscope_view::palette::{actor_color, actor_title, CRASH};
+use batchscope_view::microbatch::geometry::{
+    clamp_label_x, ease_in_out, fmt, lane_index, Arrow, Layout,
+};
+use batchscope_view::microbatch::labels::arrow_label;
+use batchscope_view::microbatch::palette::{actor_color, actor_title, CRASH};
 use yew::prelude::*;
 
 /// Props of [`SequenceDiagram`].

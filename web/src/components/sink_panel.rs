@@ -3,9 +3,9 @@
 
 use batchscope_engine::microbatch::event::label::rows_text;
 use batchscope_engine::microbatch::upstream::RowKey;
-use batchscope_view::focus::sink_key;
-use batchscope_view::labels::{ellipsize, id_ranges};
-use batchscope_view::panels::SinkView;
+use batchscope_view::microbatch::focus::sink_key;
+use batchscope_view::microbatch::labels::{ellipsize, id_ranges};
+use batchscope_view::microbatch::panels::SinkView;
 use yew::prelude::*;
 
 /// Props of [`SinkPanel`].
@@ -15,7 +15,7 @@ pub struct SinkPanelProps {
     pub view: SinkView,
     /// Whether the run has settled (missing keys are then lost, not just not yet delivered).
     pub settled: bool,
-    /// The key of the rows the step points at (see `batchscope_view::focus`).
+    /// The key of the rows the step points at (see `batchscope_view::microbatch::focus`).
     #[prop_or_default]
     pub focus: Option<String>,
 }

@@ -4,8 +4,8 @@
 
 use crate::shell::PlayerCmd;
 use crate::state::Action;
-use batchscope_view::palette::batch_color;
-use batchscope_view::timeline::{Mark, Strip};
+use batchscope_view::microbatch::palette::batch_color;
+use batchscope_view::microbatch::strip::{Mark, Strip};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;

@@ -1,6 +1,6 @@
 //! The verdict badge in the header: running tally, then the oracle's final verdict.
 
-use batchscope_view::panels::Badge;
+use batchscope_view::microbatch::panels::Badge;
 use yew::prelude::*;
 
 /// Props of [`VerdictBadge`].

@@ -155,7 +155,7 @@ pub fn module_loaded() -> bool {
     modes_ready()
 }
 
-/// The Spark UI tab's chart named `chart` (`batchscope_view::spark_ui::Chart::name`) of the
+/// The Spark UI tab's chart named `chart` (`batchscope_view::microbatch::spark_ui::Chart::name`) of the
 /// batch attempts `numbers` (`spark_ui::pack`), `width` × `height`, as SVG, drawn by the loaded
 /// module ([`load_module`] first).
 pub fn chart_in_module(

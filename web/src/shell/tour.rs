@@ -3,7 +3,7 @@
 //! where its stops are in its run and how its tour starts ([`Mode`]).
 
 use super::player::{Mode, Player};
-use batchscope_view::tour::next_stop;
+use batchscope_view::tour_runner::next_stop;
 
 /// What the tour block shows.
 #[derive(Clone, Debug, PartialEq)]

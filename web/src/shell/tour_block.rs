@@ -3,7 +3,7 @@
 
 use super::player::PlayerCmd;
 use super::tour::TourView;
-use batchscope_view::tour::{current_stop, next_stop};
+use batchscope_view::tour_runner::{current_stop, next_stop};
 use yew::prelude::*;
 
 /// Props of [`TourBlock`] and [`TourInvite`](super::tour_invite::TourInvite).

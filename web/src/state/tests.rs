@@ -136,7 +136,7 @@ fn the_tour_arms_its_crash_and_pauses_at_every_stop_in_turn() {
         p = play_until_paused(p);
         assert_eq!(Some(p.cursor), cursors[i], "paused at stop {}", i + 1);
         if let Some(panel) = stop.panel {
-            assert_eq!(p.mode.tab, Tab::from(panel), "stop {} shows its tab", i + 1);
+            assert_eq!(p.mode.tab, panel, "stop {} shows its tab", i + 1);
         }
     }
     assert!(p.at_end());

@@ -1,8 +1,8 @@
 //! The Topology mode's URL state: `#mode=topology&topology=shopping&seed=1&fail=price_job@2&level=rc&consistency=strong&at=40`.
-//! Parsed with the skeleton the micro-batch URL shares ([`crate::url::query`]).
+//! Parsed with the skeleton the micro-batch URL shares ([`crate::url`]).
 
 use crate::topology::text::consistency_short;
-use crate::url::query::{error as url_err, flag, items, number, pairs};
+use crate::url::{error as url_err, flag, items, number, pairs};
 use crate::url::{percent_decode, UrlError};
 use batchscope_engine::barrier::{self, Consistency, Fault, ReadLevel, TopologyRun, TopologySpec};
 use std::collections::BTreeMap;

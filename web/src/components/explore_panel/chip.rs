@@ -3,7 +3,7 @@
 use batchscope_check::explore::Fault;
 use batchscope_check::oracle::Verdict;
 use batchscope_engine::microbatch::scenario::CrashPoint;
-use batchscope_view::explore::{verdict_color, verdict_title};
+use batchscope_view::microbatch::explore::{verdict_color, verdict_title};
 use yew::prelude::*;
 
 /// Opens an explored run in the player: its crashes, in firing order, and its non-crash fault.

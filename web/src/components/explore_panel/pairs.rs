@@ -5,8 +5,8 @@
 use super::chip::{verdict_chip, OpenRun};
 use batchscope_check::explore::Summary;
 use batchscope_check::oracle::Verdict;
-use batchscope_view::explore::verdict_color;
-use batchscope_view::explore_view::{filter_title, pair_counts, pair_rows};
+use batchscope_view::microbatch::explore::verdict_color;
+use batchscope_view::microbatch::explore::{filter_title, pair_counts, pair_rows};
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -9,8 +9,8 @@ use crate::export_file::{svg_to_png, PNG_SCALE};
 use batchscope_check::explore::{Counterexample, Fault, Summary};
 use batchscope_check::oracle::Verdict;
 use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};
-use batchscope_view::explore::{self as view, fault_rows, matrix_view};
-use batchscope_view::explore_view::{matrix_svg, reproduce, MatrixSvg};
+use batchscope_view::microbatch::explore::{self as view, fault_rows, matrix_view};
+use batchscope_view::microbatch::explore::{matrix_svg, reproduce, MatrixSvg};
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
 use web_sys::Element;
@@ -208,7 +208,7 @@ pub fn Results(props: &ResultsProps) -> Html {
 
 /// A reproducing line with its Copy button (and the button that saves the file it names).
 fn command(
-    r: &batchscope_view::explore_view::Reproduce,
+    r: &batchscope_view::microbatch::explore::Reproduce,
     save_file: &Callback<(String, String)>,
     testid: &'static str,
 ) -> Html {
@@ -218,7 +218,7 @@ fn command(
     };
     let file = r.file.as_ref().map(|(what, json)| {
         let (what, json) = (what.clone(), json.clone());
-        let name = batchscope_view::explore_view::SCENARIO_FILE.to_string();
+        let name = batchscope_view::microbatch::explore::SCENARIO_FILE.to_string();
         let onclick = save_file.reform(move |_: MouseEvent| (name.clone(), json.clone()));
         html! {
             <button class="xp-small" data-testid="save-scenario" onclick={onclick} title={what.clone()}

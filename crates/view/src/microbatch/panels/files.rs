@@ -1,6 +1,6 @@
 //! The Checkpoint-folder panel: its files in a readable order, and the files an event writes.
 
-use crate::labels::file_text;
+use crate::microbatch::labels::file_text;
 use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::World;
 

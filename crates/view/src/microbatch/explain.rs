@@ -2,7 +2,7 @@
 //! source and sink of the scenario. Recovery steps say which restart rule applied
 //! (`MicroBatchExecution.populateStartOffsets`). Notes cite public sources only.
 
-use crate::labels::{compact_offset, shorten_uuids};
+use crate::microbatch::labels::{compact_offset, shorten_uuids};
 use batchscope_engine::microbatch::event::label::rows_text;
 use batchscope_engine::microbatch::event::Recovery;
 use batchscope_engine::microbatch::event::{Event, EventKind};

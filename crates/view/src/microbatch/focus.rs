@@ -6,7 +6,7 @@
 //! Each panel's rows carry a key (a file's path, `uuid/channel`, a channel id, `batch N`); the
 //! focus is the key of the one row to point at, or `None` when the step touches none.
 
-use crate::panels::{ChannelRow, CheckpointFile, MetaRowView, RowRole, SinkView};
+use crate::microbatch::panels::{ChannelRow, CheckpointFile, MetaRowView, RowRole, SinkView};
 use batchscope_engine::microbatch::event::EventKind;
 
 /// The key of the missing-commit placeholder of batch `n` in the checkpoint folder.
@@ -101,8 +101,9 @@ pub fn sink_focus(view: &SinkView, event: Option<&EventKind>) -> Option<String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::panels::{channel_rows, checkpoint_files, meta_rows, sink_view};
-    use crate::tour::{stop_cursors, tour, Panel};
+    use crate::microbatch::panels::{channel_rows, checkpoint_files, meta_rows, sink_view};
+    use crate::microbatch::tab::Tab;
+    use crate::microbatch::tour::{stop_cursors, tour};
     use batchscope_engine::microbatch::scenario::preset;
     use batchscope_engine::microbatch::World;
 
@@ -136,7 +137,7 @@ mod tests {
                 let w = world_at(p.name, cursor);
                 let event = w.events().last().map(|e| &e.kind);
                 match stop.panel {
-                    Some(Panel::Checkpoint) => {
+                    Some(Tab::Checkpoint) => {
                         let files = checkpoint_files(&w);
                         let Some(key) = checkpoint_focus(&files) else {
                             continue;
@@ -155,7 +156,7 @@ mod tests {
                         }
                         checked += 1;
                     }
-                    Some(Panel::Meta) if !w.meta_table.is_empty() => {
+                    Some(Tab::Meta) if !w.meta_table.is_empty() => {
                         let rows = meta_rows(&w);
                         let key = meta_focus(&rows, event)
                             .unwrap_or_else(|| panic!("{} · {}: no focus", p.name, stop.title));

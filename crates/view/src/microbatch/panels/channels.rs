@@ -1,7 +1,7 @@
 //! The Channels panel: each channel's position at the batch's start and end, and what is held
 //! in memory.
 
-use crate::panels::offsets::batch_offsets;
+use crate::microbatch::panels::offsets::batch_offsets;
 use batchscope_engine::microbatch::event::label::rows_text;
 use batchscope_engine::microbatch::scenario::SourceKind;
 use batchscope_engine::microbatch::source::SourceOffset;

@@ -1,5 +1,7 @@
 //! The verdict badge in the header: running (with what is delivered so far) or the verdict.
 
+use batchscope_check::oracle::Verdict;
+
 /// The verdict badge in the header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Badge {
@@ -12,10 +14,10 @@ pub struct Badge {
     pub detail: String,
 }
 
-/// The badge: `verdict` is `None` while the run has not settled, else the oracle's verdict name.
+/// The badge: `verdict` is `None` while the run has not settled, else the oracle's verdict.
 /// `lost_now` counts keys already behind a committed batch (shown while running).
 pub fn badge(
-    verdict: Option<&str>,
+    verdict: Option<Verdict>,
     expected: u64,
     delivered: u64,
     duplicates: u64,
@@ -40,16 +42,15 @@ pub fn badge(
         Some(v) => {
             let lost = expected.saturating_sub(delivered);
             let detail = match v {
-                "exactly-once" => format!("all {expected} records, each once"),
-                "duplicates" => format!("{dup} · nothing lost"),
-                "data-loss" => format!("{lost} of {expected} lost · no duplicates"),
-                "duplicates-and-loss" => format!("{lost} lost · {dup}"),
-                "stuck" => format!("no convergence: {delivered} of {expected} delivered"),
-                _ => String::new(),
+                Verdict::ExactlyOnce => format!("all {expected} records, each once"),
+                Verdict::Duplicates => format!("{dup} · nothing lost"),
+                Verdict::DataLoss => format!("{lost} of {expected} lost · no duplicates"),
+                Verdict::DuplicatesAndLoss => format!("{lost} lost · {dup}"),
+                Verdict::Stuck => format!("no convergence: {delivered} of {expected} delivered"),
             };
             Badge {
-                class: v.to_string(),
-                title: v.replace('-', " "),
+                class: v.name().to_string(),
+                title: v.name().replace('-', " "),
                 detail,
             }
         }

@@ -5,47 +5,10 @@
 //! works for any seed: each stop is the first matching event after the previous stop. A stop
 //! that a run never reaches (another seed, another crash) is reported as `None`, never guessed.
 
-use crate::lessons::lesson;
-pub use crate::tour_runner::{current_stop, next_stop, resolve_in_order};
+use super::tab::Tab;
+use crate::microbatch::lessons::lesson;
+use crate::tour_runner::resolve_in_order;
 use batchscope_engine::microbatch::event::{Event, EventKind};
-
-/// The side-panel tab a stop shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Panel {
-    /// Channel checkpoints (Tunnel server, readers).
-    Channels,
-    /// The Meta table.
-    Meta,
-    /// The checkpoint folder.
-    Checkpoint,
-    /// The sink.
-    Sink,
-}
-
-impl Panel {
-    /// Every panel, in the order of the tabs.
-    pub const ALL: [Panel; 4] = [Panel::Channels, Panel::Meta, Panel::Checkpoint, Panel::Sink];
-
-    /// The stable name (element ids, test ids): `channels`, `meta`, `checkpoint`, `sink`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Panel::Channels => "channels",
-            Panel::Meta => "meta",
-            Panel::Checkpoint => "checkpoint",
-            Panel::Sink => "sink",
-        }
-    }
-
-    /// The title on its tab: `Channels`, `Meta table`, `Checkpoint folder`, `Sink`.
-    pub fn title(self) -> &'static str {
-        match self {
-            Panel::Channels => "Channels",
-            Panel::Meta => "Meta table",
-            Panel::Checkpoint => "Checkpoint folder",
-            Panel::Sink => "Sink",
-        }
-    }
-}
 
 /// Where a stop pauses: the first event after the previous stop that matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +98,7 @@ pub struct Stop {
     /// Where playback pauses.
     pub at: Moment,
     /// The tab that shows what the text talks about.
-    pub panel: Option<Panel>,
+    pub panel: Option<Tab>,
     /// A few words (the stop's heading).
     pub title: &'static str,
     /// What to look at, and why it matters.
@@ -170,7 +133,7 @@ pub fn stop_cursors(stops: &[Stop], events: &[Event]) -> Vec<Option<usize>> {
     )
 }
 
-const fn stop(at: Moment, panel: Option<Panel>, title: &'static str, text: &'static str) -> Stop {
+const fn stop(at: Moment, panel: Option<Tab>, title: &'static str, text: &'static str) -> Stop {
     Stop {
         at,
         panel,
@@ -180,7 +143,7 @@ const fn stop(at: Moment, panel: Option<Panel>, title: &'static str, text: &'sta
 }
 
 use Moment::*;
-use Panel::*;
+use Tab::*;
 
 /// The tour of a preset (an unknown name gets a general one).
 pub fn tour(preset: &str) -> Tour {
@@ -438,6 +401,7 @@ pub fn tour(preset: &str) -> Tour {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tour_runner::{current_stop, next_stop};
     use batchscope_check::oracle::{self, Limit};
     use batchscope_engine::microbatch::scenario::{presets, CrashPoint};
     use batchscope_engine::microbatch::World;

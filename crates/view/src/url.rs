@@ -1,4 +1,4 @@
-//! The skeleton both URL parsers share (micro-batch [`crate::url::parse`] and topology
+//! The skeleton both URL parsers share (micro-batch [`crate::microbatch::url::parse`] and topology
 //! [`crate::topology::parse_topology`]): the `key=value` pairs of a hash, percent-decoding,
 //! whole numbers, on/off flags, comma lists, and the error that names the parameter.
 

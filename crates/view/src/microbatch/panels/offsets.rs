@@ -1,7 +1,7 @@
 //! The offsets the panels compare against: the batch in flight, or what the checkpoint
 //! folder says the next run will use.
 
-use crate::labels::compact_offset;
+use crate::microbatch::labels::compact_offset;
 use batchscope_engine::checkpoint::parse_initial_offset;
 use batchscope_engine::microbatch::source::SourceOffset;
 use batchscope_engine::microbatch::World;

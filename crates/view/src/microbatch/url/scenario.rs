@@ -5,8 +5,8 @@
 //! The seed and the crash inputs travel in their own keys, not in the encoded JSON, so a link
 //! made by the page and a hand-edited one read alike.
 
-use super::query::{error, pairs};
 use super::{format, parse, UrlError, UrlState};
+use crate::url::{error, pairs};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use batchscope_check::liveness::Limit;

@@ -1,7 +1,7 @@
 //! The Meta-table panel: rows grouped by UUID, marked by their role for the batch in view.
 
-use crate::labels::shorten_uuids;
-use crate::panels::offsets::{batch_offsets, initial_offset, offset_line, uuid_of};
+use crate::microbatch::labels::shorten_uuids;
+use crate::microbatch::panels::offsets::{batch_offsets, initial_offset, offset_line, uuid_of};
 use batchscope_engine::microbatch::source::SourceOffset;
 use batchscope_engine::microbatch::World;
 use std::collections::BTreeMap;

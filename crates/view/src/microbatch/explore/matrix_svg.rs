@@ -1,8 +1,8 @@
 //! The verdict matrix (crash point × batch) drawn as an SVG of its own, for slides and papers:
 //! the same colours and cell labels as the dialog, a title naming preset and seed, and a legend.
 
-use crate::explore::{verdict_color, verdict_title, MatrixView};
-use crate::export::standalone_svg;
+use super::matrix::{verdict_color, verdict_title, MatrixView};
+use crate::microbatch::export::standalone_svg;
 use batchscope_check::oracle::Verdict;
 use std::fmt::Write;
 

@@ -3,7 +3,7 @@
 //! `committed_positions` answers "where does each channel stand after batch C" again, as the
 //! engine's `World::source_caught_up` does; it is kept here until the engine exposes one answer.
 
-use crate::panels::offsets::offset_line;
+use crate::microbatch::panels::offsets::offset_line;
 use batchscope_check::progress::{so_far, KeyCounts};
 use batchscope_engine::chunked::Chunked;
 use batchscope_engine::microbatch::scenario::SourceKind;

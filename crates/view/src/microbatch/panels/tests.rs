@@ -1,7 +1,7 @@
 //! Tests of the live panels, each against a world stepped through a preset.
 
 use super::*;
-use batchscope_check::oracle::{run, run_observed, visible_counts, Limit};
+use batchscope_check::oracle::{run, run_observed, visible_counts, Limit, Verdict};
 use batchscope_engine::microbatch::event::label::rows_text;
 use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::scenario::preset;
@@ -71,9 +71,10 @@ fn logged_offset(w: &World, id: u64) -> String {
     w.events()
         .iter()
         .find_map(|e| match &e.kind {
-            EventKind::OffsetLogWritten { batch_id, contents } if *batch_id == id => {
-                contents.lines().last().map(crate::labels::compact_offset)
-            }
+            EventKind::OffsetLogWritten { batch_id, contents } if *batch_id == id => contents
+                .lines()
+                .last()
+                .map(crate::microbatch::labels::compact_offset),
             _ => None,
         })
         .expect("the batch's offset log entry")
@@ -315,11 +316,11 @@ fn duplicates_are_marked_in_the_sink_and_the_badge() {
             v.delivered, v.expected
         )
     );
-    let done = badge(Some("duplicates"), 36, 36, 6, 0);
+    let done = badge(Some(Verdict::Duplicates), 36, 36, 6, 0);
     assert_eq!(done.title, "duplicates");
     assert_eq!(done.detail, "6 duplicates · nothing lost");
     assert_eq!(
-        badge(Some("data-loss"), 36, 30, 0, 6).detail,
+        badge(Some(Verdict::DataLoss), 36, 30, 0, 6).detail,
         "6 of 36 lost · no duplicates"
     );
 }
@@ -403,7 +404,7 @@ fn a_stuck_run_that_delivered_nothing_shows_every_arrived_record_as_expected() {
     let r = judge(&w, converged, &expected_counts(&s), false);
     // As the dashboard's header computes it.
     let b = badge(
-        Some(r.verdict.name()),
+        Some(r.verdict),
         r.expected,
         r.expected - r.lost,
         r.duplicates,
@@ -570,7 +571,7 @@ fn a_long_file_sink_run_lists_the_newest_files_and_counts_earlier_orphans() {
     let want: Vec<&str> = newest.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, want);
     assert_eq!(
-        crate::labels::id_ranges(&v.manifest),
+        crate::microbatch::labels::id_ranges(&v.manifest),
         format!("0–{}", w.sink.manifest.len() - 1)
     );
 }

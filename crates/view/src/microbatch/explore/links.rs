@@ -1,9 +1,9 @@
 //! Which player state shows an explored run (crashes and a fault), at which moment, and the one
 //! `batchscope run` line that reproduces it.
 
-use crate::explore::extra_faults;
-use crate::url::scenario::{Link, CUSTOM};
-use crate::url::UrlState;
+use super::matrix::extra_faults;
+use crate::microbatch::url::scenario::{Link, CUSTOM};
+use crate::microbatch::url::UrlState;
 use batchscope_check::explore::{run_scenario, Fault};
 use batchscope_check::oracle::{run, Limit};
 use batchscope_engine::microbatch::event::{Event, EventKind};

@@ -1,14 +1,6 @@
-//! More of the Explore panel's view-model: the runs with two faults (depth 2) as a list sorted
-//! by how bad they are, the player state that shows any explored run (crashes and a fault), the
-//! one-line `batchscope run` command that reproduces it, and the verdict matrix as an SVG file.
+//! The runs with two faults (depth 2) as a list sorted by how bad they are.
 
-mod links;
-mod matrix_svg;
-
-pub use links::{reproduce, run_link, trouble_moment, Reproduce, SCENARIO_FILE};
-pub use matrix_svg::{matrix_svg, MatrixSvg};
-
-use crate::explore::{run_tooltip, verdict_title};
+use super::matrix::{run_tooltip, verdict_title};
 use batchscope_check::explore::{Fault, Outcome, Summary};
 use batchscope_check::oracle::Verdict;
 use batchscope_engine::microbatch::scenario::CrashPoint;
@@ -130,6 +122,3 @@ pub fn filter_title(verdict: Option<Verdict>, count: u64) -> String {
     let what = verdict.map_or("all".to_string(), verdict_title);
     format!("{what} · {count}")
 }
-
-#[cfg(test)]
-mod tests;

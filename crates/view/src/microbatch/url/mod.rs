@@ -3,14 +3,12 @@
 //! Preset, seed, the recorded crash inputs and the armed faults define the run; `at` is the cursor (events shown).
 //! A link therefore reproduces the exact moment. Parsing never panics: every problem is named.
 
-pub mod query;
 pub mod scenario;
 
-pub use query::{percent_decode, UrlError};
-
+use super::tab::Tab;
+use crate::url::{error, flag, items, number, pairs, UrlError};
 use batchscope_engine::microbatch::scenario::CrashPoint;
 use batchscope_engine::microbatch::scenario::Fault;
-use query::{error, flag, items, number, pairs};
 
 /// The preset loaded when the URL names none (or a broken one).
 pub const DEFAULT_PRESET: &str = "tablestore";
@@ -35,13 +33,10 @@ pub struct UrlState {
     /// Whether the guided tour is on (`tour=1`): playback pauses at the lesson's stops.
     pub tour: bool,
     /// The side panel's tab on screen (`tab=checkpoint`), when not the first.
-    pub tab: Option<String>,
+    pub tab: Option<Tab>,
     /// The checkpoint file open in its tab (`file=offsets/3`).
     pub file: Option<String>,
 }
-
-/// The side panel's tabs a link may name, in their order on screen.
-pub const TABS: [&str; 5] = ["channels", "meta", "checkpoint", "sink", "progress"];
 
 impl UrlState {
     /// The state of a fresh page: the default preset at the start.
@@ -122,11 +117,16 @@ pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlErro
                 Ok(on) => state.tour = on,
                 Err(e) => errors.push(e),
             },
-            "tab" if TABS.contains(&value.as_str()) => state.tab = Some(value),
-            "tab" => errors.push(error(
-                "tab",
-                format!("unknown tab `{value}` (known: {})", TABS.join(", ")),
-            )),
+            "tab" => match Tab::from_name(&value) {
+                Some(tab) => state.tab = Some(tab),
+                None => errors.push(error(
+                    "tab",
+                    format!(
+                        "unknown tab `{value}` (known: {})",
+                        Tab::ALL.map(Tab::name).join(", ")
+                    ),
+                )),
+            },
             "file" if is_checkpoint_path(&value) => state.file = Some(value),
             "file" => errors.push(error(
                 "file",
@@ -165,7 +165,7 @@ pub fn format(state: &UrlState) -> String {
         s.push_str("&tour=1");
     }
     if let Some(tab) = &state.tab {
-        s.push_str(&format!("&tab={tab}"));
+        s.push_str(&format!("&tab={}", tab.name()));
     }
     if let Some(file) = &state.file {
         s.push_str(&format!("&file={file}"));
@@ -191,6 +191,7 @@ fn is_checkpoint_path(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::url::percent_decode;
 
     const KNOWN: &[&str] = &["kafka-append", "tablestore", "sink-outage"];
 
@@ -204,7 +205,7 @@ mod tests {
             crash_after_events: vec![57, 90],
             at: 61,
             tour: true,
-            tab: Some("checkpoint".into()),
+            tab: Some(Tab::Checkpoint),
             file: Some("offsets/3".into()),
         };
         let text = format(&s);
@@ -289,7 +290,7 @@ mod tests {
             &names,
         )
         .unwrap();
-        assert_eq!(s.tab.as_deref(), Some("checkpoint"));
+        assert_eq!(s.tab, Some(Tab::Checkpoint));
         assert_eq!(s.file.as_deref(), Some("offsets/3"));
         assert_eq!(parse(&format(&s), &names).unwrap(), s);
         let errors = parse("#preset=kafka-append&tab=nope&file=../etc/passwd", &names).unwrap_err();

@@ -1,10 +1,11 @@
 //! Tests of the depth-2 list, the run links, the reproducing lines and the matrix SVG, against
 //! what the explorer finds.
 
+use super::matrix::matrix_view;
 use super::*;
-use crate::explore::matrix_view;
-use batchscope_check::explore::Explorer;
+use batchscope_check::explore::{Explorer, Fault, Summary};
 use batchscope_check::oracle::check_world;
+use batchscope_check::oracle::Verdict;
 use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::scenario::{preset, CrashPoint, Scenario};
 use batchscope_engine::microbatch::World;
@@ -74,7 +75,7 @@ fn a_pair_opens_at_its_first_crash_with_both_armed_and_its_line_reproduces_it() 
     let link = run_link("kafka-append", &base, &row.crashes, row.fault.as_ref());
     assert_eq!(link.base.crashes, row.crashes);
     assert!(link.custom.is_none());
-    let hash = crate::url::scenario::format_link(&link);
+    let hash = crate::microbatch::url::scenario::format_link(&link);
     assert!(
         hash.contains(&format!("crash={}", row.crash_list())),
         "{hash}"
@@ -142,13 +143,13 @@ fn an_outage_names_a_scenario_file_in_one_short_line() {
     let own = link.custom.clone().unwrap();
     assert_eq!(own.sink.outages.len(), base.sink.outages.len() + 1);
     assert_eq!(link.base.preset, "auto-commit");
-    let hash = crate::url::scenario::format_link(&link);
+    let hash = crate::microbatch::url::scenario::format_link(&link);
     let names: Vec<&str> = batchscope_engine::microbatch::scenario::presets()
         .iter()
         .map(|p| p.name)
         .collect();
     assert_eq!(
-        crate::url::scenario::parse_link(&hash, &names),
+        crate::microbatch::url::scenario::parse_link(&hash, &names),
         Ok(link.clone())
     );
     let mut world = batchscope_engine::microbatch::World::new(*own);

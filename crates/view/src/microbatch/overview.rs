@@ -3,7 +3,7 @@
 //! committed), where its crashes and the guided tour's stops fall, where a click seeks to, and
 //! which batch the cursor is in. Pure functions of the trace; the web crate only draws them.
 
-use crate::timeline::{batch_starts, cells, Cell, Mark};
+use crate::microbatch::strip::{batch_starts, cells, Cell, Mark};
 use batchscope_engine::microbatch::event::{Event, EventKind};
 use std::collections::BTreeMap;
 

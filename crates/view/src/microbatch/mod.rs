@@ -1,0 +1,25 @@
+//! The micro-batch world's view-model: what the dashboard draws of a run of Spark's
+//! micro-batches (and continuous mode, and SeaTunnel's readers).
+//!
+//! [`geometry`], [`labels`] and [`palette`]: the sequence diagram's lanes, arrows and colours;
+//! [`strip`]: the strip of batches under it, and [`overview`] its minimap; [`panels`]: the live
+//! side panels and the verdict badge; [`focus`]: which row a step outlines; [`explain`]: a step's
+//! note; [`lessons`] and [`tour`]: lessons and guided tours; [`explore`]: the explorer's
+//! matrix and lists; [`spark_ui`]: Spark's StreamingQueryProgress per batch; [`export`]: the
+//! files the dashboard exports; [`url`]: the link; [`tab`]: the side panel's tabs.
+
+pub mod explain;
+pub mod explore;
+pub mod export;
+pub mod focus;
+pub mod geometry;
+pub mod labels;
+pub mod lessons;
+pub mod overview;
+pub mod palette;
+pub mod panels;
+pub mod spark_ui;
+pub mod strip;
+pub mod tab;
+pub mod tour;
+pub mod url;
