@@ -5,7 +5,7 @@
 
 use batchscope_engine::microbatch::source::SourceCounters;
 use batchscope_view::microbatch::panels::ChannelRow;
-use batchscope_web::components::{ChannelsPanel, WINDOWED_FROM};
+use batchscope_web::microbatch::components::{ChannelsPanel, WINDOWED_FROM};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};

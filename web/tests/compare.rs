@@ -6,7 +6,7 @@
 
 use batchscope_check::compare::{compare, compare_matrices};
 use batchscope_engine::microbatch::scenario::preset;
-use batchscope_web::components::compare_view::{CompareSlot, InlineCompare};
+use batchscope_web::microbatch::components::compare_view::{CompareSlot, InlineCompare};
 use wasm_bindgen_test::*;
 
 mod common;

@@ -6,7 +6,7 @@
 use batchscope_engine::microbatch::scenario::preset;
 use batchscope_engine::microbatch::World;
 use batchscope_view::microbatch::panels::Badge;
-use batchscope_web::components::{SequenceDiagram, VerdictBadge};
+use batchscope_web::microbatch::components::{SequenceDiagram, VerdictBadge};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{KeyboardEvent, KeyboardEventInit};

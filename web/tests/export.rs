@@ -4,7 +4,7 @@
 //! make them, which only the built page has: `tests/e2e_modes.rs` goes through that one.
 #![cfg(target_arch = "wasm32")]
 
-use batchscope_web::export_file::{run_file, ExportKind};
+use batchscope_web::microbatch::export_file::{run_file, ExportKind};
 use wasm_bindgen_test::*;
 
 mod common;

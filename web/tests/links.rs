@@ -4,9 +4,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use batchscope_web::inspect::InspectApp;
+use batchscope_web::microbatch::components::App;
 use batchscope_web::shell::{Root, RootProps};
 use batchscope_web::topology::TopologyApp;
-use batchscope_web::App;
 use std::time::Duration;
 use wasm_bindgen_test::*;
 use web_sys::Element;

@@ -3,8 +3,8 @@
 //! and scrolling draws the marks that come into view.
 #![cfg(target_arch = "wasm32")]
 
-use batchscope_web::components::minimap::{Minimap, MARKS_WINDOWED_FROM};
-use batchscope_web::run::Run;
+use batchscope_web::microbatch::components::minimap::{Minimap, MARKS_WINDOWED_FROM};
+use batchscope_web::microbatch::run::Run;
 use batchscope_web::shell::Shared;
 use std::rc::Rc;
 use wasm_bindgen_test::*;

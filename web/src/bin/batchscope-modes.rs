@@ -7,11 +7,11 @@
 //! ([`export_file`]).
 
 use batchscope_engine::microbatch::scenario::Scenario;
-use batchscope_web::components::compare_view::{CompareSlot, InlineCompare};
-use batchscope_web::components::explore_host::{ExploreSlot, InlineExplore};
-use batchscope_web::components::{ScenarioEditor, ScenarioEditorProps};
-use batchscope_web::export_file::ExportKind;
 use batchscope_web::inspect::InspectApp;
+use batchscope_web::microbatch::components::compare_view::{CompareSlot, InlineCompare};
+use batchscope_web::microbatch::components::explore_host::{ExploreSlot, InlineExplore};
+use batchscope_web::microbatch::components::{ScenarioEditor, ScenarioEditorProps};
+use batchscope_web::microbatch::export_file::ExportKind;
 use batchscope_web::shell::{mode_event, Dashboard, ModeSwitch, Shared};
 use batchscope_web::topology::TopologyApp;
 use std::cell::RefCell;
@@ -103,12 +103,12 @@ pub fn unmount() {
 
 /// The Export menu's file `kind` (`"svg"`, `"png"`, `"trace"` or `"checkpoint"`): the diagram
 /// on the page, or made from the micro-batch moment the link `hash` describes (see
-/// `batchscope_web::export_file`). A promise of its bytes, or of an error naming what is wrong.
+/// `batchscope_web::microbatch::export_file`). A promise of its bytes, or of an error naming what is wrong.
 #[wasm_bindgen]
 pub async fn export_file(kind: String, hash: String) -> Result<js_sys::Uint8Array, JsValue> {
     let kind = ExportKind::from_name(&kind)
         .ok_or_else(|| JsValue::from_str(&format!("no file named {kind:?} to export")))?;
-    match batchscope_web::export_file::export_file(kind, &hash).await {
+    match batchscope_web::microbatch::export_file::export_file(kind, &hash).await {
         Ok(bytes) => Ok(js_sys::Uint8Array::from(bytes.as_slice())),
         Err(why) => Err(JsValue::from_str(&why)),
     }
@@ -159,7 +159,7 @@ fn remove<C: BaseComponent>(slot: &'static LocalKey<Drawn<C>>) {
 /// Draws the micro-batch dashboard's Explore dialog into `root`, or gives the one drawn new
 /// values: `preset` (its name), `scenario` and the page's own scenario `custom` (JSON), whether
 /// it is `open`, and `close`, called when the dialog asks to close. A run it opens is written
-/// into the address bar as its link (see `batchscope_web::components::explore_host`).
+/// into the address bar as its link (see `batchscope_web::microbatch::components::explore_host`).
 #[wasm_bindgen]
 pub fn explore(
     root: web_sys::Element,
@@ -196,7 +196,7 @@ pub fn explore_unmount() {
 /// Draws the micro-batch dashboard's scenario editor into `root`, or gives the one drawn new
 /// values: the `scenario` on screen (JSON, crash points included), whether it is `open`,
 /// `apply`, called with a valid edit's scenario as JSON (the page runs it), and `close`, called
-/// when the editor asks to close (see `batchscope_web::components::editor_host`).
+/// when the editor asks to close (see `batchscope_web::microbatch::components::editor_host`).
 #[wasm_bindgen]
 pub fn editor(
     root: web_sys::Element,
@@ -248,7 +248,7 @@ pub fn spark_chart(
 /// Draws the micro-batch dashboard's compare mode into `root` (an element of the page's
 /// layout), or gives the one drawn new values: `link`, the page's link of both runs without its
 /// cursor (both runs are made from it again only when it changes), the `cursor` and the arrows'
-/// `animate_ms` (see `batchscope_web::components::compare_view`).
+/// `animate_ms` (see `batchscope_web::microbatch::components::compare_view`).
 #[wasm_bindgen]
 pub fn compare(root: web_sys::Element, link: &str, cursor: u32, animate_ms: f64) {
     let slot = CompareSlot {

@@ -141,7 +141,7 @@ pub async fn load_module() -> Result<(), String> {
 
 /// The Export menu's file named `kind` (`"svg"`, `"png"`, `"trace"`, `"checkpoint"`) of the
 /// moment `hash` describes, made by the module (loaded first if it is not yet): see
-/// `crate::export_file`.
+/// `crate::microbatch::export_file`.
 pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String> {
     load_module().await?;
     let made = JsFuture::from(module_export(kind, hash).map_err(describe)?)

@@ -2,8 +2,8 @@
 //! link, finding, reading and clicking elements, and letting Yew render.
 #![allow(dead_code)] // Each test binary uses a different subset.
 
+use batchscope_web::microbatch::components::App;
 use batchscope_web::topology::{TopologyApp, TopologyAppProps};
-use batchscope_web::App;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
@@ -29,22 +29,22 @@ pub fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
     let r = root();
     let handle = yew::Renderer::<App>::with_root_and_props(
         r.clone(),
-        batchscope_web::components::AppProps {
+        batchscope_web::microbatch::components::AppProps {
             hash: Some(hash.to_string()),
             // The dialog drawn in place: the page's draws it with its second module, which
             // only the built page has (tests/e2e_explore.rs goes through that one).
-            explore: Some(batchscope_web::components::explore_host::inline_explore()),
+            explore: Some(batchscope_web::microbatch::components::explore_host::inline_explore()),
             // The charts drawn in place too (the page's second module draws them).
-            charts: Some(batchscope_web::components::chart_host::inline_chart()),
+            charts: Some(batchscope_web::microbatch::components::chart_host::inline_chart()),
             // And the scenario editor (the page's second module draws it; tests/e2e_lab.rs
             // goes through that one).
-            editor: Some(batchscope_web::components::editor_host::inline_editor()),
+            editor: Some(batchscope_web::microbatch::components::editor_host::inline_editor()),
             // And compare mode (the page's second module draws it; tests/e2e_lab.rs goes
             // through that one).
-            compare: Some(batchscope_web::components::compare_view::inline_compare()),
+            compare: Some(batchscope_web::microbatch::components::compare_view::inline_compare()),
             // And the Export menu's files (the page's second module makes them;
             // tests/e2e_modes.rs goes through that one).
-            files: Some(batchscope_web::export_file::files_in_place()),
+            files: Some(batchscope_web::microbatch::export_file::files_in_place()),
         },
     )
     .render();

@@ -2,8 +2,8 @@
 //! crash now and the shortcut help.
 
 use crate::hooks::SHORTCUTS;
+use crate::microbatch::state::Action;
 use crate::shell::{icon, Icon, PlayerControls, Theme};
-use crate::state::Action;
 use yew::prelude::*;
 
 /// Props of [`Controls`].

@@ -2,7 +2,7 @@
 //! shows its source offsets first and folds the batch metadata line (Spark's conf); a batch
 //! logged in `offsets/N` without its `commits/N` shows the missing commit in the tree.
 
-use crate::state::Action;
+use crate::microbatch::state::Action;
 use batchscope_view::microbatch::focus::{missing_commit, missing_commit_key};
 use batchscope_view::microbatch::panels::CheckpointFile;
 use yew::prelude::*;

@@ -2,8 +2,8 @@
 //! marks, the guided tour's stops, batch labels, and a scrubber. A long run is drawn in a few
 //! hundred columns ([`Strip`]), once per run.
 
+use crate::microbatch::state::Action;
 use crate::shell::PlayerCmd;
-use crate::state::Action;
 use batchscope_view::microbatch::palette::batch_color;
 use batchscope_view::microbatch::strip::{Mark, Strip};
 use std::rc::Rc;
@@ -11,9 +11,9 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// Props of [`Timeline`].
+/// Props of [`BatchStrip`].
 #[derive(Properties, PartialEq)]
-pub struct TimelineProps {
+pub struct BatchStripProps {
     /// What the timeline draws of the whole run (the same `Rc` for as long as the run is).
     pub strip: Rc<Strip>,
     /// Events shown.
@@ -88,7 +88,7 @@ fn StripLabels(props: &StripProps) -> Html {
 /// The scrubbable timeline. A step changes only the cursor, the veil over the events not shown
 /// yet, and the tour stops reached; the run's columns and labels stay as they are.
 #[component]
-pub fn Timeline(props: &TimelineProps) -> Html {
+pub fn BatchStrip(props: &BatchStripProps) -> Html {
     let n = props.strip.len;
     let on_input = {
         let cb = props.on_action.clone();

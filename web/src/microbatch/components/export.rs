@@ -2,9 +2,9 @@
 //! run's trace as JSON (what `batchscope run --trace --json` prints), and the simulated
 //! checkpoint folder at the cursor as a `.zip` (at the end of the run: the bytes
 //! `--checkpoint-out` writes). The files are made by a [`FileMaker`] — on the page, the second
-//! module (`crate::export_file`) — and saved by a download link.
+//! module (`crate::microbatch::export_file`) — and saved by a download link.
 
-use crate::export_file::{ExportKind, FileFuture, FileMaker};
+use crate::microbatch::export_file::{ExportKind, FileFuture, FileMaker};
 use crate::shell::export_in_module;
 use batchscope_view::microbatch::url::scenario::{format_link, Link};
 use js_sys::{Array, Uint8Array};

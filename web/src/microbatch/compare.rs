@@ -3,7 +3,7 @@
 //! [`batchscope_check::compare`] the CLI's `batchscope compare` prints). Also the built-in
 //! comparisons a class starts from.
 
-use crate::run::Run;
+use crate::microbatch::run::Run;
 use batchscope_check::compare::{compare_runs, same_inputs, Comparison};
 use batchscope_check::oracle::{judge, Report};
 use batchscope_engine::microbatch::scenario::Execution;

@@ -10,8 +10,8 @@
 
 use super::explore_panel::ExplorePanel;
 use super::module_layer::{use_module_layer, Draw, LayerName, Load, Place};
+use crate::microbatch::state::{preset_names, Action};
 use crate::shell::{explore_in_module, explore_unmount, Shared};
-use crate::state::{preset_names, Action};
 use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_view::microbatch::url::scenario::format_link;
 use wasm_bindgen::prelude::*;

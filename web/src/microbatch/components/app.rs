@@ -6,17 +6,17 @@ use super::compare_view::{runs_link, CompareRender, CompareSlot};
 use super::editor_host::{edited_link, EditorRender};
 use super::explore_host::{ExploreRender, ExploreSlot};
 use super::{
-    ArmedCrash, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExportMenu, LabButtons,
-    MetaPanel, ProgressPanel, ScenarioEditorProps, SequenceDiagram, Shared, SideTabs, SinkPanel,
-    Timeline, VerdictBadge,
+    ArmedCrash, BatchStrip, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExportMenu,
+    LabButtons, MetaPanel, ProgressPanel, ScenarioEditorProps, SequenceDiagram, Shared, SideTabs,
+    SinkPanel, VerdictBadge,
 };
-use crate::export_file::FileMaker;
 use crate::hooks::{
     use_keyboard, use_play_timer, use_player, use_stop_focus, use_theme, use_url_sync, Shortcut,
     SHORTCUTS,
 };
+use crate::microbatch::export_file::FileMaker;
+use crate::microbatch::state::{Action, MicroPlayer};
 use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd};
-use crate::state::{Action, MicroPlayer};
 use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::scenario::{presets, Scenario, SourceKind};
 use batchscope_engine::microbatch::source::uses_meta_table;
@@ -74,7 +74,7 @@ pub struct AppProps {
     #[prop_or_default]
     pub compare: Option<CompareRender>,
     /// Makes the Export menu's files (the page: [`super::export::files_from_module`], made by
-    /// the second module; tests: [`crate::export_file::files_in_place`]). None: no Export menu.
+    /// the second module; tests: [`crate::microbatch::export_file::files_in_place`]). None: no Export menu.
     #[prop_or_default]
     pub files: Option<FileMaker>,
 }
@@ -357,7 +357,7 @@ pub fn App(props: &AppProps) -> Html {
                 </aside>
             </main>
             <footer class="bottom">
-                <Timeline strip={strip} cursor={cursor} stops={timeline_stops}
+                <BatchStrip strip={strip} cursor={cursor} stops={timeline_stops}
                     on_action={on_action.clone()} />
                 <div class="shortcuts" aria-label="Keyboard shortcuts">
                     { for SHORTCUTS.iter().map(|(k, what)| html! { <span><kbd>{ *k }</kbd>{ *what }</span> }) }

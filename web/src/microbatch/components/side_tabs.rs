@@ -1,6 +1,6 @@
 //! The tab strip of the side panel; a dot marks the tab whose contents the step just changed.
 
-use crate::state::Action;
+use crate::microbatch::state::Action;
 use batchscope_view::microbatch::tab::Tab;
 use yew::prelude::*;
 

@@ -4,8 +4,8 @@
 
 use super::chip::{verdict_chip, OpenRun};
 use super::pairs::PairList;
-use crate::components::export::{save, saved_text};
-use crate::export_file::{svg_to_png, PNG_SCALE};
+use crate::microbatch::components::export::{save, saved_text};
+use crate::microbatch::export_file::{svg_to_png, PNG_SCALE};
 use batchscope_check::explore::{Counterexample, Fault, Summary};
 use batchscope_check::oracle::Verdict;
 use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};

@@ -6,7 +6,7 @@
 //! and the whole run is recomputed from it; the cursor stays where it was when the past did
 //! not change, so step back and replay stay exact.
 
-use crate::run::Run;
+use crate::microbatch::run::Run;
 use crate::shell::{Mode, Opened, Player, PlayerCmd};
 use batchscope_engine::microbatch::scenario::Fault;
 use batchscope_engine::microbatch::scenario::{presets, CrashPoint, Scenario};

@@ -7,8 +7,8 @@
 
 use super::editor::{ScenarioEditor, ScenarioEditorProps};
 use super::module_layer::{use_module_layer, Draw, LayerName, Load, Place};
+use crate::microbatch::state::preset_names;
 use crate::shell::{editor_in_module, editor_unmount, Shared};
-use crate::state::preset_names;
 use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_view::microbatch::url::scenario::{Link, Versus};
 use batchscope_view::microbatch::url::UrlState;

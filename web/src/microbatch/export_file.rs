@@ -11,8 +11,8 @@
 //! run and moment on screen (tested against the page's own player below). Component tests make
 //! the files in place ([`files_in_place`]).
 
+use crate::microbatch::state::{Micro, MicroPlayer};
 use crate::shell::{Mode, Player};
-use crate::state::{Micro, MicroPlayer};
 use batchscope_view::microbatch::export::{checkpoint_zip, standalone_svg, trace_json};
 use js_sys::{Array, Promise, Uint8Array};
 use std::future::Future;
@@ -238,8 +238,8 @@ pub(crate) async fn svg_to_png(svg: &str, w: f64, h: f64, scale: f64) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::microbatch::state::Action;
     use crate::shell::PlayerCmd;
-    use crate::state::Action;
     use std::rc::Rc;
     use yew::Reducible;
 

@@ -1,9 +1,9 @@
 //! The lab's header buttons: "Copy link" (the moment on screen, with a scenario of one's own
 //! encoded in it) and the built-in comparisons, each a one-line question.
 
-use crate::compare::built_ins;
+use crate::microbatch::compare::built_ins;
+use crate::microbatch::state::Action;
 use crate::shell::PlayerCmd;
-use crate::state::Action;
 use batchscope_engine::microbatch::scenario::presets;
 use batchscope_view::microbatch::url::scenario::{format_link, Link};
 use wasm_bindgen::prelude::*;

@@ -11,7 +11,7 @@ mod results;
 
 use super::Shared;
 use crate::hooks::{use_explorer, ExploreStatus};
-use crate::state::Action;
+use crate::microbatch::state::Action;
 use batchscope_check::explore::Fault;
 use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};
 use batchscope_view::microbatch::explore::progress_text;

@@ -21,7 +21,7 @@ mod progress_panel;
 mod sequence_diagram;
 mod side_tabs;
 mod sink_panel;
-mod timeline;
+mod strip;
 mod verdict_badge;
 
 pub use app::{App, AppProps};
@@ -39,7 +39,7 @@ pub use progress_panel::{ProgressPanel, ProgressPanelProps};
 pub use sequence_diagram::SequenceDiagram;
 pub use side_tabs::SideTabs;
 pub use sink_panel::SinkPanel;
-pub use timeline::Timeline;
+pub use strip::BatchStrip;
 pub use verdict_badge::VerdictBadge;
 
 pub use crate::shell::Shared;

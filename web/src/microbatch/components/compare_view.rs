@@ -13,10 +13,10 @@
 
 use super::module_layer::{use_module_layer, Draw, Load, Place};
 use super::{SequenceDiagram, VerdictBadge};
-use crate::compare::Versus;
-use crate::run::Run;
+use crate::microbatch::compare::Versus;
+use crate::microbatch::run::Run;
+use crate::microbatch::state::Micro;
 use crate::shell::{compare_in_module, compare_unmount, Mode, Player, Shared};
-use crate::state::Micro;
 use batchscope_check::compare::{compare_matrices, lockstep_cursor, CellDifference};
 use batchscope_engine::microbatch::World;
 use batchscope_view::microbatch::panels;

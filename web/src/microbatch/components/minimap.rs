@@ -6,9 +6,9 @@
 
 use super::Shared;
 use crate::hooks::use_element_size;
-use crate::run::Run;
+use crate::microbatch::run::Run;
+use crate::microbatch::state::Action;
 use crate::shell::PlayerCmd;
-use crate::state::Action;
 use batchscope_view::microbatch::overview::{stops_by_mark, BatchMark, Outcome, Overview};
 use batchscope_view::rows_in_view::RowWindow;
 use std::ops::Range;

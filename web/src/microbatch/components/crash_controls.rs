@@ -3,9 +3,9 @@
 //! deleted), see and remove the armed ones and the crash-now inputs, or try the lesson's
 //! suggested crash.
 
+use crate::microbatch::state::Action;
 use crate::shell::release_focus;
 use crate::shell::PlayerCmd;
-use crate::state::Action;
 use batchscope_engine::microbatch::scenario::{CrashKind, CrashPoint};
 use batchscope_engine::microbatch::scenario::{Fault, FaultKind};
 use wasm_bindgen::JsCast;
