@@ -200,7 +200,9 @@ fn check_topology(text: &str) -> Result<(), String> {
 /// validated like a scenario and ends.
 fn check_url(hash: &str) -> Result<(), String> {
     let names: Vec<&str> = presets().iter().map(|p| p.name).collect();
-    caught("is_topology_hash", || topo_url::is_topology_hash(hash))?;
+    caught("PageLink::parse", || {
+        batchscope_view::url::PageLink::parse(hash)
+    })?;
     let micro = caught("url::scenario::parse_link", || {
         url::scenario::parse_link(hash, &names)
     })?;

@@ -3,13 +3,14 @@
 //! scenario editor, compare mode, the Spark UI tab's charts and the Export menu's files are a
 //! second module (`batchscope-modes`) the page loads when one of them is first needed.
 
+use batchscope_view::url::Dashboard;
 use batchscope_web::microbatch::components::chart_host::lazy_chart;
 use batchscope_web::microbatch::components::compare_view::lazy_compare;
 use batchscope_web::microbatch::components::editor_host::lazy_editor;
 use batchscope_web::microbatch::components::explore_host::lazy_explore;
 use batchscope_web::microbatch::components::export::files_from_module;
 use batchscope_web::microbatch::components::App;
-use batchscope_web::shell::{Dashboard, LazyMode, Root, RootProps};
+use batchscope_web::shell::{LazyMode, Root, RootProps};
 use yew::html;
 
 fn main() {

@@ -1,8 +1,68 @@
-//! The skeleton both URL parsers share (micro-batch [`crate::microbatch::url::parse`] and topology
-//! [`crate::topology::parse_topology`]): the `key=value` pairs of a hash, percent-decoding,
-//! whole numbers, on/off flags, comma lists, and the error that names the parameter.
+//! What every link of the page shares: [`PageLink`], what the page root reads of a link
+//! before a dashboard's own parser does (which dashboard, present mode, the embed form), and the
+//! skeleton both dashboards' parsers share (micro-batch [`crate::microbatch::url::parse`] and
+//! topology [`crate::topology::parse_topology`]): the `key=value` pairs of a hash,
+//! percent-decoding, whole numbers, on/off flags, comma lists, and the error that names the
+//! parameter.
 
 use std::fmt;
+
+/// Which dashboard a link opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dashboard {
+    /// Spark micro-batches (any link without `mode=`).
+    Micro,
+    /// FLIP-276 timestamp barriers across an ETL topology (`mode=topology`).
+    Topology,
+    /// A real Spark checkpoint folder dropped on the page (`mode=inspect`).
+    Inspect,
+}
+
+impl Dashboard {
+    /// The hash that opens the dashboard's default page (without `#`; empty for micro-batch).
+    pub fn hash(self) -> &'static str {
+        match self {
+            Dashboard::Micro => "",
+            Dashboard::Topology => "mode=topology",
+            Dashboard::Inspect => "mode=inspect",
+        }
+    }
+}
+
+/// What the page root reads of a link, once, before the dashboard it opens reads the rest:
+/// which dashboard (`mode=`), present mode (`present=1`) and the embed form (`embed=1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageLink {
+    /// The dashboard the link opens.
+    pub dashboard: Dashboard,
+    /// `present=1`: laid out for a projector.
+    pub present: bool,
+    /// `embed=1`: without the header, for a slide or a post.
+    pub embed: bool,
+}
+
+impl PageLink {
+    /// Reads `hash` (with or without its `#`). Never fails: a `mode=` other than `topology` or
+    /// `inspect` is the micro-batch dashboard's (whose parser names what is wrong), and a flag
+    /// is on only as `=1`.
+    pub fn parse(hash: &str) -> PageLink {
+        let mut link = PageLink {
+            dashboard: Dashboard::Micro,
+            present: false,
+            embed: false,
+        };
+        for (key, value) in pairs(hash) {
+            match (key.as_str(), value.as_str()) {
+                ("mode", "topology") => link.dashboard = Dashboard::Topology,
+                ("mode", "inspect") => link.dashboard = Dashboard::Inspect,
+                ("present", "1") => link.present = true,
+                ("embed", "1") => link.embed = true,
+                _ => {}
+            }
+        }
+        link
+    }
+}
 
 /// One thing wrong with a URL, naming the parameter and the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,4 +152,29 @@ pub fn percent_decode(s: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_link_names_the_dashboard_and_the_layout() {
+        let link = PageLink::parse("#mode=topology&topology=chain&present=1");
+        assert_eq!(link.dashboard, Dashboard::Topology);
+        assert!(link.present && !link.embed);
+        assert_eq!(
+            PageLink::parse("mode=inspect&embed=1").dashboard,
+            Dashboard::Inspect
+        );
+        assert!(PageLink::parse("mode=inspect&embed=1").embed);
+        let micro = PageLink::parse("#preset=tablestore&seed=7&present=10&xpresent=1");
+        assert_eq!(micro.dashboard, Dashboard::Micro);
+        assert!(!micro.present, "a flag is on only as =1");
+        assert_eq!(
+            PageLink::parse("#mode=top%6Flogy").dashboard,
+            Dashboard::Topology
+        );
+        assert_eq!(PageLink::parse("").dashboard, Dashboard::Micro);
+    }
 }

@@ -1,18 +1,19 @@
-//! The Topology and Inspect dashboards as a module of their own, loaded by the page
-//! (`shell::LazyMode`) the first time one of them is opened: the micro-batch dashboard's first
-//! load does not carry their code. The page calls [`mount`] with the element to draw in and
-//! [`unmount`] when it switches away; the micro-batch dashboard has it draw its Explore dialog
-//! ([`explore`]), its scenario editor ([`editor`]) and compare mode ([`compare`]), draw the
-//! Spark UI tab's charts ([`spark_chart`]) and make its Export menu's files
-//! ([`export_file`]).
+//! The page's second module, loaded the first time one of its parts is needed: the micro-batch
+//! dashboard's first load does not carry their code. The page has it draw any part — the
+//! Topology dashboard, the Inspect page, and the micro-batch dashboard's Explore dialog,
+//! scenario editor and compare mode — with one message (`shell::ModulePart`, as JSON) through
+//! [`draw`], and remove it with [`remove`]; what a part says back is one message too
+//! (`shell::ModuleReply`). Besides, it draws the Spark UI tab's charts ([`spark_chart`]) and
+//! makes the Export menu's files ([`export_file`]).
 
 use batchscope_engine::microbatch::scenario::Scenario;
+use batchscope_view::url::Dashboard;
 use batchscope_web::inspect::InspectApp;
 use batchscope_web::microbatch::components::compare_view::{CompareSlot, InlineCompare};
 use batchscope_web::microbatch::components::explore_host::{ExploreSlot, InlineExplore};
 use batchscope_web::microbatch::components::{ScenarioEditor, ScenarioEditorProps};
 use batchscope_web::microbatch::export_file::ExportKind;
-use batchscope_web::shell::{mode_event, Dashboard, ModeSwitch, Shared};
+use batchscope_web::shell::{mode_event, ModeSwitch, ModulePart, ModuleReply, PartSlot, Shared};
 use batchscope_web::topology::TopologyApp;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -68,39 +69,6 @@ fn numbered_apart() {
     });
 }
 
-thread_local! {
-    /// The app on screen, if any.
-    static APP: RefCell<Option<yew::AppHandle<Mounted>>> = const { RefCell::new(None) };
-}
-
-/// Draws the dashboard `which` (`"topology"` or `"inspect"`) into `root`, replacing the one
-/// this module drew before.
-#[wasm_bindgen]
-pub fn mount(root: web_sys::Element, which: &str) -> Result<(), JsValue> {
-    let which = match which {
-        "topology" => Dashboard::Topology,
-        "inspect" => Dashboard::Inspect,
-        other => {
-            return Err(JsValue::from_str(&format!(
-                "no dashboard named {other:?} in this module"
-            )))
-        }
-    };
-    unmount();
-    numbered_apart();
-    let app = yew::Renderer::<Mounted>::with_root_and_props(root, MountedProps { which }).render();
-    APP.with(|a| *a.borrow_mut() = Some(app));
-    Ok(())
-}
-
-/// Removes the dashboard this module drew, if any.
-#[wasm_bindgen]
-pub fn unmount() {
-    if let Some(app) = APP.with(|a| a.borrow_mut().take()) {
-        app.destroy();
-    }
-}
-
 /// The Export menu's file `kind` (`"svg"`, `"png"`, `"trace"` or `"checkpoint"`): the diagram
 /// on the page, or made from the micro-batch moment the link `hash` describes (see
 /// `batchscope_web::microbatch::export_file`). A promise of its bytes, or of an error naming what is wrong.
@@ -119,6 +87,8 @@ pub async fn export_file(kind: String, hash: String) -> Result<js_sys::Uint8Arra
 type Drawn<C> = RefCell<Option<(web_sys::Element, yew::AppHandle<C>)>>;
 
 thread_local! {
+    /// The Topology dashboard or the Inspect page on screen, if any.
+    static DASHBOARD: Drawn<Mounted> = const { RefCell::new(None) };
     /// The Explore dialog on screen, if any.
     static EXPLORE: Drawn<InlineExplore> = const { RefCell::new(None) };
     /// The scenario editor on screen, if any.
@@ -150,82 +120,10 @@ where
 }
 
 /// Removes the app kept in `slot`, if any.
-fn remove<C: BaseComponent>(slot: &'static LocalKey<Drawn<C>>) {
+fn remove_in<C: BaseComponent>(slot: &'static LocalKey<Drawn<C>>) {
     if let Some((_, app)) = slot.with(|drawn| drawn.borrow_mut().take()) {
         app.destroy();
     }
-}
-
-/// Draws the micro-batch dashboard's Explore dialog into `root`, or gives the one drawn new
-/// values: `preset` (its name), `scenario` and the page's own scenario `custom` (JSON), whether
-/// it is `open`, and `close`, called when the dialog asks to close. A run it opens is written
-/// into the address bar as its link (see `batchscope_web::microbatch::components::explore_host`).
-#[wasm_bindgen]
-pub fn explore(
-    root: web_sys::Element,
-    preset: &str,
-    scenario: &str,
-    custom: Option<String>,
-    open: bool,
-    close: js_sys::Function,
-) -> Result<(), JsValue> {
-    let parse = |text: &str| {
-        Scenario::from_json(text)
-            .map(|s| Shared(Rc::new(s)))
-            .map_err(|e| JsValue::from_str(&format!("the scenario to explore: {e}")))
-    };
-    let slot = ExploreSlot {
-        preset: preset.to_string(),
-        scenario: parse(scenario)?,
-        custom: custom.as_deref().map(parse).transpose()?,
-        open,
-        on_close: Callback::from(move |()| {
-            let _ = close.call0(&JsValue::NULL);
-        }),
-    };
-    draw_in(&EXPLORE, root, slot);
-    Ok(())
-}
-
-/// Removes the Explore dialog this module drew, if any.
-#[wasm_bindgen]
-pub fn explore_unmount() {
-    remove(&EXPLORE);
-}
-
-/// Draws the micro-batch dashboard's scenario editor into `root`, or gives the one drawn new
-/// values: the `scenario` on screen (JSON, crash points included), whether it is `open`,
-/// `apply`, called with a valid edit's scenario as JSON (the page runs it), and `close`, called
-/// when the editor asks to close (see `batchscope_web::microbatch::components::editor_host`).
-#[wasm_bindgen]
-pub fn editor(
-    root: web_sys::Element,
-    scenario: &str,
-    open: bool,
-    apply: js_sys::Function,
-    close: js_sys::Function,
-) -> Result<(), JsValue> {
-    let scenario = Scenario::from_json(scenario)
-        .map_err(|e| JsValue::from_str(&format!("the scenario to edit: {e}")))?;
-    let props = ScenarioEditorProps {
-        scenario,
-        open,
-        on_close: Callback::from(move |()| {
-            let _ = close.call0(&JsValue::NULL);
-        }),
-        on_apply: Callback::from(move |s: Scenario| {
-            let json = serde_json::to_string(&s).expect("a scenario serializes");
-            let _ = apply.call1(&JsValue::NULL, &JsValue::from_str(&json));
-        }),
-    };
-    draw_in(&EDITOR, root, props);
-    Ok(())
-}
-
-/// Removes the scenario editor this module drew, if any.
-#[wasm_bindgen]
-pub fn editor_unmount() {
-    remove(&EDITOR);
 }
 
 /// The Spark UI tab's chart named `chart` (`rates`, `durations`, `rows`) of the batch attempts
@@ -245,24 +143,95 @@ pub fn spark_chart(
     Ok(chart_svg(&progress, which, width, height, dark))
 }
 
-/// Draws the micro-batch dashboard's compare mode into `root` (an element of the page's
-/// layout), or gives the one drawn new values: `link`, the page's link of both runs without its
-/// cursor (both runs are made from it again only when it changes), the `cursor` and the arrows'
-/// `animate_ms` (see `batchscope_web::microbatch::components::compare_view`).
+/// Draws `part` (the JSON of a `shell::ModulePart`) into `root`, or gives the part drawn there
+/// before its new values; `reply` is called with the text of each `shell::ModuleReply` the part
+/// says back (the Explore dialog and the editor ask to close; the editor hands back a valid
+/// edit). An error names what could not be read.
 #[wasm_bindgen]
-pub fn compare(root: web_sys::Element, link: &str, cursor: u32, animate_ms: f64) {
-    let slot = CompareSlot {
-        link: link.to_string().into(),
-        cursor: cursor as usize,
-        animate_ms,
+pub fn draw(root: web_sys::Element, part: &str, reply: js_sys::Function) -> Result<(), JsValue> {
+    let part: ModulePart = serde_json::from_str(part)
+        .map_err(|e| JsValue::from_str(&format!("not a part this module draws: {e}")))?;
+    let say = move |r: ModuleReply| {
+        let _ = reply.call1(&JsValue::NULL, &JsValue::from_str(&r.text()));
     };
-    draw_in(&COMPARE, root, slot);
+    let scenario = |text: &str, what: &str| {
+        Scenario::from_json(text)
+            .map_err(|e| JsValue::from_str(&format!("the scenario {what}: {e}")))
+    };
+    match part {
+        ModulePart::Topology | ModulePart::Inspect => {
+            let which = if part == ModulePart::Topology {
+                Dashboard::Topology
+            } else {
+                Dashboard::Inspect
+            };
+            // A dashboard replaces the one drawn before, wherever it was.
+            remove_in(&DASHBOARD);
+            draw_in(&DASHBOARD, root, MountedProps { which });
+        }
+        ModulePart::Explore {
+            preset,
+            scenario: text,
+            custom,
+            open,
+        } => {
+            let shared = |s: Scenario| Shared(Rc::new(s));
+            let slot = ExploreSlot {
+                preset,
+                scenario: shared(scenario(&text, "to explore")?),
+                custom: match custom {
+                    Some(text) => Some(shared(scenario(&text, "to explore")?)),
+                    None => None,
+                },
+                open,
+                on_close: Callback::from(move |()| say(ModuleReply::Close)),
+            };
+            draw_in(&EXPLORE, root, slot);
+        }
+        ModulePart::Editor {
+            scenario: text,
+            open,
+        } => {
+            let say = Rc::new(say);
+            let (close, apply) = (say.clone(), say);
+            let props = ScenarioEditorProps {
+                scenario: scenario(&text, "to edit")?,
+                open,
+                on_close: Callback::from(move |()| close(ModuleReply::Close)),
+                on_apply: Callback::from(move |s: Scenario| {
+                    let scenario = serde_json::to_string(&s).expect("a scenario serializes");
+                    apply(ModuleReply::Apply { scenario });
+                }),
+            };
+            draw_in(&EDITOR, root, props);
+        }
+        ModulePart::Compare {
+            link,
+            cursor,
+            animate_ms,
+        } => {
+            let slot = CompareSlot {
+                link: link.into(),
+                cursor,
+                animate_ms: f64::from(animate_ms),
+            };
+            draw_in(&COMPARE, root, slot);
+        }
+    }
+    Ok(())
 }
 
-/// Removes the compare mode this module drew, if any.
+/// Removes the part kept in the slot named `slot` (`dashboard`, `explore`, `editor`,
+/// `compare`), if any.
 #[wasm_bindgen]
-pub fn compare_unmount() {
-    remove(&COMPARE);
+pub fn remove(slot: &str) {
+    match PartSlot::from_name(slot) {
+        Some(PartSlot::Dashboard) => remove_in(&DASHBOARD),
+        Some(PartSlot::Explore) => remove_in(&EXPLORE),
+        Some(PartSlot::Editor) => remove_in(&EDITOR),
+        Some(PartSlot::Compare) => remove_in(&COMPARE),
+        None => {}
+    }
 }
 
 /// Nothing runs at load: the page calls [`mount`].

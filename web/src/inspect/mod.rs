@@ -6,9 +6,10 @@
 mod read;
 mod view;
 
-use crate::shell::{Dashboard, ModeTabs};
+use crate::shell::ModeTabs;
 use batchscope_engine::checkpoint::{inspect, InspectOptions, Inspection, SinkKind, SparkVersion};
 use batchscope_view::upload::Upload;
+use batchscope_view::url::Dashboard;
 use std::rc::Rc;
 use view::{Loaded, Report};
 use web_sys::{DragEvent, HtmlInputElement};

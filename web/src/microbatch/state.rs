@@ -16,6 +16,7 @@ use batchscope_view::microbatch::tour;
 use batchscope_view::microbatch::url::scenario::{self as link, Link};
 use batchscope_view::microbatch::url::{self, UrlState};
 use batchscope_view::replay::Timeline;
+use batchscope_view::url::{Dashboard, PageLink};
 use std::rc::Rc;
 
 /// One user intent in the micro-batch mode.
@@ -167,7 +168,7 @@ impl Mode for Micro {
     /// A Topology or Inspect link is the page root's to follow: reading it as a micro-batch
     /// link would load the wrong page and write the micro-batch link over it.
     fn owns_link(hash: &str) -> bool {
-        !batchscope_view::topology::is_topology_hash(hash) && !crate::shell::is_inspect_hash(hash)
+        PageLink::parse(hash).dashboard == Dashboard::Micro
     }
 
     fn timeline(&self) -> &Timeline<World> {

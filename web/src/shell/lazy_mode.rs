@@ -10,7 +10,9 @@
 //! hash and writes their names and integrity hashes into a `<meta name="batchscope-modes">`
 //! of `index.html`, which this component reads.
 
-use super::switch::{Dashboard, ModeSwitch};
+use super::module_part::{ModulePart, PartSlot};
+use super::switch::ModeSwitch;
+use batchscope_view::url::Dashboard;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
@@ -33,17 +35,11 @@ export function load_modes(js, jsIntegrity, wasm, wasmIntegrity) {
   }
   return loading;
 }
-export function mount_mode(root, which) { wasm_bindgen.mount(root, which); }
+export function module_draw(root, part, reply) { wasm_bindgen.draw(root, part, reply); }
+export function module_remove(slot) { if (ready) wasm_bindgen.remove(slot); }
 export function module_export(kind, hash) { return wasm_bindgen.export_file(kind, hash); }
-export function module_explore(root, preset, scenario, custom, open, close) { wasm_bindgen.explore(root, preset, scenario, custom, open, close); }
 export function modes_ready() { return ready; }
 export function module_spark_chart(numbers, chart, width, height, dark) { return wasm_bindgen.spark_chart(numbers, chart, width, height, dark); }
-export function module_compare(root, link, cursor, animateMs) { wasm_bindgen.compare(root, link, cursor, animateMs); }
-export function module_compare_unmount() { if (ready) wasm_bindgen.compare_unmount(); }
-export function module_explore_unmount() { if (ready) wasm_bindgen.explore_unmount(); }
-export function module_editor(root, scenario, open, apply, close) { wasm_bindgen.editor(root, scenario, open, apply, close); }
-export function module_editor_unmount() { if (ready) wasm_bindgen.editor_unmount(); }
-export function unmount_mode() { if (ready) wasm_bindgen.unmount(); }
 "#)]
 extern "C" {
     /// Loads the module once (its bindings script, then its `.wasm`); a failed load may be
@@ -55,21 +51,16 @@ extern "C" {
         wasm: &str,
         wasm_integrity: &str,
     ) -> Result<js_sys::Promise, JsValue>;
-    /// Draws `which` into `root` (the module's `mount`).
+    /// The module's `draw`: draws a part (JSON of a [`ModulePart`]) into `root`, or gives the
+    /// one drawn there new values; `reply` is called with the text of each [`ModuleReply`](super::module_part::ModuleReply).
     #[wasm_bindgen(catch)]
-    fn mount_mode(root: &web_sys::Element, which: &str) -> Result<(), JsValue>;
-    /// Removes what the module drew (its `unmount`).
-    fn unmount_mode();
-    /// The module's `explore`: draws (or updates) the Explore dialog.
-    #[wasm_bindgen(catch)]
-    fn module_explore(
+    fn module_draw(
         root: &web_sys::Element,
-        preset: &str,
-        scenario: &str,
-        custom: Option<String>,
-        open: bool,
-        close: &js_sys::Function,
+        part: &str,
+        reply: &js_sys::Function,
     ) -> Result<(), JsValue>;
+    /// The module's `remove`: removes the part kept in the slot named `slot`, if any.
+    fn module_remove(slot: &str);
     /// Whether the module is loaded.
     fn modes_ready() -> bool;
     /// The module's `spark_chart`: one chart of the Spark UI tab as SVG.
@@ -81,29 +72,6 @@ extern "C" {
         height: u32,
         dark: bool,
     ) -> Result<String, JsValue>;
-    /// The module's `compare`: draws (or updates) compare mode.
-    #[wasm_bindgen(catch)]
-    fn module_compare(
-        root: &web_sys::Element,
-        link: &str,
-        cursor: u32,
-        animate_ms: f64,
-    ) -> Result<(), JsValue>;
-    /// The module's `compare_unmount`: removes the compare mode it drew, if any.
-    fn module_compare_unmount();
-    /// The module's `explore_unmount`: removes the Explore dialog it drew, if any.
-    fn module_explore_unmount();
-    /// The module's `editor`: draws (or updates) the scenario editor.
-    #[wasm_bindgen(catch)]
-    fn module_editor(
-        root: &web_sys::Element,
-        scenario: &str,
-        open: bool,
-        apply: &js_sys::Function,
-        close: &js_sys::Function,
-    ) -> Result<(), JsValue>;
-    /// The module's `editor_unmount`: removes the scenario editor it drew, if any.
-    fn module_editor_unmount();
     /// The module's `export_file`: a promise of the bytes of an Export menu file.
     #[wasm_bindgen(catch)]
     fn module_export(kind: &str, hash: &str) -> Result<js_sys::Promise, JsValue>;
@@ -168,79 +136,38 @@ pub fn chart_in_module(
     module_spark_chart(numbers, chart, width, height, dark).map_err(describe)
 }
 
-/// Draws compare mode with the loaded module ([`load_module`] first) into `root`, or gives the
-/// one it drew new values: the link of both runs (`components::compare_view::runs_link`), the
-/// cursor and the arrows' animation length.
-pub fn compare_in_module(
+/// Draws `part` with the loaded module ([`load_module`] first) into `root`, or gives the part
+/// drawn there its new values; `reply` hears what the part says back (the text of a
+/// [`ModuleReply`](super::module_part::ModuleReply)).
+pub fn draw_in_module(
     root: &web_sys::Element,
-    link: &str,
-    cursor: usize,
-    animate_ms: f64,
+    part: &ModulePart,
+    reply: &js_sys::Function,
 ) -> Result<(), String> {
-    let cursor = u32::try_from(cursor).unwrap_or(u32::MAX);
-    module_compare(root, link, cursor, animate_ms).map_err(describe)
+    let json = serde_json::to_string(part).expect("a module part serializes");
+    module_draw(root, &json, reply).map_err(describe)
 }
 
-/// Removes the compare mode the module drew, if it is loaded and drew one.
-pub fn compare_unmount() {
-    module_compare_unmount();
+/// Removes what the module drew in `slot`, if it is loaded and drew something there.
+pub fn remove_from_module(slot: PartSlot) {
+    module_remove(slot.name());
 }
 
-/// Draws the Explore dialog with the loaded module ([`load_module`] first) into `root`, or
-/// gives the one it drew new values: the preset's name, its scenario and the page's own
-/// scenario (`scenario=`, if any) as JSON, whether it is open, and what closes it.
-pub fn explore_in_module(
-    root: &web_sys::Element,
-    preset: &str,
-    scenario: &str,
-    custom: Option<&str>,
-    open: bool,
-    close: &js_sys::Function,
-) -> Result<(), String> {
-    module_explore(
-        root,
-        preset,
-        scenario,
-        custom.map(str::to_string),
-        open,
-        close,
-    )
-    .map_err(describe)
+/// A reply function for parts that say nothing back (a dashboard, compare mode).
+fn no_reply() -> js_sys::Function {
+    js_sys::Function::new_no_args("")
 }
 
-/// Removes the Explore dialog the module drew, if it is loaded and drew one.
-pub fn explore_unmount() {
-    module_explore_unmount();
-}
-
-/// Draws the scenario editor with the loaded module ([`load_module`] first) into `root`, or
-/// gives the one it drew new values: the scenario on screen as JSON, whether it is open, what
-/// runs a valid edit (called with the scenario's JSON) and what closes it.
-pub fn editor_in_module(
-    root: &web_sys::Element,
-    scenario: &str,
-    open: bool,
-    apply: &js_sys::Function,
-    close: &js_sys::Function,
-) -> Result<(), String> {
-    module_editor(root, scenario, open, apply, close).map_err(describe)
-}
-
-/// Removes the scenario editor the module drew, if it is loaded and drew one.
-pub fn editor_unmount() {
-    module_editor_unmount();
-}
-
-/// Loads the module and draws `which` into `root`, unless `still` says the page has moved on
+/// Loads the module and draws `part` into `root`, unless `still` says the page has moved on
 /// meanwhile (another dashboard chosen while the module loaded).
 async fn load_and_mount(
     root: web_sys::Element,
-    which: &'static str,
+    part: ModulePart,
     still: impl Fn() -> bool,
 ) -> Result<(), String> {
     load_module().await?;
     if still() {
-        mount_mode(&root, which).map_err(describe)?;
+        draw_in_module(&root, &part, &no_reply())?;
     }
     Ok(())
 }
@@ -277,15 +204,12 @@ pub fn LazyMode(props: &LazyModeProps) -> Html {
     let host = use_node_ref();
     let load = use_state(|| Load::Loading);
     let attempt = use_state(|| 0u32);
-    let which = match props.mode {
-        Dashboard::Inspect => "inspect",
-        _ => "topology",
-    };
+    let mode = props.mode;
     // Which effect run is current: a load that ends after the page moved on draws nothing.
     let generation = use_mut_ref(|| 0u64);
     {
         let (host, load) = (host.clone(), load.clone());
-        use_effect_with((which, *attempt), move |_| {
+        use_effect_with((mode, *attempt), move |_| {
             *generation.borrow_mut() += 1;
             let mine = *generation.borrow();
             if let Some(root) = host.cast::<web_sys::Element>() {
@@ -293,7 +217,11 @@ pub fn LazyMode(props: &LazyModeProps) -> Html {
                 let current = generation.clone();
                 wasm_bindgen_futures::spawn_local(async move {
                     let still = || *current.borrow() == mine;
-                    match load_and_mount(root, which, still).await {
+                    let part = match mode {
+                        Dashboard::Inspect => ModulePart::Inspect,
+                        _ => ModulePart::Topology,
+                    };
+                    match load_and_mount(root, part, still).await {
                         Ok(()) if still() => load.set(Load::Shown),
                         Err(e) if still() => load.set(Load::Failed(e)),
                         _ => {}
@@ -302,7 +230,7 @@ pub fn LazyMode(props: &LazyModeProps) -> Html {
             }
             move || {
                 *generation.borrow_mut() += 1;
-                unmount_mode();
+                remove_from_module(PartSlot::Dashboard);
             }
         });
     }

@@ -10,6 +10,7 @@ mod controls;
 mod lazy_mode;
 mod lesson_card;
 mod mode_tabs;
+mod module_part;
 mod notices;
 mod player;
 mod present;
@@ -24,18 +25,18 @@ mod tour_invite;
 pub use browser::{media_matches, now_ms};
 pub use controls::{icon, release_focus, Icon, PlayerControls, PlayerControlsProps};
 pub use lazy_mode::{
-    chart_in_module, compare_in_module, compare_unmount, editor_in_module, editor_unmount,
-    explore_in_module, explore_unmount, export_in_module, load_module, module_loaded, LazyMode,
-    LazyModeProps,
+    chart_in_module, draw_in_module, export_in_module, load_module, module_loaded,
+    remove_from_module, LazyMode,
 };
 pub use lesson_card::{LessonCard, LessonCardProps};
 pub use mode_tabs::{ModeTabs, ModeTabsProps};
+pub use module_part::{ModulePart, ModuleReply, PartSlot};
 pub use notices::{Notice, Notices, NoticesProps};
 pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPEEDS};
-pub use present::{hash_flag, use_presentation, EmbedLink};
+pub use present::{use_presentation, EmbedLink};
 pub use root::{Root, RootProps};
 pub use shared::Shared;
-pub use switch::{is_inspect_hash, mode_event, replace_hash, Dashboard, ModeSwitch, MODE_EVENT};
+pub use switch::{mode_event, replace_hash, ModeSwitch, MODE_EVENT};
 pub use theme::Theme;
 pub use tour::TourView;
 pub use tour_block::{TourBlock, TourProps};

@@ -1,6 +1,7 @@
 //! The "Micro-batch | Topology | Inspect" tabs in the header of both dashboards.
 
-use super::switch::{Dashboard, ModeSwitch};
+use super::switch::ModeSwitch;
+use batchscope_view::url::Dashboard;
 use yew::prelude::*;
 
 /// Props of [`ModeTabs`].

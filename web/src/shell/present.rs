@@ -4,18 +4,11 @@
 //! header for a slide or a blog post and adds a small "open in batchscope" link. Both are
 //! attributes on `<html>` (`data-present`, `data-embed`) that the stylesheet follows.
 
+use batchscope_view::url::PageLink;
 use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
-
-/// Whether a URL hash has `flag=1` among its parameters.
-pub fn hash_flag(hash: &str, flag: &str) -> bool {
-    let want = format!("{flag}=1");
-    hash.trim_start_matches('#')
-        .split('&')
-        .any(|part| part == want)
-}
 
 fn current_hash() -> String {
     gloo::utils::window().location().hash().unwrap_or_default()
@@ -41,21 +34,20 @@ fn typing(event: &KeyboardEvent) -> bool {
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
-/// Follows `present=1` / `embed=1` in the URL and the `p` key; returns (present, embed).
+/// Follows `present=1` / `embed=1` of the page's link (read by the page root) and the `p`
+/// key; returns (present, embed).
 #[hook]
-pub fn use_presentation() -> (bool, bool) {
-    let present = use_state(|| hash_flag(&current_hash(), "present"));
-    let embed = use_state(|| hash_flag(&current_hash(), "embed"));
+pub fn use_presentation(link: PageLink) -> (bool, bool) {
+    let present = use_state(|| link.present);
     {
-        let (present, embed) = (present.clone(), embed.clone());
+        // A new link (pasted, or the address bar edited) says again whether to present.
+        let present = present.clone();
+        use_effect_with(link.present, move |on| present.set(*on));
+    }
+    {
+        let present = present.clone();
         use_effect_with((), move |_| {
             let window = gloo::utils::window();
-            let (p2, e2) = (present.clone(), embed.clone());
-            let on_hash = EventListener::new(&window, "hashchange", move |_| {
-                let hash = current_hash();
-                p2.set(hash_flag(&hash, "present"));
-                e2.set(hash_flag(&hash, "embed"));
-            });
             let on_key = EventListener::new(&window, "keydown", move |event| {
                 let Some(key) = event.dyn_ref::<KeyboardEvent>() else {
                     return;
@@ -80,12 +72,12 @@ pub fn use_presentation() -> (bool, bool) {
                     document.exit_fullscreen();
                 }
             });
-            move || drop((on_hash, on_key))
+            move || drop(on_key)
         });
     }
     set_root_flag("present", *present);
-    set_root_flag("embed", *embed);
-    (*present, *embed)
+    set_root_flag("embed", link.embed);
+    (*present, link.embed)
 }
 
 /// The link an embedded page shows in place of the header: the same moment, full page.
@@ -102,17 +94,5 @@ pub fn EmbedLink() -> Html {
         <a class="embed-link" data-testid="embed-link" href={href} target="_blank" rel="noopener">
             { "◧ open in batchscope ↗" }
         </a>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::hash_flag;
-
-    #[test]
-    fn flags_are_whole_parameters() {
-        assert!(hash_flag("#preset=tablestore&present=1", "present"));
-        assert!(!hash_flag("#preset=tablestore&present=10", "present"));
-        assert!(!hash_flag("#xpresent=1", "present"));
     }
 }

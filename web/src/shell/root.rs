@@ -3,7 +3,8 @@
 //! pages, so the shell depends on neither.
 
 use super::present::{use_presentation, EmbedLink};
-use super::switch::{hash_of, replace_hash, Dashboard, ModeSwitch, MODE_EVENT};
+use super::switch::{hash_of, replace_hash, ModeSwitch, MODE_EVENT};
+use batchscope_view::url::{Dashboard, PageLink};
 use gloo::events::EventListener;
 use yew::prelude::*;
 
@@ -22,37 +23,41 @@ pub struct RootProps {
     pub inspect: Html,
 }
 
-/// The page: mounts one of the two dashboards.
+/// The page: reads the link once ([`PageLink`]: which dashboard, present mode, the embed form),
+/// again at every `hashchange`, and mounts one of the dashboards.
 #[component]
 pub fn Root(props: &RootProps) -> Html {
-    let mode = use_state(|| Dashboard::of_hash(&current_hash()));
-    let (_, embed) = use_presentation();
+    let link = use_state(|| PageLink::parse(&current_hash()));
+    let (_, embed) = use_presentation(*link);
     {
-        let mode = mode.clone();
+        let link = link.clone();
         use_effect_with((), move |_| {
             // A pasted link, or a tab of a dashboard drawn by the lazily loaded module.
             let listeners = ["hashchange", MODE_EVENT].map(|name| {
-                let mode = mode.clone();
+                let link = link.clone();
                 EventListener::new(&gloo::utils::window(), name, move |_| {
-                    mode.set(Dashboard::of_hash(&current_hash()));
+                    link.set(PageLink::parse(&current_hash()));
                 })
             });
             move || drop(listeners)
         });
     }
     let switch = {
-        let mode = mode.clone();
+        let link = link.clone();
         ModeSwitch(Callback::from(move |m: Dashboard| {
-            if m != *mode {
+            if m != link.dashboard {
                 replace_hash(&hash_of(m));
-                mode.set(m);
+                link.set(PageLink {
+                    dashboard: m,
+                    ..*link
+                });
             }
         }))
     };
     html! {
         <ContextProvider<ModeSwitch> context={switch}>
             if embed { <EmbedLink /> }
-            { match *mode {
+            { match link.dashboard {
                 Dashboard::Micro => props.micro.clone(),
                 Dashboard::Topology => props.topology.clone(),
                 Dashboard::Inspect => props.inspect.clone(),

@@ -5,11 +5,12 @@
 use super::state::{TopoAction, TopoPlayer};
 use super::{BarrierTable, DelayChart, QueryPanel, TopoControls, TopoFaults, TopologyGraph};
 use crate::hooks::{use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut};
-use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd, Shared};
+use crate::shell::{LessonCard, ModeTabs, Notices, PlayerCmd, Shared};
 use batchscope_engine::barrier::{self, BarrierEventKind};
 use batchscope_view::topology::{
     fault_text_in, parse_topology, simplifications, step_text, topology_lesson,
 };
+use batchscope_view::url::Dashboard;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;

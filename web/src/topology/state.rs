@@ -12,6 +12,7 @@ use batchscope_view::replay::Timeline;
 use batchscope_view::topology::{
     self as topo, canonical_faults, parse_topology, query_history, HistoryPoint, TopoUrl,
 };
+use batchscope_view::url::{Dashboard, PageLink};
 use std::rc::Rc;
 
 /// One user intent in Topology mode.
@@ -221,7 +222,7 @@ impl Mode for Topo {
     }
 
     fn owns_link(hash: &str) -> bool {
-        topo::is_topology_hash(hash)
+        PageLink::parse(hash).dashboard == Dashboard::Topology
     }
 
     fn default_link() -> TopoUrl {

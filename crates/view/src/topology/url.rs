@@ -2,8 +2,8 @@
 //! Parsed with the skeleton the micro-batch URL shares ([`crate::url`]).
 
 use crate::topology::text::consistency_short;
+use crate::url::UrlError;
 use crate::url::{error as url_err, flag, items, number, pairs};
-use crate::url::{percent_decode, UrlError};
 use batchscope_engine::barrier::{self, Consistency, Fault, ReadLevel, TopologyRun, TopologySpec};
 use std::collections::BTreeMap;
 
@@ -64,13 +64,6 @@ impl TopoUrl {
             faults: self.faults.clone(),
         })
     }
-}
-
-/// Whether a hash asks for Topology mode (`mode=topology`).
-pub fn is_topology_hash(hash: &str) -> bool {
-    hash.trim_start_matches('#')
-        .split('&')
-        .any(|p| percent_decode(p) == "mode=topology")
 }
 
 /// Topology preset names, in the engine's order.

@@ -16,7 +16,7 @@ use crate::hooks::{
 };
 use crate::microbatch::export_file::FileMaker;
 use crate::microbatch::state::{Action, MicroPlayer};
-use crate::shell::{Dashboard, LessonCard, ModeTabs, Notices, PlayerCmd};
+use crate::shell::{LessonCard, ModeTabs, Notices, PlayerCmd};
 use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::scenario::{presets, Scenario, SourceKind};
 use batchscope_engine::microbatch::source::uses_meta_table;
@@ -26,6 +26,7 @@ use batchscope_view::microbatch::lessons::SIMPLIFICATIONS;
 use batchscope_view::microbatch::panels::{self, batch_offsets, offset_text, SinkDetail};
 use batchscope_view::microbatch::tab::Tab;
 use batchscope_view::microbatch::{focus, strip};
+use batchscope_view::url::Dashboard;
 use yew::prelude::*;
 
 /// Rows of the sequence diagram.

@@ -11,18 +11,19 @@
 //! deterministic, so the link gives back the very runs the page shows (the page keeps its own
 //! for the header's verdict).
 
-use super::module_layer::{use_module_layer, Draw, Load, Place};
+use super::module_layer::{use_module_layer, Load, Place};
 use super::{SequenceDiagram, VerdictBadge};
 use crate::microbatch::compare::Versus;
 use crate::microbatch::run::Run;
 use crate::microbatch::state::Micro;
-use crate::shell::{compare_in_module, compare_unmount, Mode, Player, Shared};
+use crate::shell::{Mode, ModulePart, Player, Shared};
 use batchscope_check::compare::{compare_matrices, lockstep_cursor, CellDifference};
 use batchscope_engine::microbatch::World;
 use batchscope_view::microbatch::panels;
 use batchscope_view::microbatch::url::scenario::{format_link, Link};
 use std::rc::Rc;
 use std::time::Duration;
+use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// Rows of each sequence diagram.
@@ -285,17 +286,21 @@ pub fn InlineCompare(props: &CompareSlot) -> Html {
 pub fn LazyCompare(props: &CompareSlot) -> Html {
     let host = use_node_ref();
     // How to draw these props, made anew when they change.
-    let draw = use_memo(props.clone(), |values| {
-        let values = values.clone();
-        Box::new(move |root: &web_sys::Element| {
-            compare_in_module(root, &values.link, values.cursor, values.animate_ms)
-        }) as Draw
+    let part = use_memo(props.clone(), |values| ModulePart::Compare {
+        link: values.link.to_string(),
+        cursor: values.cursor,
+        // Whole milliseconds: a fraction is not seen, and a float would need its own writer.
+        animate_ms: values.animate_ms.round() as u32,
+    });
+    // Compare mode says nothing back.
+    let reply = use_memo((), |()| {
+        Rc::new(Closure::<dyn Fn(String)>::new(|_: String| {}))
     });
     let (load, retry) = use_module_layer(
-        Shared(draw),
+        Shared(part),
+        (*reply).clone(),
         true,
         Place::Inside(host.clone()),
-        compare_unmount,
     );
     html! {
         <>

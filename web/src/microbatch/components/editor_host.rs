@@ -6,12 +6,13 @@
 //! the dashboard runs as a link of its own ([`edited_link`]).
 
 use super::editor::{ScenarioEditor, ScenarioEditorProps};
-use super::module_layer::{use_module_layer, Draw, LayerName, Load, Place};
+use super::module_layer::{use_module_layer, LayerName, Load, Place};
 use crate::microbatch::state::preset_names;
-use crate::shell::{editor_in_module, editor_unmount, Shared};
+use crate::shell::{ModulePart, ModuleReply, Shared};
 use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_view::microbatch::url::scenario::{Link, Versus};
 use batchscope_view::microbatch::url::UrlState;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -65,39 +66,36 @@ pub fn edited_link(s: &Scenario, vs: Option<Versus>) -> Link {
 /// While it loads, and if it cannot be loaded, the editor's place says so (with *Try again*).
 #[component]
 pub fn LazyEditor(props: &ScenarioEditorProps) -> Html {
-    // The callbacks as JavaScript functions for the module, kept while mounted.
-    let on_close = use_memo(props.on_close.clone(), |close| {
-        let close = close.clone();
-        Closure::<dyn Fn()>::new(move || close.emit(()))
-    });
-    let on_apply = use_memo(props.on_apply.clone(), |apply| {
-        let apply = apply.clone();
-        // The module read and checked the text with the same reader; a scenario it hands
-        // back always reads.
-        Closure::<dyn Fn(String)>::new(move |json: String| {
-            if let Ok(s) = Scenario::from_json(&json) {
-                apply.emit(s);
-            }
-        })
-    });
-    // How to draw these props, made anew when they change.
-    let draw = use_memo(props.clone(), move |values| {
-        let values = values.clone();
-        Box::new(move |root: &web_sys::Element| {
-            editor_in_module(
-                root,
-                &serde_json::to_string(&values.scenario).expect("a scenario serializes"),
-                values.open,
-                AsRef::<JsValue>::as_ref(&*on_apply).unchecked_ref(),
-                AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
-            )
-        }) as Draw
+    // What the editor says back, kept while mounted: close, or run a valid edit.
+    let reply = use_memo(
+        (props.on_close.clone(), props.on_apply.clone()),
+        |(close, apply)| {
+            let (close, apply) = (close.clone(), apply.clone());
+            Rc::new(Closure::<dyn Fn(String)>::new(move |json: String| {
+                match ModuleReply::read(&json) {
+                    Some(ModuleReply::Close) => close.emit(()),
+                    // The module read and checked the text with the same reader; a scenario it
+                    // hands back always reads.
+                    Some(ModuleReply::Apply { scenario }) => {
+                        if let Ok(s) = Scenario::from_json(&scenario) {
+                            apply.emit(s);
+                        }
+                    }
+                    None => {}
+                }
+            }))
+        },
+    );
+    // What to draw, made anew when the props change.
+    let part = use_memo(props.clone(), |values| ModulePart::Editor {
+        scenario: serde_json::to_string(&values.scenario).expect("a scenario serializes"),
+        open: values.open,
     });
     let (load, retry) = use_module_layer(
-        Shared(draw),
+        Shared(part),
+        (*reply).clone(),
         props.open,
         Place::Layer(EDITOR_LAYER),
-        editor_unmount,
     );
     let close = props.on_close.reform(|_: MouseEvent| ());
     match &load {

@@ -9,11 +9,12 @@
 //! module needs no channel of its own back into the page).
 
 use super::explore_panel::ExplorePanel;
-use super::module_layer::{use_module_layer, Draw, LayerName, Load, Place};
+use super::module_layer::{use_module_layer, LayerName, Load, Place};
 use crate::microbatch::state::{preset_names, Action};
-use crate::shell::{explore_in_module, explore_unmount, Shared};
+use crate::shell::{ModulePart, ModuleReply, Shared};
 use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_view::microbatch::url::scenario::format_link;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -82,31 +83,30 @@ pub fn InlineExplore(props: &ExploreSlot) -> Html {
 /// While it loads, and if it cannot be loaded, the dialog's place says so (with *Try again*).
 #[component]
 pub fn LazyExplore(props: &ExploreSlot) -> Html {
-    // The close callback as a JavaScript function for the module, kept while mounted.
-    let on_close = use_memo(props.on_close.clone(), |close| {
+    // What the dialog says back, kept while mounted: it asks to close.
+    let reply = use_memo(props.on_close.clone(), |close| {
         let close = close.clone();
-        Closure::<dyn Fn()>::new(move || close.emit(()))
+        Rc::new(Closure::<dyn Fn(String)>::new(move |json: String| {
+            if let Some(ModuleReply::Close) = ModuleReply::read(&json) {
+                close.emit(());
+            }
+        }))
     });
-    // How to draw these props, made anew when they change.
-    let draw = use_memo(props.clone(), move |slot| {
-        let slot = slot.clone();
-        Box::new(move |root: &web_sys::Element| {
-            let json = |s: &Scenario| serde_json::to_string(s).expect("a scenario serializes");
-            explore_in_module(
-                root,
-                &slot.preset,
-                &json(&slot.scenario.0),
-                slot.custom.as_ref().map(|c| json(&c.0)).as_deref(),
-                slot.open,
-                AsRef::<JsValue>::as_ref(&*on_close).unchecked_ref(),
-            )
-        }) as Draw
+    // What to draw, made anew when the props change.
+    let part = use_memo(props.clone(), |slot| {
+        let json = |s: &Scenario| serde_json::to_string(s).expect("a scenario serializes");
+        ModulePart::Explore {
+            preset: slot.preset.clone(),
+            scenario: json(&slot.scenario.0),
+            custom: slot.custom.as_ref().map(|c| json(&c.0)),
+            open: slot.open,
+        }
     });
     let (load, retry) = use_module_layer(
-        Shared(draw),
+        Shared(part),
+        (*reply).clone(),
         props.open,
         Place::Layer(EXPLORE_LAYER),
-        explore_unmount,
     );
     let close = props.on_close.reform(|_: MouseEvent| ());
     match &load {

@@ -12,7 +12,9 @@
 //! module numbers its apps apart from the page's (see `numbered_apart` in
 //! `bin/batchscope-modes.rs`), as it does for the Topology and Inspect dashboards.
 
-use crate::shell::{load_module, Shared};
+use crate::shell::{draw_in_module, load_module, remove_from_module, ModulePart, Shared};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// Where the module's part is.
@@ -28,9 +30,9 @@ pub enum Load {
     Failed(String),
 }
 
-/// Draws the part, with the values it was made from, with the loaded module into an element, or
-/// gives the one it drew those values.
-pub type Draw = Box<dyn Fn(&web_sys::Element) -> Result<(), String>>;
+/// What hears a drawn part's replies (the text of a `shell::ModuleReply`), kept while the part
+/// is on the page.
+pub type Reply = Rc<Closure<dyn Fn(String)>>;
 
 /// The element the part is drawn in: its class and test id.
 #[derive(Clone, Copy, PartialEq)]
@@ -50,31 +52,32 @@ pub enum Place {
     Inside(NodeRef),
 }
 
-/// Has the module draw the part (with `draw`) at `place` once `open` first holds, and again
-/// whenever `draw` is a new one: the caller's `use_memo` of its props, made anew when they
-/// change and compared by pointer, so this hook is written once for every part. `unmount`
-/// removes what the module drew when the caller goes. Returns where the part is and a callback
-/// that tries a failed load again.
+/// Has the module draw `part` at `place` once `open` first holds, and again whenever `part` is
+/// a new one: the caller's `use_memo` of its props, made anew when they change and compared by
+/// pointer, so this hook is written once for every part. `reply` hears what the part says
+/// back. What the module drew is removed when the caller goes. Returns where the part is and a
+/// callback that tries a failed load again.
 #[hook]
 pub fn use_module_layer(
-    draw: Shared<Draw>,
+    part: Shared<ModulePart>,
+    reply: Reply,
     open: bool,
     place: Place,
-    unmount: fn(),
 ) -> (Load, Callback<MouseEvent>) {
+    let slot = part.slot();
     let host = use_mut_ref(|| None::<web_sys::Element>);
     let load = use_state(|| Load::NotYet);
     let attempt = use_state(|| 0u32);
     // What the part should show now: a load that ends draws this, not what was asked when it
     // began.
-    let latest = use_mut_ref(|| draw.clone());
-    *latest.borrow_mut() = draw.clone();
+    let latest = use_mut_ref(|| (part.clone(), reply.clone()));
+    *latest.borrow_mut() = (part.clone(), reply.clone());
     // Whether the dashboard is still on the page: a load that ends after it left draws nothing.
     let mounted = use_mut_ref(|| true);
     {
         let (host, load, mounted) = (host.clone(), load.clone(), mounted.clone());
         let drawn = *load == Load::Drawn;
-        use_effect_with((draw, open, *attempt), move |_| {
+        use_effect_with((part, open, *attempt), move |_| {
             if !(open || drawn) {
                 return;
             }
@@ -97,8 +100,8 @@ pub fn use_module_layer(
                     if !*mounted.borrow() {
                         return Ok(());
                     }
-                    let draw = latest.borrow().clone();
-                    (draw.0)(&root)
+                    let (part, reply) = latest.borrow().clone();
+                    draw_in_module(&root, &part, (*reply).as_ref().unchecked_ref())
                 };
                 match drew.await {
                     Ok(()) => load.set(Load::Drawn),
@@ -110,7 +113,7 @@ pub fn use_module_layer(
     use_effect_with((), move |_| {
         move || {
             *mounted.borrow_mut() = false;
-            unmount();
+            remove_from_module(slot);
             if let Some(layer) = host.borrow_mut().take() {
                 layer.remove();
             }
