@@ -87,18 +87,18 @@ done
 
 # The explorer on `tablestore`: named points at depth 2 and 3, and after every event at depth 2
 # (runs, pruned, coverage); each command's wall clock as `wall NAME START END`.
-explore() { # NAME ARGS...: writes $out/NAME.json
+timed_explore() { # NAME ARGS...: writes $out/NAME.json
   local name="$1" start; shift
   start="$(date +%s.%N)"
   "$cli" explore --preset tablestore "$@" --json >"$out/$name.json"
   echo "wall $name $start $(date +%s.%N)" >>"$out/wall.txt"
 }
 log "explorer: tablestore, depth 2"
-explore explore --depth 2
+timed_explore explore --depth 2
 log "explorer: tablestore, --every-event --depth 2"
-explore every-event --every-event --depth 2
+timed_explore every-event --every-event --depth 2
 log "explorer: tablestore, --depth 3"
-explore depth3 --depth 3
+timed_explore depth3 --depth 3
 
 log "dashboard .wasm size"
 # The page loads one module (the micro-batch dashboard); the second (Topology and Inspect) is
