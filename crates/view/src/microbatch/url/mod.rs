@@ -55,6 +55,14 @@ impl UrlState {
     }
 }
 
+/// The tab a link names (`tab=checkpoint`), or the error naming the known ones.
+fn tab_of(value: &str) -> Result<Tab, UrlError> {
+    Tab::from_name(value).ok_or_else(|| {
+        let known = Tab::ALL.map(Tab::name).join(", ");
+        error("tab", format!("unknown tab `{value}` (known: {known})"))
+    })
+}
+
 /// Parses a URL hash (with or without the leading `#`). `known_presets` are the valid names.
 /// An empty hash gives the default state. Unknown parameters are ignored; every bad value of a
 /// known one is reported (all of them, not only the first).
@@ -117,15 +125,9 @@ pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlErro
                 Ok(on) => state.tour = on,
                 Err(e) => errors.push(e),
             },
-            "tab" => match Tab::from_name(&value) {
-                Some(tab) => state.tab = Some(tab),
-                None => errors.push(error(
-                    "tab",
-                    format!(
-                        "unknown tab `{value}` (known: {})",
-                        Tab::ALL.map(Tab::name).join(", ")
-                    ),
-                )),
+            "tab" => match tab_of(&value) {
+                Ok(tab) => state.tab = Some(tab),
+                Err(e) => errors.push(e),
             },
             "file" if is_checkpoint_path(&value) => state.file = Some(value),
             "file" => errors.push(error(
