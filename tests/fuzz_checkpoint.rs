@@ -13,6 +13,7 @@
 use batchscope_engine::checkpoint::{
     inspect, CheckpointFolder, InspectOptions, RestartOptions, SourceId, SparkVersion,
 };
+use batchscope_engine::microbatch::scenario::SinkKind;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use std::panic::{catch_unwind, AssertUnwindSafe};
