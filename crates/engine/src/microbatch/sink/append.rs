@@ -10,12 +10,7 @@ use crate::microbatch::upstream::Upstream;
 pub struct AppendSink;
 
 impl Sink for AppendSink {
-    fn task_output(
-        &self,
-        state: &mut SinkState,
-        output: TaskOutput,
-        _upstream: &Upstream,
-    ) -> SinkEffect {
+    fn task_output(&self, state: &mut SinkState, output: TaskOutput, _: &Upstream) -> SinkEffect {
         state.changed_visibly();
         state.stores[0]
             .rows

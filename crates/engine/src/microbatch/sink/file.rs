@@ -22,12 +22,7 @@ impl Sink for FileSink {
     }
 
     /// The task's data file, unlisted until the commit; its rows are staged.
-    fn task_output(
-        &self,
-        state: &mut SinkState,
-        output: TaskOutput,
-        _upstream: &Upstream,
-    ) -> SinkEffect {
+    fn task_output(&self, state: &mut SinkState, output: TaskOutput, _: &Upstream) -> SinkEffect {
         state.files.push(SinkFile {
             name: output.file_name,
             batch_id: output.batch_id,

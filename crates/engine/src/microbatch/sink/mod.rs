@@ -4,11 +4,11 @@
 //! attempt in flight). Also what each sink should hold once every record arrived exactly once
 //! ([`SinkState::expected`]), which the oracle judges keys and values against.
 //!
-//! One implementation per sink kind, each in its own file: [`append`], [`upsert`] (by key: each
-//! record, or a running sum per user), [`file`] (a batch-id manifest), [`foreach_batch`] (to
-//! one of several stores), [`two_phase`] and [`batch_id_in_memory`]. The driver in
-//! `crate::microbatch` changes a sink only through the trait, on the implementation its
-//! scenario's [`SinkKind`] names, and reads it through [`SinkState`].
+//! One implementation per sink kind, each in its own file: [`append`], [`upsert`] (by key:
+//! each record, or a running sum per user), [`file`](mod@file) (a batch-id manifest),
+//! [`foreach_batch`] (to one of several stores), [`two_phase`] and [`batch_id_in_memory`]. The
+//! driver in `crate::microbatch` changes a sink only through the trait, on the implementation
+//! its scenario's [`SinkKind`] names, and reads it through [`SinkState`].
 
 pub mod append;
 pub mod batch_id_in_memory;
@@ -198,7 +198,7 @@ pub trait Sink {
     }
 
     /// The driver finishes batch (or epoch) `batch_id`: the attempt's staged output leaves the
-    /// stage, and what the commit made visible.
+    /// stage. Returns what the commit made visible, and where.
     fn commit(&self, state: &mut SinkState, batch_id: u64) -> SinkCommit;
 
     /// The scenario fault that can strike right after the commit, once it wrote; `None` (the
