@@ -11,8 +11,9 @@
 //! `tests/fuzz-corpus/checkpoint/<name>/`, which [`the_checkpoint_corpus_holds`] replays.
 
 use batchscope_engine::checkpoint::{
-    inspect, CheckpointFolder, InspectOptions, RestartOptions, SinkKind, SourceId, SparkVersion,
+    inspect, CheckpointFolder, InspectOptions, RestartOptions, SourceId, SparkVersion,
 };
+use batchscope_engine::microbatch::scenario::SinkKind;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -97,8 +97,8 @@ pub fn visible_counts(world: &World) -> BTreeMap<RowKey, u64> {
 
 /// The sink of `world` now, against `expected` (key → 1 for every key that should arrive).
 /// Values are judged too: each visible row of an expected key must hold the value the sink
-/// shows when every record arrived exactly once (`Sink::expected`). For a record that value is
-/// the record's own, so only a running sum can hold a wrong one.
+/// shows when every record arrived exactly once (`SinkState::expected`). For a record that
+/// value is the record's own, so only a running sum can hold a wrong one.
 pub fn so_far(world: &World, expected: &BTreeMap<RowKey, u64>) -> Progress {
     so_far_listing(world, expected, usize::MAX)
 }

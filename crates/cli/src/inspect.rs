@@ -8,9 +8,10 @@
 use batchscope_engine::checkpoint::{byte_limit, is_ignored_name};
 pub use batchscope_engine::checkpoint::{inspect, InspectOptions, Inspection};
 use batchscope_engine::checkpoint::{
-    CheckpointFolder, RestartOptions, Severity, SinkKind, SourceId, SparkVersion, COMMIT_LOG_DIR,
+    CheckpointFolder, RestartOptions, Severity, SourceId, SparkVersion, COMMIT_LOG_DIR,
     METADATA_FILE, OFFSET_LOG_DIR, SINK_LOG_DIR, SOURCES_DIR, STATE_DIR,
 };
+use batchscope_engine::microbatch::scenario::SinkKind;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
@@ -29,7 +30,8 @@ pub struct InspectArgs {
     /// re-run batch is skipped.
     #[arg(long, value_name = "DIR")]
     pub sink: Option<PathBuf>,
-    /// What the restart means for this kind of sink: file, upsert, append, foreach-batch.
+    /// What the restart means for this kind of sink: file, upsert, append, foreach-batch,
+    /// two-phase, batch-id-in-memory.
     #[arg(long, value_name = "KIND", value_parser = parse_sink_kind)]
     pub sink_kind: Option<SinkKind>,
     /// A conf the restarted query sets (KEY=VALUE, repeatable); compared with the confs
@@ -53,7 +55,8 @@ pub struct QuerySources(pub Vec<SourceId>);
 
 fn parse_sink_kind(text: &str) -> Result<SinkKind, String> {
     SinkKind::parse(text).ok_or_else(|| {
-        format!("`{text}` is not a sink kind: file, upsert, append or foreach-batch")
+        let names: Vec<&str> = SinkKind::ALL.iter().map(|k| k.name()).collect();
+        format!("`{text}` is not a sink kind: {}", names.join(", "))
     })
 }
 

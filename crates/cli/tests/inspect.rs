@@ -405,7 +405,7 @@ fn the_dry_run_says_what_each_sink_kind_gets() {
     let folder = read_folder(&dir.join("ckpt")).unwrap();
     let effect = |kind: &str| {
         let options = InspectOptions {
-            sink_kind: batchscope_engine::checkpoint::SinkKind::parse(kind),
+            sink_kind: batchscope_engine::microbatch::scenario::SinkKind::parse(kind),
             ..InspectOptions::default()
         };
         let inspection = batchscope_engine::checkpoint::inspect(&folder, &options);
@@ -418,6 +418,14 @@ fn the_dry_run_says_what_each_sink_kind_gets() {
     assert!(effect("foreach-batch").effect.contains("batchId 2"));
     assert!(!effect("upsert").duplicates_possible);
     assert!(!effect("file").duplicates_possible);
+    assert!(!effect("two-phase").duplicates_possible);
+    assert!(effect("two-phase")
+        .effect
+        .contains("StreamingWrite.commit(2)"));
+    assert!(effect("batch-id-in-memory").duplicates_possible);
+    assert!(effect("batch-id-in-memory")
+        .effect
+        .contains("latestBatchId"));
     // With the sink folder the manifest decides: batch 2 is in it, so it is skipped.
     let mut args = InspectArgs::for_dir(dir.join("ckpt"));
     args.sink = Some(dir.join("sink"));

@@ -7,7 +7,8 @@ mod read;
 mod view;
 
 use crate::shell::ModeTabs;
-use batchscope_engine::checkpoint::{inspect, InspectOptions, Inspection, SinkKind, SparkVersion};
+use batchscope_engine::checkpoint::{inspect, InspectOptions, Inspection, SparkVersion};
+use batchscope_engine::microbatch::scenario::SinkKind;
 use batchscope_view::upload::Upload;
 use batchscope_view::url::Dashboard;
 use std::rc::Rc;
@@ -17,8 +18,12 @@ use yew::prelude::*;
 
 /// Spark releases whose restart rules the page can apply (the rules changed in 4.2).
 const SPARKS: [&str; 3] = ["4.3", "4.1", "3.5"];
-/// Sink kinds the dry-run knows, with the empty choice first.
-const SINKS: [&str; 5] = ["", "file", "upsert", "append", "foreach-batch"];
+/// Sink kinds the dry-run knows ([`SinkKind::ALL`], by name), with the empty choice first.
+fn sink_choices() -> Vec<&'static str> {
+    std::iter::once("")
+        .chain(SinkKind::ALL.iter().map(|k| k.name()))
+        .collect()
+}
 
 /// A real folder to try the page with: pyspark 4.3.0, a running count, killed in batch 2
 /// (the project's fixture, zipped; its README says where it comes from).
@@ -228,7 +233,7 @@ pub fn InspectApp() -> Html {
                     </select>
                     <select aria-label="The query's sink" data-testid="inspect-sink"
                             disabled={page.is_none()} onchange={set_option("sink")}>
-                        { options("sink", &SINKS, &sink) }
+                        { options("sink", &sink_choices(), &sink) }
                     </select>
                 </div>
             </header>

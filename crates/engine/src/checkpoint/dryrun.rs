@@ -1,52 +1,15 @@
 //! The restart dry-run: what a restart does on this folder, step by step in Spark's
-//! terms, and what that means for the sink (`FileStreamSink`, an upsert or append sink,
-//! `foreachBatch`).
+//! terms, and what that means for each kind of sink the simulator knows
+//! ([`SinkKind`]: `FileStreamSink`, an upsert or append sink, `foreachBatch`, a two-phase
+//! `StreamingWrite`, a V1 sink keeping `latestBatchId` on the driver).
 
-use super::offsets::{OffsetLogEntry, SourceOffset};
+use super::offsets::{LoggedSourceOffset, OffsetLogEntry};
 use super::restart::{RestartAction, RestartPlan, RestartRule};
 use super::sink_log::FileSinkLog;
 use super::sources::SourceReport;
 use super::state::StateOperator;
+use crate::microbatch::scenario::SinkKind;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// The kind of sink the query writes to, for what a re-run means to it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SinkKind {
-    /// `FileStreamSink`: skips batch ids already in its `_spark_metadata` manifest.
-    File,
-    /// A sink that writes rows by key, overwriting (idempotent per row).
-    Upsert,
-    /// A sink that appends every row it is given.
-    Append,
-    /// `foreachBatch`: a user function called with each batch and its id.
-    ForeachBatch,
-}
-
-impl SinkKind {
-    /// Reads `file`, `upsert`, `append` or `foreach-batch`.
-    pub fn parse(text: &str) -> Option<SinkKind> {
-        match text {
-            "file" => Some(SinkKind::File),
-            "upsert" => Some(SinkKind::Upsert),
-            "append" => Some(SinkKind::Append),
-            "foreach-batch" => Some(SinkKind::ForeachBatch),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for SinkKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            SinkKind::File => "file",
-            SinkKind::Upsert => "upsert",
-            SinkKind::Append => "append",
-            SinkKind::ForeachBatch => "foreach-batch",
-        })
-    }
-}
 
 /// What the restart does, in the JSON contract's words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,9 +27,9 @@ pub struct RestartReport {
     /// Spark's own error text when it refuses to start.
     pub spark_error: Option<String>,
     /// Offsets the batch starts from; empty = the sources' initial offsets.
-    pub start_offsets: Vec<SourceOffset>,
+    pub start_offsets: Vec<LoggedSourceOffset>,
     /// Offsets a re-run ends at (`offsets/L`); `None` when the sources are asked.
-    pub end_offsets: Option<Vec<SourceOffset>>,
+    pub end_offsets: Option<Vec<LoggedSourceOffset>>,
     /// `batchTimestampMs` a re-run reuses from `offsets/L`.
     pub batch_timestamp_ms: Option<i64>,
     /// Whether V1 sources get a `getBatch` call for a batch that is not run.
@@ -74,14 +37,14 @@ pub struct RestartReport {
     /// The state version the stateful operators load; `None` without state.
     pub state_version: Option<u64>,
     /// What the restart means for the sink, when its kind is known.
-    pub sink: Option<SinkEffect>,
+    pub sink: Option<ReRunEffect>,
     /// The restart step by step.
     pub steps: Vec<String>,
 }
 
 /// What a restart means for one kind of sink.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SinkEffect {
+pub struct ReRunEffect {
     /// The sink kind.
     pub kind: SinkKind,
     /// Whether the restart can hand the sink rows it already has.
@@ -302,14 +265,14 @@ fn state_step(version: u64, state: &[StateOperator], action: &RestartAction) -> 
     )
 }
 
-fn sink_effect(kind: SinkKind, action: &RestartAction, log: Option<&FileSinkLog>) -> SinkEffect {
+fn sink_effect(kind: SinkKind, action: &RestartAction, log: Option<&FileSinkLog>) -> ReRunEffect {
     let RestartAction::Rerun { batch_id } = action else {
         let effect = match action {
             RestartAction::Fail { .. } => "nothing is written until the folder is repaired",
             RestartAction::Fresh => "the query starts from its initial offsets; nothing is re-sent",
             _ => "no batch is re-run, so nothing it already has is sent again",
         };
-        return SinkEffect {
+        return ReRunEffect {
             kind,
             duplicates_possible: false,
             effect: effect.to_owned(),
@@ -369,8 +332,24 @@ fn sink_effect(kind: SinkKind, action: &RestartAction, log: Option<&FileSinkLog>
                  unless the function skips a batchId it already wrote"
             ),
         ),
+        SinkKind::TwoPhase => (
+            false,
+            format!(
+                "the re-run's tasks stage batch {n}'s rows again and StreamingWrite.commit({n}) \
+                 publishes them once: the sink skips an epoch it already committed, so nothing \
+                 is written twice"
+            ),
+        ),
+        SinkKind::BatchIdInMemory => (
+            true,
+            format!(
+                "latestBatchId is a field of the sink object on the driver, and the restart \
+                 resets it to -1, so addBatch({n}) is not skipped: the sink writes batch {n}'s \
+                 rows again, twice where the killed attempt had written them"
+            ),
+        ),
     };
-    SinkEffect {
+    ReRunEffect {
         kind,
         duplicates_possible,
         effect,

@@ -21,7 +21,7 @@ mod sources;
 mod state;
 
 pub use commits::{parse_commit_sinks, CommitMetadata, SinkMetadataInfo, COMMIT_LOG_MAX_VERSION};
-pub use dryrun::{dry_run, DryRunInput, RestartReport, SinkEffect, SinkKind};
+pub use dryrun::{dry_run, DryRunInput, ReRunEffect, RestartReport};
 pub use folder::{
     commits_path, offsets_path, CheckpointError, CheckpointFolder, COMMIT_LOG_DIR, METADATA_FILE,
     OFFSET_LOG_DIR,
@@ -36,8 +36,8 @@ pub use metadata::{
     initial_offset_bytes, parse_initial_offset, QueryMetadata, INITIAL_OFFSET_MARKER,
 };
 pub use offsets::{
-    OffsetLogEntry, OffsetSeq, OffsetSeqMetadata, SourceId, SourceOffset, OFFSET_LOG_MAX_VERSION,
-    SERIALIZED_VOID_OFFSET,
+    LoggedSourceOffset, OffsetLogEntry, OffsetSeq, OffsetSeqMetadata, SourceId,
+    OFFSET_LOG_MAX_VERSION, SERIALIZED_VOID_OFFSET,
 };
 pub use report::{inspect, BatchSummary, InspectOptions, Inspection, LogFormat, StateReport};
 pub use restart::{

@@ -182,7 +182,7 @@ impl std::fmt::Display for SourceId {
 
 /// One source line of an offset-log entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SourceOffset {
+pub struct LoggedSourceOffset {
     /// Which source.
     pub id: SourceId,
     /// The raw offset text; `None` = `-`, no offset yet.
@@ -200,7 +200,7 @@ pub struct OffsetLogEntry {
     /// (Spark 4.2+ v2 writes `sourceMetadataInfo`), sorted.
     pub metadata_extra_keys: Vec<String>,
     /// Source lines: by index in plan order, then by name, sorted.
-    pub sources: Vec<SourceOffset>,
+    pub sources: Vec<LoggedSourceOffset>,
 }
 
 impl OffsetLogEntry {
@@ -249,7 +249,7 @@ impl OffsetLogEntry {
             source_lines
                 .iter()
                 .enumerate()
-                .map(|(index, line)| SourceOffset {
+                .map(|(index, line)| LoggedSourceOffset {
                     id: SourceId::Index(u32::try_from(index).unwrap_or(u32::MAX)),
                     offset: void_or(line),
                 })
@@ -285,7 +285,7 @@ fn void_or(text: &str) -> Option<String> {
 
 /// Version-2 source lines `<sourceId>:<offset>`, split at the first colon as Spark does;
 /// the id is an index or a name (`[A-Za-z0-9_]+`, `INVALID_SOURCE_NAME` otherwise).
-fn parse_offset_map(lines: &[&str]) -> Result<Vec<SourceOffset>, FormatError> {
+fn parse_offset_map(lines: &[&str]) -> Result<Vec<LoggedSourceOffset>, FormatError> {
     let mut by_id: BTreeMap<SourceId, Option<String>> = BTreeMap::new();
     for (position, line) in lines.iter().enumerate() {
         let line_number = u32::try_from(position + 3).unwrap_or(u32::MAX);
@@ -319,6 +319,6 @@ fn parse_offset_map(lines: &[&str]) -> Result<Vec<SourceOffset>, FormatError> {
     }
     Ok(by_id
         .into_iter()
-        .map(|(id, offset)| SourceOffset { id, offset })
+        .map(|(id, offset)| LoggedSourceOffset { id, offset })
         .collect())
 }

@@ -6,14 +6,15 @@
 //! restart fails only if Spark reads that file to decide.
 
 use super::commits::{parse_commit_sinks, CommitMetadata, SinkMetadataInfo};
-use super::dryrun::{dry_run, DryRunInput, RestartReport, SinkKind};
+use super::dryrun::{dry_run, DryRunInput, RestartReport};
 use super::folder::{commits_path, offsets_path, CheckpointError, CheckpointFolder};
 use super::lint::{lint, LintInput, Problem};
-use super::offsets::{OffsetLogEntry, SourceOffset};
+use super::offsets::{LoggedSourceOffset, OffsetLogEntry};
 use super::restart::{restart_plan_with, RestartAction, RestartOptions, RestartPlan, RestartRule};
 use super::sink_log::{file_sink_log, FileSinkLog};
 use super::sources::{source_reports, SourceReport};
 use super::state::{state_operators, StateOperator};
+use crate::microbatch::scenario::SinkKind;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -96,7 +97,7 @@ pub struct BatchSummary {
     /// Offset-log version of the entry.
     pub offset_version: Option<u32>,
     /// Offset per source; empty without a readable entry.
-    pub offsets: Vec<SourceOffset>,
+    pub offsets: Vec<LoggedSourceOffset>,
     /// `batchWatermarkMs` of the offset metadata.
     pub batch_watermark_ms: Option<i64>,
     /// `batchTimestampMs` of the offset metadata.

@@ -1,11 +1,14 @@
-//! Constructing and committing a micro-batch (SEMANTICS §1.3), source-agnostic: trigger →
-//! `getOffset` → `offsets/N` → `source.commit(end_{N-1})` → `getBatch` → `addBatch` → sink
-//! commit → `commits/N`. Everything a source kind decides goes through [`crate::microbatch::source::Source`].
+//! Constructing and committing a micro-batch (SEMANTICS §1.3), source- and sink-agnostic:
+//! trigger → `getOffset` → `offsets/N` → `source.commit(end_{N-1})` → `getBatch` → `addBatch`
+//! → sink commit → `commits/N`. Everything a source kind decides goes through
+//! [`crate::microbatch::source::Source`], everything a sink kind decides through
+//! [`crate::microbatch::sink::Sink`].
 
 use super::{cost, BatchRun, Phase, World, EPOCH_BASE_MS, MIN_BATCHES_TO_RETAIN};
 use crate::checkpoint::{CommitMetadata, OffsetSeq, OffsetSeqMetadata};
 use crate::microbatch::event::{ChannelToken, EventKind};
-use crate::microbatch::scenario::{Fault, FaultKind, SinkKind};
+use crate::microbatch::scenario::Fault;
+use crate::microbatch::sink::SinkCommit;
 use std::collections::{BTreeMap, BTreeSet};
 
 impl World {
@@ -154,12 +157,9 @@ impl World {
 
     pub(super) fn add_batch(&mut self, batch_id: u64) -> EventKind {
         self.now_ms += cost::CALL;
-        let skipped = self.sink.skips_batch(batch_id);
-        if self.sink.kind() == SinkKind::ForeachBatch {
-            // The user function picks a store at random on every call (seed 004: `storagePaths(r.nextInt(3))`).
-            let store = self.rng.below(u64::from(self.sink.spec.stores)) as u32;
-            self.sink.choose_store(store);
-        }
+        let sink = self.sink_contract();
+        let skipped = sink.skips_batch(&self.sink, batch_id);
+        sink.start_batch(&mut self.sink, &mut self.rng);
         let tasks = self.batch_run(batch_id).plan.len();
         self.phase = if skipped {
             Phase::CommitLog { batch_id }
@@ -182,20 +182,17 @@ impl World {
 
     pub(super) fn sink_commit(&mut self, batch_id: u64) -> EventKind {
         self.now_ms += cost::FILE_WRITE;
-        if self.sink.is_down(self.now_ms)
-            && matches!(
-                self.sink.kind(),
-                SinkKind::File | SinkKind::ForeachBatch | SinkKind::TwoPhase
-            )
-        {
+        let sink = self.sink_contract();
+        if sink.commit_fails_when_down() && self.sink.is_down(self.now_ms) {
             return self.fail_sink(batch_id, &format!("commit of batch {batch_id}"));
         }
-        let (rows, target, skipped) = self.sink.commit(batch_id);
-        let fault = Fault {
-            kind: FaultKind::ForeachFail,
-            batch_id,
-        };
-        if self.sink.kind() == SinkKind::ForeachBatch && self.take_fault(fault) {
+        let SinkCommit {
+            rows,
+            target,
+            skipped,
+        } = sink.commit(&mut self.sink, batch_id);
+        let fault = sink.commit_fault().map(|kind| Fault { kind, batch_id });
+        if fault.is_some_and(|fault| self.take_fault(fault)) {
             // The function wrote its store, then threw: the batch and the query fail, and
             // the rows it wrote stay (a re-run writes them again, perhaps to another store).
             let reason = format!(

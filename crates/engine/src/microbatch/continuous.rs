@@ -5,6 +5,7 @@
 use super::{cost, BatchRun, Phase, World};
 use crate::checkpoint::OffsetSeq;
 use crate::microbatch::event::EventKind;
+use crate::microbatch::sink::TaskOutput;
 use crate::microbatch::source::{read_range, PartitionPlan, SourceOffset, TaskRead};
 use crate::microbatch::tunnel::Token;
 use std::collections::BTreeMap;
@@ -121,9 +122,15 @@ impl World {
         }
         let rows = self.batch_run(epoch).reads[task as usize].rows.clone();
         let n = rows.len();
+        let output = TaskOutput {
+            batch_id: epoch,
+            partition: task,
+            rows,
+            file_name: String::new(),
+        };
         let effect = self
-            .sink
-            .task_output(epoch, task, rows, String::new(), &self.upstream);
+            .sink_contract()
+            .task_output(&mut self.sink, output, &self.upstream);
         self.advance_task(
             task,
             |task| Phase::EpochWriterCommit { epoch, task },
@@ -141,12 +148,12 @@ impl World {
     pub(super) fn epoch_sink_commit(&mut self, epoch: u64) -> EventKind {
         self.now_ms += cost::CALL;
         self.phase = Phase::EpochCommitLog { epoch };
-        let (rows, target, skipped) = self.sink.commit(epoch);
+        let done = self.sink_contract().commit(&mut self.sink, epoch);
         EventKind::SinkCommitted {
             batch_id: epoch,
-            rows,
-            target: format!("StreamingWrite.commit({epoch}): {target}"),
-            skipped,
+            rows: done.rows,
+            target: format!("StreamingWrite.commit({epoch}): {}", done.target),
+            skipped: done.skipped,
         }
     }
 

@@ -141,7 +141,7 @@ impl World {
                 "{prepared} rows the SeaTunnel sink writer prepared but had not committed (task commit)"
             ));
         }
-        let staged = self.sink.abort_attempt();
+        let staged = self.sink_contract().abort_attempt(&mut self.sink);
         if staged > 0 {
             lost.push(format!("{staged} staged sink rows"));
         }
@@ -171,7 +171,7 @@ impl World {
     }
 
     pub(super) fn drop_volatile(&mut self) {
-        self.sink.new_driver();
+        self.sink_contract().new_driver(&mut self.sink);
         self.source = SourceState::default();
         self.driver = Driver::default();
         self.last_task_done = false;
@@ -182,7 +182,7 @@ impl World {
     /// it; the scenario's `restart` says who does (by default a job scheduler, after
     /// `restart_delay_ms`), or that nobody does.
     pub(super) fn fail_query(&mut self, reason: String) -> EventKind {
-        self.sink.abort_attempt();
+        self.sink_contract().abort_attempt(&mut self.sink);
         self.drop_volatile();
         self.phase = self.after_failure();
         let who = match self.phase {

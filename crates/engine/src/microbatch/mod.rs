@@ -5,7 +5,8 @@
 //! getOffset → `offsets/N` → `source.commit(end_{N-1})` → getBatch → addBatch (tasks) →
 //! sink commit → `commits/N`, and on (re)start the recovery rules of §1.5. Each call to
 //! `step()` performs exactly one observable action and returns its `Event`. What differs
-//! between source kinds lives behind [`crate::microbatch::source::Source`].
+//! between source kinds lives behind [`crate::microbatch::source::Source`], what differs between
+//! sink kinds behind [`crate::microbatch::sink::Sink`].
 //!
 //! The modules, by concern: `phase` (where the driver is, and the batch in flight), `crash`
 //! (crash points, what a crash loses), `recovery` (start, restart, `sources/0/0`), `batch`

@@ -7,10 +7,12 @@
 //! folder listing shows (`sources/0/<batch>/<subtask>/0.committed`).
 
 use super::{cost, Phase, ReaderStep, SeaTunnelReader, World};
-use crate::microbatch::event::EventKind;
+use crate::microbatch::event::{EventKind, SinkEffect};
 use crate::microbatch::scenario::{ReaderEnd, SeaTunnelDesign};
+use crate::microbatch::sink::TaskOutput;
 use crate::microbatch::source::{read_range, seatunnel};
 use crate::microbatch::tunnel::Token;
+use crate::microbatch::upstream::Rows;
 
 impl World {
     /// Opens one reader per planned subtask at its restored position; the first polls next.
@@ -178,6 +180,18 @@ impl World {
         }
     }
 
+    /// Subtask `task`'s rows handed to the sink (SeaTunnel's sink writer names no data file).
+    fn reader_output(&mut self, batch_id: u64, task: u32, rows: Rows) -> SinkEffect {
+        let output = TaskOutput {
+            batch_id,
+            partition: task,
+            rows,
+            file_name: String::new(),
+        };
+        self.sink_contract()
+            .task_output(&mut self.sink, output, &self.upstream)
+    }
+
     /// The sink commits the rows read before the checkpoint record (or, at the end of the
     /// reader, the task's last rows). SeaTunnel's sink writer appends.
     pub(super) fn reader_sink_commit(
@@ -212,9 +226,7 @@ impl World {
             let mut all = std::mem::take(&mut next.prepared);
             all.append(&mut rows);
             let n = all.len();
-            let effect = self
-                .sink
-                .task_output(batch_id, task, all, String::new(), &self.upstream);
+            let effect = self.reader_output(batch_id, task, all);
             return EventKind::TaskFinished {
                 batch_id,
                 partition: task,
@@ -222,9 +234,7 @@ impl World {
                 effect,
             };
         }
-        let effect = self
-            .sink
-            .task_output(batch_id, task, rows, String::new(), &self.upstream);
+        let effect = self.reader_output(batch_id, task, rows);
         if next.closed {
             EventKind::TaskFinished {
                 batch_id,

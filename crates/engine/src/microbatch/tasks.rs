@@ -6,6 +6,7 @@
 use super::{cost, Phase, World};
 use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::scenario::{Fault, FaultKind};
+use crate::microbatch::sink::TaskOutput;
 use crate::microbatch::source::SourceOffset;
 
 impl World {
@@ -94,10 +95,15 @@ impl World {
         }
         let rows = self.batch_run(batch_id).reads[task as usize].rows.clone();
         let n = rows.len();
-        let file = format!("part-{task:05}-{}.json", self.rng.uuid());
+        let output = TaskOutput {
+            batch_id,
+            partition: task,
+            rows,
+            file_name: format!("part-{task:05}-{}.json", self.rng.uuid()),
+        };
         let effect = self
-            .sink
-            .task_output(batch_id, task, rows, file, &self.upstream);
+            .sink_contract()
+            .task_output(&mut self.sink, output, &self.upstream);
         let fault = Fault {
             kind: FaultKind::TaskFail,
             batch_id,
@@ -172,7 +178,7 @@ impl World {
     /// driver, what it appended stays. Retried from its planned start, unless this was the
     /// `spark.task.maxFailures`-th attempt: then the job, the batch and the query fail.
     fn fail_task(&mut self, batch_id: u64, task: u32, rows: u64) -> EventKind {
-        self.sink.drop_task_attempt(task);
+        self.sink_contract().drop_task_attempt(&mut self.sink, task);
         let max = self.scenario.task_max_failures;
         let b = self.batch_run_mut(batch_id);
         b.failed_attempts.resize(b.plan.len(), 0);

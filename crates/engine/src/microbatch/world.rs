@@ -5,8 +5,8 @@ use crate::checkpoint::CheckpointFolder;
 use crate::history::History;
 use crate::microbatch::event::{Event, EventKind};
 use crate::microbatch::meta_table::MetaTable;
-use crate::microbatch::scenario::{CrashPoint, Fault, Scenario, SourceKind};
-use crate::microbatch::sink::Sink;
+use crate::microbatch::scenario::{CrashPoint, Fault, Scenario, SinkKind, SourceKind};
+use crate::microbatch::sink::{self, Sink, SinkState};
 use crate::microbatch::source::{
     self, Source, SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView,
 };
@@ -74,7 +74,7 @@ pub struct World {
     /// The Spark checkpoint folder (durable).
     pub checkpoint: CheckpointFolder,
     /// The sink (durable, except staged output of an attempt).
-    pub sink: Sink,
+    pub sink: SinkState,
     /// Source costs (kept across crashes).
     pub counters: SourceCounters,
     /// The source's volatile state.
@@ -104,7 +104,7 @@ impl World {
         let mut rng = Prng::new(scenario.seed);
         let upstream = std::sync::Arc::new(Upstream::generate(&scenario, &mut rng));
         let tunnel = Tunnel::new(&upstream, scenario.source.page_size);
-        let sink = Sink::new(&scenario.sink);
+        let sink = SinkState::new(&scenario.sink, sink_contract(scenario.sink.kind));
         let pending_crashes = scenario.crashes.clone();
         let pending_faults = scenario.faults.clone();
         World {
@@ -279,6 +279,11 @@ impl World {
         }
     }
 
+    /// The implementation of the sink contract for the scenario's sink kind.
+    pub(super) fn sink_contract(&self) -> &'static dyn Sink {
+        sink_contract(self.scenario.sink.kind)
+    }
+
     /// What a source call may touch, built for one call.
     pub(super) fn source_ctx(&mut self) -> SourceCtx<'_> {
         SourceCtx {
@@ -449,5 +454,18 @@ impl crate::sim::Sim for World {
 
     fn clock_ms(&self) -> u64 {
         self.now_ms()
+    }
+}
+
+/// The implementation of the sink contract for `kind`: one per kind, each in its own file
+/// under `sink/`, all stateless (the state is the world's [`SinkState`]).
+pub(crate) fn sink_contract(kind: SinkKind) -> &'static dyn Sink {
+    match kind {
+        SinkKind::Append => &sink::append::AppendSink,
+        SinkKind::Upsert => &sink::upsert::UpsertSink,
+        SinkKind::File => &sink::file::FileSink,
+        SinkKind::ForeachBatch => &sink::foreach_batch::ForeachBatchSink,
+        SinkKind::TwoPhase => &sink::two_phase::TwoPhaseSink,
+        SinkKind::BatchIdInMemory => &sink::batch_id_in_memory::BatchIdInMemorySink,
     }
 }

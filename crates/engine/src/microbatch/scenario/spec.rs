@@ -335,6 +335,44 @@ pub enum SinkKind {
     BatchIdInMemory,
 }
 
+impl SinkKind {
+    /// Every sink kind.
+    pub const ALL: [SinkKind; 6] = [
+        SinkKind::File,
+        SinkKind::Upsert,
+        SinkKind::Append,
+        SinkKind::ForeachBatch,
+        SinkKind::TwoPhase,
+        SinkKind::BatchIdInMemory,
+    ];
+
+    /// The stable name used in scenario files, the CLI (`inspect --sink-kind`) and URLs: its
+    /// serde name (`file`, `upsert`, `append`, `foreach-batch`, `two-phase`,
+    /// `batch-id-in-memory`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SinkKind::File => "file",
+            SinkKind::Upsert => "upsert",
+            SinkKind::Append => "append",
+            SinkKind::ForeachBatch => "foreach-batch",
+            SinkKind::TwoPhase => "two-phase",
+            SinkKind::BatchIdInMemory => "batch-id-in-memory",
+        }
+    }
+
+    /// Reads a stable name ([`SinkKind::name`]).
+    pub fn parse(text: &str) -> Option<SinkKind> {
+        SinkKind::ALL.into_iter().find(|k| k.name() == text)
+    }
+}
+
+impl fmt::Display for SinkKind {
+    /// Its stable name ([`SinkKind::name`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The sink and its faults.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]

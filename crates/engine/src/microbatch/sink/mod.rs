@@ -1,12 +1,27 @@
-//! Sinks: file sink with a batch-id manifest, upsert by key (each record, or a running sum per
-//! user), plain append, foreachBatch to several stores, two-phase. Also what each sink should
-//! hold once every record arrived exactly once ([`Sink::expected`]), which the oracle judges
-//! keys and values against.
+//! Sinks and their contract: what Spark's `Sink.addBatch`, a foreachBatch function or a DSv2
+//! `StreamingWrite` does with a batch, as the [`Sink`] trait, and the state every kind keeps
+//! ([`SinkState`]: its stores, a file sink's files and manifest, the staged output of the
+//! attempt in flight). Also what each sink should hold once every record arrived exactly once
+//! ([`SinkState::expected`]), which the oracle judges keys and values against.
+//!
+//! One implementation per sink kind, each in its own file: [`append`], [`upsert`] (by key:
+//! each record, or a running sum per user), [`file`](mod@file) (a batch-id manifest),
+//! [`foreach_batch`] (to one of several stores), [`two_phase`] and [`batch_id_in_memory`]. The
+//! driver in `crate::microbatch` changes a sink only through the trait, on the implementation
+//! its scenario's [`SinkKind`] names, and reads it through [`SinkState`].
+
+pub mod append;
+pub mod batch_id_in_memory;
+pub mod file;
+pub mod foreach_batch;
+pub mod two_phase;
+pub mod upsert;
 
 use crate::chunked::Chunked;
 use crate::microbatch::event::SinkEffect;
-use crate::microbatch::scenario::{SinkKind, SinkSpec, SinkValue};
+use crate::microbatch::scenario::{FaultKind, SinkKind, SinkSpec, SinkValue};
 use crate::microbatch::upstream::{ByRecord, Record, RowKey, Rows, Upstream};
+use crate::rng::Prng;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -33,8 +48,8 @@ pub const ROW_CHUNK: usize = 32_768;
 /// One visible row of a store, in 16 bytes: the batch whose attempt wrote it, and what it
 /// holds — a record by its identity (channel and sequence number; the upstream makes the
 /// record's fields again, [`crate::microbatch::upstream::UpstreamChannel::record`]), or for a running sum
-/// the user and the sum. Which of the two the sink's value says ([`Sink::row_key`],
-/// [`Sink::value_of`]). A row of a whole record was 48 bytes, and a 1 M-record run keeps a
+/// the user and the sum. Which of the two the sink's value says ([`SinkState::row_key`],
+/// [`SinkState::value_of`]). A row of a whole record was 48 bytes, and a 1 M-record run keeps a
 /// million of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
@@ -96,9 +111,139 @@ pub struct Store {
     pub rows: Chunked<Row, ROW_CHUNK>,
 }
 
-/// The sink's durable state plus the staged output of the current attempt (volatile).
+/// What a task hands the sink (the arguments of [`Sink::task_output`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskOutput {
+    /// The batch (or epoch) whose attempt the task belongs to.
+    pub batch_id: u64,
+    /// The task's partition.
+    pub partition: u32,
+    /// Its rows, by identity.
+    pub rows: Rows,
+    /// The data file a file sink writes them to (`part-00000-<uuid>.json`); unused by the
+    /// other sinks.
+    pub file_name: String,
+}
+
+/// What the driver's commit of a batch (or epoch) did: the `sink-committed` event's fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SinkCommit {
+    /// Rows the commit made visible (0 where the tasks already wrote them, or the commit was
+    /// skipped).
+    pub rows: u64,
+    /// Where they went, as the trace shows it: `_spark_metadata/3`, `store-1`, `epoch 3`,
+    /// `table (latestBatchId = 3)`.
+    pub target: String,
+    /// Whether the sink skipped the commit as a duplicate of one it already made (a two-phase
+    /// sink's epoch already committed).
+    pub skipped: bool,
+}
+
+impl SinkCommit {
+    /// The commit of a sink whose tasks wrote every row visibly (append, upsert): the attempt's
+    /// stage is emptied (it holds nothing) and nothing more becomes visible.
+    fn written_by_tasks(state: &mut SinkState) -> SinkCommit {
+        state.take_staged();
+        SinkCommit {
+            rows: 0,
+            target: "rows already written by tasks".into(),
+            skipped: false,
+        }
+    }
+}
+
+/// The micro-batch sink contract: what a sink does as the driver hands it a batch (`addBatch`,
+/// its tasks' writes, the commit), and on a failed task, an aborted attempt or a new driver.
+/// Implementations hold no state of their own: it is the world's [`SinkState`], so a world
+/// stays a plain `Clone`.
+pub trait Sink {
+    /// The names of the stores a new sink holds: one `table` by default.
+    fn store_names(&self, _spec: &SinkSpec) -> Vec<String> {
+        vec!["table".into()]
+    }
+
+    /// `addBatch(batchId)` entry check: whether the sink skips a batch it already has, before
+    /// any task runs. By default it skips nothing.
+    fn skips_batch(&self, _state: &SinkState, _batch_id: u64) -> bool {
+        false
+    }
+
+    /// `addBatch(batchId)` goes on (after [`Sink::skips_batch`]): the sink prepares for the
+    /// batch's writes. By default there is nothing to prepare.
+    fn start_batch(&self, _state: &mut SinkState, _rng: &mut Prng) {}
+
+    /// A task hands over its rows and the sink says what it did with them; `upstream` makes a
+    /// record's fields where a sink adds them up. By default the rows are staged for the
+    /// driver's commit.
+    fn task_output(
+        &self,
+        state: &mut SinkState,
+        output: TaskOutput,
+        _upstream: &Upstream,
+    ) -> SinkEffect {
+        state.stage(output.partition, output.rows);
+        SinkEffect::Staged
+    }
+
+    /// A failed task attempt: what it staged never reaches the driver's commit (its commit
+    /// message is not sent; a file sink's file stays an orphan). Rows it wrote visibly stay.
+    fn drop_task_attempt(&self, state: &mut SinkState, partition: u32) {
+        state.drop_task_staged(partition);
+    }
+
+    /// Whether the store being down at the driver's commit fails the batch there. By default
+    /// it does not: an outage fails the tasks' writes.
+    fn commit_fails_when_down(&self) -> bool {
+        false
+    }
+
+    /// The driver finishes batch (or epoch) `batch_id`: the attempt's staged output leaves the
+    /// stage. Returns what the commit made visible, and where.
+    fn commit(&self, state: &mut SinkState, batch_id: u64) -> SinkCommit;
+
+    /// The scenario fault that can strike right after the commit, once it wrote; `None` (the
+    /// default) when none can.
+    fn commit_fault(&self) -> Option<FaultKind> {
+        None
+    }
+
+    /// A new driver (a restart): the sink object is created again and its in-memory fields
+    /// start over; what it wrote stays. By default it keeps nothing in memory.
+    fn new_driver(&self, _state: &mut SinkState) {}
+
+    /// A crash or a failed batch: the staged output of the attempt is gone (orphan files stay
+    /// on disk). Returns how many rows were staged.
+    fn abort_attempt(&self, state: &mut SinkState) -> u64 {
+        state.drop_staged()
+    }
+}
+
+/// The staged output of the attempt in flight, taken out of the sink by the driver's commit.
+struct Staged {
+    /// Each task's rows (task → rows), in the order they were staged.
+    parts: Vec<(u32, Rows)>,
+    /// Rows in them, all tasks together.
+    rows: u64,
+    /// File sink: the index of the first data file of the attempt
+    /// ([`SinkState::attempt_files_from`], as it was while the rows were staged).
+    files_from: usize,
+}
+
+impl Staged {
+    /// The rows as a store keeps them, written by batch `batch_id`. Made as they move into the
+    /// store, without gathering them first (a large batch is megabytes).
+    fn rows_of(&self, batch_id: u64) -> impl Iterator<Item = Row> + '_ {
+        self.parts
+            .iter()
+            .flat_map(move |(_, rows)| Row::records_of(batch_id, rows))
+    }
+}
+
+/// The sink's durable state plus the staged output of the current attempt (volatile): one
+/// struct for every kind, each kind using the fields named for it (the [`Sink`]
+/// implementations hold no state).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Sink {
+pub struct SinkState {
     /// Implementation and faults.
     pub spec: SinkSpec,
     /// Visible contents: one store, or several for foreachBatch.
@@ -119,33 +264,26 @@ pub struct Sink {
     pub latest_batch_id: Option<u64>,
     /// Upsert: key → position of its row in the store and how often it was written.
     upsert_index: KeySlots,
-    /// Calls that changed this sink so far ([`Sink::version`]).
+    /// Calls that changed this sink so far ([`SinkState::version`]).
     #[serde(skip)]
     version: u64,
-    /// Calls that may have changed its visible rows so far ([`Sink::visible_version`]).
+    /// Calls that may have changed its visible rows so far ([`SinkState::visible_version`]).
     #[serde(skip)]
     visible_version: u64,
 }
 
-impl Sink {
-    /// An empty sink.
-    pub fn new(spec: &SinkSpec) -> Sink {
-        let n = if spec.kind == SinkKind::ForeachBatch {
-            spec.stores
-        } else {
-            1
-        };
-        let stores = (0..n)
-            .map(|i| Store {
-                name: if spec.kind == SinkKind::ForeachBatch {
-                    format!("store-{i}")
-                } else {
-                    "table".into()
-                },
+impl SinkState {
+    /// An empty sink of `spec`, with the stores `sink` (its kind's implementation) names.
+    pub fn new(spec: &SinkSpec, sink: &dyn Sink) -> SinkState {
+        let stores = sink
+            .store_names(spec)
+            .into_iter()
+            .map(|name| Store {
+                name,
                 rows: Chunked::new(),
             })
             .collect();
-        Sink {
+        SinkState {
             spec: spec.clone(),
             stores,
             files: Chunked::new(),
@@ -170,21 +308,6 @@ impl Sink {
         self.spec.outages.iter().any(|w| w.contains(now_ms))
     }
 
-    /// `addBatch(batchId)` entry check: the file sink skips a batch id already in its manifest
-    /// (FileStreamSink: `batchId <= latest` → "Skipping already committed batch"), before any task runs.
-    /// The batch-id-in-memory sink skips `batchId <= latestBatchId` of its driver-side field.
-    pub fn skips_batch(&self, batch_id: u64) -> bool {
-        match self.kind() {
-            SinkKind::File => self
-                .manifest
-                .keys()
-                .next_back()
-                .is_some_and(|&last| batch_id <= last),
-            SinkKind::BatchIdInMemory => self.latest_batch_id.is_some_and(|l| batch_id <= l),
-            _ => false,
-        }
-    }
-
     /// How many calls have changed this sink since it was made. Along one run, two moments
     /// with the same version hold the same sink, so a view of the sink can be kept until the
     /// version moves (the dashboard recounts the sink only then).
@@ -201,107 +324,54 @@ impl Sink {
         self.visible_version
     }
 
-    /// foreachBatch: the store the next call writes to.
-    pub fn choose_store(&mut self, store: u32) {
+    /// A call changed the sink and left its visible rows as they were.
+    fn changed(&mut self) {
         self.version += 1;
+    }
+
+    /// A call may have changed the visible rows.
+    fn changed_visibly(&mut self) {
+        self.version += 1;
+        self.visible_version += 1;
+    }
+
+    /// Stages a task's rows for the driver's commit.
+    fn stage(&mut self, partition: u32, rows: Rows) {
+        self.changed();
+        self.staged.push((partition, rows));
+    }
+
+    /// foreachBatch: the store the next call writes to.
+    fn choose_store(&mut self, store: u32) {
+        self.changed();
         self.current_store = store;
     }
 
-    /// A new driver (a restart): the sink object is created again and its in-memory fields
-    /// start over; what it wrote stays.
-    pub fn new_driver(&mut self) {
-        self.version += 1;
-        self.latest_batch_id = None;
+    /// Takes the attempt's staged output for the driver's commit, which may change the
+    /// visible rows.
+    fn take_staged(&mut self) -> Staged {
+        self.changed_visibly();
+        let files_from = self.attempt_files_from();
+        let rows = self.staged_len();
+        Staged {
+            parts: std::mem::take(&mut self.staged),
+            rows,
+            files_from,
+        }
     }
 
-    /// A failed task attempt: what it staged never reaches the driver's commit (its commit
-    /// message is not sent; a file sink's file stays an orphan). Appended or upserted rows stay.
-    pub fn drop_task_attempt(&mut self, partition: u32) {
-        self.version += 1;
+    /// Drops the staged output of the attempt; returns how many rows it held.
+    fn drop_staged(&mut self) -> u64 {
+        self.changed();
+        let n = self.staged_len();
+        self.staged.clear();
+        n
+    }
+
+    /// Drops what one task attempt staged.
+    fn drop_task_staged(&mut self, partition: u32) {
+        self.changed();
         self.staged.retain(|(p, _)| *p != partition);
-    }
-
-    /// A task hands over its rows and says what the sink did with them. `file_name` names the
-    /// data file for a file sink; `upstream` makes a record's fields where a sink adds them up.
-    pub fn task_output(
-        &mut self,
-        batch_id: u64,
-        partition: u32,
-        rows: Rows,
-        file_name: String,
-        upstream: &Upstream,
-    ) -> SinkEffect {
-        self.version += 1;
-        if matches!(self.kind(), SinkKind::Append | SinkKind::Upsert) {
-            self.visible_version += 1;
-        }
-        match self.kind() {
-            SinkKind::Append => {
-                self.stores[0].rows.extend(Row::records_of(batch_id, &rows));
-                SinkEffect::Appended
-            }
-            SinkKind::Upsert if self.spec.value == SinkValue::RunningSum => {
-                for r in rows.records(upstream) {
-                    self.add_to_sum(batch_id, &r);
-                }
-                SinkEffect::Upserted
-            }
-            SinkKind::Upsert => {
-                let store = &mut self.stores[0].rows;
-                // Rows of keys never written are gathered and appended at once (a push per
-                // row made the store's chunk writable once per row).
-                let mut fresh: Vec<Row> = vec![];
-                for (channel, from, to) in rows.runs() {
-                    let slots = self.upsert_index.records.run_mut(channel, from, to);
-                    for (slot, seq) in slots.iter_mut().zip(from..) {
-                        let row = Row::record(batch_id, channel, seq);
-                        let at = slot.row as usize;
-                        if slot.writes == 0 {
-                            slot.row = row_index(store.len() + fresh.len());
-                            fresh.push(row);
-                        } else if at >= store.len() {
-                            fresh[at - store.len()] = row;
-                        } else {
-                            *store.get_mut(at).expect("an indexed row") = row;
-                        }
-                        slot.writes += 1;
-                    }
-                }
-                store.extend(fresh);
-                SinkEffect::Upserted
-            }
-            SinkKind::File => {
-                self.files.push(SinkFile {
-                    name: file_name,
-                    batch_id,
-                    rows: rows.len(),
-                    committed: false,
-                });
-                self.staged.push((partition, rows));
-                SinkEffect::Staged
-            }
-            SinkKind::ForeachBatch | SinkKind::TwoPhase | SinkKind::BatchIdInMemory => {
-                self.staged.push((partition, rows));
-                SinkEffect::Staged
-            }
-        }
-    }
-
-    /// Running sum: reads the user's row, adds the record's amount and writes it back (not
-    /// idempotent: the same record added twice counts twice). The row's key is `user-<id>`, its
-    /// value the sum.
-    fn add_to_sum(&mut self, batch_id: u64, r: &Record) {
-        // Not counted as a rewrite: nothing is absorbed, every add counts.
-        let store = &mut self.stores[0].rows;
-        let slot = self.upsert_index.users.entry(r.user_id).or_default();
-        if slot.writes > 0 {
-            let row = store.get_mut(slot.row as usize).expect("an indexed row");
-            *row = Row::sum(batch_id, r.user_id, row.word + r.amount);
-        } else {
-            slot.row = row_index(store.len());
-            slot.writes = 1;
-            store.push(Row::sum(batch_id, r.user_id, r.amount));
-        }
     }
 
     /// What this sink should show once every record of `upstream` arrived exactly once: key →
@@ -311,8 +381,8 @@ impl Sink {
         self.expected_of(upstream.records())
     }
 
-    /// [`Sink::expected`] of the given records only (a query started at `latest` never reads
-    /// the records that arrived before it).
+    /// [`SinkState::expected`] of the given records only (a query started at `latest` never
+    /// reads the records that arrived before it).
     pub fn expected_of(&self, records: impl Iterator<Item = Record>) -> BTreeMap<RowKey, u64> {
         match self.spec.value {
             // Upstream records come in key order: the map is built in one pass.
@@ -344,71 +414,13 @@ impl Sink {
         self.visible().map(|r| (self.row_key(r), r))
     }
 
-    /// The value a visible row holds, as [`Sink::expected`] states it: a record's amount (made
-    /// again by `upstream`, whose record the row names), or a running sum's sum.
+    /// The value a visible row holds, as [`SinkState::expected`] states it: a record's amount
+    /// (made again by `upstream`, whose record the row names), or a running sum's sum.
     pub fn value_of(&self, row: &Row, upstream: &Upstream) -> u64 {
         match self.spec.value {
             SinkValue::Record => upstream.channel(row.id).record(row.word).amount,
             SinkValue::RunningSum => row.word,
         }
-    }
-
-    /// The driver finishes batch N. Returns (rows made visible, target description, skipped as duplicate).
-    pub fn commit(&mut self, batch_id: u64) -> (u64, String, bool) {
-        self.version += 1;
-        self.visible_version += 1;
-        let attempt_files = self.attempt_files_from();
-        // Made into rows as they move into the store, without gathering them first (a large
-        // batch is megabytes).
-        let n = self.staged_len();
-        let parts = std::mem::take(&mut self.staged);
-        let staged = parts
-            .iter()
-            .flat_map(move |(_, rows)| Row::records_of(batch_id, rows));
-        match self.kind() {
-            SinkKind::Append | SinkKind::Upsert => {
-                (0, "rows already written by tasks".into(), false)
-            }
-            SinkKind::File => {
-                let mut names = vec![];
-                for i in attempt_files..self.files.len() {
-                    let f = self.files.get_mut(i).expect("a file of this attempt");
-                    if f.batch_id == batch_id && !f.committed {
-                        f.committed = true;
-                        names.push(f.name.clone());
-                    }
-                }
-                self.manifest.insert(batch_id, names.into());
-                self.stores[0].rows.extend(staged);
-                (n, format!("_spark_metadata/{batch_id}"), false)
-            }
-            SinkKind::ForeachBatch => {
-                let i = self.current_store as usize;
-                self.stores[i].rows.extend(staged);
-                (n, self.stores[i].name.clone(), false)
-            }
-            SinkKind::BatchIdInMemory => {
-                self.latest_batch_id = Some(batch_id);
-                self.stores[0].rows.extend(staged);
-                (n, format!("table (latestBatchId = {batch_id})"), false)
-            }
-            SinkKind::TwoPhase => {
-                if self.last_committed_epoch.is_some_and(|e| batch_id <= e) {
-                    return (0, format!("epoch {batch_id}"), true);
-                }
-                self.last_committed_epoch = Some(batch_id);
-                self.stores[0].rows.extend(staged);
-                (n, format!("epoch {batch_id}"), false)
-            }
-        }
-    }
-
-    /// A crash or a failed batch: staged output of the attempt is gone (orphan files stay on disk).
-    pub fn abort_attempt(&mut self) -> u64 {
-        self.version += 1;
-        let n = self.staged_len();
-        self.staged.clear();
-        n
     }
 
     /// Rows staged by the attempt in flight, all tasks together.
@@ -469,12 +481,6 @@ impl KeySlots {
             .map(|(_, _, s)| u64::from(s.writes.saturating_sub(1)))
             .sum()
     }
-}
-
-/// A store position as a slot keeps it (a store holds fewer rows than the work budget's
-/// records, far below `u32::MAX`).
-fn row_index(len: usize) -> u32 {
-    u32::try_from(len).expect("a store holds fewer than 2^32 rows")
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! Tests of the sinks: what a row gives back, upserts at once and one by one, running sums,
-//! and a file sink's orphaned files.
+//! a file sink's orphaned files, what each kind does by its contract, and the kinds' names.
 
-use super::Sink;
+use super::{SinkState, TaskOutput};
+use crate::microbatch::event::SinkEffect;
 use crate::microbatch::scenario::SinkValue;
 use crate::microbatch::scenario::{preset, Scenario, SinkKind};
 use crate::microbatch::upstream::{Record, RowKey, Rows, Upstream};
+use crate::microbatch::world::sink_contract;
 use crate::microbatch::World;
 use std::sync::Arc;
 
@@ -16,6 +18,17 @@ fn kafka_into(kind: SinkKind) -> (Scenario, Arc<Upstream>) {
     (scenario, upstream)
 }
 
+/// Task `partition` of batch `batch_id` hands `rows` to `sink`, as the driver calls it.
+fn write(sink: &mut SinkState, batch_id: u64, partition: u32, rows: Rows, upstream: &Upstream) {
+    let output = TaskOutput {
+        batch_id,
+        partition,
+        rows,
+        file_name: String::new(),
+    };
+    sink_contract(sink.kind()).task_output(sink, output, upstream);
+}
+
 /// The rows of `records`, by identity, as a task hands them over.
 fn rows(records: &[Record]) -> Rows {
     records.iter().map(|r| (r.channel, r.seq)).collect()
@@ -25,16 +38,16 @@ fn rows(records: &[Record]) -> Rows {
 fn a_running_sum_adds_a_replayed_record_twice_and_a_record_upsert_does_not() {
     let (mut scenario, upstream) = kafka_into(SinkKind::Upsert);
     let batch: Vec<_> = upstream.records().take(3).collect();
-    let mut plain = Sink::new(&scenario.sink);
+    let mut plain = SinkState::new(&scenario.sink, sink_contract(scenario.sink.kind));
     scenario.sink.value = SinkValue::RunningSum;
-    let mut sum = Sink::new(&scenario.sink);
+    let mut sum = SinkState::new(&scenario.sink, sink_contract(scenario.sink.kind));
     for sink in [&mut plain, &mut sum] {
         for _ in 0..2 {
-            sink.task_output(0, 0, rows(&batch), String::new(), &upstream);
+            write(sink, 0, 0, rows(&batch), &upstream);
         }
     }
     let one: u64 = batch.iter().map(|r| r.amount).sum();
-    let user = |s: &Sink| -> u64 {
+    let user = |s: &SinkState| -> u64 {
         s.visible()
             .filter(|r| match s.row_key(r) {
                 RowKey::User(id) => batch.iter().any(|b| b.user_id == id),
@@ -57,9 +70,9 @@ fn a_running_sum_adds_a_replayed_record_twice_and_a_record_upsert_does_not() {
 fn a_row_gives_back_the_batch_key_and_value_of_what_was_written() {
     let (mut scenario, upstream) = kafka_into(SinkKind::Append);
     let records: Vec<_> = upstream.records().skip(5).take(40).collect();
-    let mut append = Sink::new(&scenario.sink);
-    append.task_output(7, 0, rows(&records[..25]), String::new(), &upstream);
-    append.task_output(9, 1, rows(&records[25..]), String::new(), &upstream);
+    let mut append = SinkState::new(&scenario.sink, sink_contract(scenario.sink.kind));
+    write(&mut append, 7, 0, rows(&records[..25]), &upstream);
+    write(&mut append, 9, 1, rows(&records[25..]), &upstream);
     let held: Vec<_> = append
         .visible_keyed()
         .map(|(key, r)| (r.batch_id(), key, append.value_of(r, &upstream)))
@@ -73,9 +86,9 @@ fn a_row_gives_back_the_batch_key_and_value_of_what_was_written() {
     // A running sum: the user's key, the sum of their amounts, the last batch that added.
     scenario.sink.kind = SinkKind::Upsert;
     scenario.sink.value = SinkValue::RunningSum;
-    let mut sum = Sink::new(&scenario.sink);
-    sum.task_output(3, 0, rows(&records), String::new(), &upstream);
-    sum.task_output(4, 0, rows(&records[..1]), String::new(), &upstream);
+    let mut sum = SinkState::new(&scenario.sink, sink_contract(scenario.sink.kind));
+    write(&mut sum, 3, 0, rows(&records), &upstream);
+    write(&mut sum, 4, 0, rows(&records[..1]), &upstream);
     let user = records[0].user_id;
     let want: u64 = records
         .iter()
@@ -100,15 +113,15 @@ fn an_upsert_holds_the_same_rows_whether_a_task_writes_them_at_once_or_one_by_on
         (1, vec![r[0], r[1], r[0], r[2]]),
         (2, vec![r[1], r[3], r[3]]),
     ];
-    let mut at_once = Sink::new(&scenario.sink);
-    let mut one_by_one = Sink::new(&scenario.sink);
+    let mut at_once = SinkState::new(&scenario.sink, sink_contract(scenario.sink.kind));
+    let mut one_by_one = SinkState::new(&scenario.sink, sink_contract(scenario.sink.kind));
     for (batch, written) in &writes {
-        at_once.task_output(*batch, 0, rows(written), String::new(), &upstream);
+        write(&mut at_once, *batch, 0, rows(written), &upstream);
         for row in written {
-            one_by_one.task_output(*batch, 0, rows(&[*row]), String::new(), &upstream);
+            write(&mut one_by_one, *batch, 0, rows(&[*row]), &upstream);
         }
     }
-    let held = |s: &Sink| -> Vec<_> {
+    let held = |s: &SinkState| -> Vec<_> {
         s.visible_keyed()
             .map(|(key, row)| (key, row.batch_id()))
             .collect()
@@ -155,4 +168,57 @@ fn a_rerun_lists_only_its_own_files_and_the_killed_attempts_stay_orphans() {
     assert!(files[1..]
         .iter()
         .all(|f| f.committed && listed.contains(&f.name)));
+}
+
+#[test]
+fn each_kind_writes_commits_skips_and_forgets_as_its_contract_says() {
+    for kind in SinkKind::ALL {
+        let (scenario, upstream) = kafka_into(kind);
+        let contract = sink_contract(kind);
+        let mut sink = SinkState::new(&scenario.sink, contract);
+        let batch: Vec<_> = upstream.records().take(5).collect();
+        let hand_over = |sink: &mut SinkState| {
+            let output = TaskOutput {
+                batch_id: 0,
+                partition: 0,
+                rows: rows(&batch),
+                file_name: "part-00000-a.json".into(),
+            };
+            contract.task_output(sink, output, &upstream)
+        };
+        let effect = hand_over(&mut sink);
+        let at_once = matches!(kind, SinkKind::Append | SinkKind::Upsert);
+        assert_eq!(effect == SinkEffect::Staged, !at_once, "{kind}");
+        assert_eq!(sink.visible_len(), if at_once { 5 } else { 0 }, "{kind}");
+        assert!(!contract.skips_batch(&sink, 0), "{kind}");
+        let done = contract.commit(&mut sink, 0);
+        assert_eq!(
+            (done.rows, done.skipped),
+            (if at_once { 0 } else { 5 }, false)
+        );
+        assert_eq!(sink.visible_len(), 5, "{kind}");
+        // Batch 0 again, as a re-run hands it over.
+        let skips = matches!(kind, SinkKind::File | SinkKind::BatchIdInMemory);
+        assert_eq!(contract.skips_batch(&sink, 0), skips, "{kind}");
+        hand_over(&mut sink);
+        let again = contract.commit(&mut sink, 0);
+        assert_eq!(again.skipped, kind == SinkKind::TwoPhase, "{kind}");
+        // A new driver forgets only a driver-side field.
+        contract.new_driver(&mut sink);
+        assert_eq!(
+            contract.skips_batch(&sink, 0),
+            kind == SinkKind::File,
+            "{kind}"
+        );
+    }
+}
+
+#[test]
+fn sink_kinds_are_named_as_scenario_files_name_them() {
+    for kind in SinkKind::ALL {
+        assert_eq!(serde_json::to_value(kind).unwrap(), kind.name());
+        assert_eq!(SinkKind::parse(kind.name()), Some(kind));
+        assert_eq!(kind.to_string(), kind.name());
+    }
+    assert_eq!(SinkKind::parse("kafka"), None);
 }

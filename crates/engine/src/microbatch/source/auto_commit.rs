@@ -1,10 +1,9 @@
 //! The auto-commit variant of the Tablestore source: tasks send every page's checkpoint to the
 //! Tunnel server while reading, so a restart resumes from the server, not from the offsets.
 
-use super::tablestore::{initial_uuid, restore_uuid};
+use super::tablestore::UuidOffsets;
 use super::{
-    read_channel, InitialOffset, PartitionPlan, ReadRequest, Source, SourceCtx, SourceOffset,
-    SourceState, SourceView, TaskRead,
+    read_channel, PartitionPlan, ReadRequest, Source, SourceCtx, SourceOffset, SourceView, TaskRead,
 };
 use crate::microbatch::tunnel::Token;
 use std::collections::BTreeMap;
@@ -13,24 +12,10 @@ use std::collections::BTreeMap;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct AutoCommit;
 
+/// Starts and names its batches as the Tablestore source does.
+impl UuidOffsets for AutoCommit {}
+
 impl Source for AutoCommit {
-    fn initial_offset(&self, ctx: &mut SourceCtx) -> Option<InitialOffset> {
-        Some(initial_uuid(ctx))
-    }
-
-    fn restore_initial(&self, state: &mut SourceState, body: &str) {
-        restore_uuid(state, body);
-    }
-
-    fn latest_offset(
-        &self,
-        ctx: &mut SourceCtx,
-        _batch_id: u64,
-        _start: Option<&SourceOffset>,
-    ) -> (SourceOffset, u64) {
-        (SourceOffset::Uuid(ctx.rng.uuid().to_string()), 0)
-    }
-
     // `commit` keeps the default: the tasks already committed on read.
 
     /// Every open channel from its server checkpoint (the offsets are not consulted).

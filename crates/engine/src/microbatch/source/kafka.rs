@@ -3,8 +3,8 @@
 //! `startingOffsets` (`latest` by default, as `KafkaSourceProvider`), written to `sources/0/0`.
 
 use super::{
-    read_planned_range, InitialOffset, PartitionPlan, Source, SourceCtx, SourceOffset, SourceState,
-    SourceView, TaskRead, TOPIC,
+    read_planned_range, InitialOffset, OffsetScheme, PartitionPlan, Source, SourceCtx,
+    SourceOffset, SourceState, SourceView, TaskRead, TOPIC,
 };
 use crate::microbatch::scenario::StartingOffsets;
 use crate::microbatch::tunnel::Token;
@@ -14,14 +14,7 @@ use std::collections::BTreeMap;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReplayableLog;
 
-fn log_map(offset: &SourceOffset) -> &BTreeMap<u32, u64> {
-    let SourceOffset::Log(map) = offset else {
-        panic!("a replayable log's offsets are partition positions, got {offset:?}");
-    };
-    map
-}
-
-impl Source for ReplayableLog {
+impl OffsetScheme for ReplayableLog {
     fn initial_offset(&self, ctx: &mut SourceCtx) -> Option<InitialOffset> {
         let latest = ctx.spec.starting_offsets == StartingOffsets::Latest;
         let map: BTreeMap<u32, u64> = ctx
@@ -31,12 +24,7 @@ impl Source for ReplayableLog {
             .map(|c| (c.index, if latest { c.arrived(ctx.now_ms) } else { 0 }))
             .collect();
         ctx.state.initial_log = Some(map.clone());
-        let start = SourceOffset::Log(map);
-        Some(InitialOffset {
-            version: 1,
-            body: start.to_line(ctx.upstream),
-            meta_rows: vec![],
-        })
+        Some(InitialOffset::v1(&SourceOffset::Log(map), ctx.upstream))
     }
 
     /// `sources/0/0` of an earlier run of this query: its initial offsets.
@@ -51,15 +39,6 @@ impl Source for ReplayableLog {
                     .collect()
             })
         });
-    }
-
-    /// The initial offsets, when `latest` put any partition past its beginning.
-    fn first_start(&self, state: &SourceState) -> Option<SourceOffset> {
-        state
-            .initial_log
-            .as_ref()
-            .filter(|m| m.values().any(|&o| o > 0))
-            .map(|m| SourceOffset::Log(m.clone()))
     }
 
     fn latest_offset(
@@ -88,6 +67,17 @@ impl Source for ReplayableLog {
             .collect();
         (SourceOffset::Log(end), 0)
     }
+}
+
+impl Source for ReplayableLog {
+    /// The initial offsets, when `latest` put any partition past its beginning.
+    fn first_start(&self, state: &SourceState) -> Option<SourceOffset> {
+        state
+            .initial_log
+            .as_ref()
+            .filter(|m| m.values().any(|&o| o > 0))
+            .map(|m| SourceOffset::Log(m.clone()))
+    }
 
     fn plan_batch(
         &self,
@@ -98,7 +88,7 @@ impl Source for ReplayableLog {
     ) -> Vec<PartitionPlan> {
         let first = self.first_start(ctx.state);
         let start = start.or(first.as_ref());
-        log_map(end)
+        end.expect_as(SourceOffset::as_log)
             .iter()
             .map(|(&p, &o)| PartitionPlan {
                 channel: p,
@@ -119,7 +109,7 @@ impl Source for ReplayableLog {
         committed: Option<&SourceOffset>,
     ) -> Option<BTreeMap<u32, Token>> {
         committed.map(|o| {
-            log_map(o)
+            o.expect_as(SourceOffset::as_log)
                 .iter()
                 .map(|(&p, &o)| (p, Token::At(o)))
                 .collect()

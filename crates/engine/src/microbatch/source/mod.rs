@@ -1,10 +1,12 @@
 //! Sources and their contract: Spark's V1/V2 micro-batch `Source` (get_offset, get_batch, commit)
-//! as the [`Source`] trait, the offsets it writes, and the read helpers its kinds share.
+//! as the [`Source`] trait, the offsets it writes ([`OffsetScheme`]), and the read helpers its
+//! kinds share.
 //!
 //! One implementation per source kind, each in its own file: [`kafka`] (replayable log),
-//! [`tablestore`] (UUID source with a Meta table), [`pull_ahead`], [`auto_commit`] and
-//! [`seatunnel`] (readers restoring from state files). The driver in `crate::microbatch` calls
-//! only the trait, on the implementation its scenario's [`SourceKind`] names.
+//! [`tablestore`] (UUID source with a Meta table), [`pull_ahead`], [`auto_commit`] (the
+//! Tablestore's UUID offsets, read with commit on read) and [`seatunnel`] (readers restoring
+//! from state files). The driver in `crate::microbatch` calls only the trait, on the
+//! implementation its scenario's [`SourceKind`] names.
 
 pub mod auto_commit;
 pub mod kafka;
@@ -43,6 +45,43 @@ pub enum SourceOffset {
 }
 
 impl SourceOffset {
+    /// A Kafka-like offset's next offset per partition; `None` for another variant.
+    pub fn as_log(&self) -> Option<&BTreeMap<u32, u64>> {
+        match self {
+            SourceOffset::Log(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// A pull-ahead offset's channel positions; `None` for another variant.
+    pub fn as_positions(&self) -> Option<&BTreeMap<u32, Token>> {
+        match self {
+            SourceOffset::Positions(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// A Tablestore offset's batch UUID; `None` for another variant.
+    pub fn as_uuid(&self) -> Option<&str> {
+        match self {
+            SourceOffset::Uuid(uuid) => Some(uuid),
+            _ => None,
+        }
+    }
+
+    /// The part of this offset that `part` takes out ([`SourceOffset::as_log`],
+    /// [`SourceOffset::as_positions`], [`SourceOffset::as_uuid`]): what a source of one kind
+    /// reads back from the offsets it wrote. A source only ever gets back its own offsets, so
+    /// another variant is a driver bug (a panic).
+    pub fn expect_as<'o, T: ?Sized>(
+        &'o self,
+        part: fn(&'o SourceOffset) -> Option<&'o T>,
+    ) -> &'o T {
+        part(self).unwrap_or_else(|| {
+            panic!("a source got back an offset of another kind than it writes: {self:?}")
+        })
+    }
+
     /// The exact text of the source's line in `offsets/N`.
     pub fn to_line(&self, upstream: &Upstream) -> String {
         match self {
@@ -350,6 +389,18 @@ pub struct InitialOffset {
     pub meta_rows: Vec<ChannelToken>,
 }
 
+impl InitialOffset {
+    /// A `v1` file whose offset line is `start` (the replayable log's `startingOffsets`, the
+    /// pull-ahead source's channel positions), with no Meta-table rows.
+    pub fn v1(start: &SourceOffset, upstream: &Upstream) -> InitialOffset {
+        InitialOffset {
+            version: 1,
+            body: start.to_line(upstream),
+            meta_rows: vec![],
+        }
+    }
+}
+
 /// What `commit(end)` did: checkpoints sent to the Tunnel server and Meta rows deleted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceCommit {
@@ -422,10 +473,10 @@ pub struct SourceView<'w> {
     pub checkpoint: &'w CheckpointFolder,
 }
 
-/// The micro-batch source contract (Spark's `Source` / `MicroBatchStream`, SEMANTICS §1.1),
-/// plus what recovery needs. Implementations hold no state of their own: the volatile state is
-/// the world's [`SourceState`], so a crash is one reset and a world stays a plain `Clone`.
-pub trait Source {
+/// The half of the source contract that names offsets: what a query's first start writes to
+/// `sources/0/0`, what a restart takes back from it, and each batch's end offset. The two UUID
+/// sources share one implementation ([`tablestore::UuidOffsets`]).
+pub trait OffsetScheme {
     /// On the first start of a query: what goes to `sources/0/0` (and the Meta table). `None`
     /// when this source keeps no initial offset file.
     fn initial_offset(&self, ctx: &mut SourceCtx) -> Option<InitialOffset>;
@@ -441,7 +492,13 @@ pub trait Source {
         batch_id: u64,
         start: Option<&SourceOffset>,
     ) -> (SourceOffset, u64);
+}
 
+/// The micro-batch source contract (Spark's `Source` / `MicroBatchStream`, SEMANTICS §1.1),
+/// plus what recovery needs; its offsets are the [`OffsetScheme`] it extends. Implementations
+/// hold no state of their own: the volatile state is the world's [`SourceState`], so a crash is
+/// one reset and a world stays a plain `Clone`.
+pub trait Source: OffsetScheme {
     /// `commit(end)` of the previous batch. By default nothing is sent anywhere: Spark never
     /// commits to Kafka (SEMANTICS §6).
     fn commit(&self, _ctx: &mut SourceCtx, _end: &SourceOffset) -> SourceCommit {

@@ -2,8 +2,9 @@
 //! the end positions and caches them for the tasks; offsets are real channel positions.
 
 use super::{
-    read_channel, read_planned_range, InitialOffset, PartitionPlan, ReadRequest, Source,
-    SourceCommit, SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView, TaskRead,
+    read_channel, read_planned_range, InitialOffset, OffsetScheme, PartitionPlan, ReadRequest,
+    Source, SourceCommit, SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView,
+    TaskRead,
 };
 use crate::microbatch::tunnel::Token;
 use std::collections::BTreeMap;
@@ -12,21 +13,10 @@ use std::collections::BTreeMap;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PullAhead;
 
-fn positions(offset: &SourceOffset) -> &BTreeMap<u32, Token> {
-    let SourceOffset::Positions(map) = offset else {
-        panic!("a pull-ahead source's offsets are channel positions, got {offset:?}");
-    };
-    map
-}
-
-impl Source for PullAhead {
+impl OffsetScheme for PullAhead {
     fn initial_offset(&self, ctx: &mut SourceCtx) -> Option<InitialOffset> {
         let start = SourceOffset::Positions(ctx.tunnel.open_channels().into_iter().collect());
-        Some(InitialOffset {
-            version: 1,
-            body: start.to_line(ctx.upstream),
-            meta_rows: vec![],
-        })
+        Some(InitialOffset::v1(&start, ctx.upstream))
     }
 
     /// Reads every channel from its start up to `maxOffsetsPerChannel` rows; the rows wait in
@@ -37,7 +27,10 @@ impl Source for PullAhead {
         _batch_id: u64,
         start: Option<&SourceOffset>,
     ) -> (SourceOffset, u64) {
-        let from = start.map(positions).cloned().unwrap_or_default();
+        let from = start
+            .map(|s| s.expect_as(SourceOffset::as_positions))
+            .cloned()
+            .unwrap_or_default();
         let mut channels: BTreeMap<u32, Token> = ctx.tunnel.open_channels().into_iter().collect();
         channels.extend(from);
         let cap = u64::from(ctx.spec.max_offsets_per_channel);
@@ -66,11 +59,13 @@ impl Source for PullAhead {
         ctx.counters.rows_cached_peak = ctx.counters.rows_cached_peak.max(ctx.counters.rows_cached);
         (SourceOffset::Positions(end), rows_read)
     }
+}
 
+impl Source for PullAhead {
     /// Commits the previous end positions to the Tunnel server and evicts cache entries that
     /// start before them.
     fn commit(&self, ctx: &mut SourceCtx, end: &SourceOffset) -> SourceCommit {
-        let map = positions(end);
+        let map = end.expect_as(SourceOffset::as_positions);
         let mut done = SourceCommit::default();
         for (&index, &token) in map {
             ctx.commit_to_tunnel(index, token);
@@ -93,7 +88,7 @@ impl Source for PullAhead {
         start: Option<&SourceOffset>,
         end: &SourceOffset,
     ) -> Vec<PartitionPlan> {
-        positions(end)
+        end.expect_as(SourceOffset::as_positions)
             .iter()
             .map(|(&c, &t)| PartitionPlan {
                 channel: c,
@@ -127,7 +122,7 @@ impl Source for PullAhead {
         _view: SourceView,
         committed: Option<&SourceOffset>,
     ) -> Option<BTreeMap<u32, Token>> {
-        committed.map(|o| positions(o).clone())
+        committed.map(|o| o.expect_as(SourceOffset::as_positions).clone())
     }
 
     fn drop_volatile(&self, state: &mut SourceState, counters: &mut SourceCounters) -> Vec<String> {

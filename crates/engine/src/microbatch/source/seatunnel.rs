@@ -3,7 +3,10 @@
 //! `.prepared` of the batch first; in the safer committed-only design, only `.committed` files.
 //! The readers themselves run in the driver's reader phase (`crate::microbatch::seatunnel`).
 
-use super::{InitialOffset, PartitionPlan, Source, SourceCtx, SourceOffset, SourceView, TaskRead};
+use super::{
+    InitialOffset, OffsetScheme, PartitionPlan, Source, SourceCtx, SourceOffset, SourceView,
+    TaskRead,
+};
 use crate::checkpoint::CheckpointFolder;
 use crate::microbatch::scenario::{ReaderEnd, SeaTunnelDesign};
 use crate::microbatch::tunnel::Token;
@@ -60,7 +63,7 @@ pub fn restore(
     best.map_or(0, |(_, pos)| pos)
 }
 
-impl Source for SeaTunnelSource {
+impl OffsetScheme for SeaTunnelSource {
     /// SeaTunnel keeps no initial offset file; its readers' state lives in
     /// `sources/0/<batch>/<subtask>/<checkpointId>.{prepared,committed}`.
     fn initial_offset(&self, _ctx: &mut SourceCtx) -> Option<InitialOffset> {
@@ -82,7 +85,9 @@ impl Source for SeaTunnelSource {
         }
         (SourceOffset::Checkpoint(batch_id), 0)
     }
+}
 
+impl Source for SeaTunnelSource {
     /// Dev's `commit(end)`: `currentOffset = end + 1` (the PR's source keeps no such field).
     fn commit(&self, ctx: &mut SourceCtx, end: &SourceOffset) -> super::SourceCommit {
         if let SourceOffset::Checkpoint(n) = end {

@@ -2,8 +2,9 @@
 //! tasks write the rows, and `commit` sends the start rows to the Tunnel server (SEMANTICS §3).
 
 use super::{
-    meta_positions, read_channel, InitialOffset, PartitionPlan, ReadRequest, Source, SourceCommit,
-    SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView, TaskRead, CHANNEL_CACHE_MS,
+    meta_positions, read_channel, InitialOffset, OffsetScheme, PartitionPlan, ReadRequest, Source,
+    SourceCommit, SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView, TaskRead,
+    CHANNEL_CACHE_MS,
 };
 use crate::microbatch::tunnel::Token;
 use std::collections::BTreeMap;
@@ -17,34 +18,46 @@ connector's code)";
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TablestoreSource;
 
-/// UUID₀ and its Meta rows (one per open channel at its server checkpoint), as `sources/0/0`
-/// v2 holds it. Shared with the auto-commit source, which starts the same way.
-pub(super) fn initial_uuid(ctx: &mut SourceCtx) -> InitialOffset {
-    let uuid = ctx.rng.uuid().to_string();
-    let mut meta_rows = vec![];
-    for (index, token) in ctx.tunnel.open_channels() {
-        let id = ctx.upstream.channel(index).id.clone();
-        ctx.meta_table.put(&uuid, &id, token, ctx.seq);
-        meta_rows.push(ctx.channel_token(index, token));
-    }
-    ctx.state.initial_uuid = Some(uuid.clone());
-    InitialOffset {
-        version: 2,
-        body: uuid,
-        meta_rows,
-    }
-}
+/// A source whose offsets are batch UUIDs naming Meta-table rows, with UUID₀ in a `v2`
+/// `sources/0/0` (the Tablestore source, and the auto-commit source, which starts the same
+/// way): implementing it gives the source its [`OffsetScheme`], written once below.
+pub trait UuidOffsets {}
 
-/// UUID₀ from the body of `sources/0/0` (`<version line>\n<uuid>` after the marker byte).
-pub(super) fn restore_uuid(state: &mut SourceState, body: &str) {
-    state.initial_uuid = body.split_once('\n').map(|(_, u)| u.to_string());
-}
+impl UuidOffsets for TablestoreSource {}
 
-fn uuid(offset: &SourceOffset) -> &str {
-    let SourceOffset::Uuid(uuid) = offset else {
-        panic!("a Tablestore source's offsets are batch UUIDs, got {offset:?}");
-    };
-    uuid
+impl<S: UuidOffsets> OffsetScheme for S {
+    /// UUID₀ and its Meta rows (one per open channel at its server checkpoint), as
+    /// `sources/0/0` v2 holds it.
+    fn initial_offset(&self, ctx: &mut SourceCtx) -> Option<InitialOffset> {
+        let uuid = ctx.rng.uuid().to_string();
+        let mut meta_rows = vec![];
+        for (index, token) in ctx.tunnel.open_channels() {
+            let id = ctx.upstream.channel(index).id.clone();
+            ctx.meta_table.put(&uuid, &id, token, ctx.seq);
+            meta_rows.push(ctx.channel_token(index, token));
+        }
+        ctx.state.initial_uuid = Some(uuid.clone());
+        Some(InitialOffset {
+            version: 2,
+            body: uuid,
+            meta_rows,
+        })
+    }
+
+    /// UUID₀ from the body of `sources/0/0` (`<version line>\n<uuid>` after the marker byte).
+    fn restore_initial(&self, state: &mut SourceState, body: &str) {
+        state.initial_uuid = body.split_once('\n').map(|(_, u)| u.to_string());
+    }
+
+    /// A fresh UUID, read from nothing: the tasks write its Meta rows.
+    fn latest_offset(
+        &self,
+        ctx: &mut SourceCtx,
+        _batch_id: u64,
+        _start: Option<&SourceOffset>,
+    ) -> (SourceOffset, u64) {
+        (SourceOffset::Uuid(ctx.rng.uuid().to_string()), 0)
+    }
 }
 
 /// The offset reader's channel list: cached for [`CHANNEL_CACHE_MS`], as the connector does.
@@ -66,27 +79,10 @@ fn channel_list(ctx: &mut SourceCtx) -> Vec<(u32, Token)> {
 }
 
 impl Source for TablestoreSource {
-    fn initial_offset(&self, ctx: &mut SourceCtx) -> Option<InitialOffset> {
-        Some(initial_uuid(ctx))
-    }
-
-    fn restore_initial(&self, state: &mut SourceState, body: &str) {
-        restore_uuid(state, body);
-    }
-
-    fn latest_offset(
-        &self,
-        ctx: &mut SourceCtx,
-        _batch_id: u64,
-        _start: Option<&SourceOffset>,
-    ) -> (SourceOffset, u64) {
-        (SourceOffset::Uuid(ctx.rng.uuid().to_string()), 0)
-    }
-
     /// Commits the previous batch's Meta rows to the Tunnel server; a finished channel's row is
     /// deleted (its children start from the server's checkpoints).
     fn commit(&self, ctx: &mut SourceCtx, end: &SourceOffset) -> SourceCommit {
-        let uuid = uuid(end);
+        let uuid = end.expect_as(SourceOffset::as_uuid);
         let mut done = SourceCommit::default();
         for (index, token) in meta_positions(ctx.meta_table, ctx.upstream, uuid) {
             ctx.commit_to_tunnel(index, token);
@@ -110,7 +106,7 @@ impl Source for TablestoreSource {
         _end: &SourceOffset,
     ) -> Vec<PartitionPlan> {
         let start_uuid = match start {
-            Some(offset) => uuid(offset).to_string(),
+            Some(offset) => offset.expect_as(SourceOffset::as_uuid).to_string(),
             None => ctx.state.initial_uuid.clone().unwrap_or_default(),
         };
         let mut channels: BTreeMap<u32, Token> = channel_list(ctx).into_iter().collect();
@@ -153,7 +149,13 @@ impl Source for TablestoreSource {
         view: SourceView,
         committed: Option<&SourceOffset>,
     ) -> Option<BTreeMap<u32, Token>> {
-        committed.map(|o| meta_positions(view.meta_table, view.upstream, uuid(o)))
+        committed.map(|o| {
+            meta_positions(
+                view.meta_table,
+                view.upstream,
+                o.expect_as(SourceOffset::as_uuid),
+            )
+        })
     }
 
     fn drop_volatile(
