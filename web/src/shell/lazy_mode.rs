@@ -35,7 +35,7 @@ export function load_modes(js, jsIntegrity, wasm, wasmIntegrity) {
   }
   return loading;
 }
-export function module_draw(root, part, reply) { wasm_bindgen.draw(root, part, reply); }
+export function module_draw(root, part, reply) { wasm_bindgen.draw(root, part, reply || (() => {})); }
 export function module_remove(slot) { if (ready) wasm_bindgen.remove(slot); }
 export function module_export(kind, hash) { return wasm_bindgen.export_file(kind, hash); }
 export function modes_ready() { return ready; }
@@ -57,7 +57,7 @@ extern "C" {
     fn module_draw(
         root: &web_sys::Element,
         part: &str,
-        reply: &js_sys::Function,
+        reply: Option<&js_sys::Function>,
     ) -> Result<(), JsValue>;
     /// The module's `remove`: removes the part kept in the slot named `slot`, if any.
     fn module_remove(slot: &str);
@@ -138,11 +138,11 @@ pub fn chart_in_module(
 
 /// Draws `part` with the loaded module ([`load_module`] first) into `root`, or gives the part
 /// drawn there its new values; `reply` hears what the part says back (the text of a
-/// [`ModuleReply`](super::module_part::ModuleReply)).
+/// [`ModuleReply`](super::module_part::ModuleReply)); `None` for a part that says nothing back.
 pub fn draw_in_module(
     root: &web_sys::Element,
     part: &ModulePart,
-    reply: &js_sys::Function,
+    reply: Option<&js_sys::Function>,
 ) -> Result<(), String> {
     let json = serde_json::to_string(part).expect("a module part serializes");
     module_draw(root, &json, reply).map_err(describe)
@@ -151,11 +151,6 @@ pub fn draw_in_module(
 /// Removes what the module drew in `slot`, if it is loaded and drew something there.
 pub fn remove_from_module(slot: PartSlot) {
     module_remove(slot.name());
-}
-
-/// A reply function for parts that say nothing back (a dashboard, compare mode).
-fn no_reply() -> js_sys::Function {
-    js_sys::Function::new_no_args("")
 }
 
 /// Loads the module and draws `part` into `root`, unless `still` says the page has moved on
@@ -167,7 +162,9 @@ async fn load_and_mount(
 ) -> Result<(), String> {
     load_module().await?;
     if still() {
-        draw_in_module(&root, &part, &no_reply())?;
+        // A dashboard says nothing back. (No function is made from text here: the page's
+        // Content-Security-Policy forbids it.)
+        draw_in_module(&root, &part, None)?;
     }
     Ok(())
 }

@@ -101,7 +101,7 @@ pub fn use_module_layer(
                         return Ok(());
                     }
                     let (part, reply) = latest.borrow().clone();
-                    draw_in_module(&root, &part, (*reply).as_ref().unchecked_ref())
+                    draw_in_module(&root, &part, Some((*reply).as_ref().unchecked_ref()))
                 };
                 match drew.await {
                     Ok(()) => load.set(Load::Drawn),
