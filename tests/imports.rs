@@ -128,8 +128,9 @@ fn expand(tree: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every module path a file names: its `use` trees and the qualified paths in its code.
-fn named_paths(code: &str) -> Vec<Vec<String>> {
+/// The flat paths of a file's `use` trees (`a::{b::C, d as e}` → `a::b::C`, `a::d#e`: an
+/// `as` name follows a `#`).
+fn use_trees(code: &str) -> Vec<String> {
     let mut paths = vec![];
     let mut rest = code;
     while let Some(i) = rest.find("use ") {
@@ -137,10 +138,20 @@ fn named_paths(code: &str) -> Vec<Vec<String>> {
         let after = &rest[i + 4..];
         let end = after.find(';').unwrap_or(after.len());
         if boundary {
-            paths.extend(expand(&after[..end]));
+            let tree = after[..end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            paths.extend(expand(&tree.replace(" as ", "#")));
         }
         rest = &after[end.min(after.len())..];
     }
+    paths
+}
+
+/// Every module path a file names: its `use` trees and the qualified paths in its code.
+fn named_paths(code: &str) -> Vec<Vec<String>> {
+    let mut paths = use_trees(code);
     for anchor in ["crate::", "super::", "self::"] {
         for (i, _) in code.match_indices(anchor) {
             let ident = |c: char| c.is_alphanumeric() || c == '_';
@@ -160,7 +171,7 @@ fn named_paths(code: &str) -> Vec<Vec<String>> {
     paths
         .into_iter()
         .map(|p| {
-            p.split(" as ")
+            p.split('#')
                 .next()
                 .unwrap_or("")
                 .split("::")
@@ -203,33 +214,24 @@ fn resolve(
 
 /// The `use` paths of a file with the name each brings in (its last segment, or its `as` name).
 fn use_paths(code: &str) -> Vec<(Vec<String>, String)> {
-    let mut out = vec![];
-    let mut rest = code;
-    while let Some(i) = rest.find("use ") {
-        let boundary = i == 0 || !rest[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_');
-        let after = &rest[i + 4..];
-        let end = after.find(';').unwrap_or(after.len());
-        if boundary {
-            for flat in expand(&after[..end]) {
-                let mut halves = flat.split(" as ");
-                let path: Vec<String> = halves
-                    .next()
-                    .unwrap_or("")
-                    .split("::")
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-                    .collect();
-                let alias = halves.next().map(str::to_string);
-                if let Some(name) = alias.or_else(|| path.last().cloned()) {
-                    if name != "*" && name != "self" {
-                        out.push((path, name));
-                    }
-                }
-            }
-        }
-        rest = &after[end.min(after.len())..];
-    }
-    out
+    use_trees(code)
+        .into_iter()
+        .filter_map(|flat| {
+            let mut halves = flat.split('#');
+            let path: Vec<String> = halves
+                .next()
+                .unwrap_or("")
+                .split("::")
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect();
+            let name = halves
+                .next()
+                .map(str::to_string)
+                .or_else(|| path.last().cloned())?;
+            (name != "*" && name != "self").then_some((path, name))
+        })
+        .collect()
 }
 
 /// A path followed through the `use` lines of the modules it passes (a facade's re-exports),
@@ -418,6 +420,19 @@ fn the_graph_sees_imports() {
     assert_eq!(
         expand("crate::{a::B, c::{D, e::F}}"),
         ["crate::a::B", "crate::c::D", "crate::c::e::F"]
+    );
+    assert_eq!(
+        use_paths("use crate::a::{B as C, d};"),
+        [
+            (
+                vec!["crate".into(), "a".into(), "B".into()],
+                "C".to_string()
+            ),
+            (
+                vec!["crate".into(), "a".into(), "d".into()],
+                "d".to_string()
+            ),
+        ]
     );
 }
 
