@@ -6,6 +6,7 @@ use super::{cost, BatchRun, Phase, World, EPOCH_BASE_MS, MIN_BATCHES_TO_RETAIN};
 use crate::checkpoint::{CommitMetadata, OffsetSeq, OffsetSeqMetadata};
 use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::scenario::{Fault, FaultKind, SinkKind};
+use crate::microbatch::upstream::ChannelId;
 use std::collections::{BTreeMap, BTreeSet};
 
 impl World {
@@ -134,8 +135,8 @@ impl World {
         let partitions = plan
             .iter()
             .map(|p| ChannelToken {
-                channel: self.upstream.channel(p.channel).id.clone(),
-                token: p.start.to_string(),
+                channel: ChannelId(p.channel),
+                token: p.start,
             })
             .collect();
         let b = self.batch_run_mut(batch_id);

@@ -7,6 +7,7 @@ use crate::checkpoint::OffsetSeq;
 use crate::microbatch::event::EventKind;
 use crate::microbatch::source::{read_range, PartitionPlan, SourceOffset, TaskRead};
 use crate::microbatch::tunnel::Token;
+use crate::microbatch::upstream::ChannelId;
 use std::collections::BTreeMap;
 
 impl World {
@@ -44,9 +45,9 @@ impl World {
         let event = EventKind::TaskRead {
             batch_id: epoch,
             partition: task,
-            channel: ch.id.clone(),
-            from: plan.start.to_string(),
-            to: end.to_string(),
+            channel: ChannelId(plan.channel),
+            from: plan.start,
+            to: end,
             rows: rows.len(),
             committed: false,
             from_cache: false,

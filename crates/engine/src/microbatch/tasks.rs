@@ -7,6 +7,7 @@ use super::{cost, Phase, World};
 use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::scenario::{Fault, FaultKind};
 use crate::microbatch::source::SourceOffset;
+use crate::microbatch::upstream::ChannelId;
 
 impl World {
     pub(super) fn task_read(&mut self, batch_id: u64, task: u32) -> EventKind {
@@ -22,9 +23,9 @@ impl World {
             return EventKind::TaskRead {
                 batch_id,
                 partition: task,
-                channel: self.upstream.channel(plan.channel).id.clone(),
-                from: plan.start.to_string(),
-                to: plan.start.to_string(),
+                channel: ChannelId(plan.channel),
+                from: plan.start,
+                to: plan.start,
                 rows: 0,
                 committed: false,
                 from_cache: false,
@@ -39,9 +40,9 @@ impl World {
         let event = EventKind::TaskRead {
             batch_id,
             partition: task,
-            channel: self.upstream.channel(plan.channel).id.clone(),
-            from: plan.start.to_string(),
-            to: read.end.to_string(),
+            channel: ChannelId(plan.channel),
+            from: plan.start,
+            to: read.end,
             rows: read.rows.len(),
             committed: read.committed,
             from_cache: read.from_cache,
@@ -124,11 +125,8 @@ impl World {
         let SourceOffset::Uuid(uuid) = b.end.clone() else {
             unreachable!("only UUID sources write Meta rows")
         };
-        let channel = self
-            .upstream
-            .channel(b.plan[task as usize].channel)
-            .id
-            .clone();
+        let index = b.plan[task as usize].channel;
+        let channel = self.upstream.channel(index).id.clone();
         let token = b.reads[task as usize].end;
         let overwritten = self
             .meta_table
@@ -138,8 +136,8 @@ impl World {
             batch_id,
             uuid,
             row: ChannelToken {
-                channel,
-                token: token.to_string(),
+                channel: ChannelId(index),
+                token,
             },
             overwritten,
         }

@@ -5,7 +5,7 @@
 use crate::microbatch::labels::{compact_offset, shorten_uuids};
 use batchscope_engine::microbatch::event::label::rows_text;
 use batchscope_engine::microbatch::event::Recovery;
-use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::event::{Event, EventKind, SinkEffect};
 use batchscope_engine::microbatch::scenario::{Scenario, SinkKind, SourceKind};
 
 /// The note for one event.
@@ -84,7 +84,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                     checkpoints.iter().map(|c| format!("{} {}", c.channel, c.token)).collect::<Vec<_>>().join(", ")
                 );
                 if !deleted_rows.is_empty() {
-                    s.push_str(&format!(" Finished channels' rows are deleted: {}.", deleted_rows.join(", ")));
+                    s.push_str(&format!(" Finished channels' rows are deleted: {}.", deleted_rows.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")));
                 }
                 s
             }
@@ -174,20 +174,20 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             }
             s
         }
-        EventKind::TaskFinished { partition, rows, effect, .. } => match effect.as_str() {
-            "appended" => format!(
+        EventKind::TaskFinished { partition, rows, effect, .. } => match effect {
+            SinkEffect::Appended => format!(
                 "Task {partition} appends {n_rows} to the sink — visible now, before commits/N. A re-run will append them again.",
                 n_rows = rows_text(*rows),
             ),
-            "upserted" if scenario.sink.value == batchscope_engine::microbatch::scenario::SinkValue::RunningSum => format!(
+            SinkEffect::Upserted if scenario.sink.value == batchscope_engine::microbatch::scenario::SinkValue::RunningSum => format!(
                 "Task {partition} adds the amounts of its {n_rows} into each user's running sum (read, add, write back). Not idempotent: a re-run adds them again, and the sum is wrong although no row is duplicated.",
                 n_rows = rows_text(*rows),
             ),
-            "upserted" => format!(
+            SinkEffect::Upserted => format!(
                 "Task {partition} writes {n_rows} by key: a row written again by a re-run overwrites itself.",
                 n_rows = rows_text(*rows),
             ),
-            _ => format!(
+            SinkEffect::Staged => format!(
                 "Task {partition} stages {n_rows}; they become visible only when the {} commits the batch.",
                 if sink == SinkKind::File { "manifest" } else { "driver" },
                 n_rows = rows_text(*rows),

@@ -9,6 +9,7 @@ use super::tab::Tab;
 use crate::microbatch::lessons::lesson;
 use crate::tour_runner::resolve_in_order;
 use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::tunnel::{ChannelStatus, Token};
 
 /// Where a stop pauses: the first event after the previous stop that matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,10 +61,23 @@ impl Moment {
                 }
             ),
             Moment::ChannelFinished => {
-                matches!(kind, EventKind::TaskRead { to, error: None, .. } if to == "finished")
+                matches!(
+                    kind,
+                    EventKind::TaskRead {
+                        to: Token::Finished,
+                        error: None,
+                        ..
+                    }
+                )
             }
             Moment::ChannelOpened => {
-                matches!(kind, EventKind::ChannelState { state, .. } if state == "OPEN")
+                matches!(
+                    kind,
+                    EventKind::ChannelState {
+                        state: ChannelStatus::Open,
+                        ..
+                    }
+                )
             }
             Moment::TaskThrows => {
                 matches!(kind, EventKind::TaskRead { error: Some(_), .. })

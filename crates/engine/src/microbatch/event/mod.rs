@@ -1,6 +1,8 @@
 //! The closed `Event` enum: the engine's only output. One event is one arrow in the sequence diagram.
 
 use crate::microbatch::scenario::CrashPoint;
+use crate::microbatch::tunnel::{ChannelStatus, Token};
+use crate::microbatch::upstream::ChannelId;
 use serde::{Deserialize, Serialize};
 
 /// The lanes of the sequence diagram: who sends and who receives an event.
@@ -70,10 +72,10 @@ pub enum Recovery {
 /// A channel position as the Tunnel server and Meta table hold it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ChannelToken {
-    /// Channel id (`ch0`, `ch2`…).
-    pub channel: String,
+    /// The channel (`ch0`, `ch2`… in the JSON).
+    pub channel: ChannelId,
     /// `t:17` (next record 17) or `finished`.
-    pub token: String,
+    pub token: Token,
 }
 
 /// One observable action.
@@ -163,15 +165,15 @@ pub enum EventKind {
         end: String,
         /// Checkpoints pushed to the Tunnel server (Tablestore, pull-ahead).
         checkpoints: Vec<ChannelToken>,
-        /// Meta rows deleted because the channel finished.
-        deleted_rows: Vec<String>,
+        /// Meta rows deleted because the channel finished: their channels.
+        deleted_rows: Vec<ChannelId>,
     },
     /// The Tunnel server changed a channel's state (a child opens when its parent's final checkpoint arrives).
     ChannelState {
-        /// Channel id.
-        channel: String,
-        /// New state.
-        state: String,
+        /// The channel.
+        channel: ChannelId,
+        /// New state (`OPEN`, `TERMINATED` in the JSON).
+        state: ChannelStatus,
     },
     /// `getBatch(start, end)`: the plan of the batch's tasks.
     GetBatch {
@@ -198,11 +200,11 @@ pub enum EventKind {
         /// Partition (task) index.
         partition: u32,
         /// Channel read.
-        channel: String,
+        channel: ChannelId,
         /// Position before.
-        from: String,
+        from: Token,
         /// Position after.
-        to: String,
+        to: Token,
         /// Rows read.
         rows: u64,
         /// Tunnel checkpoints committed while reading (auto-commit only).
@@ -404,6 +406,8 @@ mod tests {
     #[test]
     fn pull_ahead_tasks_read_the_cache_and_a_rerun_reads_the_tunnel_again() {
         use crate::microbatch::event::{Actor, EventKind};
+        use crate::microbatch::tunnel::Token;
+        use crate::microbatch::upstream::ChannelId;
         let mut scenario = crate::microbatch::scenario::preset("pull-ahead").expect("preset");
         scenario
             .crashes
@@ -437,9 +441,9 @@ mod tests {
         let plain = serde_json::to_string(&EventKind::TaskRead {
             batch_id: 0,
             partition: 0,
-            channel: "ch0".into(),
-            from: "0".into(),
-            to: "3".into(),
+            channel: ChannelId(0),
+            from: Token::At(0),
+            to: Token::At(3),
             rows: 3,
             committed: false,
             from_cache: false,
@@ -448,5 +452,9 @@ mod tests {
         .expect("serializes");
         assert!(!plain.contains("from_cache"), "{plain}");
         assert!(!plain.contains("error"), "{plain}");
+        assert!(
+            plain.contains(r#""channel":"ch0","from":"t:0","to":"t:3""#),
+            "{plain}"
+        );
     }
 }
