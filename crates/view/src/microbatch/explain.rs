@@ -343,29 +343,31 @@ mod tests {
 
     #[test]
     fn failures_inside_a_batch_say_what_stays_and_who_restarts() {
-        let explained = |s: batchscope_engine::microbatch::scenario::Scenario, kind: &str| {
+        use batchscope_engine::microbatch::event::tag::EventTag;
+        let explained = |s: batchscope_engine::microbatch::scenario::Scenario, tag: EventTag| {
             let mut w = World::new(s.clone());
             for _ in 0..400 {
                 let e = w.step();
-                if e.kind.name() == kind {
+                if e.kind.tag() == tag {
                     return explain(&e, &s);
                 }
             }
-            panic!("no {kind} event");
+            panic!("no {tag} event");
         };
         let mut s = preset("tablestore-append").unwrap();
         s.faults.push("task-fail@2".parse().unwrap());
-        let text = explained(s, "task-failed");
+        let text = explained(s, EventTag::TaskFailed);
         assert!(text.contains("re-reads from its start token"), "{text}");
         let mut s = preset("foreach-batch-multi").unwrap();
         s.faults.push("foreach-fail@2".parse().unwrap());
-        assert!(explained(s.clone(), "sink-write-failed").contains("foreachBatch function throws"));
-        assert!(explained(s.clone(), "query-failed").contains("Spark does not restart it"));
+        assert!(explained(s.clone(), EventTag::SinkWriteFailed)
+            .contains("foreachBatch function throws"));
+        assert!(explained(s.clone(), EventTag::QueryFailed).contains("Spark does not restart it"));
         s.restart = Some(batchscope_engine::microbatch::scenario::Restart::None);
-        assert!(explained(s, "query-failed").contains("Nobody restarts it"));
+        assert!(explained(s, EventTag::QueryFailed).contains("Nobody restarts it"));
         let text = explained(
             preset("checkpoint-deleted-latest").unwrap(),
-            "checkpoint-deleted",
+            EventTag::CheckpointDeleted,
         );
         assert!(text.contains("startingOffsets"), "{text}");
     }

@@ -335,6 +335,7 @@ pub enum EventKind {
 }
 
 pub mod label;
+pub mod tag;
 
 /// Shortens a UUID (`7f3a1c2e-…` → `7f3a1c2e`) for labels; other offsets stay as they are.
 pub fn short(offset: &str) -> String {
@@ -396,6 +397,7 @@ mod tests {
                 let e = world.step();
                 let json = serde_json::to_value(&e.kind).expect("an event serializes");
                 assert_eq!(json["type"], e.kind.name(), "{:?}", e.kind);
+                assert!(super::tag::EventTag::ALL.contains(&e.kind.tag()));
                 seen.insert(e.kind.name());
             }
         }
