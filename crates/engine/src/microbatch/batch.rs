@@ -4,6 +4,7 @@
 
 use super::{cost, BatchRun, Phase, World, EPOCH_BASE_MS, MIN_BATCHES_TO_RETAIN};
 use crate::checkpoint::{CommitMetadata, OffsetSeq, OffsetSeqMetadata};
+use crate::microbatch::event::sink_outcome::{CommitTarget, SinkFailure};
 use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::scenario::{Fault, FaultKind, SinkKind};
 use crate::microbatch::upstream::ChannelId;
@@ -199,11 +200,13 @@ impl World {
         if self.sink.kind() == SinkKind::ForeachBatch && self.take_fault(fault) {
             // The function wrote its store, then threw: the batch and the query fail, and
             // the rows it wrote stay (a re-run writes them again, perhaps to another store).
-            let reason = format!(
-                "the foreachBatch function threw after writing {rows} rows of batch {batch_id} to {target}"
-            );
+            let reason = SinkFailure::FunctionThrew {
+                rows,
+                batch_id,
+                target: CommitTarget::Visible(target),
+            };
             self.phase = Phase::Failing {
-                reason: reason.clone(),
+                reason: reason.to_string(),
             };
             return EventKind::SinkWriteFailed { batch_id, reason };
         }
@@ -211,7 +214,7 @@ impl World {
         EventKind::SinkCommitted {
             batch_id,
             rows,
-            target,
+            target: CommitTarget::Visible(target),
             skipped,
         }
     }

@@ -4,6 +4,7 @@
 
 use super::{cost, BatchRun, Phase, World};
 use crate::checkpoint::OffsetSeq;
+use crate::microbatch::event::sink_outcome::CommitTarget;
 use crate::microbatch::event::EventKind;
 use crate::microbatch::source::{read_range, PartitionPlan, SourceOffset, TaskRead};
 use crate::microbatch::tunnel::Token;
@@ -146,7 +147,7 @@ impl World {
         EventKind::SinkCommitted {
             batch_id: epoch,
             rows,
-            target: format!("StreamingWrite.commit({epoch}): {target}"),
+            target: CommitTarget::Visible(format!("StreamingWrite.commit({epoch}): {target}")),
             skipped,
         }
     }

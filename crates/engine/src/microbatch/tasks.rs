@@ -4,6 +4,7 @@
 //! attempts; a write to a down sink fails the query (no retries modelled there).
 
 use super::{cost, Phase, World};
+use crate::microbatch::event::sink_outcome::SinkFailure;
 use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::scenario::{Fault, FaultKind};
 use crate::microbatch::source::SourceOffset;
@@ -198,12 +199,12 @@ impl World {
     /// A write to a down sink store: the batch (or epoch) fails and the query stops — no task
     /// retries (SEMANTICS §1.3 simplification, §2 for continuous mode).
     pub(super) fn fail_sink(&mut self, batch_id: u64, what: &str) -> EventKind {
-        let reason = format!(
-            "sink store unavailable at {} ms: {what} failed",
-            self.now_ms
-        );
+        let reason = SinkFailure::Unavailable {
+            at_ms: self.now_ms,
+            what: what.to_string(),
+        };
         self.phase = Phase::Failing {
-            reason: reason.clone(),
+            reason: reason.to_string(),
         };
         EventKind::SinkWriteFailed { batch_id, reason }
     }

@@ -4,6 +4,7 @@
 
 use crate::microbatch::labels::{compact_offset, shorten_uuids};
 use batchscope_engine::microbatch::event::label::rows_text;
+use batchscope_engine::microbatch::event::sink_outcome::SinkFailure;
 use batchscope_engine::microbatch::event::Recovery;
 use batchscope_engine::microbatch::event::{Event, EventKind, SinkEffect};
 use batchscope_engine::microbatch::scenario::{Scenario, SinkKind, SourceKind};
@@ -193,7 +194,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 n_rows = rows_text(*rows),
             ),
         },
-        EventKind::SinkWriteFailed { batch_id, reason } if reason.contains("foreachBatch function threw") => format!(
+        EventKind::SinkWriteFailed { batch_id, reason: reason @ SinkFailure::FunctionThrew { .. } } => format!(
             "The foreachBatch function throws ({reason}). What it already wrote stays; batch {batch_id} fails and so does the query. commits/{batch_id} is not written, so the re-run calls the function again with the same batch id and data."
         ),
         EventKind::SinkWriteFailed { reason, .. } => format!(

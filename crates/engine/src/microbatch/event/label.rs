@@ -1,6 +1,7 @@
 //! How an event reads: its lanes in the sequence diagram, the batch it belongs to, and its
 //! short arrow label (its JSON type name is its tag's, in `tag.rs`).
 
+use super::sink_outcome::CommitTarget;
 use super::{short, Actor, EventKind, Recovery};
 
 impl EventKind {
@@ -177,9 +178,10 @@ impl EventKind {
             EventKind::CheckpointDeleted { files } => {
                 format!("checkpoint folder deleted ({files} files)")
             }
-            EventKind::SinkCommitted { target, .. } if target.starts_with("prepareCommit") => {
-                "prepareCommit (not visible yet)".into()
-            }
+            EventKind::SinkCommitted {
+                target: CommitTarget::Prepared { .. },
+                ..
+            } => "prepareCommit (not visible yet)".into(),
             EventKind::SinkCommitted {
                 batch_id, skipped, ..
             } => {

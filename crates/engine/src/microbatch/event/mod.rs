@@ -4,6 +4,7 @@ use crate::microbatch::scenario::CrashPoint;
 use crate::microbatch::tunnel::{ChannelStatus, Token};
 use crate::microbatch::upstream::ChannelId;
 use serde::{Deserialize, Serialize};
+use sink_outcome::{CommitTarget, SinkFailure};
 
 /// The lanes of the sequence diagram: who sends and who receives an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -287,8 +288,8 @@ pub enum EventKind {
     SinkWriteFailed {
         /// Batch N.
         batch_id: u64,
-        /// Why.
-        reason: String,
+        /// Why (the store is down, or the foreachBatch function threw).
+        reason: SinkFailure,
     },
     /// The sink finished batch N (manifest `_spark_metadata/N`, foreachBatch returned, epoch committed).
     SinkCommitted {
@@ -296,8 +297,8 @@ pub enum EventKind {
         batch_id: u64,
         /// Rows made visible by this commit.
         rows: u64,
-        /// Where (file name, store name, `epoch N`).
-        target: String,
+        /// Where (file name, store name, `epoch N`), or a prepared commit not visible yet.
+        target: CommitTarget,
         /// Whether the commit was skipped as a duplicate of an earlier one.
         skipped: bool,
     },
@@ -335,6 +336,7 @@ pub enum EventKind {
 }
 
 pub mod label;
+pub mod sink_outcome;
 pub mod tag;
 
 /// Shortens a UUID (`7f3a1c2e-…` → `7f3a1c2e`) for labels; other offsets stay as they are.

@@ -181,6 +181,7 @@ impl EventKind {
 #[cfg(test)]
 mod tests {
     use super::EventTag;
+    use crate::microbatch::event::sink_outcome::{CommitTarget, SinkFailure};
     use crate::microbatch::event::{ChannelToken, EventKind, Recovery, SinkEffect};
     use crate::microbatch::tunnel::{ChannelStatus, Token};
     use crate::microbatch::upstream::ChannelId;
@@ -286,12 +287,18 @@ mod tests {
             EventTag::CheckpointDeleted => EventKind::CheckpointDeleted { files: 3 },
             EventTag::SinkWriteFailed => EventKind::SinkWriteFailed {
                 batch_id: 1,
-                reason: "r".into(),
+                reason: SinkFailure::Unavailable {
+                    at_ms: 3,
+                    what: "w".into(),
+                },
             },
             EventTag::SinkCommitted => EventKind::SinkCommitted {
                 batch_id: 1,
                 rows: 1,
-                target: "t".into(),
+                target: CommitTarget::Prepared {
+                    checkpoint_id: 1,
+                    subtask: 0,
+                },
                 skipped: false,
             },
             EventTag::CommitLogWritten => EventKind::CommitLogWritten {
