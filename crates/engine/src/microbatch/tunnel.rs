@@ -260,4 +260,23 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_channel_id_is_written_as_the_tunnel_names_it() {
+        use crate::microbatch::scenario::preset;
+        use crate::microbatch::World;
+        let upstream = &World::new(preset("tablestore-split").expect("preset")).upstream;
+        for c in &upstream.channels {
+            assert_eq!(ChannelId(c.index).to_string(), c.id);
+            let json = serde_json::to_string(&ChannelId(c.index)).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", c.id));
+            assert_eq!(
+                serde_json::from_str::<ChannelId>(&json).ok(),
+                Some(ChannelId(c.index))
+            );
+        }
+        for bad in ["ch", "c1", "ch+1", "ch-1", "ch01", "1"] {
+            assert!(bad.parse::<ChannelId>().is_err(), "{bad}");
+        }
+    }
 }
