@@ -288,22 +288,40 @@ fn tablestore_checkpoints_reach_the_tunnel_one_batch_late() {
 #[test]
 fn a_child_channel_opens_only_after_its_parent_finished_checkpoint_reaches_the_server() {
     use batchscope_engine::microbatch::event::EventKind;
+    use batchscope_engine::microbatch::tunnel::{ChannelStatus, Token};
+    use batchscope_engine::microbatch::upstream::ChannelId;
     use batchscope_engine::microbatch::World;
     let mut w = World::new(preset("tablestore-split").unwrap());
     batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
     let ev = w.events();
     let opened = ev
         .iter()
-        .position(|e| matches!(&e.kind, EventKind::ChannelState { channel, state } if channel == "ch2" && state == "OPEN"))
+        .position(|e| {
+            matches!(
+                &e.kind,
+                EventKind::ChannelState {
+                    channel: ChannelId(2),
+                    state: ChannelStatus::Open
+                }
+            )
+        })
         .expect("child opens");
     let finished_pushed = ev
         .iter()
-        .position(|e| matches!(&e.kind, EventKind::SourceCommit { checkpoints, .. } if checkpoints.iter().any(|c| c.channel == "ch0" && c.token == "finished")))
+        .position(|e| matches!(&e.kind, EventKind::SourceCommit { checkpoints, .. } if checkpoints.iter().any(|c| c.channel == ChannelId(0) && c.token == Token::Finished)))
         .expect("parent's finished checkpoint is committed");
     assert!(finished_pushed < opened);
     let child_read = ev
         .iter()
-        .position(|e| matches!(&e.kind, EventKind::TaskRead { channel, .. } if channel == "ch2"))
+        .position(|e| {
+            matches!(
+                &e.kind,
+                EventKind::TaskRead {
+                    channel: ChannelId(2),
+                    ..
+                }
+            )
+        })
         .expect("child is read");
     assert!(opened < child_read);
 }

@@ -10,6 +10,7 @@ use batchscope_engine::barrier::{BarrierEvent, TopologyWorld};
 use batchscope_engine::microbatch::event::{Event, EventKind};
 use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_engine::microbatch::tunnel::Token;
+use batchscope_engine::microbatch::upstream::ChannelId;
 use batchscope_engine::microbatch::World;
 use batchscope_engine::sim::Sim;
 use std::collections::BTreeMap;
@@ -152,14 +153,14 @@ pub fn stall_bound_ms(s: &Scenario) -> u64 {
 /// that only re-reads rows behind it (a re-run, a crash loop) does not move it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReadFrontier {
-    reached: BTreeMap<String, u64>,
+    reached: BTreeMap<ChannelId, u64>,
 }
 
-/// A position as an event names it (`t:17`, `finished` = the end of the channel).
-fn position(token: &str) -> Option<u64> {
-    match Token::parse(token)? {
-        Token::At(p) => Some(p),
-        Token::Finished => Some(u64::MAX),
+/// A position as a number to compare (`finished` = the end of the channel).
+fn position(token: Token) -> u64 {
+    match token {
+        Token::At(p) => p,
+        Token::Finished => u64::MAX,
     }
 }
 
@@ -173,20 +174,14 @@ fn position(token: &str) -> Option<u64> {
 fn is_progress(frontier: &mut ReadFrontier, kind: &EventKind) -> bool {
     match kind {
         EventKind::TaskRead {
-            channel,
-            from,
-            to,
-            rows,
-            ..
-        } => match (position(from), position(to)) {
-            (Some(from), Some(to)) => {
-                let reached = frontier.reached.entry(channel.clone()).or_insert(from);
-                let moved = to > *reached;
-                *reached = (*reached).max(to);
-                moved
-            }
-            _ => from != to || *rows > 0,
-        },
+            channel, from, to, ..
+        } => {
+            let (from, to) = (position(*from), position(*to));
+            let reached = frontier.reached.entry(*channel).or_insert(from);
+            let moved = to > *reached;
+            *reached = (*reached).max(to);
+            moved
+        }
         EventKind::TaskFinished { rows, .. } | EventKind::ReaderPolled { rows, .. } => *rows > 0,
         EventKind::SinkCommitted { rows, skipped, .. } => *rows > 0 && !skipped,
         _ => false,

@@ -4,6 +4,8 @@
 use batchscope_check::oracle::{check, is_stuck, run, Ending, Limit, Verdict};
 use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::scenario::{presets, CrashKind, CrashPoint, Scenario};
+use batchscope_engine::microbatch::tunnel::{ChannelStatus, Token};
+use batchscope_engine::microbatch::upstream::ChannelId;
 use batchscope_engine::microbatch::World;
 
 const BURST_OVER_CAP: &str = include_str!("../../../scenarios/tablestore-burst-over-cap.json");
@@ -61,7 +63,15 @@ fn a_finished_tablestore_start_row_is_a_crash_loop_and_the_run_is_stuck() {
     let throws: Vec<u32> = after
         .iter()
         .filter(|e| {
-            matches!(&e.kind, EventKind::TaskRead { batch_id: 4, channel, error: Some(_), .. } if channel == "ch0")
+            matches!(
+                &e.kind,
+                EventKind::TaskRead {
+                    batch_id: 4,
+                    channel: ChannelId(0),
+                    error: Some(_),
+                    ..
+                }
+            )
         })
         .map(|e| e.run)
         .collect();
@@ -76,9 +86,13 @@ fn a_finished_tablestore_start_row_is_a_crash_loop_and_the_run_is_stuck() {
         "batch 4 never commits"
     );
     assert!(
-        !after
-            .iter()
-            .any(|e| matches!(&e.kind, EventKind::ChannelState { state, .. } if state == "OPEN")),
+        !after.iter().any(|e| matches!(
+            &e.kind,
+            EventKind::ChannelState {
+                state: ChannelStatus::Open,
+                ..
+            }
+        )),
         "the children never open"
     );
     let line = batchscope_engine::microbatch::trace::line(
@@ -121,7 +135,7 @@ fn re_reading_the_same_rows_in_a_crash_loop_is_not_progress() {
         .events()
         .iter()
         .filter(|e| {
-            matches!(&e.kind, EventKind::TaskRead { batch_id: 4, channel, rows, .. } if channel == "ch0" && *rows > 0)
+            matches!(&e.kind, EventKind::TaskRead { batch_id: 4, channel: ChannelId(0), rows, .. } if *rows > 0)
         })
         .count();
     assert!(
@@ -149,7 +163,7 @@ fn no_task_reads_from_a_finished_position_without_saying_it_threw() {
                 for e in world.events() {
                     if let EventKind::TaskRead { from, error, .. } = &e.kind {
                         assert!(
-                            from != "finished" || error.is_some(),
+                            *from != Token::Finished || error.is_some(),
                             "{} {kind:?}@{batch_id}: {}",
                             p.name,
                             batchscope_engine::microbatch::trace::line(e)

@@ -6,9 +6,11 @@
 
 use super::{cost, BatchRun, Phase, World, EPOCH_BASE_MS, MIN_BATCHES_TO_RETAIN};
 use crate::checkpoint::{CommitMetadata, OffsetSeq, OffsetSeqMetadata};
+use crate::microbatch::event::sink_outcome::{CommitTarget, SinkFailure};
 use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::scenario::Fault;
 use crate::microbatch::sink::SinkCommit;
+use crate::microbatch::upstream::ChannelId;
 use std::collections::{BTreeMap, BTreeSet};
 
 impl World {
@@ -137,8 +139,8 @@ impl World {
         let partitions = plan
             .iter()
             .map(|p| ChannelToken {
-                channel: self.upstream.channel(p.channel).id.clone(),
-                token: p.start.to_string(),
+                channel: ChannelId(p.channel),
+                token: p.start,
             })
             .collect();
         let b = self.batch_run_mut(batch_id);
@@ -195,11 +197,13 @@ impl World {
         if fault.is_some_and(|fault| self.take_fault(fault)) {
             // The function wrote its store, then threw: the batch and the query fail, and
             // the rows it wrote stay (a re-run writes them again, perhaps to another store).
-            let reason = format!(
-                "the foreachBatch function threw after writing {rows} rows of batch {batch_id} to {target}"
-            );
+            let reason = SinkFailure::FunctionThrew {
+                rows,
+                batch_id,
+                target: CommitTarget::Visible(target),
+            };
             self.phase = Phase::Failing {
-                reason: reason.clone(),
+                reason: reason.to_string(),
             };
             return EventKind::SinkWriteFailed { batch_id, reason };
         }
@@ -207,7 +211,7 @@ impl World {
         EventKind::SinkCommitted {
             batch_id,
             rows,
-            target,
+            target: CommitTarget::Visible(target),
             skipped,
         }
     }

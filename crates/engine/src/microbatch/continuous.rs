@@ -4,10 +4,12 @@
 
 use super::{cost, BatchRun, Phase, World};
 use crate::checkpoint::OffsetSeq;
+use crate::microbatch::event::sink_outcome::CommitTarget;
 use crate::microbatch::event::EventKind;
 use crate::microbatch::sink::TaskOutput;
 use crate::microbatch::source::{read_range, PartitionPlan, SourceOffset, TaskRead};
 use crate::microbatch::tunnel::Token;
+use crate::microbatch::upstream::ChannelId;
 use std::collections::BTreeMap;
 
 impl World {
@@ -45,9 +47,9 @@ impl World {
         let event = EventKind::TaskRead {
             batch_id: epoch,
             partition: task,
-            channel: ch.id.clone(),
-            from: plan.start.to_string(),
-            to: end.to_string(),
+            channel: ChannelId(plan.channel),
+            from: plan.start,
+            to: end,
             rows: rows.len(),
             committed: false,
             from_cache: false,
@@ -152,7 +154,10 @@ impl World {
         EventKind::SinkCommitted {
             batch_id: epoch,
             rows: done.rows,
-            target: format!("StreamingWrite.commit({epoch}): {}", done.target),
+            target: CommitTarget::Visible(format!(
+                "StreamingWrite.commit({epoch}): {}",
+                done.target
+            )),
             skipped: done.skipped,
         }
     }

@@ -7,6 +7,7 @@
 //! folder listing shows (`sources/0/<batch>/<subtask>/0.committed`).
 
 use super::{cost, Phase, ReaderStep, SeaTunnelReader, World};
+use crate::microbatch::event::sink_outcome::CommitTarget;
 use crate::microbatch::event::{EventKind, SinkEffect};
 use crate::microbatch::scenario::{ReaderEnd, SeaTunnelDesign};
 use crate::microbatch::sink::TaskOutput;
@@ -215,10 +216,10 @@ impl World {
                 return EventKind::SinkCommitted {
                     batch_id,
                     rows: count,
-                    target: format!(
-                        "prepareCommit at checkpoint record {} of subtask {task} (visible at task commit)",
-                        next.checkpoint_id
-                    ),
+                    target: CommitTarget::Prepared {
+                        checkpoint_id: next.checkpoint_id,
+                        subtask: task,
+                    },
                     skipped: false,
                 };
             }
@@ -246,7 +247,10 @@ impl World {
             EventKind::SinkCommitted {
                 batch_id,
                 rows: count,
-                target: format!("checkpoint record {} of subtask {task}", next.checkpoint_id),
+                target: CommitTarget::Visible(format!(
+                    "checkpoint record {} of subtask {task}",
+                    next.checkpoint_id
+                )),
                 skipped: false,
             }
         }

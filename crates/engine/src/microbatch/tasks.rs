@@ -4,10 +4,12 @@
 //! attempts; a write to a down sink fails the query (no retries modelled there).
 
 use super::{cost, Phase, World};
+use crate::microbatch::event::sink_outcome::SinkFailure;
 use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::scenario::{Fault, FaultKind};
 use crate::microbatch::sink::TaskOutput;
 use crate::microbatch::source::SourceOffset;
+use crate::microbatch::upstream::ChannelId;
 
 impl World {
     pub(super) fn task_read(&mut self, batch_id: u64, task: u32) -> EventKind {
@@ -23,9 +25,9 @@ impl World {
             return EventKind::TaskRead {
                 batch_id,
                 partition: task,
-                channel: self.upstream.channel(plan.channel).id.clone(),
-                from: plan.start.to_string(),
-                to: plan.start.to_string(),
+                channel: ChannelId(plan.channel),
+                from: plan.start,
+                to: plan.start,
                 rows: 0,
                 committed: false,
                 from_cache: false,
@@ -40,9 +42,9 @@ impl World {
         let event = EventKind::TaskRead {
             batch_id,
             partition: task,
-            channel: self.upstream.channel(plan.channel).id.clone(),
-            from: plan.start.to_string(),
-            to: read.end.to_string(),
+            channel: ChannelId(plan.channel),
+            from: plan.start,
+            to: read.end,
             rows: read.rows.len(),
             committed: read.committed,
             from_cache: read.from_cache,
@@ -130,11 +132,8 @@ impl World {
         let SourceOffset::Uuid(uuid) = b.end.clone() else {
             unreachable!("only UUID sources write Meta rows")
         };
-        let channel = self
-            .upstream
-            .channel(b.plan[task as usize].channel)
-            .id
-            .clone();
+        let index = b.plan[task as usize].channel;
+        let channel = self.upstream.channel(index).id.clone();
         let token = b.reads[task as usize].end;
         let overwritten = self
             .meta_table
@@ -144,8 +143,8 @@ impl World {
             batch_id,
             uuid,
             row: ChannelToken {
-                channel,
-                token: token.to_string(),
+                channel: ChannelId(index),
+                token,
             },
             overwritten,
         }
@@ -206,12 +205,12 @@ impl World {
     /// A write to a down sink store: the batch (or epoch) fails and the query stops — no task
     /// retries (SEMANTICS §1.3 simplification, §2 for continuous mode).
     pub(super) fn fail_sink(&mut self, batch_id: u64, what: &str) -> EventKind {
-        let reason = format!(
-            "sink store unavailable at {} ms: {what} failed",
-            self.now_ms
-        );
+        let reason = SinkFailure::Unavailable {
+            at_ms: self.now_ms,
+            what: what.to_string(),
+        };
         self.phase = Phase::Failing {
-            reason: reason.clone(),
+            reason: reason.to_string(),
         };
         EventKind::SinkWriteFailed { batch_id, reason }
     }

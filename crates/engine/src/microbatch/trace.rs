@@ -25,9 +25,8 @@ pub fn line(e: &Event) -> String {
         EventKind::Crashed { lost, .. } if !lost.is_empty() => {
             format!("  (lost: {})", lost.join("; "))
         }
-        EventKind::QueryFailed { reason } | EventKind::SinkWriteFailed { reason, .. } => {
-            format!("  ({reason})")
-        }
+        EventKind::QueryFailed { reason } => format!("  ({reason})"),
+        EventKind::SinkWriteFailed { reason, .. } => format!("  ({reason})"),
         EventKind::TaskRead {
             error: Some(error), ..
         } => format!("  ({error})"),

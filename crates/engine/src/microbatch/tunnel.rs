@@ -1,11 +1,13 @@
 //! The Tablestore Tunnel server: channel states, server-side checkpoints, ReadRecords by token, parent before child.
 
-use crate::microbatch::upstream::Upstream;
+use crate::microbatch::upstream::{ChannelId, Upstream};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::str::FromStr;
 
 /// A read position in a channel: the next record to read, or the end of a finished channel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// Written as its text, `t:17` or `finished`, in events and everywhere else it is serialised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Token {
     /// Next record to read has this sequence number.
     At(u64),
@@ -19,6 +21,27 @@ impl fmt::Display for Token {
             Token::At(p) => write!(f, "t:{p}"),
             Token::Finished => f.write_str("finished"),
         }
+    }
+}
+
+impl FromStr for Token {
+    type Err = String;
+
+    /// Reads `t:17` or `finished`.
+    fn from_str(s: &str) -> Result<Token, String> {
+        Token::parse(s).ok_or_else(|| format!("not a token: {s:?} (expected t:<n> or finished)"))
+    }
+}
+
+impl Serialize for Token {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Token {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Token, D::Error> {
+        crate::spec_json::deserialize_parsed(d)
     }
 }
 
@@ -41,7 +64,7 @@ impl Token {
     }
 }
 
-/// Channel status as the SDK names it (`ChannelStatus`).
+/// Channel status as the SDK names it (`ChannelStatus`); serialised as [`ChannelStatus::name`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum ChannelStatus {
@@ -67,6 +90,12 @@ impl ChannelStatus {
             ChannelStatus::Close => "CLOSE",
             ChannelStatus::Terminated => "TERMINATED",
         }
+    }
+}
+
+impl fmt::Display for ChannelStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -181,7 +210,7 @@ impl Tunnel {
     /// Checkpoint(channel, token): stores the client's checkpoint. A `finished` checkpoint
     /// terminates the channel and opens its children (parent before child). Returns the
     /// channels whose status changed, with the new status.
-    pub fn checkpoint(&mut self, index: u32, token: Token) -> Vec<(String, ChannelStatus)> {
+    pub fn checkpoint(&mut self, index: u32, token: Token) -> Vec<(ChannelId, ChannelStatus)> {
         let mut changed = vec![];
         let Some(ch) = self.channels.iter_mut().find(|c| c.index == index) else {
             return changed;
@@ -189,11 +218,11 @@ impl Tunnel {
         ch.checkpoint = token;
         if token == Token::Finished && ch.status != ChannelStatus::Terminated {
             ch.status = ChannelStatus::Terminated;
-            changed.push((ch.id.clone(), ChannelStatus::Terminated));
+            changed.push((ChannelId(ch.index), ChannelStatus::Terminated));
             for child in self.channels.iter_mut() {
                 if child.parent == Some(index) && child.status == ChannelStatus::Wait {
                     child.status = ChannelStatus::Open;
-                    changed.push((child.id.clone(), ChannelStatus::Open));
+                    changed.push((ChannelId(child.index), ChannelStatus::Open));
                 }
             }
         }
@@ -211,5 +240,43 @@ mod tests {
             assert_eq!(Token::parse(&t.to_string()), Some(t));
         }
         assert_eq!(Token::parse("t:x"), None);
+    }
+
+    #[test]
+    fn tokens_and_statuses_serialize_as_their_text() {
+        for t in [Token::At(0), Token::At(u64::MAX), Token::Finished] {
+            let json = serde_json::to_string(&t).expect("serializes");
+            assert_eq!(json, format!("\"{t}\""));
+            assert_eq!(serde_json::from_str::<Token>(&json).expect("parses"), t);
+        }
+        assert!(serde_json::from_str::<Token>("\"t:-1\"").is_err());
+        use ChannelStatus::*;
+        for s in [Wait, Open, Closing, Close, Terminated] {
+            let json = serde_json::to_string(&s).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", s.name()));
+            assert_eq!(
+                serde_json::from_str::<ChannelStatus>(&json).expect("parses"),
+                s
+            );
+        }
+    }
+
+    #[test]
+    fn a_channel_id_is_written_as_the_tunnel_names_it() {
+        use crate::microbatch::scenario::preset;
+        use crate::microbatch::World;
+        let upstream = &World::new(preset("tablestore-split").expect("preset")).upstream;
+        for c in &upstream.channels {
+            assert_eq!(ChannelId(c.index).to_string(), c.id);
+            let json = serde_json::to_string(&ChannelId(c.index)).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", c.id));
+            assert_eq!(
+                serde_json::from_str::<ChannelId>(&json).ok(),
+                Some(ChannelId(c.index))
+            );
+        }
+        for bad in ["ch", "c1", "ch+1", "ch-1", "ch01", "1"] {
+            assert!(bad.parse::<ChannelId>().is_err(), "{bad}");
+        }
     }
 }

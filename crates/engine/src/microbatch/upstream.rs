@@ -103,6 +103,43 @@ impl<'de> Deserialize<'de> for RowKey {
     }
 }
 
+/// A channel as events name it: its index in the upstream, written `ch2` (the id the Tunnel
+/// server gives it, [`UpstreamChannel::id`]). Events carry this, not the text, so that a reader
+/// compares channels without parsing; the text is made when an event is written or shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ChannelId(pub u32);
+
+impl fmt::Display for ChannelId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ch{}", self.0)
+    }
+}
+
+impl FromStr for ChannelId {
+    type Err = String;
+
+    /// Reads `ch2` (only as [`ChannelId`]'s `Display` writes it: no sign, no leading zero).
+    fn from_str(s: &str) -> Result<ChannelId, String> {
+        s.strip_prefix("ch")
+            .filter(|n| !n.starts_with('+') && (*n == "0" || !n.starts_with('0')))
+            .and_then(|n| n.parse().ok())
+            .map(ChannelId)
+            .ok_or_else(|| format!("not a channel id: {s:?} (expected ch<index>)"))
+    }
+}
+
+impl Serialize for ChannelId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ChannelId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ChannelId, D::Error> {
+        crate::spec_json::deserialize_parsed(d)
+    }
+}
+
 /// A value per record, kept densely by channel and sequence number (no tree, no key): grown on
 /// demand to the furthest record touched. What sinks and the oracle index millions of records by.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -268,7 +305,7 @@ impl Payload {
 /// One channel of the upstream table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UpstreamChannel {
-    /// Channel id as the Tunnel server names it (`ch0`).
+    /// Channel id as the Tunnel server names it (`ch0`): [`ChannelId`] of its index, as text.
     pub id: String,
     /// Index (position in `Upstream::channels`).
     pub index: u32,
@@ -384,7 +421,7 @@ impl Upstream {
         }
         let mut channels: Vec<UpstreamChannel> = (0..u.channels)
             .map(|i| UpstreamChannel {
-                id: format!("ch{i}"),
+                id: ChannelId(i).to_string(),
                 index: i,
                 parent: None,
                 children: vec![],
@@ -410,7 +447,7 @@ impl Upstream {
             for (k, kid_times) in kids.into_iter().enumerate() {
                 let index = first + k as u32;
                 channels.push(UpstreamChannel {
-                    id: format!("ch{index}"),
+                    id: ChannelId(index).to_string(),
                     index,
                     parent: Some(split.channel),
                     children: vec![],

@@ -4,8 +4,9 @@
 
 use crate::microbatch::labels::{compact_offset, shorten_uuids};
 use batchscope_engine::microbatch::event::label::rows_text;
+use batchscope_engine::microbatch::event::sink_outcome::SinkFailure;
 use batchscope_engine::microbatch::event::Recovery;
-use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::event::{Event, EventKind, SinkEffect};
 use batchscope_engine::microbatch::scenario::{Scenario, SinkKind, SourceKind};
 
 /// The note for one event.
@@ -84,7 +85,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                     checkpoints.iter().map(|c| format!("{} {}", c.channel, c.token)).collect::<Vec<_>>().join(", ")
                 );
                 if !deleted_rows.is_empty() {
-                    s.push_str(&format!(" Finished channels' rows are deleted: {}.", deleted_rows.join(", ")));
+                    s.push_str(&format!(" Finished channels' rows are deleted: {}.", deleted_rows.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")));
                 }
                 s
             }
@@ -174,26 +175,26 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             }
             s
         }
-        EventKind::TaskFinished { partition, rows, effect, .. } => match effect.as_str() {
-            "appended" => format!(
+        EventKind::TaskFinished { partition, rows, effect, .. } => match effect {
+            SinkEffect::Appended => format!(
                 "Task {partition} appends {n_rows} to the sink — visible now, before commits/N. A re-run will append them again.",
                 n_rows = rows_text(*rows),
             ),
-            "upserted" if scenario.sink.value == batchscope_engine::microbatch::scenario::SinkValue::RunningSum => format!(
+            SinkEffect::Upserted if scenario.sink.value == batchscope_engine::microbatch::scenario::SinkValue::RunningSum => format!(
                 "Task {partition} adds the amounts of its {n_rows} into each user's running sum (read, add, write back). Not idempotent: a re-run adds them again, and the sum is wrong although no row is duplicated.",
                 n_rows = rows_text(*rows),
             ),
-            "upserted" => format!(
+            SinkEffect::Upserted => format!(
                 "Task {partition} writes {n_rows} by key: a row written again by a re-run overwrites itself.",
                 n_rows = rows_text(*rows),
             ),
-            _ => format!(
+            SinkEffect::Staged => format!(
                 "Task {partition} stages {n_rows}; they become visible only when the {} commits the batch.",
                 if sink == SinkKind::File { "manifest" } else { "driver" },
                 n_rows = rows_text(*rows),
             ),
         },
-        EventKind::SinkWriteFailed { batch_id, reason } if reason.contains("foreachBatch function threw") => format!(
+        EventKind::SinkWriteFailed { batch_id, reason: reason @ SinkFailure::FunctionThrew { .. } } => format!(
             "The foreachBatch function throws ({reason}). What it already wrote stays; batch {batch_id} fails and so does the query. commits/{batch_id} is not written, so the re-run calls the function again with the same batch id and data."
         ),
         EventKind::SinkWriteFailed { reason, .. } => format!(
@@ -343,29 +344,31 @@ mod tests {
 
     #[test]
     fn failures_inside_a_batch_say_what_stays_and_who_restarts() {
-        let explained = |s: batchscope_engine::microbatch::scenario::Scenario, kind: &str| {
+        use batchscope_engine::microbatch::event::tag::EventTag;
+        let explained = |s: batchscope_engine::microbatch::scenario::Scenario, tag: EventTag| {
             let mut w = World::new(s.clone());
             for _ in 0..400 {
                 let e = w.step();
-                if e.kind.name() == kind {
+                if e.kind.tag() == tag {
                     return explain(&e, &s);
                 }
             }
-            panic!("no {kind} event");
+            panic!("no {tag} event");
         };
         let mut s = preset("tablestore-append").unwrap();
         s.faults.push("task-fail@2".parse().unwrap());
-        let text = explained(s, "task-failed");
+        let text = explained(s, EventTag::TaskFailed);
         assert!(text.contains("re-reads from its start token"), "{text}");
         let mut s = preset("foreach-batch-multi").unwrap();
         s.faults.push("foreach-fail@2".parse().unwrap());
-        assert!(explained(s.clone(), "sink-write-failed").contains("foreachBatch function throws"));
-        assert!(explained(s.clone(), "query-failed").contains("Spark does not restart it"));
+        assert!(explained(s.clone(), EventTag::SinkWriteFailed)
+            .contains("foreachBatch function throws"));
+        assert!(explained(s.clone(), EventTag::QueryFailed).contains("Spark does not restart it"));
         s.restart = Some(batchscope_engine::microbatch::scenario::Restart::None);
-        assert!(explained(s, "query-failed").contains("Nobody restarts it"));
+        assert!(explained(s, EventTag::QueryFailed).contains("Nobody restarts it"));
         let text = explained(
             preset("checkpoint-deleted-latest").unwrap(),
-            "checkpoint-deleted",
+            EventTag::CheckpointDeleted,
         );
         assert!(text.contains("startingOffsets"), "{text}");
     }

@@ -42,13 +42,13 @@ pub fn meta_key(row: &MetaRowView) -> String {
     format!("{}/{}", row.uuid, row.channel)
 }
 
-/// The channel an event names, if it names one.
-fn event_channel(kind: &EventKind) -> Option<&str> {
+/// The channel an event names, if it names one, as the panels' rows name it (`ch2`).
+fn event_channel(kind: &EventKind) -> Option<String> {
     match kind {
         EventKind::TaskRead { channel, .. } | EventKind::ChannelState { channel, .. } => {
-            Some(channel)
+            Some(channel.to_string())
         }
-        EventKind::MetaRowWritten { row, .. } => Some(&row.channel),
+        EventKind::MetaRowWritten { row, .. } => Some(row.channel.to_string()),
         _ => None,
     }
 }
@@ -61,7 +61,7 @@ pub fn meta_focus(rows: &[MetaRowView], event: Option<&EventKind>) -> Option<Str
         .find(|r| r.written_now)
         .or_else(|| {
             rows.iter()
-                .find(|r| r.role == RowRole::Start && Some(r.channel.as_str()) == channel)
+                .find(|r| r.role == RowRole::Start && Some(&r.channel) == channel.as_ref())
         })
         .or_else(|| rows.iter().find(|r| r.role == RowRole::Start))
         .map(meta_key)
@@ -201,7 +201,7 @@ mod tests {
                 let rows = channel_rows(&w);
                 assert_eq!(
                     channel_focus(&rows, Some(&kind)).as_deref(),
-                    Some(channel.as_str())
+                    Some(channel.to_string().as_str())
                 );
                 channels += 1;
             }

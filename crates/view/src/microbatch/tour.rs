@@ -8,16 +8,18 @@
 use super::tab::Tab;
 use crate::microbatch::lessons::lesson;
 use crate::tour_runner::resolve_in_order;
+use batchscope_engine::microbatch::event::tag::EventTag;
 use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::tunnel::{ChannelStatus, Token};
 
 /// Where a stop pauses: the first event after the previous stop that matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Moment {
-    /// The next event of this kind (its JSON `type`, e.g. `crashed`).
-    Next(&'static str),
+    /// The next event of this kind (e.g. [`EventTag::Crashed`]).
+    Next(EventTag),
     /// The next event of this kind that belongs to batch (or epoch) N; `source-commit` belongs
     /// to the batch being constructed, as in [`EventKind::batch_id`].
-    Batch(&'static str, u64),
+    Batch(EventTag, u64),
     /// The sink skips a batch it already holds (`add-batch` or `sink-committed`, skipped).
     SinkSkipped,
     /// A re-run overwrites an end row of the Meta table.
@@ -45,8 +47,8 @@ impl Moment {
     pub fn matches(&self, event: &Event) -> bool {
         let kind = &event.kind;
         match *self {
-            Moment::Next(name) => kind.name() == name,
-            Moment::Batch(name, batch) => kind.name() == name && kind.batch_id() == Some(batch),
+            Moment::Next(tag) => kind.tag() == tag,
+            Moment::Batch(tag, batch) => kind.tag() == tag && kind.batch_id() == Some(batch),
             Moment::SinkSkipped => matches!(
                 kind,
                 EventKind::AddBatch { skipped: true, .. }
@@ -60,10 +62,23 @@ impl Moment {
                 }
             ),
             Moment::ChannelFinished => {
-                matches!(kind, EventKind::TaskRead { to, error: None, .. } if to == "finished")
+                matches!(
+                    kind,
+                    EventKind::TaskRead {
+                        to: Token::Finished,
+                        error: None,
+                        ..
+                    }
+                )
             }
             Moment::ChannelOpened => {
-                matches!(kind, EventKind::ChannelState { state, .. } if state == "OPEN")
+                matches!(
+                    kind,
+                    EventKind::ChannelState {
+                        state: ChannelStatus::Open,
+                        ..
+                    }
+                )
             }
             Moment::TaskThrows => {
                 matches!(kind, EventKind::TaskRead { error: Some(_), .. })
@@ -142,6 +157,7 @@ const fn stop(at: Moment, panel: Option<Tab>, title: &'static str, text: &'stati
     }
 }
 
+use EventTag as E;
 use Moment::*;
 use Tab::*;
 
@@ -150,15 +166,15 @@ pub fn tour(preset: &str) -> Tour {
     let crash = lesson(preset).try_crash;
     let stops = match preset {
         "kafka-idempotent" => vec![
-            stop(Batch("offset-log-written", 0), Some(Checkpoint), "The write-ahead log",
+            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log",
                 "offsets/0 is on disk before any task of batch 0 runs. Open it in the Checkpoint folder: the Kafka offsets of the batch's end, per partition."),
-            stop(Batch("commit-log-written", 0), Some(Checkpoint), "Done for good",
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Done for good",
                 "commits/0 is written only after the sink finished. A batch with both offsets/N and commits/N is never run again."),
-            stop(Batch("sink-committed", 3), Some(Sink), "Batch 3 is in the sink",
+            stop(Batch(E::SinkCommitted, 3), Some(Sink), "Batch 3 is in the sink",
                 "The file sink wrote batch 3's files and listed them in _spark_metadata/3. commits/3 comes next — but the crash comes first."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/3",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/3",
                 "The folder now holds offsets/3 without commits/3: from Spark's point of view batch 3 never finished."),
-            stop(Next("recovered"), Some(Checkpoint), "The restart reads the logs",
+            stop(Next(E::Recovered), Some(Checkpoint), "The restart reads the logs",
                 "Latest offsets/3, latest commits/2: batch 3 is re-run with exactly the offsets in offsets/3 — the same Kafka range, the same rows."),
             stop(SinkSkipped, Some(Sink), "The sink skips what it has",
                 "addBatch(3) finds batch 3 in the sink's own manifest and returns before any task runs. Nothing is written twice."),
@@ -166,31 +182,31 @@ pub fn tour(preset: &str) -> Tour {
                 "Replayable source + idempotent sink: every record is in the sink once. (Arm task@3 instead to see orphan files: written by a killed attempt, never listed in the manifest, invisible to readers.)"),
         ],
         "kafka-append" => vec![
-            stop(Batch("offset-log-written", 0), Some(Checkpoint), "The write-ahead log",
+            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log",
                 "offsets/0 is written before batch 0 runs: a restart will re-run batch 0 with these offsets until commits/0 exists."),
-            stop(Batch("task-finished", 0), Some(Sink), "Rows are visible early",
+            stop(Batch(E::TaskFinished, 0), Some(Sink), "Rows are visible early",
                 "A task appends its rows as it finishes — before commits/0. A crash from here to commits/0 leaves rows in the sink for a batch Spark will run again."),
-            stop(Batch("sink-committed", 3), Some(Sink), "Batch 3 is in the sink",
+            stop(Batch(E::SinkCommitted, 3), Some(Sink), "Batch 3 is in the sink",
                 "Every row of batch 3 is appended. Only commits/3 is missing."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/3",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/3",
                 "offsets/3 without commits/3."),
-            stop(Next("recovered"), Some(Checkpoint), "Re-run batch 3",
+            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 3",
                 "Same offsets, same rows: the Kafka range is replayed exactly."),
-            stop(Batch("task-finished", 3), Some(Sink), "Appended again",
+            stop(Batch(E::TaskFinished, 3), Some(Sink), "Appended again",
                 "The plain append sink has no memory of batch 3: the re-run's task appends the same rows a second time. Their keys turn red in the Sink tab."),
             stop(End, Some(Sink), "Duplicates",
                 "At-least-once for the last, uncommitted batch: exact replay needs an idempotent sink to become exactly-once."),
         ],
         "tablestore" => vec![
-            stop(Next("source-initialized"), Some(Meta), "The Meta table",
+            stop(Next(E::SourceInitialized), Some(Meta), "The Meta table",
                 "The source stores where each channel starts in the Meta table, one row per (UUID, channel). Nothing in Spark's checkpoint knows these positions."),
-            stop(Batch("offset-log-written", 0), Some(Checkpoint), "A UUID as the offset",
+            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "A UUID as the offset",
                 "getOffset cannot know where the batch ends without reading it, so it returns a random UUID. Open offsets/0: the UUID is all it holds."),
-            stop(Batch("meta-row-written", 1), Some(Meta), "Tasks write the end",
+            stop(Batch(E::MetaRowWritten, 1), Some(Meta), "Tasks write the end",
                 "Each task writes where it stopped under the end UUID of batch 1 — the highlighted row. The next batch starts from these rows."),
-            stop(Batch("source-commit", 2), Some(Channels), "Checkpoints one batch late",
+            stop(Batch(E::SourceCommit, 2), Some(Channels), "Checkpoints one batch late",
                 "source.commit(end of batch 1) runs while batch 2 is being constructed: only now does the Tunnel server learn batch 1's checkpoints. The server column trails the Meta table by one batch."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2",
                 "Batch 2's rows are in the sink, commits/2 is missing."),
             stop(MetaOverwritten, Some(Meta), "The re-run reads more",
                 "Batch 2 re-runs from the same start rows, but the data kept arriving: the tasks read further and overwrite the end rows (marked). getBatch is not deterministic here."),
@@ -198,13 +214,13 @@ pub fn tour(preset: &str) -> Tour {
                 "The upsert sink absorbs the re-read rows (counted as rewrites). With an append sink the same crash duplicates — see tablestore-append."),
         ],
         "tablestore-append" => vec![
-            stop(Batch("task-finished", 2), Some(Sink), "Batch 2 appends",
+            stop(Batch(E::TaskFinished, 2), Some(Sink), "Batch 2 appends",
                 "Rows of batch 2 are appended as each task finishes."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2",
                 "The sink holds batch 2's rows; the checkpoint says batch 2 never finished."),
-            stop(Next("recovered"), Some(Checkpoint), "Re-run batch 2",
+            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 2",
                 "From the same start UUID — the Meta rows of batch 1's end."),
-            stop(Batch("task-finished", 2), Some(Sink), "Appended again, and more",
+            stop(Batch(E::TaskFinished, 2), Some(Sink), "Appended again, and more",
                 "The re-run reads the same rows again plus everything that arrived meanwhile, and appends all of it."),
             stop(MetaOverwritten, Some(Meta), "The end moved",
                 "The end UUID's rows are overwritten with the later positions: the first attempt's end is forgotten."),
@@ -214,89 +230,89 @@ pub fn tour(preset: &str) -> Tour {
         "tablestore-split" => vec![
             stop(ChannelFinished, Some(Meta), "The parent ends",
                 "ch0 split at 2.5 s. A task of batch 3 reads it to its end and writes `finished` as its end row in the Meta table. Its children ch2 and ch3 wait on the Tunnel server: they open only once the server has the parent's final checkpoint."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before the commit",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the commit",
                 "offsets/4 is on disk; source.commit(end of batch 3) has not run. The Tunnel server never got ch0's `finished`, and ch0's finished row is still in the Meta table."),
-            stop(Next("recovered"), Some(Checkpoint), "Re-run batch 4",
+            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 4",
                 "commits/4 is missing, so batch 4 re-runs from batch 3's end rows. The re-run path never calls the skipped commit."),
             stop(TaskThrows, Some(Meta), "A finished start row",
                 "ch0's task starts at `finished`: readRecords returns null and the task dereferences it — a NullPointerException (inferred from the connector's code, TableStoreSourceRDD; not observed on a cluster). No ReadRecords call is made. The batch fails, and the query with it."),
-            stop(Next("recovered"), Some(Checkpoint), "Again",
+            stop(Next(E::Recovered), Some(Checkpoint), "Again",
                 "The restart finds the same logs and re-runs batch 4 from the same rows: it will throw the same way on every attempt. A crash loop."),
             stop(End, Some(Channels), "Stuck",
                 "Batch 4 never commits, so ch0 never terminates and ch2/ch3 never open; nothing after batch 3 reaches the sink. (A crash after source.commit, source-commit@4, loses nothing: the commit already reached the server.)"),
         ],
         "tablestore-two-phase" => vec![
-            stop(Batch("sink-committed", 2), Some(Sink), "Batch 2 committed",
+            stop(Batch(E::SinkCommitted, 2), Some(Sink), "Batch 2 committed",
                 "The sink published the rows it staged for epoch 2 in the driver's commit."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2", "Batch 2 will re-run."),
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2", "Batch 2 will re-run."),
             stop(MetaOverwritten, Some(Meta), "The re-run reads more",
                 "More data arrived: the tasks read past the first attempt's end and move the end rows past it."),
             stop(SinkSkipped, Some(Sink), "…and the sink skips it",
                 "Epoch 2 is already committed, so the sink drops this attempt's staged rows — including the extra ones."),
-            stop(Batch("get-batch", 3), Some(Meta), "Batch 3 starts after them",
+            stop(Batch(E::GetBatch, 3), Some(Meta), "Batch 3 starts after them",
                 "Batch 3 starts from the moved end rows. The extra rows of batch 2 are never read again."),
             stop(End, Some(Sink), "Data loss",
                 "The missing keys are listed in the Sink tab. The V1 Source contract demands the same rows for the same offsets for this reason."),
         ],
         "pull-ahead" => vec![
-            stop(Batch("get-offset", 1), Some(Channels), "Reading ahead",
+            stop(Batch(E::GetOffset, 1), Some(Channels), "Reading ahead",
                 "getOffset reads every new row to find the batch's end, and caches them. The counters show the rows read ahead and the cache size."),
-            stop(Batch("offset-log-written", 1), Some(Checkpoint), "Real positions",
+            stop(Batch(E::OffsetLogWritten, 1), Some(Checkpoint), "Real positions",
                 "offsets/1 holds real channel positions, like Kafka offsets: replay is deterministic."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2", "The cache dies with the driver."),
-            stop(Batch("task-read", 2), Some(Channels), "Read again",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2", "The cache dies with the driver."),
+            stop(Batch(E::TaskRead, 2), Some(Channels), "Read again",
                 "The first attempt's tasks took their rows from the cache (\"cached\" arrows). The re-run has no cache: it reads the same range from the Tunnel server again — the same rows."),
             stop(End, Some(Channels), "Exactly-once, at a price",
                 "Every row was read twice (once ahead, once by a task) and held in memory in between."),
         ],
         "auto-commit" => vec![
-            stop(Batch("task-read", 2), Some(Channels), "Commit on read",
+            stop(Batch(E::TaskRead, 2), Some(Channels), "Commit on read",
                 "The task pushes its checkpoint to the Tunnel server as soon as it reads the page (committed = true) — before the rows reach the sink."),
-            stop(Batch("task-finished", 2), Some(Sink), "One task done", "One task wrote its rows. The other has read and committed its rows to the server, but not written them."),
-            stop(Next("crashed"), Some(Channels), "Killed mid-batch", "The unwritten task's rows were committed to the server and are in no sink."),
-            stop(Batch("task-read", 2), Some(Channels), "The re-run starts past them",
+            stop(Batch(E::TaskFinished, 2), Some(Sink), "One task done", "One task wrote its rows. The other has read and committed its rows to the server, but not written them."),
+            stop(Next(E::Crashed), Some(Channels), "Killed mid-batch", "The unwritten task's rows were committed to the server and are in no sink."),
+            stop(Batch(E::TaskRead, 2), Some(Channels), "The re-run starts past them",
                 "The re-run plans from the server's checkpoints, which are already past those rows."),
             stop(End, Some(Sink), "Data loss",
                 "Nobody reads those rows again. A source may commit only after the batch is done — compare the tablestore preset."),
         ],
         "foreach-batch-multi" => vec![
-            stop(Batch("sink-committed", 2), Some(Sink), "One store of three",
+            stop(Batch(E::SinkCommitted, 2), Some(Sink), "One store of three",
                 "foreachBatch wrote batch 2 to one of three stores, chosen at random."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/2", "The function returned; commits/2 is missing."),
-            stop(Batch("sink-committed", 2), Some(Sink), "Written again",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2", "The function returned; commits/2 is missing."),
+            stop(Batch(E::SinkCommitted, 2), Some(Sink), "Written again",
                 "The re-run calls the function with the same batch id and data — it ignores the id and writes the batch again, maybe into another store."),
             stop(End, Some(Sink), "Duplicates",
                 "The same keys sit in two stores (or twice in one). De-duplicate by batch id to be exactly-once."),
         ],
         "sink-outage" => vec![
-            stop(Next("sink-write-failed"), Some(Sink), "The store is down",
+            stop(Next(E::SinkWriteFailed), Some(Sink), "The store is down",
                 "The store is down from 2.135 s to 4.2 s: a task's write fails, the batch fails and the query stops."),
-            stop(Next("query-failed"), Some(Checkpoint), "offsets/N without commits/N",
+            stop(Next(E::QueryFailed), Some(Checkpoint), "offsets/N without commits/N",
                 "The Kafka offsets of the failed batch are in offsets/N, but Spark marks nothing processed: commits/N is not written."),
-            stop(Next("recovered"), Some(Checkpoint), "The supervisor restarts",
+            stop(Next(E::Recovered), Some(Checkpoint), "The supervisor restarts",
                 "The failed batch re-runs with the same offsets."),
-            stop(Next("sink-write-failed"), Some(Sink), "Still down", "The re-run fails too; another restart follows."),
-            stop(Next("commit-log-written"), Some(Checkpoint), "The store is back",
+            stop(Next(E::SinkWriteFailed), Some(Sink), "Still down", "The re-run fails too; another restart follows."),
+            stop(Next(E::CommitLogWritten), Some(Checkpoint), "The store is back",
                 "The failed batch finally commits. Rows written before each failure were written again — the upsert sink absorbs them."),
             stop(End, Some(Sink), "Nothing lost", "Exactly-once: the offsets were never marked processed while writes failed."),
         ],
         "continuous-epochs" => vec![
-            stop(Batch("epoch-advanced", 1), None, "An epoch ends",
+            stop(Batch(E::EpochAdvanced, 1), None, "An epoch ends",
                 "No batches: tasks read all the time, and the driver ends an epoch each interval. Each reader reports its offset at the epoch marker."),
-            stop(Batch("commit-log-written", 1), Some(Checkpoint), "Writers first, then commits/1",
+            stop(Batch(E::CommitLogWritten, 1), Some(Checkpoint), "Writers first, then commits/1",
                 "Each writer committed epoch 1's rows to the sink; only then the driver wrote commits/1."),
-            stop(Batch("sink-committed", 3), Some(Sink), "Epoch 3 is in the sink", "Its rows are visible; commits/3 is next."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before commits/3", "The commit log ends at 2."),
-            stop(Next("recovered"), Some(Checkpoint), "Restart from commits/2",
+            stop(Batch(E::SinkCommitted, 3), Some(Sink), "Epoch 3 is in the sink", "Its rows are visible; commits/3 is next."),
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/3", "The commit log ends at 2."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Restart from commits/2",
                 "Spark looks only at the commit log: epoch 3 starts again from offsets/2."),
-            stop(Batch("task-finished", 3), Some(Sink), "Written again",
+            stop(Batch(E::TaskFinished, 3), Some(Sink), "Written again",
                 "The replayed epoch writes the rows the first attempt had already committed."),
             stop(End, Some(Sink), "Duplicates, never loss", "Continuous processing is at-least-once."),
         ],
         "reader-never-closes" => vec![
-            stop(Batch("add-batch", 0), Some(Sink), "Batch 0 starts",
+            stop(Batch(E::AddBatch, 0), Some(Sink), "Batch 0 starts",
                 "The sink waits for the tasks; a task ends when its reader's next() returns false."),
-            stop(Next("reader-polled"), Some(Channels), "The reader polls",
+            stop(Next(E::ReaderPolled), Some(Channels), "The reader polls",
                 "SeaTunnel's reader loops while its queue is empty: `while (running && handover.isEmpty()) sleep`."),
             stop(ReaderWaits, Some(Channels), "The data has stopped",
                 "The queue has been empty for seconds, and the reader still waits: in streaming mode it is always running."),
@@ -310,19 +326,19 @@ pub fn tour(preset: &str) -> Tour {
                 "The reader writes its position to sources/0/0/<subtask>/<id>.prepared."),
             stop(StateCommitted, Some(Checkpoint), "Renamed .committed",
                 "The sink committed the task's rows, then renamed the state file: that position is now safe to resume from."),
-            stop(Batch("commit-log-written", 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the fix works, batches end."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed in batch 1", "One reader of batch 1 had committed its state; the other had not."),
-            stop(Next("recovered"), Some(Checkpoint), "Re-run batch 1",
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the fix works, batches end."),
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed in batch 1", "One reader of batch 1 had committed its state; the other had not."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 1",
                 "Each reader resumes from its newest .committed file: rows already committed are not read again."),
             stop(End, Some(Sink), "Exactly-once", "Every row once."),
         ],
         "seatunnel-checkpoint-records" => vec![
             stop(StatePrepared, Some(Checkpoint), "A checkpoint record is due",
                 "The reader writes <id>.prepared with its position; the checkpoint record goes behind the rows it read. The sink has not seen it yet."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before the sink saw the record",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the sink saw the record",
                 "The rows before the record die with the task; <id>.prepared stays on disk."),
-            stop(Next("recovered"), Some(Checkpoint), "Re-run the batch", "commits/0 is missing: batch 0 runs again."),
-            stop(Next("get-batch"), Some(Channels), "Restore from .prepared",
+            stop(Next(E::Recovered), Some(Checkpoint), "Re-run the batch", "commits/0 is missing: batch 0 runs again."),
+            stop(Next(E::GetBatch), Some(Channels), "Restore from .prepared",
                 "As PR #7476 wrote it, the reader restores from the latest .prepared of the batch: it starts past the rows the sink never received."),
             stop(End, Some(Sink), "Data loss",
                 "The missing keys are listed in the Sink tab. Compare seatunnel-committed-only, which restores only from .committed."),
@@ -330,20 +346,20 @@ pub fn tour(preset: &str) -> Tour {
         "seatunnel-committed-only" => vec![
             stop(StatePrepared, Some(Checkpoint), "A checkpoint record",
                 "The reader writes <id>.prepared and emits a checkpoint record behind the rows it read."),
-            stop(Batch("sink-committed", 0), Some(Sink), "Visible before the rename",
+            stop(Batch(E::SinkCommitted, 0), Some(Sink), "Visible before the rename",
                 "In this design the sink makes the rows before the record visible first; the rename to .committed is next."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before the rename", "The rows are in the sink; their checkpoint is only .prepared."),
-            stop(Next("recovered"), Some(Checkpoint), "Resume from .committed",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the rename", "The rows are in the sink; their checkpoint is only .prepared."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Resume from .committed",
                 "A .prepared file is never trusted: the reader resumes from the newest .committed file, before those rows."),
             stop(StateCommitted, Some(Sink), "Written twice",
                 "The re-run's sink wrote the first record's rows again before this rename."),
             stop(End, Some(Sink), "At-least-once", "Duplicates, never loss: rows reach the sink before their checkpoint is committed."),
         ],
         "seatunnel-idempotent-sink" => vec![
-            stop(Batch("sink-committed", 0), Some(Sink), "Rows before the record",
+            stop(Batch(E::SinkCommitted, 0), Some(Sink), "Rows before the record",
                 "The sink upserts the rows before the first checkpoint record; the rename to .committed is next."),
-            stop(Next("crashed"), Some(Checkpoint), "Killed before the rename", "The rows are in the sink; their checkpoint is only .prepared."),
-            stop(Next("recovered"), Some(Checkpoint), "Resume from .committed",
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the rename", "The rows are in the sink; their checkpoint is only .prepared."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Resume from .committed",
                 "The reader resumes from the newest .committed file and reads those rows again."),
             stop(StateCommitted, Some(Sink), "Overwritten, not duplicated",
                 "The re-run wrote the same keys again; the upsert kept one row per key (counted as rewrites)."),
@@ -354,44 +370,44 @@ pub fn tour(preset: &str) -> Tour {
                 "The checkpoint interval is over: one virtual checkpoint, then next() returns false."),
             stop(StatePrepared, Some(Checkpoint), "sources/0/<subtask>/1",
                 "The reader appends its state to /1; the next reader would restore from /0, which nothing writes."),
-            stop(Batch("commit-log-written", 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the first micro-batch is done."),
-            stop(Batch("no-new-data", 1), None, "latestOffset did not move",
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the first micro-batch is done."),
+            stop(Batch(E::NoNewData, 1), None, "latestOffset did not move",
                 "{\"checkpointId\":0} again: commit(end of batch 0) would move it, but Spark calls it only while constructing batch 1."),
             stop(End, Some(Sink), "Stuck", "Rows keep arriving and no batch reads them."),
         ],
         "checkpoint-deleted-latest" => vec![
-            stop(Batch("commit-log-written", 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
-            stop(Next("crashed"), Some(Checkpoint), "The query stops", "The query is stopped; the data keeps arriving."),
-            stop(Next("checkpoint-deleted"), Some(Checkpoint), "The folder is deleted",
+            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
+            stop(Next(E::Crashed), Some(Checkpoint), "The query stops", "The query is stopped; the data keeps arriving."),
+            stop(Next(E::CheckpointDeleted), Some(Checkpoint), "The folder is deleted",
                 "An operator deletes the checkpoint folder: offsets, commits, metadata and sources/0/0 are gone. The Kafka offsets were nowhere else."),
-            stop(Next("source-initialized"), Some(Checkpoint), "startingOffsets=latest",
+            stop(Next(E::SourceInitialized), Some(Checkpoint), "startingOffsets=latest",
                 "The restart is a new query. sources/0/0 records the end of each partition now: the rows that arrived while the query was down lie before it."),
             stop(End, Some(Sink), "Data loss", "Those rows are never read. The lost keys are listed in the Sink tab."),
         ],
         "checkpoint-deleted-earliest" => vec![
-            stop(Batch("commit-log-written", 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
-            stop(Next("checkpoint-deleted"), Some(Checkpoint), "The folder is deleted",
+            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
+            stop(Next(E::CheckpointDeleted), Some(Checkpoint), "The folder is deleted",
                 "An operator deletes the checkpoint folder while the query is down. The restart is a new query."),
-            stop(Next("source-initialized"), Some(Checkpoint), "startingOffsets=earliest",
+            stop(Next(E::SourceInitialized), Some(Checkpoint), "startingOffsets=earliest",
                 "sources/0/0 records offset 0 for every partition: the new query starts at the beginning of the topic."),
-            stop(Batch("task-finished", 0), Some(Sink), "Appended again",
+            stop(Batch(E::TaskFinished, 0), Some(Sink), "Appended again",
                 "The new query's batch 0 holds everything the old query already wrote; the append sink appends it again."),
             stop(End, Some(Sink), "Duplicates", "Every row the old query wrote is in the sink twice."),
         ],
         "batch-id-in-memory" => vec![
-            stop(Batch("sink-committed", 3), Some(Sink), "latestBatchId = 3",
+            stop(Batch(E::SinkCommitted, 3), Some(Sink), "latestBatchId = 3",
                 "The sink wrote batch 3 and set its driver-side field latestBatchId to 3. commits/3 is next — the crash comes first."),
-            stop(Next("crashed"), Some(Checkpoint), "The field dies with the driver", "offsets/3 without commits/3; the sink object is gone."),
-            stop(Next("recovered"), Some(Checkpoint), "Re-run batch 3", "Same offsets, same rows, same batch id."),
-            stop(Batch("add-batch", 3), Some(Sink), "A new sink object",
+            stop(Next(E::Crashed), Some(Checkpoint), "The field dies with the driver", "offsets/3 without commits/3; the sink object is gone."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 3", "Same offsets, same rows, same batch id."),
+            stop(Batch(E::AddBatch, 3), Some(Sink), "A new sink object",
                 "The new driver's sink starts with latestBatchId = -1: batch 3 is not skipped."),
             stop(End, Some(Sink), "Duplicates",
                 "Batch 3 is in the sink twice. A batch id de-duplicates only if it is kept where the restart can read it (FileStreamSink's _spark_metadata)."),
         ],
         _ => vec![
-            stop(Batch("offset-log-written", 0), Some(Checkpoint), "The write-ahead log",
+            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log",
                 "offsets/0 is written before anything of batch 0 runs."),
-            stop(Batch("commit-log-written", 0), Some(Checkpoint), "Batch 0 done", "commits/0 only after the sink finished."),
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 done", "commits/0 only after the sink finished."),
             stop(End, Some(Sink), "The verdict", "The badge compares the sink with every record the upstream produced."),
         ],
     };

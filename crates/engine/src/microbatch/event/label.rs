@@ -1,6 +1,7 @@
-//! How an event reads: its lanes in the sequence diagram, its JSON type name, the batch it
-//! belongs to, and its short arrow label.
+//! How an event reads: its lanes in the sequence diagram, the batch it belongs to, and its
+//! short arrow label (its JSON type name is its tag's, in `tag.rs`).
 
+use super::sink_outcome::CommitTarget;
 use super::{short, Actor, EventKind, Recovery};
 
 impl EventKind {
@@ -48,39 +49,6 @@ impl EventKind {
             EventKind::Idle { .. } => (Driver, Driver),
             EventKind::Crashed { .. } => (Driver, Driver),
             EventKind::QueryFailed { .. } => (Sink, Driver),
-        }
-    }
-
-    /// The kind's name as in the JSON trace's `type` field (`offset-log-written`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            EventKind::QueryStarted { .. } => "query-started",
-            EventKind::Recovered { .. } => "recovered",
-            EventKind::RecoveryGetBatch { .. } => "recovery-get-batch",
-            EventKind::SourceInitialized { .. } => "source-initialized",
-            EventKind::EpochAdvanced { .. } => "epoch-advanced",
-            EventKind::TriggerFired { .. } => "trigger-fired",
-            EventKind::GetOffset { .. } => "get-offset",
-            EventKind::NoNewData { .. } => "no-new-data",
-            EventKind::OffsetLogWritten { .. } => "offset-log-written",
-            EventKind::SourceCommit { .. } => "source-commit",
-            EventKind::ChannelState { .. } => "channel-state",
-            EventKind::GetBatch { .. } => "get-batch",
-            EventKind::AddBatch { .. } => "add-batch",
-            EventKind::TaskRead { .. } => "task-read",
-            EventKind::ReaderPolled { .. } => "reader-polled",
-            EventKind::StateFile { .. } => "state-file",
-            EventKind::MetaRowWritten { .. } => "meta-row-written",
-            EventKind::TaskFinished { .. } => "task-finished",
-            EventKind::SinkWriteFailed { .. } => "sink-write-failed",
-            EventKind::SinkCommitted { .. } => "sink-committed",
-            EventKind::CommitLogWritten { .. } => "commit-log-written",
-            EventKind::CheckpointWriteRejected { .. } => "checkpoint-write-rejected",
-            EventKind::Idle { .. } => "idle",
-            EventKind::Crashed { .. } => "crashed",
-            EventKind::QueryFailed { .. } => "query-failed",
-            EventKind::TaskFailed { .. } => "task-failed",
-            EventKind::CheckpointDeleted { .. } => "checkpoint-deleted",
         }
     }
 
@@ -210,9 +178,10 @@ impl EventKind {
             EventKind::CheckpointDeleted { files } => {
                 format!("checkpoint folder deleted ({files} files)")
             }
-            EventKind::SinkCommitted { target, .. } if target.starts_with("prepareCommit") => {
-                "prepareCommit (not visible yet)".into()
-            }
+            EventKind::SinkCommitted {
+                target: CommitTarget::Prepared { .. },
+                ..
+            } => "prepareCommit (not visible yet)".into(),
             EventKind::SinkCommitted {
                 batch_id, skipped, ..
             } => {

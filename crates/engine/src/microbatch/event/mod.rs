@@ -1,7 +1,10 @@
 //! The closed `Event` enum: the engine's only output. One event is one arrow in the sequence diagram.
 
 use crate::microbatch::scenario::CrashPoint;
+use crate::microbatch::tunnel::{ChannelStatus, Token};
+use crate::microbatch::upstream::ChannelId;
 use serde::{Deserialize, Serialize};
+use sink_outcome::{CommitTarget, SinkFailure};
 
 /// The lanes of the sequence diagram: who sends and who receives an event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -70,10 +73,10 @@ pub enum Recovery {
 /// A channel position as the Tunnel server and Meta table hold it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ChannelToken {
-    /// Channel id (`ch0`, `ch2`…).
-    pub channel: String,
+    /// The channel (`ch0`, `ch2`… in the JSON).
+    pub channel: ChannelId,
     /// `t:17` (next record 17) or `finished`.
-    pub token: String,
+    pub token: Token,
 }
 
 /// One observable action.
@@ -163,15 +166,15 @@ pub enum EventKind {
         end: String,
         /// Checkpoints pushed to the Tunnel server (Tablestore, pull-ahead).
         checkpoints: Vec<ChannelToken>,
-        /// Meta rows deleted because the channel finished.
-        deleted_rows: Vec<String>,
+        /// Meta rows deleted because the channel finished: their channels.
+        deleted_rows: Vec<ChannelId>,
     },
     /// The Tunnel server changed a channel's state (a child opens when its parent's final checkpoint arrives).
     ChannelState {
-        /// Channel id.
-        channel: String,
-        /// New state.
-        state: String,
+        /// The channel.
+        channel: ChannelId,
+        /// New state (`OPEN`, `TERMINATED` in the JSON).
+        state: ChannelStatus,
     },
     /// `getBatch(start, end)`: the plan of the batch's tasks.
     GetBatch {
@@ -198,11 +201,11 @@ pub enum EventKind {
         /// Partition (task) index.
         partition: u32,
         /// Channel read.
-        channel: String,
+        channel: ChannelId,
         /// Position before.
-        from: String,
+        from: Token,
         /// Position after.
-        to: String,
+        to: Token,
         /// Rows read.
         rows: u64,
         /// Tunnel checkpoints committed while reading (auto-commit only).
@@ -285,8 +288,8 @@ pub enum EventKind {
     SinkWriteFailed {
         /// Batch N.
         batch_id: u64,
-        /// Why.
-        reason: String,
+        /// Why (the store is down, or the foreachBatch function threw).
+        reason: SinkFailure,
     },
     /// The sink finished batch N (manifest `_spark_metadata/N`, foreachBatch returned, epoch committed).
     SinkCommitted {
@@ -294,8 +297,8 @@ pub enum EventKind {
         batch_id: u64,
         /// Rows made visible by this commit.
         rows: u64,
-        /// Where (file name, store name, `epoch N`).
-        target: String,
+        /// Where (file name, store name, `epoch N`), or a prepared commit not visible yet.
+        target: CommitTarget,
         /// Whether the commit was skipped as a duplicate of an earlier one.
         skipped: bool,
     },
@@ -333,6 +336,8 @@ pub enum EventKind {
 }
 
 pub mod label;
+pub mod sink_outcome;
+pub mod tag;
 
 /// Shortens a UUID (`7f3a1c2e-…` → `7f3a1c2e`) for labels; other offsets stay as they are.
 pub fn short(offset: &str) -> String {
@@ -394,6 +399,7 @@ mod tests {
                 let e = world.step();
                 let json = serde_json::to_value(&e.kind).expect("an event serializes");
                 assert_eq!(json["type"], e.kind.name(), "{:?}", e.kind);
+                assert!(super::tag::EventTag::ALL.contains(&e.kind.tag()));
                 seen.insert(e.kind.name());
             }
         }
@@ -404,6 +410,8 @@ mod tests {
     #[test]
     fn pull_ahead_tasks_read_the_cache_and_a_rerun_reads_the_tunnel_again() {
         use crate::microbatch::event::{Actor, EventKind};
+        use crate::microbatch::tunnel::Token;
+        use crate::microbatch::upstream::ChannelId;
         let mut scenario = crate::microbatch::scenario::preset("pull-ahead").expect("preset");
         scenario
             .crashes
@@ -437,9 +445,9 @@ mod tests {
         let plain = serde_json::to_string(&EventKind::TaskRead {
             batch_id: 0,
             partition: 0,
-            channel: "ch0".into(),
-            from: "0".into(),
-            to: "3".into(),
+            channel: ChannelId(0),
+            from: Token::At(0),
+            to: Token::At(3),
             rows: 3,
             committed: false,
             from_cache: false,
@@ -448,5 +456,9 @@ mod tests {
         .expect("serializes");
         assert!(!plain.contains("from_cache"), "{plain}");
         assert!(!plain.contains("error"), "{plain}");
+        assert!(
+            plain.contains(r#""channel":"ch0","from":"t:0","to":"t:3""#),
+            "{plain}"
+        );
     }
 }

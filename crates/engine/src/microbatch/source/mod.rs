@@ -19,7 +19,7 @@ use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::meta_table::{MetaTable, TUNNEL_ID};
 use crate::microbatch::scenario::{SourceKind, SourceSpec};
 use crate::microbatch::tunnel::{Token, Tunnel};
-use crate::microbatch::upstream::{Rows, Upstream};
+use crate::microbatch::upstream::{ChannelId, Rows, Upstream};
 use crate::rng::Prng;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
@@ -406,8 +406,8 @@ impl InitialOffset {
 pub struct SourceCommit {
     /// Checkpoints committed to the Tunnel server.
     pub checkpoints: Vec<ChannelToken>,
-    /// Meta-table rows deleted (channels finished by the batch).
-    pub deleted_rows: Vec<String>,
+    /// Meta-table rows deleted (channels finished by the batch): their channels.
+    pub deleted_rows: Vec<ChannelId>,
 }
 
 /// The parts of the world a source may touch in one call. The driver builds it for each call;
@@ -444,7 +444,7 @@ impl SourceCtx<'_> {
         for (channel, status) in self.tunnel.checkpoint(channel, token) {
             self.follow_ups.push_back(EventKind::ChannelState {
                 channel,
-                state: status.name().into(),
+                state: status,
             });
         }
     }
@@ -452,8 +452,8 @@ impl SourceCtx<'_> {
     /// The channel id of an upstream index with a token, as events name them.
     pub fn channel_token(&self, channel: u32, token: Token) -> ChannelToken {
         ChannelToken {
-            channel: self.upstream.channel(channel).id.clone(),
-            token: token.to_string(),
+            channel: ChannelId(channel),
+            token,
         }
     }
 }

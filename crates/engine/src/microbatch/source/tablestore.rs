@@ -7,6 +7,7 @@ use super::{
     CHANNEL_CACHE_MS,
 };
 use crate::microbatch::tunnel::Token;
+use crate::microbatch::upstream::ChannelId;
 use std::collections::BTreeMap;
 
 /// Why a task whose start row is `finished` throws, as the trace and the query failure say it.
@@ -90,7 +91,7 @@ impl Source for TablestoreSource {
             if token == Token::Finished {
                 let id = ctx.upstream.channel(index).id.clone();
                 ctx.meta_table.delete(uuid, &id);
-                done.deleted_rows.push(id);
+                done.deleted_rows.push(ChannelId(index));
             }
         }
         done

@@ -5,7 +5,7 @@ use batchscope_check::oracle::{run, run_observed, visible_counts, Limit, Verdict
 use batchscope_engine::microbatch::event::label::rows_text;
 use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::scenario::preset;
-use batchscope_engine::microbatch::upstream::RowKey;
+use batchscope_engine::microbatch::upstream::{ChannelId, RowKey};
 use batchscope_engine::microbatch::World;
 use std::collections::BTreeMap;
 
@@ -36,7 +36,7 @@ fn tablestore_rows_of_the_start_and_end_uuid_are_marked() {
     let w = world_at(
         "tablestore",
         None,
-        |k| matches!(k, EventKind::MetaRowWritten { batch_id: 1, row, .. } if row.channel == "ch1"),
+        |k| matches!(k, EventKind::MetaRowWritten { batch_id: 1, row, .. } if row.channel == ChannelId(1)),
     );
     let rows = meta_rows(&w);
     let offsets = batch_offsets(&w);
