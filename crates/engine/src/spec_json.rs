@@ -2,26 +2,19 @@
 //! serde errors that name the field they stopped at. Both worlds' spec files read their text
 //! through here; it depends on nothing of the engine.
 
-use std::borrow::Cow;
-
-use serde_json::Value;
-
 /// The key a scenario or topology file may use to name its JSON Schema; the engine ignores it.
 pub const SCHEMA_KEY: &str = "$schema";
 
-/// `text` without a top-level `$schema` key, so a file that names its schema parses with
-/// `deny_unknown_fields`. Text without the key is returned as it is (errors keep their line and
-/// column); with it, the object is written again without that key.
-pub fn without_schema_key(text: &str) -> Cow<'_, str> {
-    if !text.contains(SCHEMA_KEY) {
-        return Cow::Borrowed(text);
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(mut object)) if object.contains_key(SCHEMA_KEY) => {
-            object.remove(SCHEMA_KEY);
-            Cow::Owned(serde_json::to_string_pretty(&object).expect("a JSON object serializes"))
-        }
-        _ => Cow::Borrowed(text),
+/// The `$schema` key a scenario or topology file may carry to name its JSON Schema (editors
+/// complete and check the file with it): read, whatever its value, and ignored; never written.
+/// A field of both specs, so a file that names its schema parses as written, with the line and
+/// column of an error where they are in the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NamedSchema;
+
+impl<'de> serde::Deserialize<'de> for NamedSchema {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d).map(|_| NamedSchema)
     }
 }
 
@@ -251,4 +244,31 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
         })
         .collect::<String>()
         .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::barrier::TopologySpec;
+    use crate::microbatch::scenario::{preset, Scenario};
+
+    #[test]
+    fn a_file_that_names_its_schema_reads_as_written() {
+        let mut json: serde_json::Value =
+            serde_json::from_str(&preset("kafka-append").unwrap().to_json()).unwrap();
+        json["$schema"] = "../schemas/scenario.schema.json".into();
+        let named = serde_json::to_string_pretty(&json).unwrap();
+        let read = Scenario::from_json(&named).unwrap();
+        assert_eq!(read, preset("kafka-append").unwrap());
+        assert!(!read.to_json().contains("$schema"), "never written back");
+        // An error keeps its place in the file as written (the key is not taken out first).
+        let broken = named.replacen("\"batches\": 6", "\"batches\": \"six\"", 1);
+        let line = broken.lines().position(|l| l.contains("\"six\"")).unwrap() + 1;
+        let error = Scenario::from_json(&broken).unwrap_err().to_string();
+        assert!(error.contains(&format!("line {line} ")), "{error}");
+        let topology = TopologySpec::from_json(
+            &include_str!("barrier/presets/chain.json")
+                .replacen('{', "{\"$schema\": \"../schemas/topology.schema.json\",", 1),
+        );
+        assert!(topology.is_ok(), "{topology:?}");
+    }
 }

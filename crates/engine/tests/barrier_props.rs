@@ -109,6 +109,7 @@ fn topology() -> impl Strategy<Value = TopologySpec> {
                     .collect();
                 let query = named.remove(0);
                 TopologySpec {
+                    schema: Default::default(),
                     name: "random".into(),
                     description: String::new(),
                     barrier_interval_ms: 1000,

@@ -18,6 +18,11 @@ pub const CDC_COLUMNS: [&str; 4] = ["userId", "itemId", "amount", "price"];
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TopologySpec {
+    /// The JSON Schema the file names (`"$schema": "../schemas/topology.schema.json"`), if
+    /// any: ignored, and never written.
+    #[serde(rename = "$schema", default, skip_serializing)]
+    #[schemars(skip)]
+    pub schema: crate::spec_json::NamedSchema,
     /// Name shown in reports.
     pub name: String,
     /// One line saying what the topology shows.
@@ -311,9 +316,8 @@ pub(super) fn invalid(field: impl Into<String>, reason: impl Into<String>) -> To
 impl TopologySpec {
     /// Parses and validates a topology file's text.
     pub fn from_json(text: &str) -> Result<Self, TopologyError> {
-        let text = crate::spec_json::without_schema_key(text);
         let spec: TopologySpec =
-            crate::spec_json::parse_naming_field(&text).map_err(|(field, e)| match field {
+            crate::spec_json::parse_naming_field(text).map_err(|(field, e)| match field {
                 Some(field) => TopologyError::Json(format!("{field}: {e}")),
                 None => TopologyError::Json(e),
             })?;

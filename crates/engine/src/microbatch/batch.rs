@@ -9,6 +9,7 @@ use crate::checkpoint::{CommitMetadata, OffsetSeq, OffsetSeqMetadata};
 use crate::microbatch::event::sink_outcome::{CommitTarget, SinkFailure};
 use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::scenario::Fault;
+use crate::microbatch::sink::Sink as _;
 use crate::microbatch::sink::SinkCommit;
 use crate::microbatch::upstream::ChannelId;
 use std::collections::{BTreeMap, BTreeSet};

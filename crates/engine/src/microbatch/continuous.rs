@@ -6,6 +6,7 @@ use super::{cost, BatchRun, Phase, World};
 use crate::checkpoint::OffsetSeq;
 use crate::microbatch::event::sink_outcome::CommitTarget;
 use crate::microbatch::event::EventKind;
+use crate::microbatch::sink::Sink as _;
 use crate::microbatch::sink::TaskOutput;
 use crate::microbatch::source::{read_range, PartitionPlan, SourceOffset, TaskRead};
 use crate::microbatch::tunnel::Token;

@@ -5,6 +5,7 @@
 use super::{Driver, Phase, World};
 use crate::microbatch::event::EventKind;
 use crate::microbatch::scenario::{CrashKind, CrashPoint, Fault, FaultKind, Restart};
+use crate::microbatch::sink::Sink as _;
 use crate::microbatch::source::SourceState;
 
 impl World {

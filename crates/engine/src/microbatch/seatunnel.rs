@@ -10,6 +10,7 @@ use super::{cost, Phase, ReaderStep, SeaTunnelReader, World};
 use crate::microbatch::event::sink_outcome::CommitTarget;
 use crate::microbatch::event::{EventKind, SinkEffect};
 use crate::microbatch::scenario::{ReaderEnd, SeaTunnelDesign};
+use crate::microbatch::sink::Sink as _;
 use crate::microbatch::sink::TaskOutput;
 use crate::microbatch::source::{read_range, seatunnel};
 use crate::microbatch::tunnel::Token;

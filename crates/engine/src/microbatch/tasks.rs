@@ -7,6 +7,7 @@ use super::{cost, Phase, World};
 use crate::microbatch::event::sink_outcome::SinkFailure;
 use crate::microbatch::event::{ChannelToken, EventKind};
 use crate::microbatch::scenario::{Fault, FaultKind};
+use crate::microbatch::sink::Sink as _;
 use crate::microbatch::sink::TaskOutput;
 use crate::microbatch::source::SourceOffset;
 use crate::microbatch::upstream::ChannelId;

@@ -6,7 +6,7 @@ use crate::history::History;
 use crate::microbatch::event::{Event, EventKind};
 use crate::microbatch::meta_table::MetaTable;
 use crate::microbatch::scenario::{CrashPoint, Fault, Scenario, SinkKind, SourceKind};
-use crate::microbatch::sink::{self, Sink, SinkState};
+use crate::microbatch::sink::{self, KindSink, SinkState};
 use crate::microbatch::source::{
     self, Source, SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView,
 };
@@ -280,7 +280,7 @@ impl World {
     }
 
     /// The implementation of the sink contract for the scenario's sink kind.
-    pub(super) fn sink_contract(&self) -> &'static dyn Sink {
+    pub(super) fn sink_contract(&self) -> KindSink {
         sink_contract(self.scenario.sink.kind)
     }
 
@@ -459,13 +459,15 @@ impl crate::sim::Sim for World {
 
 /// The implementation of the sink contract for `kind`: one per kind, each in its own file
 /// under `sink/`, all stateless (the state is the world's [`SinkState`]).
-pub(crate) fn sink_contract(kind: SinkKind) -> &'static dyn Sink {
+pub(crate) fn sink_contract(kind: SinkKind) -> KindSink {
     match kind {
-        SinkKind::Append => &sink::append::AppendSink,
-        SinkKind::Upsert => &sink::upsert::UpsertSink,
-        SinkKind::File => &sink::file::FileSink,
-        SinkKind::ForeachBatch => &sink::foreach_batch::ForeachBatchSink,
-        SinkKind::TwoPhase => &sink::two_phase::TwoPhaseSink,
-        SinkKind::BatchIdInMemory => &sink::batch_id_in_memory::BatchIdInMemorySink,
+        SinkKind::Append => KindSink::Append(sink::append::AppendSink),
+        SinkKind::Upsert => KindSink::Upsert(sink::upsert::UpsertSink),
+        SinkKind::File => KindSink::File(sink::file::FileSink),
+        SinkKind::ForeachBatch => KindSink::ForeachBatch(sink::foreach_batch::ForeachBatchSink),
+        SinkKind::TwoPhase => KindSink::TwoPhase(sink::two_phase::TwoPhaseSink),
+        SinkKind::BatchIdInMemory => {
+            KindSink::BatchIdInMemory(sink::batch_id_in_memory::BatchIdInMemorySink)
+        }
     }
 }

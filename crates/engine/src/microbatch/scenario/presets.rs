@@ -9,6 +9,7 @@ use super::spec::{
     SeaTunnelDesign, SinkKind, SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec,
     UpstreamSpec, Window,
 };
+use crate::spec_json::NamedSchema;
 
 /// A built-in scenario: name, one-line description, and the scenario itself.
 #[derive(Clone, Debug)]
@@ -31,6 +32,7 @@ fn base(
         name,
         description,
         scenario: Scenario {
+            schema: NamedSchema,
             name: name.to_string(),
             description: description.to_string(),
             seed: default_seed(),

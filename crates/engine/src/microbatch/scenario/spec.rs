@@ -11,6 +11,11 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    /// The JSON Schema the file names (`"$schema": "../schemas/scenario.schema.json"`), if
+    /// any: ignored, and never written.
+    #[serde(rename = "$schema", default, skip_serializing)]
+    #[schemars(skip)]
+    pub schema: crate::spec_json::NamedSchema,
     /// Short name (a preset's name, or the file's).
     #[serde(default)]
     pub name: String,
@@ -464,9 +469,8 @@ pub const MAX_BATCHES: u64 = 100_000;
 impl Scenario {
     /// Parses and validates a scenario from JSON text.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let text = crate::spec_json::without_schema_key(text);
         // serde_json names the line and column; the path names the field a type error is in.
-        let scenario: Scenario = crate::spec_json::parse_naming_field(&text)
+        let scenario: Scenario = crate::spec_json::parse_naming_field(text)
             .map_err(|(field, e)| invalid(field.as_deref().unwrap_or("scenario"), e))?;
         scenario.validate()?;
         Ok(scenario)

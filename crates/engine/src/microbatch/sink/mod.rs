@@ -218,6 +218,73 @@ pub trait Sink {
     }
 }
 
+/// Each sink kind's implementation, called through a `match` rather than a vtable: the
+/// world holds one by value, and the methods its kind leaves at their defaults are inlined
+/// where they are called (behind `&dyn Sink`, each kind carried its own copy of every default,
+/// which the dashboard's first load paid for).
+#[derive(Clone, Copy, Debug)]
+pub enum KindSink {
+    /// [`append::AppendSink`].
+    Append(append::AppendSink),
+    /// [`upsert::UpsertSink`].
+    Upsert(upsert::UpsertSink),
+    /// [`file::FileSink`].
+    File(file::FileSink),
+    /// [`foreach_batch::ForeachBatchSink`].
+    ForeachBatch(foreach_batch::ForeachBatchSink),
+    /// [`two_phase::TwoPhaseSink`].
+    TwoPhase(two_phase::TwoPhaseSink),
+    /// [`batch_id_in_memory::BatchIdInMemorySink`].
+    BatchIdInMemory(batch_id_in_memory::BatchIdInMemorySink),
+}
+
+/// Calls `$call` on the implementation a [`KindSink`] holds, bound to `$s`.
+macro_rules! on_kind {
+    ($kind:expr, $s:ident => $call:expr) => {
+        match $kind {
+            KindSink::Append($s) => $call,
+            KindSink::Upsert($s) => $call,
+            KindSink::File($s) => $call,
+            KindSink::ForeachBatch($s) => $call,
+            KindSink::TwoPhase($s) => $call,
+            KindSink::BatchIdInMemory($s) => $call,
+        }
+    };
+}
+
+impl Sink for KindSink {
+    fn store_names(&self, spec: &SinkSpec) -> Vec<String> {
+        on_kind!(self, s => s.store_names(spec))
+    }
+    fn skips_batch(&self, state: &SinkState, batch_id: u64) -> bool {
+        on_kind!(self, s => s.skips_batch(state, batch_id))
+    }
+    fn start_batch(&self, state: &mut SinkState, rng: &mut Prng) {
+        on_kind!(self, s => s.start_batch(state, rng))
+    }
+    fn task_output(&self, state: &mut SinkState, output: TaskOutput, up: &Upstream) -> SinkEffect {
+        on_kind!(self, s => s.task_output(state, output, up))
+    }
+    fn drop_task_attempt(&self, state: &mut SinkState, partition: u32) {
+        on_kind!(self, s => s.drop_task_attempt(state, partition))
+    }
+    fn commit_fails_when_down(&self) -> bool {
+        on_kind!(self, s => s.commit_fails_when_down())
+    }
+    fn commit(&self, state: &mut SinkState, batch_id: u64) -> SinkCommit {
+        on_kind!(self, s => s.commit(state, batch_id))
+    }
+    fn commit_fault(&self) -> Option<FaultKind> {
+        on_kind!(self, s => s.commit_fault())
+    }
+    fn new_driver(&self, state: &mut SinkState) {
+        on_kind!(self, s => s.new_driver(state))
+    }
+    fn abort_attempt(&self, state: &mut SinkState) -> u64 {
+        on_kind!(self, s => s.abort_attempt(state))
+    }
+}
+
 /// The staged output of the attempt in flight, taken out of the sink by the driver's commit.
 struct Staged {
     /// Each task's rows (task → rows), in the order they were staged.
@@ -274,7 +341,7 @@ pub struct SinkState {
 
 impl SinkState {
     /// An empty sink of `spec`, with the stores `sink` (its kind's implementation) names.
-    pub fn new(spec: &SinkSpec, sink: &dyn Sink) -> SinkState {
+    pub fn new(spec: &SinkSpec, sink: impl Sink) -> SinkState {
         let stores = sink
             .store_names(spec)
             .into_iter()

@@ -5,6 +5,7 @@ use super::{SinkState, TaskOutput};
 use crate::microbatch::event::SinkEffect;
 use crate::microbatch::scenario::SinkValue;
 use crate::microbatch::scenario::{preset, Scenario, SinkKind};
+use crate::microbatch::sink::Sink as _;
 use crate::microbatch::upstream::{Record, RowKey, Rows, Upstream};
 use crate::microbatch::world::sink_contract;
 use crate::microbatch::World;
