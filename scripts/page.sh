@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-#! The dashboard's release build (`dist/`), made small: std rebuilt for size, panics abort at once.
+#! The dashboard's release build (`dist/`, hostable under any path), made small: std rebuilt for size, panics abort at once.
 #
 # The page's two modules are built with the standard library compiled from source
 # (`-Zbuild-std`, its `optimize_for_size` feature: the small sort and formatting paths) and
@@ -17,4 +17,6 @@ export RUSTC_BOOTSTRAP=1
 export CARGO_UNSTABLE_BUILD_STD="std panic_abort"
 export CARGO_UNSTABLE_BUILD_STD_FEATURES="optimize_for_size"
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
-exec trunk build --release --offline "$@"
+# Every path the page names is relative (`./batchscope-web-….js`), so `dist/` works wherever it is
+# hosted: at a site's root or under a sub-path (`https://someone.github.io/batchscope/`).
+exec trunk build --release --offline --public-url ./ "$@"

@@ -10,10 +10,21 @@ use batchscope_web::microbatch::components::editor_host::lazy_editor;
 use batchscope_web::microbatch::components::explore_host::lazy_explore;
 use batchscope_web::microbatch::components::export::files_from_module;
 use batchscope_web::microbatch::components::App;
+use batchscope_web::shell::catch_traps;
 use batchscope_web::shell::{LazyMode, Root, RootProps};
+use wasm_bindgen::prelude::wasm_bindgen;
 use yew::html;
 
+/// A deliberate trap, for the end-to-end test of the panic overlay (web/src/shell/panic.rs):
+/// the test calls it through `window.wasmBindings` (the module's exports, which Trunk's loader
+/// sets) from a timer, as a panicking event handler is called. Nothing in the page calls it.
+#[wasm_bindgen]
+pub fn deliberate_trap_for_tests() {
+    std::process::abort()
+}
+
 fn main() {
+    catch_traps();
     // The page's root is an element of its own in `<body>`, not `<body>` itself: Yew listens
     // for events on the element it is mounted on, and the second module's Explore dialog and
     // scenario editor (Yew apps of their own) are drawn beside it, in elements of their own.

@@ -65,56 +65,117 @@ pub fn content_type(path: &Path) -> &'static str {
     }
 }
 
-pub fn handle(mut stream: TcpStream, dir: &Path) {
+/// How a test server hosts `dist/`: under which path, and whether it compresses.
+#[derive(Clone, Debug)]
+pub struct Hosting {
+    /// The path the folder is served under: `/` at the root, `/batchscope/` under a sub-path,
+    /// as GitHub Pages serves a project.
+    pub base: String,
+    /// Whether a text or `.wasm` file goes out gzipped to a browser that accepts it, as a static
+    /// host (GitHub Pages among them) sends it.
+    pub gzip: bool,
+}
+
+impl Hosting {
+    /// At the root, uncompressed: what the suites use unless they test hosting.
+    pub fn plain() -> Hosting {
+        Hosting {
+            base: "/".into(),
+            gzip: false,
+        }
+    }
+}
+
+/// Answers one request for a file of `dir` as `hosting` says; a request outside its base, or
+/// for a file that is not there, gets a 404 and is written to `missed`.
+pub fn handle(mut stream: TcpStream, dir: &Path, hosting: &Hosting, missed: &Missed) {
     let mut reader = BufReader::new(stream.try_clone().expect("clone the connection"));
     let mut request_line = String::new();
     if reader.read_line(&mut request_line).is_err() {
         return;
     }
-    // Drain the headers.
+    let mut accepts_gzip = false;
     loop {
         let mut line = String::new();
         match reader.read_line(&mut line) {
             Ok(0) | Err(_) => break,
             Ok(_) if line == "\r\n" || line == "\n" => break,
-            Ok(_) => {}
+            Ok(_) => {
+                let lower = line.to_ascii_lowercase();
+                accepts_gzip |= lower.starts_with("accept-encoding:") && lower.contains("gzip");
+            }
         }
     }
     let target = request_line.split_whitespace().nth(1).unwrap_or("/");
     let path = target.split(['?', '#']).next().unwrap_or("/");
-    let rel = path.trim_start_matches('/');
-    let file = if rel.is_empty() {
-        dir.join("index.html")
-    } else {
-        dir.join(rel)
-    };
-    let response = match (rel.contains(".."), std::fs::read(&file)) {
-        (false, Ok(body)) => {
+    let found = path.strip_prefix(hosting.base.as_str()).and_then(|rel| {
+        let file = if rel.is_empty() {
+            dir.join("index.html")
+        } else {
+            dir.join(rel)
+        };
+        (!rel.contains("..")).then(|| std::fs::read(&file).ok().map(|body| (file, body)))?
+    });
+    let response = match found {
+        Some((file, body)) => {
+            let kind = content_type(&file);
+            let squeeze = hosting.gzip && accepts_gzip && kind != "image/png";
+            let (body, encoding) = if squeeze {
+                (
+                    gzip(&body),
+                    "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n",
+                )
+            } else {
+                (body, "")
+            };
             let mut head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
-                content_type(&file),
+                "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\n{encoding}Content-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
                 body.len()
             )
             .into_bytes();
             head.extend_from_slice(&body);
             head
         }
-        _ => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec(),
+        None => {
+            missed
+                .lock()
+                .expect("the missed list")
+                .push(path.to_string());
+            b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_vec()
+        }
     };
     let _ = stream.write_all(&response);
 }
 
+/// `bytes` gzipped at flate2's default level (a static host's usual setting).
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).expect("gzip in memory");
+    encoder.finish().expect("gzip in memory")
+}
+
+/// The paths a server answered with a 404, in the order asked.
+pub type Missed = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
 /// Serves `dir` on 127.0.0.1 from a background thread; returns the port.
 pub fn serve(dir: PathBuf) -> u16 {
+    serve_as(dir, Hosting::plain()).0
+}
+
+/// Serves `dir` as `hosting` says on 127.0.0.1 from a background thread; returns the port and
+/// the paths it could not serve (anything outside the base among them).
+pub fn serve_as(dir: PathBuf, hosting: Hosting) -> (u16, Missed) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a local port for dist/");
     let port = listener.local_addr().expect("local address").port();
+    let missed = Missed::default();
+    let log = missed.clone();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            let dir = dir.clone();
-            std::thread::spawn(move || handle(stream, &dir));
+            let (dir, hosting, log) = (dir.clone(), hosting.clone(), log.clone());
+            std::thread::spawn(move || handle(stream, &dir, &hosting, &log));
         }
     });
-    port
+    (port, missed)
 }
 
 /// A child process killed when the test ends, however it ends.

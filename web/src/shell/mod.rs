@@ -1,6 +1,6 @@
 //! The page shell both dashboard modes share: the one player (`player`: the reducer over a
 //! recorded run, `tour`: the guided tour's runner), the control bar, the lesson card with its
-//! tour block, notices, theme, the mode tabs and the page root.
+//! tour block, notices, theme, the mode tabs, the page root, and the overlay a trap leaves.
 //!
 //! The shell knows neither mode: each mode implements [`Mode`] and renders these parts; the
 //! entry point hands both dashboards to [`Root`].
@@ -12,6 +12,7 @@ mod lesson_card;
 mod mode_tabs;
 mod module_part;
 mod notices;
+mod panic;
 mod player;
 mod present;
 mod root;
@@ -32,6 +33,7 @@ pub use lesson_card::{LessonCard, LessonCardProps};
 pub use mode_tabs::{ModeTabs, ModeTabsProps};
 pub use module_part::{ModulePart, ModuleReply, PartSlot};
 pub use notices::{Notice, Notices, NoticesProps};
+pub use panic::catch_traps;
 pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPEEDS};
 pub use present::{use_presentation, EmbedLink};
 pub use root::{Root, RootProps};
