@@ -164,6 +164,49 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         ));
     }
 
+    // Present mode holds: the page's own writes of its link keep `present=1`, so a reload stays
+    // in it; `p` leaves it and takes the flag out of the address bar.
+    reopen(client, port, "#preset=tablestore&seed=7&at=20&present=1").await?;
+    let first = js(client, "return location.hash;").await?;
+    click(client, "[data-testid=play]").await?;
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    click(client, "[data-testid=play]").await?;
+    wait_for(
+        client,
+        &format!("location.hash !== {first}"),
+        10,
+        "the page to write its link after play and pause",
+    )
+    .await?;
+    let written = js(client, "return location.hash;").await?;
+    if !written.as_str().unwrap_or("").contains("present=1") {
+        return Err(format!(
+            "the page wrote its link without present=1: {written}"
+        ));
+    }
+    client.refresh().await.map_err(|e| format!("reload: {e}"))?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=verdict]') && document.documentElement.dataset.present === '1'",
+        30,
+        "present mode after a reload",
+    )
+    .await?;
+    client
+        .find(fantoccini::Locator::Css("body"))
+        .await
+        .map_err(|e| format!("body: {e}"))?
+        .send_keys("p")
+        .await
+        .map_err(|e| format!("press p: {e}"))?;
+    wait_for(
+        client,
+        "!document.documentElement.dataset.present && !location.hash.includes('present=1')",
+        10,
+        "p to leave present mode and drop present=1 from the link",
+    )
+    .await?;
+
     // The embed form: no header, a link to the same moment on the full page.
     reopen(client, port, "#preset=tablestore&seed=7&at=60&embed=1").await?;
     let embed = js(

@@ -1,6 +1,6 @@
 //! The URL hash follows the moment on screen, and a pasted link (hashchange) loads its moment.
 
-use crate::shell::{replace_hash, Mode, Player, PlayerCmd};
+use crate::shell::{replace_hash, with_presentation, Mode, Player, PlayerCmd};
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
@@ -37,7 +37,7 @@ fn use_hash_sync<U: Clone + PartialEq + 'static>(
                 Timeout::new(URL_WRITE_DELAY_MS, move || {
                     let hash = format(&url);
                     let current = gloo::utils::window().location().hash().unwrap_or_default();
-                    if current != hash {
+                    if current != with_presentation(&hash) {
                         replace_hash(&hash);
                     }
                 })

@@ -38,7 +38,9 @@ pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPE
 pub use present::{use_presentation, EmbedLink};
 pub use root::{Root, RootProps};
 pub use shared::Shared;
-pub use switch::{mode_event, replace_hash, ModeSwitch, MODE_EVENT};
+pub use switch::{
+    mode_event, replace_hash, with_presentation, without_flag, ModeSwitch, MODE_EVENT,
+};
 pub use theme::Theme;
 pub use tour::TourView;
 pub use tour_block::{TourBlock, TourProps};

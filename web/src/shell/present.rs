@@ -62,6 +62,12 @@ pub fn use_presentation(link: PageLink) -> (bool, bool) {
                 }
                 let on = !*present;
                 present.set(on);
+                // The address bar says so at once (a reload or a copied link keeps the mode).
+                set_root_flag("present", on);
+                super::switch::replace_hash(&super::switch::without_flag(
+                    &current_hash(),
+                    "present",
+                ));
                 // Full screen needs a user gesture: this key press is one.
                 let document = gloo::utils::document();
                 if on {

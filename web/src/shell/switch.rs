@@ -13,9 +13,50 @@ pub struct ModeSwitch(pub Callback<Dashboard>);
 /// switch: the hash is written first, and the root reads the dashboard from it.
 pub const MODE_EVENT: &str = "batchscope:mode";
 
+/// `hash` (with its `#`, or empty) with the page's presentation flags kept: `present=1` and
+/// `embed=1` while `<html>` has `data-present` / `data-embed` (set by present mode, see
+/// `present.rs`). A dashboard writes its own link at every step; with the flags kept, a reload,
+/// Copy link or the back button stays in present mode.
+pub fn with_presentation(hash: &str) -> String {
+    let root = gloo::utils::document().document_element();
+    let mut out = hash.to_string();
+    for flag in ["present", "embed"] {
+        let on = root
+            .as_ref()
+            .is_some_and(|r| r.has_attribute(&format!("data-{flag}")));
+        let pair = format!("{flag}=1");
+        let body = out.trim_start_matches('#');
+        if on && !body.split('&').any(|p| p == pair) {
+            out = if body.is_empty() {
+                format!("#{pair}")
+            } else {
+                format!("{out}&{pair}")
+            };
+        }
+    }
+    out
+}
+
+/// `hash` without `flag=1` (`present`), as present mode is left.
+pub fn without_flag(hash: &str, flag: &str) -> String {
+    let pair = format!("{flag}=1");
+    let kept: Vec<&str> = hash
+        .trim_start_matches('#')
+        .split('&')
+        .filter(|p| !p.is_empty() && *p != pair)
+        .collect();
+    if kept.is_empty() {
+        String::new()
+    } else {
+        format!("#{}", kept.join("&"))
+    }
+}
+
 /// Writes `hash` (with its `#`, or empty to drop the fragment) into the address bar without a
-/// history entry or a `hashchange`; the path and query stay.
+/// history entry or a `hashchange`, the presentation flags kept ([`with_presentation`]); the
+/// path and query stay.
 pub fn replace_hash(hash: &str) {
+    let hash = with_presentation(hash);
     let window = gloo::utils::window();
     let location = window.location();
     let path = location.pathname().unwrap_or_default();

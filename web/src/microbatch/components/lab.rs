@@ -21,8 +21,9 @@ pub struct LabButtonsProps {
     pub on_action: Callback<Action>,
 }
 
-/// The page's address with `hash`.
+/// The page's address with `hash` (present mode kept: a copied link opens as it is shown).
 fn address(hash: &str) -> String {
+    let hash = crate::shell::with_presentation(hash);
     let location = gloo::utils::window().location();
     let origin = location.origin().unwrap_or_default();
     let path = location.pathname().unwrap_or_default();
