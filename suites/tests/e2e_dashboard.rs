@@ -189,6 +189,32 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "the message to go away",
     )
     .await?;
+
+    // One bad field (a typo in `seed=`) is left out; the rest of the link opens.
+    client
+        .goto("about:blank")
+        .await
+        .map_err(|e| format!("blank: {e}"))?;
+    client
+        .goto(&format!(
+            "{base}#preset=kafka-append&seed=7x&crash=sink-commit@3"
+        ))
+        .await
+        .map_err(|e| format!("open a link with a bad seed: {e}"))?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=notice]') && document.querySelector('#preset').value === 'kafka-append' \
+         && [...document.querySelectorAll('[data-testid=armed-crash]')].some(c => c.textContent.includes('sink-commit@3'))",
+        30,
+        "kafka-append with sink-commit@3 armed and a notice",
+    )
+    .await?;
+    let notice = text(client, "[data-testid=notice]").await?;
+    if !notice.contains("seed") || !notice.contains("left out") {
+        return Err(format!(
+            "the message should name `seed` as left out: {notice}"
+        ));
+    }
     Ok(())
 }
 

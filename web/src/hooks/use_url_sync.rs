@@ -1,6 +1,6 @@
 //! The URL hash follows the moment on screen, and a pasted link (hashchange) loads its moment.
 
-use crate::shell::{replace_hash, with_presentation, Mode, Player, PlayerCmd};
+use crate::shell::{dropped_fields, replace_hash, with_presentation, Mode, Player, PlayerCmd};
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
@@ -57,7 +57,8 @@ fn use_hash_sync<U: Clone + PartialEq + 'static>(
 }
 
 /// One mode's sync: the hash follows its player when paused; a pasted link of this mode loads
-/// its moment, a broken one a message naming what is wrong (the page on screen is kept), and a
+/// its moment (a bad field left out, with a notice naming it), one whose run cannot be opened a
+/// message naming what is wrong (the page on screen is kept), and a
 /// link of the other mode is left to the page root.
 #[hook]
 pub fn use_url_sync<M: Mode>(player: &Player<M>, on_action: Callback<M::Action>) {
@@ -69,9 +70,14 @@ pub fn use_url_sync<M: Mode>(player: &Player<M>, on_action: Callback<M::Action>)
             if !M::owns_link(&hash) {
                 return;
             }
-            match M::parse_link(&hash) {
-                Ok(state) => on_action.emit(state.into()),
-                Err(errors) => on_action.emit(
+            match M::read_link(&hash) {
+                (Some(state), errors) => {
+                    on_action.emit(state.into());
+                    if !errors.is_empty() {
+                        on_action.emit(PlayerCmd::Notify(dropped_fields(&errors)).into());
+                    }
+                }
+                (None, errors) => on_action.emit(
                     PlayerCmd::Notify(format!(
                         "This link could not be read — {}. The {} on screen is kept.",
                         errors.join("; "),

@@ -265,6 +265,11 @@ impl Mode for Micro {
             .map_err(|errors| errors.iter().map(|e| e.to_string()).collect())
     }
 
+    fn read_link(hash: &str) -> (Option<Link>, Vec<String>) {
+        let (kept, errors) = link::read_link(hash, &preset_names());
+        (kept, errors.iter().map(|e| e.to_string()).collect())
+    }
+
     fn default_link() -> Link {
         Link::of(url::parse("", &preset_names()).expect("the empty hash parses"))
     }

@@ -34,7 +34,9 @@ pub use mode_tabs::{ModeTabs, ModeTabsProps};
 pub use module_part::{ModulePart, ModuleReply, PartSlot};
 pub use notices::{Notice, Notices, NoticesProps};
 pub use panic::catch_traps;
-pub use player::{Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPEEDS};
+pub use player::{
+    dropped_fields, Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPEEDS,
+};
 pub use present::{use_presentation, EmbedLink};
 pub use root::{Root, RootProps};
 pub use shared::Shared;

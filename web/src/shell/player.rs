@@ -100,6 +100,14 @@ pub trait Mode: Clone + Debug + Sized + 'static {
 
     /// Reads a link (`#preset=…`); every problem, named.
     fn parse_link(hash: &str) -> Result<Self::Url, Vec<String>>;
+    /// Reads a link keeping what can be kept: the link with its bad fields dropped (`None` when
+    /// the run it names cannot be opened), and every problem, named. By default all or nothing.
+    fn read_link(hash: &str) -> (Option<Self::Url>, Vec<String>) {
+        match Self::parse_link(hash) {
+            Ok(url) => (Some(url), vec![]),
+            Err(errors) => (None, errors),
+        }
+    }
     /// Whether a hash is a link of this mode (a link of the other mode switches the page).
     fn owns_link(_hash: &str) -> bool {
         true
@@ -145,12 +153,26 @@ pub struct Player<M: Mode> {
     next_notice: u32,
 }
 
+/// The notice for a link opened without its bad fields.
+pub fn dropped_fields(errors: &[String]) -> String {
+    format!(
+        "Part of this link could not be read and was left out — {}. The rest of it is loaded.",
+        errors.join("; ")
+    )
+}
+
 impl<M: Mode> Player<M> {
-    /// A player for a URL hash; errors become notices and the default page is loaded.
+    /// A player for a URL hash; errors become notices: a link with a bad field opens without it,
+    /// one whose run cannot be opened gives the default page.
     pub fn from_hash(hash: &str) -> Player<M> {
-        match M::parse_link(hash) {
-            Ok(url) => Player::from_link(url),
-            Err(errors) => {
+        match M::read_link(hash) {
+            (Some(url), errors) if errors.is_empty() => Player::from_link(url),
+            (Some(url), errors) => {
+                let mut p = Player::from_link(url);
+                p.notify(dropped_fields(&errors));
+                p
+            }
+            (None, errors) => {
                 let mut p = Player::from_link(M::default_link());
                 p.notify(format!(
                     "This link could not be read — {}. The default {} is loaded instead.",

@@ -67,6 +67,16 @@ fn tab_of(value: &str) -> Result<Tab, UrlError> {
 /// An empty hash gives the default state. Unknown parameters are ignored; every bad value of a
 /// known one is reported (all of them, not only the first).
 pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlError>> {
+    match parse_partial(hash, known_presets) {
+        (state, errors) if errors.is_empty() => Ok(state),
+        (_, errors) => Err(errors),
+    }
+}
+
+/// [`parse`], keeping what can be kept: the state with every bad value left at its default
+/// (a bad `seed=` gives the default seed, a bad item of `crash=` is left out, the good ones
+/// stay), and the problems, named by their parameter.
+pub fn parse_partial(hash: &str, known_presets: &[&str]) -> (UrlState, Vec<UrlError>) {
     let default = if known_presets.contains(&DEFAULT_PRESET) || known_presets.is_empty() {
         DEFAULT_PRESET
     } else {
@@ -137,11 +147,7 @@ pub fn parse(hash: &str, known_presets: &[&str]) -> Result<UrlState, Vec<UrlErro
             _ => {}
         }
     }
-    if errors.is_empty() {
-        Ok(state)
-    } else {
-        Err(errors)
-    }
+    (state, errors)
 }
 
 /// Formats the state as a hash (with the leading `#`); `parse(format(s)) == s`.

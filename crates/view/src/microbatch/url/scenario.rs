@@ -5,7 +5,7 @@
 //! The seed and the crash inputs travel in their own keys, not in the encoded JSON, so a link
 //! made by the page and a hand-edited one read alike.
 
-use super::{format, parse, UrlError, UrlState};
+use super::{format, parse_partial, UrlError, UrlState};
 use crate::url::{error, pairs};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -117,6 +117,21 @@ pub fn decode(param: &str, value: &str) -> Result<Scenario, UrlError> {
 
 /// Parses a micro-batch hash with `scenario=` and `vs=`; every problem, named.
 pub fn parse_link(hash: &str, known_presets: &[&str]) -> Result<Link, Vec<UrlError>> {
+    match read_link(hash, known_presets) {
+        (Some(link), errors) if errors.is_empty() => Ok(link),
+        (_, errors) => Err(errors),
+    }
+}
+
+/// The parameters that say which run a link opens: with one of them broken, nothing of the
+/// link is kept (its other fields belong to a run the page cannot open).
+pub const RUN_PARAMS: [&str; 2] = ["preset", "scenario"];
+
+/// [`parse_link`], keeping what can be kept: a link whose run can be opened (its `preset=` or
+/// `scenario=` read) comes back with every other bad field dropped — a mistyped `seed=` gives
+/// the default seed, a bad crash is left out and the good ones stay —, and the problems, named
+/// by their parameter. `None` when the run itself cannot be opened.
+pub fn read_link(hash: &str, known_presets: &[&str]) -> (Option<Link>, Vec<UrlError>) {
     let mut errors = vec![];
     let mut custom = None;
     let mut vs = None;
@@ -143,15 +158,13 @@ pub fn parse_link(hash: &str, known_presets: &[&str]) -> Result<Link, Vec<UrlErr
             _ => {}
         }
     }
-    let mut base = match parse(hash, known_presets) {
-        Ok(base) => base,
-        Err(mut more) => {
-            errors.append(&mut more);
-            return Err(errors);
-        }
-    };
-    if !errors.is_empty() {
-        return Err(errors);
+    let (mut base, mut more) = parse_partial(hash, known_presets);
+    errors.append(&mut more);
+    if errors
+        .iter()
+        .any(|e| RUN_PARAMS.contains(&e.param.as_str()))
+    {
+        return (None, errors);
     }
     if let Some(s) = &mut custom {
         if !seed_given {
@@ -175,7 +188,7 @@ pub fn parse_link(hash: &str, known_presets: &[&str]) -> Result<Link, Vec<UrlErr
             s.name.clone()
         };
     }
-    Ok(Link { base, custom, vs })
+    (Some(Link { base, custom, vs }), errors)
 }
 
 /// Formats a link; `parse_link(format_link(l)) == l` for links the page makes.
@@ -197,6 +210,31 @@ pub fn format_link(link: &Link) -> String {
 mod tests {
     use super::*;
     use batchscope_engine::microbatch::scenario::{preset, SinkKind};
+
+    #[test]
+    fn a_bad_field_is_dropped_and_the_rest_of_the_link_kept() {
+        let names = ["kafka-append", "tablestore"];
+        let hash = "#preset=kafka-append&seed=7x&crash=sink-commit@3,bogus@1&at=12";
+        let (link, errors) = read_link(hash, &names);
+        let link = link.expect("the run can be opened");
+        assert_eq!(link.base.preset, "kafka-append");
+        assert_eq!(link.base.seed, UrlState::default_for("x").seed);
+        assert_eq!(link.base.at, 12);
+        let crashes: Vec<String> = link.base.crashes.iter().map(|c| c.to_string()).collect();
+        assert_eq!(crashes, ["sink-commit@3"]);
+        let params: Vec<&str> = errors.iter().map(|e| e.param.as_str()).collect();
+        assert_eq!(params, ["seed", "crash"]);
+        assert!(
+            parse_link(hash, &names).is_err(),
+            "the strict reading still refuses it"
+        );
+        // A run that cannot be opened keeps nothing.
+        let (none, errors) = read_link("#preset=kafka-apend&seed=9", &names);
+        assert!(none.is_none());
+        assert_eq!(errors[0].param, "preset");
+        let (none, _) = read_link("#scenario=notbase64!&seed=9", &names);
+        assert!(none.is_none());
+    }
 
     fn names() -> Vec<&'static str> {
         batchscope_engine::microbatch::scenario::presets()
@@ -304,7 +342,7 @@ mod tests {
     fn a_preset_link_is_unchanged() {
         let hash = "#preset=kafka-append&seed=7&crash=sink-commit@3&at=5";
         let link = parse_link(hash, &names()).unwrap();
-        assert_eq!(link, Link::of(parse(hash, &names()).unwrap()));
+        assert_eq!(link, Link::of(super::super::parse(hash, &names()).unwrap()));
         assert_eq!(format_link(&link), hash);
     }
 
