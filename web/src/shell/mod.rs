@@ -35,7 +35,7 @@ pub use module_part::{ModulePart, ModuleReply, PartSlot};
 pub use notices::{Notice, Notices, NoticesProps};
 pub use panic::catch_traps;
 pub use player::{
-    dropped_fields, Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPEEDS,
+    dropped_fields, Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPEEDS, TOUR_LEG_MS,
 };
 pub use present::{use_presentation, EmbedLink};
 pub use root::{Root, RootProps};

@@ -12,6 +12,7 @@ use super::notices::Notice;
 use super::theme::Theme;
 use batchscope_engine::sim::Sim;
 use batchscope_view::replay::Timeline;
+use batchscope_view::tour_runner::{current_stop, next_stop};
 use std::fmt::Debug;
 use std::rc::Rc;
 use yew::Reducible;
@@ -20,6 +21,11 @@ use yew::Reducible;
 pub const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 8.0];
 /// Time per step at 1×.
 pub const BASE_STEP_MS: f64 = 900.0;
+
+/// The longest one leg of the guided tour (from a stop to the next, or from the start to the
+/// first) plays: a leg with more steps than fit at the chosen speed (a crash loop, an idle
+/// stretch) plays them faster, so a class never waits through dead air.
+pub const TOUR_LEG_MS: f64 = 5000.0;
 
 /// Notices on screen at most: more would push the page down a line at a time.
 pub const MAX_NOTICES: usize = 3;
@@ -251,9 +257,22 @@ impl<M: Mode> Player<M> {
         self.cursor >= self.len()
     }
 
-    /// Milliseconds per step at the current speed.
+    /// Milliseconds per step at the current speed; while the tour plays a leg, short enough
+    /// that the leg takes at most [`TOUR_LEG_MS`].
     pub fn step_ms(&self) -> f64 {
-        BASE_STEP_MS / SPEEDS[self.speed.min(SPEEDS.len() - 1)]
+        let base = BASE_STEP_MS / SPEEDS[self.speed.min(SPEEDS.len() - 1)];
+        if !(self.tour && self.playing) {
+            return base;
+        }
+        let cursors = self.tour_cursors();
+        let Some(next) = next_stop(&cursors, self.cursor).and_then(|i| cursors[i]) else {
+            return base;
+        };
+        let from = current_stop(&cursors, self.cursor)
+            .and_then(|i| cursors[i])
+            .unwrap_or(0);
+        let leg = next.saturating_sub(from).max(1);
+        base.min(TOUR_LEG_MS / leg as f64)
     }
 
     /// Shows a message: the same text once (the newest copy), and at most

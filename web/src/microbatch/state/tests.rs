@@ -211,3 +211,46 @@ fn a_tour_link_without_its_crash_arms_it_and_one_with_another_says_so() {
     let p = MicroPlayer::from_hash("#preset=tablestore&seed=7");
     assert!(p.mode.run.scenario.crashes.is_empty(), "no tour, no crash");
 }
+
+/// Every leg of every micro-batch tour (start → stop 1, each stop → the next) plays in at most
+/// `TOUR_LEG_MS` at the default speed, however many steps it has: the play timer's interval
+/// (`step_ms`) summed over the ticks of the leg.
+#[test]
+fn no_leg_of_any_tour_plays_longer_than_the_limit() {
+    use crate::shell::{BASE_STEP_MS, TOUR_LEG_MS};
+    let mut longest = (0.0, String::new());
+    for scenario in presets() {
+        let name = scenario.name.clone();
+        if tour::tour(&name).stops.is_empty() {
+            continue;
+        }
+        let mut p = MicroPlayer::from_hash(&format!("#preset={name}"));
+        p = reduce(p, PlayerCmd::TourStart);
+        let stops = p.tour_cursors().iter().flatten().count();
+        let mut slow_steps = 0;
+        for leg in 0..stops {
+            if leg > 0 {
+                p = reduce(p, PlayerCmd::TourNext);
+            }
+            let mut played = 0.0;
+            while p.playing {
+                let ms = p.step_ms();
+                slow_steps += usize::from(ms >= BASE_STEP_MS / 2.0);
+                played += ms;
+                p = reduce(p, PlayerCmd::Tick);
+            }
+            assert!(
+                played <= TOUR_LEG_MS + 1e-6,
+                "{name}: leg {leg} plays {played:.0} ms"
+            );
+            if played > longest.0 {
+                longest = (played, format!("{name} leg {leg}"));
+            }
+        }
+        assert!(slow_steps > 0, "{name}: a short leg keeps the chosen speed");
+    }
+    assert!(
+        longest.0 > TOUR_LEG_MS / 2.0,
+        "the longest leg: {longest:?}"
+    );
+}
