@@ -241,6 +241,8 @@ pub fn App(props: &AppProps) -> Html {
         Tab::Sink => focus::sink_focus(&sink, event_kind),
         Tab::Progress => None,
     };
+    let ckpt_stopped = focus::missing_commit(files.as_deref().unwrap_or_default())
+        .is_some_and(|n| focus::stopped_after_offsets(world.events(), n));
     let at_stop = tour_view.at_stop();
     use_stop_focus(at_stop, cursor, player.mode.tab.name());
     let panel = match player.mode.tab {
@@ -254,7 +256,8 @@ pub fn App(props: &AppProps) -> Html {
             <MetaPanel rows={meta_rows} focus={focus.clone()} used={uses_meta_table(&scenario.source)} />
         },
         Tab::Checkpoint => html! {
-            <CheckpointPanel files={files.unwrap_or_default()} selected={player.mode.selected_file.clone()} focus={focus.clone()} on_action={on_action.clone()} />
+            <CheckpointPanel files={files.unwrap_or_default()} selected={player.mode.selected_file.clone()} focus={focus.clone()} on_action={on_action.clone()}
+                stopped={ckpt_stopped} />
         },
         Tab::Sink => html! { <SinkPanel view={sink} settled={settled.is_some()} focus={focus} /> },
         Tab::Progress => {

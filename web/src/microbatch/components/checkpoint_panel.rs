@@ -19,6 +19,11 @@ pub struct CheckpointPanelProps {
     /// The key of the file (or missing commit) the step points at (`batchscope_view::microbatch::focus`).
     #[prop_or_default]
     pub focus: Option<String>,
+    /// Whether the query stopped after the newest `offsets/N` was logged
+    /// (`batchscope_view::microbatch::focus::stopped_after_offsets`): only then is the missing
+    /// `commits/N` drawn as an alarm; before, it is a batch in flight ("not yet").
+    #[prop_or_default]
+    pub stopped: bool,
 }
 
 /// A file's text; an `offsets/N` (`v1`, the batch metadata JSON, one line per source) shows
@@ -95,10 +100,16 @@ pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
                             }) }
                             if let Some(n) = missing.filter(|_| *dir == "commits") {
                                 <li data-focus={is_focus(&missing_commit_key(n))} data-testid="missing-commit">
-                                    <span class="tree-missing"
-                                          title={format!("offsets/{n} is logged but commits/{n} is not: a restart re-runs batch {n} with the offsets logged (MicroBatchExecution)")}>
-                                        <span class="missing-id">{ n }</span><span class="pill pill-missing">{ "not written" }</span>
-                                    </span>
+                                    if props.stopped {
+                                        <span class="tree-missing"
+                                              title={format!("offsets/{n} is logged but commits/{n} is not: a restart re-runs batch {n} with the offsets logged (MicroBatchExecution)")}>
+                                            <span class="missing-id">{ n }</span><span class="pill pill-missing">{ "not written" }</span>
+                                        </span>
+                                    } else {
+                                        <span class="tree-pending" title={format!("Batch {n} is in flight: Spark writes commits/{n} once its sink has finished")}>
+                                            { n }<span class="pill">{ "not yet" }</span>
+                                        </span>
+                                    }
                                 </li>
                             }
                         </ul>
