@@ -25,11 +25,12 @@ pub struct Lag {
     pub max: u64,
 }
 
-/// One change of a query's answer: the step, the value, and where it was read.
+/// One change of a query's answer: the event that changed it, the value, and where it was read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ValuePoint {
-    /// Events emitted when the answer changed.
-    pub step: u64,
+    /// The trace's number of the event after which the answer changed (`#N` in the trace:
+    /// the value history prints `after #N`).
+    pub after_event: u64,
     /// The value: the ratio of the first row when the query declares one (avgPrice), else the
     /// number of rows and the sum of their values.
     pub value: String,
@@ -93,7 +94,7 @@ impl ConsistencyTally {
         self.observe_at(r, None, 0, false);
     }
 
-    fn observe_at(&mut self, r: &QueryResult, newest: Option<u64>, step: u64, ratio: bool) {
+    fn observe_at(&mut self, r: &QueryResult, newest: Option<u64>, after_event: u64, ratio: bool) {
         self.queries += 1;
         if !r.consistent {
             self.inconsistent += 1;
@@ -116,7 +117,7 @@ impl ConsistencyTally {
             f.max = f.max.max(lag);
         }
         let point = ValuePoint {
-            step,
+            after_event,
             value: value_text(r, ratio),
             consistent: r.consistent,
             barriers: r.reads.iter().map(|t| t.barrier).collect(),
@@ -149,7 +150,9 @@ impl ConsistencyTally {
                 })
                 .max()
                 .unwrap_or(0);
-            self.observe_at(r, Some(newest), world.steps(), spec.ratio.is_some());
+            // The trace numbers events from #0: the one just stepped is `steps() - 1`.
+            let after_event = world.steps().saturating_sub(1);
+            self.observe_at(r, Some(newest), after_event, spec.ratio.is_some());
         }
         if disagree(results) {
             self.disagreements += 1;

@@ -206,7 +206,8 @@ fn level_name(level: ReadLevel) -> &'static str {
 }
 
 /// The text summary after the trace: per level the counts, then each query's value history
-/// (`avgPrice: 10 → 25 (mixed) → 8.333`, each value with the step it appeared at).
+/// (`avgPrice: 10 after #11 -> 25 (mixed) after #22 -> 8.333 after #24`, each value with the
+/// trace's number of the event after which it appeared).
 pub fn summary_lines(report: &TopologyReport) -> Vec<String> {
     let mut out = Vec::new();
     for level in ReadLevel::ALL {
@@ -225,7 +226,7 @@ pub fn summary_lines(report: &TopologyReport) -> Vec<String> {
                 .iter()
                 .map(|p| {
                     let mixed = if p.consistent { "" } else { " (mixed)" };
-                    format!("{}{mixed} @#{}", p.value, p.step)
+                    format!("{}{mixed} after #{}", p.value, p.after_event)
                 })
                 .collect();
             let lag = t.freshness.get(name).map_or(0, |l| l.max);

@@ -106,7 +106,7 @@ fn text_mode_tells_the_avg_price_story_at_each_level() {
             .next()
             .unwrap()
             .split(" -> ")
-            .map(|v| v.split(" @#").next().unwrap().to_string())
+            .map(|v| v.split(" after #").next().unwrap().to_string())
             .filter(|v| v != "–" && !v.starts_with("– "))
             .collect()
     };
@@ -356,5 +356,94 @@ fn the_same_flags_give_the_same_run() {
         d.barriers,
         args(&[]).barriers,
         "Default matches the command line"
+    );
+}
+
+/// Every point of every value history, in the runs the lessons and the audit use: the event
+/// it names (`after #N`) is the trace's event #N, and that event is the one that changed the
+/// answer — the query gives the point's value with events #0..=N applied and another value
+/// without #N.
+#[test]
+fn every_value_history_point_names_the_trace_event_that_changed_the_answer() {
+    use batchscope_check::topology::{moment, value_text};
+    use batchscope_engine::barrier::{ReadLevel, TopologyWorld};
+    let runs: &[&[&str]] = &[
+        &["--preset", "shopping"],
+        &["--preset", "shopping", "--fail", "price_job@2"],
+        &[
+            "--preset",
+            "three-queries",
+            "--consistency",
+            "weak",
+            "--fail",
+            "amount_job@2",
+        ],
+        &["--preset", "chain", "--revise", "table1@1"],
+        &["--preset", "chain", "--no-barriers"],
+    ];
+    for line in runs {
+        let a = args(line);
+        let r = report(&a).unwrap();
+        let run = topology_run(&a).unwrap();
+        // The world after each number of steps: worlds[k] has events #0..k applied.
+        let mut w = TopologyWorld::from_run(run).unwrap();
+        let mut worlds = vec![w.clone()];
+        while w.step().is_some() {
+            worlds.push(w.clone());
+        }
+        assert_eq!(worlds.len() as u64, r.events + 1, "{line:?}");
+        let value = |k: usize, level: ReadLevel, name: &str| -> String {
+            let world = &worlds[k];
+            let results = moment(world, level, a.consistency.into());
+            let (res, spec) = results
+                .iter()
+                .zip(world.spec().all_queries())
+                .find(|(_, s)| s.name == name)
+                .unwrap();
+            value_text(res, spec.ratio.is_some())
+        };
+        for level in ReadLevel::ALL {
+            for (name, points) in &r.consistency[level.short()].values {
+                for p in points {
+                    let n = p.after_event as usize;
+                    assert_eq!(r.trace[n].step, p.after_event, "{line:?}: the trace's #{n}");
+                    assert_eq!(
+                        value(n + 1, level, name),
+                        p.value,
+                        "{line:?} {name} after #{n}"
+                    );
+                    if n > 0 {
+                        assert_ne!(
+                            value(n, level, name),
+                            p.value,
+                            "{line:?} {name} {level:?}: #{n} did not change the answer"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The must-show line of the shopping run: Read Uncommitted's 25 appears after the event that
+/// PROCESSED barrier 2 in user_item_price, and the text names that event's number.
+#[test]
+fn read_uncommitted_shows_25_after_the_processed_event_that_caused_it() {
+    let r = report(&args(&["--preset", "shopping"])).unwrap();
+    let lines = batchscope_cli::topology::summary_lines(&r);
+    let ru = lines
+        .iter()
+        .find(|l| l.trim_start().starts_with("avgPrice at Read Uncommitted:"))
+        .unwrap();
+    let n: u64 = ru
+        .split(" -> ")
+        .find(|p| p.starts_with("25 (mixed)"))
+        .and_then(|p| p.rsplit_once("after #"))
+        .map(|(_, n)| n.split_whitespace().next().unwrap().parse().unwrap())
+        .unwrap_or_else(|| panic!("no 25 in {ru}"));
+    let line = batchscope_cli::topology::event_line(&r.trace[n as usize]);
+    assert!(
+        line.contains(&format!("#{n} ")) && line.contains("PROCESSED user_item_price barrier 2"),
+        "{line}"
     );
 }
