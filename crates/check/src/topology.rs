@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use batchscope_engine::barrier::{
     BarrierEvent, BarrierEventKind, Consistency, DelaySeries, FailPhase, Fault, HeldSnapshot,
-    JobProgress, JobRegistration, QueryResult, ReadLevel, SnapshotRef, TopologyError, TopologyRun,
-    TopologyWorld,
+    JobProgress, JobRegistration, QueryResult, ReadLevel, RowCorrection, SnapshotRef,
+    TopologyError, TopologyRun, TopologyWorld,
 };
 use serde::Serialize;
 
@@ -266,6 +266,10 @@ pub struct RevisionEntry {
     pub rolled_back_to: u64,
     /// Corrected rows (0: the same data replayed).
     pub corrected_rows: u32,
+    /// Each corrected row with the row of the barrier it replaced (matched by key).
+    pub replaced: Vec<RowCorrection>,
+    /// Rows of the barrier kept as they were (when it has corrected rows).
+    pub kept_rows: Option<u32>,
     /// Tables rolled back.
     pub tables: Vec<String>,
 }
@@ -370,7 +374,8 @@ pub struct TopologyReport {
     pub job_progress: BTreeMap<String, JobProgress>,
     /// Snapshots older than the retention that no reader used any more, per table.
     pub expired_snapshots: BTreeMap<String, Vec<SnapshotRef>>,
-    /// Snapshots older than the retention that a reader held back from expiry, per table.
+    /// Snapshots older than the retention that a reader held back from expiry at some moment
+    /// of the run, per table: a history, not the final state (one may have expired later).
     pub held_snapshots: BTreeMap<String, Vec<HeldSnapshot>>,
     /// Per level `ru`, `rc`, `rr`: queries, inconsistent, rolled_back.
     pub consistency: BTreeMap<String, ConsistencyTally>,
@@ -470,6 +475,8 @@ fn revisions(trace: &[BarrierEvent]) -> Vec<RevisionEntry> {
                 barrier,
                 rolled_back_to,
                 corrected_rows,
+                replaced,
+                kept_rows,
                 tables,
                 ..
             } => Some(RevisionEntry {
@@ -477,6 +484,8 @@ fn revisions(trace: &[BarrierEvent]) -> Vec<RevisionEntry> {
                 barrier: *barrier,
                 rolled_back_to: *rolled_back_to,
                 corrected_rows: *corrected_rows,
+                replaced: replaced.clone(),
+                kept_rows: *kept_rows,
                 tables: tables.clone(),
             }),
             _ => None,

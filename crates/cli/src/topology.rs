@@ -303,11 +303,18 @@ pub fn run(args: &TopologyArgs) -> i32 {
         }
     }
     for r in &report.revisions {
+        let what = match r.kept_rows {
+            Some(kept) if r.corrected_rows > 0 => format!(
+                "corrected {}; {} kept",
+                trace::corrections(&r.replaced),
+                trace::other_rows(kept)
+            ),
+            _ => "the same data replayed".to_string(),
+        };
         println!(
-            "revision: {} barrier {} ({} corrected rows): {} rolled back to barrier {} and recomputed",
+            "revision: {} barrier {} ({what}): {} rolled back to barrier {} and recomputed",
             r.table,
             r.barrier,
-            r.corrected_rows,
             r.tables.join(", "),
             r.rolled_back_to
         );
@@ -318,6 +325,12 @@ pub fn run(args: &TopologyArgs) -> i32 {
             j.name,
             j.sources.join(", "),
             j.sink
+        );
+    }
+    if report.held_snapshots.values().any(|l| !l.is_empty()) {
+        println!(
+            "snapshots held past the retention during the run (a history, not the final state: one \
+             may have expired later; readers at Strong and at Weak both count):"
         );
     }
     for (t, list) in &report.held_snapshots {

@@ -447,3 +447,78 @@ fn read_uncommitted_shows_25_after_the_processed_event_that_caused_it() {
         "{line}"
     );
 }
+
+/// The final rows of the declared query, by their join key.
+fn final_rows(v: &serde_json::Value) -> std::collections::BTreeMap<String, serde_json::Value> {
+    v["final_query"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["on"].to_string(), r["columns"].clone()))
+        .collect()
+}
+
+/// A revision corrects the row it means and keeps the rest of the barrier: in `shopping`,
+/// user 3's order of item 2 — generated into barrier 1 next to the corrected row of user 1 —
+/// keeps the totals the unrevised run computes (6 and 132 with seed 1), and only user 1's
+/// row of item 1 changes.
+#[test]
+fn a_revision_keeps_the_orders_it_does_not_correct() {
+    let plain = json(&["--preset", "shopping", "--json"]);
+    let revised = json(&["--preset", "shopping", "--revise", "shopping@1", "--json"]);
+    let (before, after) = (final_rows(&plain), final_rows(&revised));
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>()
+    );
+    let changed: Vec<&String> = before.keys().filter(|k| before[*k] != after[*k]).collect();
+    assert_eq!(changed, vec!["[1,1]"], "only the corrected order changes");
+    assert_eq!(after["[3,2]"], before["[3,2]"]);
+    let rev = &revised["revisions"][0];
+    assert_eq!(rev["replaced"].as_array().unwrap().len(), 1);
+    assert_eq!(rev["replaced"][0]["cdc_offset"], 0);
+    // Barrier 1 held two CDC records in the unrevised run: one is corrected, one kept.
+    assert_eq!(rev["kept_rows"], 1);
+}
+
+/// A revision with corrected rows gives what a failure-free run gives when the CDC record was
+/// right from the start (`chain` and `shopping`): the whole barrier is kept but that record.
+#[test]
+fn a_revised_run_equals_a_clean_run_on_the_corrected_cdc_record() {
+    for (preset, revise) in [("shopping", "shopping@1"), ("chain", "table1@1")] {
+        let revised = json(&["--preset", preset, "--revise", revise, "--json"]);
+        let fix = &revised["revisions"][0]["replaced"][0];
+        let (was, now) = (&fix["before"], &fix["after"]);
+        let mut spec =
+            serde_json::to_value(batchscope_engine::barrier::preset(preset).unwrap()).unwrap();
+        spec["revisions"] = serde_json::json!([]);
+        let record = spec["cdc"]["records"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|r| {
+                serde_json::json!([r["userId"], r["itemId"], r["amount"], r["price"]]) == *was
+            })
+            .expect("the corrected row replaces an explicit CDC record");
+        for (i, field) in ["userId", "itemId", "amount", "price"].iter().enumerate() {
+            record[field] = now[i].clone();
+        }
+        let file = temp_file(&format!("{preset}-corrected.json"), &spec.to_string());
+        let clean = json(&[file.to_str().unwrap(), "--json"]);
+        assert_eq!(final_rows(&clean), final_rows(&revised), "{preset}");
+        assert_eq!(clean["final_query"]["consistent"], true);
+    }
+}
+
+#[test]
+fn a_revision_key_that_is_not_a_column_is_named() {
+    let bad = temp_file(
+        "bad-key.json",
+        &chain_with(|v| v["revisions"][0]["key"] = serde_json::json!(["orderId"])),
+    );
+    let e = report(&args(&[bad.to_str().unwrap()])).unwrap_err();
+    assert!(
+        e.contains("revisions[0].key") && e.contains("`orderId`"),
+        "{e}"
+    );
+}

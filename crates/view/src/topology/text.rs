@@ -270,26 +270,46 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             job,
             from_barrier,
             replay,
+            revision,
         } => {
             let r: Vec<String> = replay
                 .iter()
                 .map(|r| format!("b{} = CDC {}..{}", r.barrier, r.cdc_offset_start, r.cdc_offset_end))
                 .collect();
-            format!(
-                "{job} restarted after barrier {from_barrier}{}: the same barriers, the same data, nothing lost or repeated.",
-                if r.is_empty() { String::new() } else { format!(" and replays {}", r.join(", ")) }
-            )
+            let replays = if r.is_empty() { String::new() } else { format!(" and replays {}", r.join(", ")) };
+            match revision {
+                None => format!(
+                    "{job} restarted after barrier {from_barrier}{replays}: the same barriers, the same data, nothing lost or repeated."
+                ),
+                Some(rev) if !rev.replaced.is_empty() => format!(
+                    "{job} restarted after barrier {from_barrier} for the revision of {} barrier {}{replays}: in barrier {} the corrected rows replace {}; every other row is replayed as it was.",
+                    rev.table, rev.barrier, rev.barrier, barrier::trace::corrections(&rev.replaced)
+                ),
+                Some(rev) => format!(
+                    "{job} restarted after barrier {from_barrier} for the revision of {} barrier {}{replays}: it recomputes from the revised {}, so its results may differ from those it wrote before.",
+                    rev.table, rev.barrier, rev.table
+                ),
+            }
         }
         K::Revised {
             table,
             barrier,
             rolled_back_to,
             corrected_rows,
+            replaced,
+            kept_rows,
             tables,
             jobs,
         } => format!(
             "{table} barrier {barrier} is revised{}: {} roll back to barrier {rolled_back_to} (the checkpoint before it, snapshots included — Repeatable Read sees this roll-back) and {} recompute from there.",
-            if *corrected_rows > 0 { format!(" with {corrected_rows} corrected rows") } else { " (same data replayed)".to_string() },
+            match kept_rows {
+                Some(kept) if *corrected_rows > 0 => format!(
+                    " with corrected rows ({}; the barrier's {} kept as they were)",
+                    barrier::trace::corrections(replaced),
+                    barrier::trace::other_rows(*kept)
+                ),
+                _ => " (same data replayed)".to_string(),
+            },
             tables.join(", "),
             jobs.join(", ")
         ),
