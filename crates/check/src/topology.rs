@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use batchscope_engine::barrier::{
     BarrierEvent, BarrierEventKind, Consistency, DelaySeries, FailPhase, Fault, HeldSnapshot,
     JobProgress, JobRegistration, QueryResult, ReadLevel, RowCorrection, SnapshotRef,
-    TopologyError, TopologyRun, TopologyWorld,
+    TableJobToOptimise, TopologyError, TopologyRun, TopologyWorld,
 };
 use serde::Serialize;
 
@@ -208,11 +208,12 @@ pub struct MaxLast {
     pub max: u64,
     /// Latest.
     pub last: u64,
-    /// Mean (what the job to optimise is chosen by).
+    /// Mean (what the job to optimise for a table is chosen by).
     pub mean: u64,
 }
 
-/// End-to-end delay per job and per table.
+/// End-to-end delay per job and per table (batchscope's definitions: FLIP-276 asks how to
+/// define the delay, it does not define it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DelayMs {
     /// Per job: snapshot of barrier N written minus all its inputs of N available.
@@ -356,8 +357,11 @@ pub struct TopologyReport {
     pub events: u64,
     /// End-to-end delay.
     pub delay_ms: DelayMs,
-    /// The job with the largest mean delay (`delay_ms.jobs[job].mean`).
+    /// The job to optimise for the table with the largest mean delay: of the jobs on that
+    /// table's path, the one with the largest mean job delay (`delay_ms.jobs[job].mean`).
     pub job_to_optimise: Option<String>,
+    /// Per table, the job to optimise on its path (FLIP-276 asks it "from CDC to Table2").
+    pub jobs_to_optimise: Vec<TableJobToOptimise>,
     /// Snapshots per table (the barrier ↔ snapshot mapping).
     pub snapshots: BTreeMap<String, Vec<SnapshotEntry>>,
     /// Barriers per checkpoint.
@@ -513,6 +517,7 @@ pub fn report(run: TopologyRun, consistency: Consistency) -> Result<TopologyRepo
             tables: max_last(&delays.tables),
         },
         job_to_optimise: delays.job_to_optimise,
+        jobs_to_optimise: delays.per_table,
         snapshots: snapshots(&world),
         barriers_per_checkpoint: run.spec.barriers_per_checkpoint,
         checkpoints: world

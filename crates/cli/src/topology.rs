@@ -350,12 +350,47 @@ pub fn run(args: &TopologyArgs) -> i32 {
             .collect();
         println!("snapshots expired: {t} {}", ids.join(", "));
     }
-    if let Some(j) = &report.job_to_optimise {
-        let d = &report.delay_ms.jobs[j];
-        println!(
-            "job to optimise: {j} (largest mean job delay: {} ms; max {} ms, last {} ms)",
-            d.mean, d.max, d.last
-        );
+    for line in delay_lines(&report) {
+        println!("{line}");
     }
     0
+}
+
+/// The delay summary: the definitions (batchscope's: FLIP-276 asks how to define the delay
+/// and which job to optimise, it does not say), then per table its delay and the job to
+/// optimise on its path, the worst table marked.
+pub fn delay_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out = vec![
+        "end-to-end delay, batchscope's definitions (FLIP-276 asks how to define it, it does not): \
+         a table's = its snapshot's time - CDC time of the newest record it covers; a job's = \
+         its snapshot's time - all its inputs of that barrier available; the job to optimise for \
+         a table = the job on its path from CDC with the largest mean job delay"
+            .to_string(),
+    ];
+    let table_mean = |t: &str| report.delay_ms.tables.get(t).map_or(0, |d| d.mean);
+    // The first table with the largest mean delay: the one `job_to_optimise` answers for.
+    let worst = report
+        .jobs_to_optimise
+        .iter()
+        .rev()
+        .max_by_key(|t| table_mean(&t.table))
+        .map(|t| t.table.clone());
+    for t in &report.jobs_to_optimise {
+        let d = &report.delay_ms.tables[&t.table];
+        let mark = if worst.as_deref() == Some(t.table.as_str()) {
+            " (the largest)"
+        } else {
+            ""
+        };
+        out.push(format!(
+            "delay {}: mean {} ms, max {} ms{mark}; job to optimise: {} (mean job delay {} ms; path {})",
+            t.table,
+            d.mean,
+            d.max,
+            t.job,
+            t.mean_ms,
+            t.path.join(" -> ")
+        ));
+    }
+    out
 }

@@ -522,3 +522,85 @@ fn a_revision_key_that_is_not_a_column_is_named() {
         "{e}"
     );
 }
+
+/// The job to optimise is answered per table, among the jobs on that table's path from CDC
+/// (FLIP-276 asks it "from CDC to Table2"): in a topology with two branches, the job with the
+/// largest delay overall is on one branch only, and the other branch's tables name a job of
+/// their own path.
+#[test]
+fn the_job_to_optimise_is_chosen_per_table_among_the_jobs_on_its_path() {
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/topologies/delaypaths.json");
+    let v = json(&[file.to_str().unwrap(), "--json"]);
+    let jobs = v["delay_ms"]["jobs"].as_object().unwrap();
+    let mean = |j: &str| jobs[j]["mean"].as_u64().unwrap();
+    let lineage = &v["lineage"]["jobs"];
+    let writer = |t: &str| {
+        lineage
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["sink"] == t)
+            .map(|j| {
+                (
+                    j["name"].as_str().unwrap().to_string(),
+                    j["sources"].clone(),
+                )
+            })
+            .unwrap()
+    };
+    let per_table = v["jobs_to_optimise"].as_array().unwrap();
+    assert_eq!(
+        per_table.len(),
+        v["delay_ms"]["tables"].as_object().unwrap().len()
+    );
+    for t in per_table {
+        // The path: the table's writer, then the writers of its sources, up to CDC.
+        let mut path = vec![];
+        let mut todo = vec![t["table"].as_str().unwrap().to_string()];
+        while let Some(table) = todo.pop() {
+            let (job, sources) = writer(&table);
+            path.push(job);
+            todo.extend(
+                sources
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|s| s.as_str())
+                    .filter(|s| *s != "cdc")
+                    .map(str::to_string),
+            );
+        }
+        let listed: Vec<String> = t["path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j.as_str().unwrap().to_string())
+            .collect();
+        path.sort();
+        let mut sorted = listed.clone();
+        sorted.sort();
+        assert_eq!(sorted, path, "{t}");
+        let best = listed.iter().map(|j| mean(j)).max().unwrap();
+        assert_eq!(t["mean_ms"].as_u64().unwrap(), best, "{t}");
+        assert!(listed.iter().any(|j| *j == t["job"]), "{t}");
+    }
+    // The slowest job overall is not on the path of the table with the largest delay.
+    let slowest = jobs.keys().max_by_key(|j| mean(j)).unwrap();
+    let tables = v["delay_ms"]["tables"].as_object().unwrap();
+    let worst = tables
+        .keys()
+        .max_by_key(|t| tables[*t]["mean"].as_u64().unwrap())
+        .unwrap();
+    let worst_entry = per_table
+        .iter()
+        .find(|t| t["table"] == worst.as_str())
+        .unwrap();
+    assert!(!worst_entry["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|j| j == slowest.as_str()));
+    assert_eq!(v["job_to_optimise"], worst_entry["job"]);
+    assert_ne!(v["job_to_optimise"], slowest.as_str());
+}

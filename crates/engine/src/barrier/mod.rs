@@ -35,7 +35,7 @@ mod world;
 
 pub use budget::TopologyWork;
 pub use commit::{BarrierView, TableTxnState, TransactionState};
-pub use delay::{DelayReport, DelaySample, DelaySeries};
+pub use delay::{DelayReport, DelaySample, DelaySeries, TableJobToOptimise};
 pub use event::{
     BarrierEvent, BarrierEventKind, CdcRecord, FailPhase, ReplayRange, RevisionReplay,
     RowCorrection, TableBarrierRef,

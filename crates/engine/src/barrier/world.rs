@@ -422,11 +422,17 @@ impl TopologyWorld {
         self.trace.as_slice()
     }
 
-    /// End-to-end delay series and the job to optimise.
+    /// End-to-end delay series and, per table, the job to optimise on its path.
     pub fn delays(&self) -> DelayReport {
         let tables: Vec<&str> = self.tables.iter().map(|t| t.name.as_str()).collect();
         let jobs: Vec<&str> = self.jobs.iter().map(|j| j.spec.name.as_str()).collect();
-        self.delay_log.report(&tables, &jobs)
+        let path = |t: &str| -> Vec<String> {
+            std::iter::once(t.to_string())
+                .chain(self.meta.upstream_tables(t))
+                .filter_map(|u| self.meta.writer_of(&u).map(str::to_string))
+                .collect()
+        };
+        self.delay_log.report(&tables, &jobs, path)
     }
 }
 

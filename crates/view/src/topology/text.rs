@@ -213,7 +213,7 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             barrier,
             records,
         } => format!(
-            "{job} finished barrier {barrier}: PROCESSED in {table} ({records} records) — visible to Read Uncommitted / Read Committed, not yet in a snapshot."
+            "{job} finished barrier {barrier}: PROCESSED in {table} ({records} records), in no snapshot yet. Read Uncommitted sees it now; Read Committed reads barrier {barrier} once it is PROCESSED in every table the query depends on."
         ),
         K::SnapshotHeld { job, barrier } => format!(
             "{job} holds its snapshot of barrier {barrier} until the barrier is PRECOMMIT (the armed failure waits for that point)."
@@ -225,13 +225,13 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             total_record_count,
             ..
         } => format!(
-            "{table} commits snapshot {snapshot_id} for barrier {barrier} ({total_record_count} rows): WRITTEN — Repeatable Read reads it once the barrier is COMMIT; a job failure never takes it away."
+            "{table} commits snapshot {snapshot_id} for barrier {barrier} ({total_record_count} rows): WRITTEN. Repeatable Read reads barrier {barrier} once it is WRITTEN in every table the query depends on; a job failure never takes the snapshot away (only a revision rolls it back)."
         ),
         K::Precommit { barrier } => format!(
-            "Barrier {barrier} is PRECOMMIT: PROCESSED in every table. Read Committed now returns its data."
+            "Barrier {barrier} is PRECOMMIT: PROCESSED in every table of the topology. Read Committed reads a barrier once it is PROCESSED in every table the query depends on: a query over all the tables reads barrier {barrier} by now, one over fewer tables may have read it earlier."
         ),
         K::Commit { barrier } => format!(
-            "Barrier {barrier} is COMMIT: WRITTEN in every table, a globally consistent set of snapshots."
+            "Barrier {barrier} is COMMIT: WRITTEN in every table of the topology, a globally consistent set of snapshots. Repeatable Read reads a barrier once it is WRITTEN in every table the query depends on: a query over all the tables reads barrier {barrier} by now, one over fewer tables may have read it earlier."
         ),
         K::JobFailed {
             job,
@@ -252,8 +252,16 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
                     if lost.is_empty() { String::new() } else { format!(" (checkpoints {} roll back)", lost.join(", ")) }
                 );
             }
+            let readers = if lost.is_empty() {
+                "No reader at Read Committed or Repeatable Read loses what it read.".to_string()
+            } else {
+                format!(
+                    "Read Committed goes back to an earlier barrier in every query that had read barrier {} of {table} (it was PROCESSED in every table the query depends on, PRECOMMIT or not); Repeatable Read does not — snapshots stay.",
+                    lost.join(", ")
+                )
+            };
             format!(
-                "{job} FAILED {when}. {table} loses what it had not WRITTEN{}; the job restores checkpoint {restored_checkpoint} (its barriers end with {restored_barrier}) and replays barriers {} from the stored <barrier, offset> ranges. Read Committed rolls back if PRECOMMIT data was lost; Repeatable Read does not — snapshots stay.",
+                "{job} FAILED {when}. {table} loses what it had not WRITTEN{}; the job restores checkpoint {restored_checkpoint} (its barriers end with {restored_barrier}) and replays barriers {} from the stored <barrier, offset> ranges. {readers}",
                 if lost.is_empty() { String::new() } else { format!(" (barriers {} roll back)", lost.join(", ")) },
                 if replay.is_empty() { "none".to_string() } else { replay.join(", ") }
             )
