@@ -302,22 +302,8 @@ pub fn run(args: &TopologyArgs) -> i32 {
             );
         }
     }
-    for r in &report.revisions {
-        let what = match r.kept_rows {
-            Some(kept) if r.corrected_rows > 0 => format!(
-                "corrected {}; {} kept",
-                trace::corrections(&r.replaced),
-                trace::other_rows(kept)
-            ),
-            _ => "the same data replayed".to_string(),
-        };
-        println!(
-            "revision: {} barrier {} ({what}): {} rolled back to barrier {} and recomputed",
-            r.table,
-            r.barrier,
-            r.tables.join(", "),
-            r.rolled_back_to
-        );
+    for line in revision_lines(&report) {
+        println!("{line}");
     }
     for j in &report.lineage.jobs {
         println!(
@@ -354,6 +340,30 @@ pub fn run(args: &TopologyArgs) -> i32 {
         println!("{line}");
     }
     0
+}
+
+/// One line per revision: what it corrected (each corrected row and the row it replaced) or
+/// that it replayed the same data, and the tables rolled back.
+pub fn revision_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in &report.revisions {
+        let what = match r.kept_rows {
+            Some(kept) if r.corrected_rows > 0 => format!(
+                "corrected {}; {} kept",
+                trace::corrections(&r.replaced),
+                trace::other_rows(kept)
+            ),
+            _ => "the same data replayed".to_string(),
+        };
+        out.push(format!(
+            "revision: {} barrier {} ({what}): {} rolled back to barrier {} and recomputed",
+            r.table,
+            r.barrier,
+            r.tables.join(", "),
+            r.rolled_back_to
+        ));
+    }
+    out
 }
 
 /// The delay summary: the definitions (batchscope's: FLIP-276 asks how to define the delay

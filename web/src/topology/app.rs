@@ -65,7 +65,6 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
     );
     let (step_head, note, alarm) = match world.trace().last() {
         Some(e) => (
-            // The trace's own number (`batchscope topology` prints the same `#N`).
             format!("#{} · {} ms", e.step, e.at_ms),
             step_text(&e.kind, spec.no_barriers),
             matches!(

@@ -3,7 +3,9 @@
 //! revision rolling a table and everything downstream back to a barrier. Interactive faults
 //! (`fail_job`, `revise`) are recorded at the current step, so a replay repeats them.
 
+use super::cut::cdc_to_record;
 use super::event::{BarrierEventKind, FailPhase, ReplayRange, RevisionReplay};
+use super::revise::{merge, RevisedBarrier};
 use super::run::{check_fault, Fault};
 use super::spec::TopologyError;
 use super::world::{Action, TopologyWorld};
@@ -195,6 +197,33 @@ impl TopologyWorld {
             replay,
             revision: self.revising.remove(&j),
         }
+    }
+
+    /// Barrier `barrier` of root table `table` with the corrected rows the topology ships for
+    /// it merged in; `None` when it ships none (the revision replays the same data).
+    pub(super) fn revised_barrier(&self, table: &str, barrier: u64) -> Option<RevisedBarrier> {
+        let revision = self.run.spec.revision(table, barrier)?;
+        let columns = &self.run.spec.table(table).expect("validated").columns;
+        let key: Vec<usize> = revision
+            .key_columns(self.run.spec.table(table).expect("validated"))
+            .iter()
+            .map(|c| columns.iter().position(|t| t == c).expect("validated"))
+            .collect();
+        let j = self
+            .jobs
+            .iter()
+            .position(|j| j.spec.sink == table && j.reads_cdc())
+            .expect("validated: a revised table is a root table");
+        let b = self
+            .meta
+            .barrier(barrier)
+            .expect("a revised barrier was issued");
+        let cdc = self.cdc_plan[b.cdc_offset_start as usize..b.cdc_offset_end as usize]
+            .iter()
+            .map(cdc_to_record)
+            .collect();
+        let records = self.jobs[j].pipeline.apply_pre(cdc);
+        Some(merge(records, &revision.rows, &key, barrier))
     }
 
     /// Revises barrier `barrier` of `table`: the table and every table downstream roll back to

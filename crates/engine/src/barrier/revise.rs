@@ -1,11 +1,10 @@
 //! A revised barrier's data: the corrected rows a topology ships for a root table's barrier,
 //! merged by key into that barrier's CDC rows — each corrected row replaces the row it means,
 //! every other row of the barrier stays — and what the replay after the revision replaced.
+//! (`TopologyWorld::revised_barrier`, in `faults`, reads the barrier's CDC rows.)
 
-use super::cut::cdc_to_record;
 use super::event::RowCorrection;
 use super::operator::Record;
-use super::world::TopologyWorld;
 
 /// A revised barrier: the records its replay writes, and what the corrected rows replaced.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,38 +17,9 @@ pub(super) struct RevisedBarrier {
     pub(super) kept: u32,
 }
 
-impl TopologyWorld {
-    /// Barrier `barrier` of root table `table` with the corrected rows the topology ships for
-    /// it merged in; `None` when it ships none (the revision replays the same data).
-    pub(super) fn revised_barrier(&self, table: &str, barrier: u64) -> Option<RevisedBarrier> {
-        let revision = self.run.spec.revision(table, barrier)?;
-        let columns = &self.run.spec.table(table).expect("validated").columns;
-        let key: Vec<usize> = revision
-            .key_columns(self.run.spec.table(table).expect("validated"))
-            .iter()
-            .map(|c| columns.iter().position(|t| t == c).expect("validated"))
-            .collect();
-        let j = self
-            .jobs
-            .iter()
-            .position(|j| j.spec.sink == table && j.reads_cdc())
-            .expect("validated: a revised table is a root table");
-        let b = self
-            .meta
-            .barrier(barrier)
-            .expect("a revised barrier was issued");
-        let cdc = self.cdc_plan[b.cdc_offset_start as usize..b.cdc_offset_end as usize]
-            .iter()
-            .map(cdc_to_record)
-            .collect();
-        let records = self.jobs[j].pipeline.apply_pre(cdc);
-        Some(merge(records, &revision.rows, &key, barrier))
-    }
-}
-
 /// Merges `rows` into `records` by the `key` column positions: each row replaces the first
 /// record with the same key values not replaced yet, or is added after them.
-fn merge(
+pub(super) fn merge(
     mut records: Vec<Record>,
     rows: &[Vec<i64>],
     key: &[usize],

@@ -2,7 +2,9 @@
 //! micro-batch world's counterpart is [`crate::microbatch::trace::line`]). The trace hash is the same for
 //! both worlds: [`crate::trace::hash`].
 
-use super::event::{BarrierEvent, BarrierEventKind, FailPhase, ReplayRange, RowCorrection};
+use super::event::{
+    BarrierEvent, BarrierEventKind, FailPhase, ReplayRange, RevisionReplay, RowCorrection,
+};
 use super::spec::CDC_SOURCE;
 
 /// Legend printed before the events in text mode.
@@ -108,6 +110,38 @@ pub fn fail_phase(phase: FailPhase, in_flight: u64, table: &str) -> String {
     }
 }
 
+/// The RECOVER line: where the job restarts, the CDC it replays, and after a revision what
+/// that revision replaced.
+fn recovered(
+    job: &str,
+    from_barrier: u64,
+    replay: &[ReplayRange],
+    revision: Option<&RevisionReplay>,
+) -> String {
+    let mut s = format!("RECOVER   {job} from barrier {from_barrier}");
+    if let Some(r) = revision {
+        s.push_str(&format!(
+            " after the revision of {} barrier {}",
+            r.table, r.barrier
+        ));
+    }
+    if !replay.is_empty() {
+        s.push_str(&format!(", replays cdc {}", replay_ranges(replay)));
+    }
+    match revision {
+        Some(r) if !r.replaced.is_empty() => s.push_str(&format!(
+            " with barrier {} corrected: {}",
+            r.barrier,
+            corrections(&r.replaced)
+        )),
+        Some(r) if replay.is_empty() => {
+            s.push_str(&format!(": recomputes from the revised {}", r.table))
+        }
+        _ => {}
+    }
+    s
+}
+
 fn what(kind: &BarrierEventKind) -> String {
     match kind {
         BarrierEventKind::CdcRecord { record, written } => {
@@ -196,30 +230,7 @@ fn what(kind: &BarrierEventKind) -> String {
             from_barrier,
             replay,
             revision,
-        } => {
-            let mut s = format!("RECOVER   {job} from barrier {from_barrier}");
-            if let Some(r) = revision {
-                s.push_str(&format!(
-                    " after the revision of {} barrier {}",
-                    r.table, r.barrier
-                ));
-            }
-            if !replay.is_empty() {
-                s.push_str(&format!(", replays cdc {}", replay_ranges(replay)));
-            }
-            match revision {
-                Some(r) if !r.replaced.is_empty() => s.push_str(&format!(
-                    " with barrier {} corrected: {}",
-                    r.barrier,
-                    corrections(&r.replaced)
-                )),
-                Some(r) if replay.is_empty() => {
-                    s.push_str(&format!(": recomputes from the revised {}", r.table))
-                }
-                _ => {}
-            }
-            s
-        }
+        } => recovered(job, *from_barrier, replay, revision.as_ref()),
         BarrierEventKind::Revised {
             table,
             barrier,
