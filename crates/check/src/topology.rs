@@ -290,7 +290,8 @@ pub struct LineageRow {
 pub struct Lineage {
     /// Jobs with the tables they read and the table they write.
     pub jobs: Vec<JobRegistration>,
-    /// `__META_JOB_SOURCE`: (job_id, table_name) per table a job reads.
+    /// `__META_JOB_SOURCE`: (job_id, table_name) per Table Store table a job reads (not its
+    /// CDC source).
     #[serde(rename = "__META_JOB_SOURCE")]
     pub job_source: Vec<LineageRow>,
     /// `__META_JOB_SINK`: (job_id, table_name) per table a job writes.
@@ -306,10 +307,13 @@ impl Lineage {
             job_id: j.name.clone(),
             table_name: t.to_string(),
         };
+        // The system tables list Table Store tables: a CDC source is not one (the job's
+        // registration in `jobs` still names it).
+        let is_table = |t: &&String| world.table(t).is_some();
         Lineage {
             job_source: jobs
                 .iter()
-                .flat_map(|j| j.sources.iter().map(move |t| row(j, t)))
+                .flat_map(|j| j.sources.iter().filter(is_table).map(move |t| row(j, t)))
                 .collect(),
             job_sink: jobs.iter().map(|j| row(j, &j.sink)).collect(),
             jobs,

@@ -305,13 +305,8 @@ pub fn run(args: &TopologyArgs) -> i32 {
     for line in revision_lines(&report) {
         println!("{line}");
     }
-    for j in &report.lineage.jobs {
-        println!(
-            "lineage: {} reads {} and writes {}",
-            j.name,
-            j.sources.join(", "),
-            j.sink
-        );
+    for line in lineage_lines(&report) {
+        println!("{line}");
     }
     if report.held_snapshots.values().any(|l| !l.is_empty()) {
         println!(
@@ -361,6 +356,47 @@ pub fn revision_lines(report: &TopologyReport) -> Vec<String> {
             r.barrier,
             r.tables.join(", "),
             r.rolled_back_to
+        ));
+    }
+    out
+}
+
+/// The MetaService's lineage: what each job reads and writes, then FLIP-276's lineage query
+/// over its system tables, run for every table some job reads (the tables written by the jobs
+/// reading it).
+pub fn lineage_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out: Vec<String> = report
+        .lineage
+        .jobs
+        .iter()
+        .map(|j| {
+            format!(
+                "lineage: {} reads {} and writes {}",
+                j.name,
+                j.sources.join(", "),
+                j.sink
+            )
+        })
+        .collect();
+    let mut read: Vec<&str> = report
+        .lineage
+        .job_source
+        .iter()
+        .map(|r| r.table_name.as_str())
+        .collect();
+    read.sort_unstable();
+    read.dedup();
+    if !read.is_empty() {
+        out.push(
+            "lineage query (FLIP-276): SELECT T.table_name FROM __META_JOB_SOURCE S JOIN \
+             __META_JOB_SINK T ON S.job_id = T.job_id WHERE S.table_name = ?"
+                .to_string(),
+        );
+    }
+    for t in read {
+        out.push(format!(
+            "  {t} -> {}",
+            report.lineage.sinks_of_readers(t).join(", ")
         ));
     }
     out
