@@ -1,6 +1,7 @@
 //! What the topology graph says at a step: edge labels, what is active, event and step texts,
 //! and the words for levels, consistencies and faults.
 
+use super::history::after_event;
 use batchscope_engine::barrier::{
     self, BarrierEvent, BarrierEventKind, Consistency, FailPhase, Fault, ReadLevel, ReplayRange,
     RevisionReplay, RowCorrection, TopologySpec, TopologyWorld, CDC_SOURCE,
@@ -59,12 +60,13 @@ pub fn fault_text(f: &Fault) -> String {
         Fault::FailBeforeWritten { job, barrier } => {
             format!("{job} fails after barrier {barrier} is PRECOMMIT, before WRITTEN")
         }
-        Fault::FailAtStep { job, step } => format!("{job} fails after step {step}"),
+        // `step` counts the events before the fault: it strikes after the trace's #(step - 1).
+        Fault::FailAtStep { job, step } => format!("{job} fails {}", after_event(*step)),
         Fault::ReviseAtStep {
             table,
             barrier,
             step,
-        } => format!("{table} barrier {barrier} revised after step {step}"),
+        } => format!("{table} barrier {barrier} revised {}", after_event(*step)),
         Fault::ReviseAfterWritten {
             table,
             barrier,
