@@ -2,9 +2,8 @@
 //! micro-batch world's counterpart is [`crate::microbatch::trace::line`]). The trace hash is the same for
 //! both worlds: [`crate::trace::hash`].
 
-use super::event::{
-    BarrierEvent, BarrierEventKind, FailPhase, ReplayRange, RevisionReplay, RowCorrection,
-};
+use super::event::{BarrierEvent, BarrierEventKind, FailPhase, ReplayRange};
+use super::event::{RevisionReplay, RowCorrection};
 use super::spec::CDC_SOURCE;
 
 /// Legend printed before the events in text mode.
@@ -108,38 +107,6 @@ pub fn fail_phase(phase: FailPhase, in_flight: u64, table: &str) -> String {
             format!("before its own checkpoint {in_flight} was WRITTEN in {table}")
         }
     }
-}
-
-/// The RECOVER line: where the job restarts, the CDC it replays, and after a revision what
-/// that revision replaced.
-fn recovered(
-    job: &str,
-    from_barrier: u64,
-    replay: &[ReplayRange],
-    revision: Option<&RevisionReplay>,
-) -> String {
-    let mut s = format!("RECOVER   {job} from barrier {from_barrier}");
-    if let Some(r) = revision {
-        s.push_str(&format!(
-            " after the revision of {} barrier {}",
-            r.table, r.barrier
-        ));
-    }
-    if !replay.is_empty() {
-        s.push_str(&format!(", replays cdc {}", replay_ranges(replay)));
-    }
-    match revision {
-        Some(r) if !r.replaced.is_empty() => s.push_str(&format!(
-            " with barrier {} corrected: {}",
-            r.barrier,
-            corrections(&r.replaced)
-        )),
-        Some(r) if replay.is_empty() => {
-            s.push_str(&format!(": recomputes from the revised {}", r.table))
-        }
-        _ => {}
-    }
-    s
 }
 
 fn what(kind: &BarrierEventKind) -> String {
@@ -254,4 +221,36 @@ fn what(kind: &BarrierEventKind) -> String {
             jobs.join(", ")
         ),
     }
+}
+
+/// The RECOVER line: where the job restarts, the CDC it replays, and after a revision what
+/// that revision replaced.
+fn recovered(
+    job: &str,
+    from_barrier: u64,
+    replay: &[ReplayRange],
+    revision: Option<&RevisionReplay>,
+) -> String {
+    let mut s = format!("RECOVER   {job} from barrier {from_barrier}");
+    if let Some(r) = revision {
+        s.push_str(&format!(
+            " after the revision of {} barrier {}",
+            r.table, r.barrier
+        ));
+    }
+    if !replay.is_empty() {
+        s.push_str(&format!(", replays cdc {}", replay_ranges(replay)));
+    }
+    match revision {
+        Some(r) if !r.replaced.is_empty() => s.push_str(&format!(
+            " with barrier {} corrected: {}",
+            r.barrier,
+            corrections(&r.replaced)
+        )),
+        Some(r) if replay.is_empty() => {
+            s.push_str(&format!(": recomputes from the revised {}", r.table))
+        }
+        _ => {}
+    }
+    s
 }

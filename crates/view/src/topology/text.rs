@@ -3,9 +3,10 @@
 
 use super::history::after_event;
 use batchscope_engine::barrier::{
-    self, BarrierEvent, BarrierEventKind, Consistency, FailPhase, Fault, ReadLevel, ReplayRange,
-    RevisionReplay, RowCorrection, TopologySpec, TopologyWorld, CDC_SOURCE,
+    self, BarrierEvent, BarrierEventKind, Consistency, FailPhase, Fault, ReadLevel, TopologySpec,
+    TopologyWorld, CDC_SOURCE,
 };
+use batchscope_engine::barrier::{ReplayRange, RevisionReplay, RowCorrection};
 
 /// `strong` or `weak`.
 pub fn consistency_short(c: Consistency) -> &'static str {
@@ -161,67 +162,6 @@ pub fn active(world: &TopologyWorld, event: Option<&BarrierEvent>) -> Active {
     a
 }
 
-/// What readers keep after a job failure that lost `lost` barriers of `table`.
-fn readers_after_failure(lost: &[String], table: &str) -> String {
-    if lost.is_empty() {
-        "No reader at Read Committed or Repeatable Read loses what it read.".to_string()
-    } else {
-        format!(
-            "Read Committed goes back to an earlier barrier in every query that had read barrier {} of {table} (it was PROCESSED in every table the query depends on, PRECOMMIT or not); Repeatable Read does not — snapshots stay.",
-            lost.join(", ")
-        )
-    }
-}
-
-/// The note of a recovery: the same data again, or after a revision what it replaced.
-fn recovered_text(
-    job: &str,
-    from_barrier: u64,
-    replay: &[ReplayRange],
-    revision: Option<&RevisionReplay>,
-) -> String {
-    let r: Vec<String> = replay
-        .iter()
-        .map(|r| {
-            format!(
-                "b{} = CDC {}..{}",
-                r.barrier, r.cdc_offset_start, r.cdc_offset_end
-            )
-        })
-        .collect();
-    let replays = if r.is_empty() {
-        String::new()
-    } else {
-        format!(" and replays {}", r.join(", "))
-    };
-    match revision {
-                None => format!(
-                    "{job} restarted after barrier {from_barrier}{replays}: the same barriers, the same data, nothing lost or repeated."
-                ),
-                Some(rev) if !rev.replaced.is_empty() => format!(
-                    "{job} restarted after barrier {from_barrier} for the revision of {} barrier {}{replays}: in barrier {} the corrected rows replace {}; every other row is replayed as it was.",
-                    rev.table, rev.barrier, rev.barrier, barrier::trace::corrections(&rev.replaced)
-                ),
-                Some(rev) => format!(
-                    "{job} restarted after barrier {from_barrier} for the revision of {} barrier {}{replays}: it recomputes from the revised {}, so its results may differ from those it wrote before.",
-                    rev.table, rev.barrier, rev.table
-                ),
-            }
-}
-
-/// What a revision corrects: each corrected row with the row it replaces and the rows kept,
-/// or that it replays the same data.
-fn corrected_text(corrected_rows: u32, replaced: &[RowCorrection], kept: Option<u32>) -> String {
-    match kept {
-        Some(kept) if corrected_rows > 0 => format!(
-            " with corrected rows ({}; the barrier's {} kept as they were)",
-            barrier::trace::corrections(replaced),
-            barrier::trace::other_rows(kept)
-        ),
-        _ => " (same data replayed)".to_string(),
-    }
-}
-
 /// One step in words, for the step note.
 pub fn event_text(kind: &BarrierEventKind) -> String {
     use BarrierEventKind as K;
@@ -371,5 +311,66 @@ pub fn step_text(kind: &BarrierEventKind, no_barriers: bool) -> String {
             .replace("barrier ", "checkpoint ")
     } else {
         text
+    }
+}
+
+/// What readers keep after a job failure that lost `lost` barriers of `table`.
+fn readers_after_failure(lost: &[String], table: &str) -> String {
+    if lost.is_empty() {
+        "No reader at Read Committed or Repeatable Read loses what it read.".to_string()
+    } else {
+        format!(
+            "Read Committed goes back to an earlier barrier in every query that had read barrier {} of {table} (it was PROCESSED in every table the query depends on, PRECOMMIT or not); Repeatable Read does not — snapshots stay.",
+            lost.join(", ")
+        )
+    }
+}
+
+/// The note of a recovery: the same data again, or after a revision what it replaced.
+fn recovered_text(
+    job: &str,
+    from_barrier: u64,
+    replay: &[ReplayRange],
+    revision: Option<&RevisionReplay>,
+) -> String {
+    let r: Vec<String> = replay
+        .iter()
+        .map(|r| {
+            format!(
+                "b{} = CDC {}..{}",
+                r.barrier, r.cdc_offset_start, r.cdc_offset_end
+            )
+        })
+        .collect();
+    let replays = if r.is_empty() {
+        String::new()
+    } else {
+        format!(" and replays {}", r.join(", "))
+    };
+    match revision {
+                None => format!(
+                    "{job} restarted after barrier {from_barrier}{replays}: the same barriers, the same data, nothing lost or repeated."
+                ),
+                Some(rev) if !rev.replaced.is_empty() => format!(
+                    "{job} restarted after barrier {from_barrier} for the revision of {} barrier {}{replays}: in barrier {} the corrected rows replace {}; every other row is replayed as it was.",
+                    rev.table, rev.barrier, rev.barrier, barrier::trace::corrections(&rev.replaced)
+                ),
+                Some(rev) => format!(
+                    "{job} restarted after barrier {from_barrier} for the revision of {} barrier {}{replays}: it recomputes from the revised {}, so its results may differ from those it wrote before.",
+                    rev.table, rev.barrier, rev.table
+                ),
+            }
+}
+
+/// What a revision corrects: each corrected row with the row it replaces and the rows kept,
+/// or that it replays the same data.
+fn corrected_text(corrected_rows: u32, replaced: &[RowCorrection], kept: Option<u32>) -> String {
+    match kept {
+        Some(kept) if corrected_rows > 0 => format!(
+            " with corrected rows ({}; the barrier's {} kept as they were)",
+            barrier::trace::corrections(replaced),
+            barrier::trace::other_rows(kept)
+        ),
+        _ => " (same data replayed)".to_string(),
     }
 }
