@@ -63,7 +63,7 @@ async fn fail_now_is_recorded_and_drawn() {
     click(&r, "[data-testid=fail-now]");
     settle().await;
     assert!(text(&r, "[data-testid=topo-step-count]").starts_with("31 /"));
-    assert!(text(&r, "[data-testid=topo-fault]").contains("price_job fails after step 30"));
+    assert!(text(&r, "[data-testid=topo-fault]").contains("price_job fails after #29"));
     assert!(text(&r, "[data-testid=topo-step-note]").contains("price_job FAILED"));
     assert!(r.query_selector(".job-down").unwrap().is_some());
     app.destroy();

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use batchscope_engine::barrier::{
     BarrierEvent, BarrierEventKind, Consistency, DelaySeries, FailPhase, Fault, HeldSnapshot,
-    JobProgress, JobRegistration, QueryResult, ReadLevel, SnapshotRef, TopologyError, TopologyRun,
-    TopologyWorld,
+    JobProgress, JobRegistration, QueryResult, ReadLevel, RowCorrection, SnapshotRef,
+    TableJobToOptimise, TopologyError, TopologyRun, TopologyWorld,
 };
 use serde::Serialize;
 
@@ -25,11 +25,12 @@ pub struct Lag {
     pub max: u64,
 }
 
-/// One change of a query's answer: the step, the value, and where it was read.
+/// One change of a query's answer: the event that changed it, the value, and where it was read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ValuePoint {
-    /// Events emitted when the answer changed.
-    pub step: u64,
+    /// The trace's number of the event after which the answer changed (`#N` in the trace:
+    /// the value history prints `after #N`).
+    pub after_event: u64,
     /// The value: the ratio of the first row when the query declares one (avgPrice), else the
     /// number of rows and the sum of their values.
     pub value: String,
@@ -93,7 +94,7 @@ impl ConsistencyTally {
         self.observe_at(r, None, 0, false);
     }
 
-    fn observe_at(&mut self, r: &QueryResult, newest: Option<u64>, step: u64, ratio: bool) {
+    fn observe_at(&mut self, r: &QueryResult, newest: Option<u64>, after_event: u64, ratio: bool) {
         self.queries += 1;
         if !r.consistent {
             self.inconsistent += 1;
@@ -116,7 +117,7 @@ impl ConsistencyTally {
             f.max = f.max.max(lag);
         }
         let point = ValuePoint {
-            step,
+            after_event,
             value: value_text(r, ratio),
             consistent: r.consistent,
             barriers: r.reads.iter().map(|t| t.barrier).collect(),
@@ -149,7 +150,9 @@ impl ConsistencyTally {
                 })
                 .max()
                 .unwrap_or(0);
-            self.observe_at(r, Some(newest), world.steps(), spec.ratio.is_some());
+            // The trace numbers events from #0: the one just stepped is `steps() - 1`.
+            let after_event = world.steps().saturating_sub(1);
+            self.observe_at(r, Some(newest), after_event, spec.ratio.is_some());
         }
         if disagree(results) {
             self.disagreements += 1;
@@ -205,11 +208,12 @@ pub struct MaxLast {
     pub max: u64,
     /// Latest.
     pub last: u64,
-    /// Mean (what the job to optimise is chosen by).
+    /// Mean (what the job to optimise for a table is chosen by).
     pub mean: u64,
 }
 
-/// End-to-end delay per job and per table.
+/// End-to-end delay per job and per table (batchscope's definitions: FLIP-276 asks how to
+/// define the delay, it does not define it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DelayMs {
     /// Per job: snapshot of barrier N written minus all its inputs of N available.
@@ -263,6 +267,10 @@ pub struct RevisionEntry {
     pub rolled_back_to: u64,
     /// Corrected rows (0: the same data replayed).
     pub corrected_rows: u32,
+    /// Each corrected row with the row of the barrier it replaced (matched by key).
+    pub replaced: Vec<RowCorrection>,
+    /// Rows of the barrier kept as they were (when it has corrected rows).
+    pub kept_rows: Option<u32>,
     /// Tables rolled back.
     pub tables: Vec<String>,
 }
@@ -282,7 +290,8 @@ pub struct LineageRow {
 pub struct Lineage {
     /// Jobs with the tables they read and the table they write.
     pub jobs: Vec<JobRegistration>,
-    /// `__META_JOB_SOURCE`: (job_id, table_name) per table a job reads.
+    /// `__META_JOB_SOURCE`: (job_id, table_name) per Table Store table a job reads (not its
+    /// CDC source).
     #[serde(rename = "__META_JOB_SOURCE")]
     pub job_source: Vec<LineageRow>,
     /// `__META_JOB_SINK`: (job_id, table_name) per table a job writes.
@@ -298,10 +307,13 @@ impl Lineage {
             job_id: j.name.clone(),
             table_name: t.to_string(),
         };
+        // The system tables list Table Store tables: a CDC source is not one (the job's
+        // registration in `jobs` still names it).
+        let is_table = |t: &&String| world.table(t).is_some();
         Lineage {
             job_source: jobs
                 .iter()
-                .flat_map(|j| j.sources.iter().map(move |t| row(j, t)))
+                .flat_map(|j| j.sources.iter().filter(is_table).map(move |t| row(j, t)))
                 .collect(),
             job_sink: jobs.iter().map(|j| row(j, &j.sink)).collect(),
             jobs,
@@ -349,8 +361,11 @@ pub struct TopologyReport {
     pub events: u64,
     /// End-to-end delay.
     pub delay_ms: DelayMs,
-    /// The job with the largest mean delay (`delay_ms.jobs[job].mean`).
+    /// The job to optimise for the table with the largest mean delay: of the jobs on that
+    /// table's path, the one with the largest mean job delay (`delay_ms.jobs[job].mean`).
     pub job_to_optimise: Option<String>,
+    /// Per table, the job to optimise on its path (FLIP-276 asks it "from CDC to Table2").
+    pub jobs_to_optimise: Vec<TableJobToOptimise>,
     /// Snapshots per table (the barrier ↔ snapshot mapping).
     pub snapshots: BTreeMap<String, Vec<SnapshotEntry>>,
     /// Barriers per checkpoint.
@@ -367,7 +382,8 @@ pub struct TopologyReport {
     pub job_progress: BTreeMap<String, JobProgress>,
     /// Snapshots older than the retention that no reader used any more, per table.
     pub expired_snapshots: BTreeMap<String, Vec<SnapshotRef>>,
-    /// Snapshots older than the retention that a reader held back from expiry, per table.
+    /// Snapshots older than the retention that a reader held back from expiry at some moment
+    /// of the run, per table: a history, not the final state (one may have expired later).
     pub held_snapshots: BTreeMap<String, Vec<HeldSnapshot>>,
     /// Per level `ru`, `rc`, `rr`: queries, inconsistent, rolled_back.
     pub consistency: BTreeMap<String, ConsistencyTally>,
@@ -467,6 +483,8 @@ fn revisions(trace: &[BarrierEvent]) -> Vec<RevisionEntry> {
                 barrier,
                 rolled_back_to,
                 corrected_rows,
+                replaced,
+                kept_rows,
                 tables,
                 ..
             } => Some(RevisionEntry {
@@ -474,6 +492,8 @@ fn revisions(trace: &[BarrierEvent]) -> Vec<RevisionEntry> {
                 barrier: *barrier,
                 rolled_back_to: *rolled_back_to,
                 corrected_rows: *corrected_rows,
+                replaced: replaced.clone(),
+                kept_rows: *kept_rows,
                 tables: tables.clone(),
             }),
             _ => None,
@@ -501,6 +521,7 @@ pub fn report(run: TopologyRun, consistency: Consistency) -> Result<TopologyRepo
             tables: max_last(&delays.tables),
         },
         job_to_optimise: delays.job_to_optimise,
+        jobs_to_optimise: delays.per_table,
         snapshots: snapshots(&world),
         barriers_per_checkpoint: run.spec.barriers_per_checkpoint,
         checkpoints: world

@@ -1,6 +1,6 @@
 //! `batchscope lesson PRESET`: a preset's lesson and its guided tour in the terminal — the same
-//! text the dashboard shows, with the event (micro-batch) or step (topology) at which each stop
-//! pauses in the tour's run, and the run's verdict at the end.
+//! text the dashboard shows, with the event (numbered as the trace numbers it, from #0) at which
+//! each stop pauses in the tour's run, and the run's verdict at the end.
 
 use batchscope_check::oracle::check_world;
 use batchscope_engine::barrier;
@@ -17,7 +17,8 @@ use serde::Serialize;
 /// Arguments of `batchscope lesson`.
 #[derive(Args, Debug, Clone)]
 pub struct LessonArgs {
-    /// A micro-batch preset (see `batchscope presets`) or a topology (`shopping`, `chain`).
+    /// A micro-batch preset (see `batchscope presets`) or a topology (`shopping`, `chain`,
+    /// `three-queries`: see `batchscope topology --help`).
     pub preset: String,
     /// Seed of the tour's run (micro-batch presets; default: the preset's own).
     #[arg(long)]
@@ -36,8 +37,8 @@ pub struct StopReport {
     pub text: &'static str,
     /// The side-panel tab it shows (micro-batch).
     pub panel: Option<&'static str>,
-    /// Events (or topology steps) shown when it pauses — the player's cursor; `None` if this
-    /// run never gets there.
+    /// Events shown when it pauses — the player's cursor (the last one shown is the trace's
+    /// event `at - 1`); `None` if this run never gets there.
     pub at: Option<usize>,
 }
 
@@ -60,7 +61,7 @@ pub struct LessonReport {
     pub link: Option<String>,
     /// Seed of the tour's run.
     pub seed: u64,
-    /// Events (or steps) in the tour's run.
+    /// Events in the tour's run.
     pub steps: usize,
     /// The stops, in order.
     pub stops: Vec<StopReport>,
@@ -188,13 +189,8 @@ pub fn run(args: &LessonArgs) -> i32 {
         println!("  • {p}");
     }
     println!();
-    let unit = if r.mode == "topology" {
-        "step"
-    } else {
-        "event"
-    };
     println!(
-        "Guided tour: {} stops{} · seed {} · {} {unit}s",
+        "Guided tour: {} stops{} · seed {} · {} events",
         r.stops.len(),
         r.setup
             .as_deref()
@@ -207,10 +203,10 @@ pub fn run(args: &LessonArgs) -> i32 {
         println!("  dashboard: {link}");
     }
     for (i, s) in r.stops.iter().enumerate() {
-        // As the dashboard numbers them: events from #0, topology steps from #1.
+        // The cursor counts the events shown; the last one shown is the trace's `#(a - 1)`
+        // (both traces number events from #0).
         let at = match s.at {
             Some(a) if a == r.steps => "at the end".to_string(),
-            Some(a) if r.mode == "topology" => format!("at step #{a}"),
             Some(a) => format!("at event #{}", a - 1),
             None => "not reached in this run".to_string(),
         };

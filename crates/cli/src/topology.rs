@@ -206,7 +206,8 @@ fn level_name(level: ReadLevel) -> &'static str {
 }
 
 /// The text summary after the trace: per level the counts, then each query's value history
-/// (`avgPrice: 10 → 25 (mixed) → 8.333`, each value with the step it appeared at).
+/// (`avgPrice: 10 after #11 -> 25 (mixed) after #22 -> 8.333 after #24`, each value with the
+/// trace's number of the event after which it appeared).
 pub fn summary_lines(report: &TopologyReport) -> Vec<String> {
     let mut out = Vec::new();
     for level in ReadLevel::ALL {
@@ -225,7 +226,7 @@ pub fn summary_lines(report: &TopologyReport) -> Vec<String> {
                 .iter()
                 .map(|p| {
                     let mixed = if p.consistent { "" } else { " (mixed)" };
-                    format!("{}{mixed} @#{}", p.value, p.step)
+                    format!("{}{mixed} after #{}", p.value, p.after_event)
                 })
                 .collect();
             let lag = t.freshness.get(name).map_or(0, |l| l.max);
@@ -301,22 +302,16 @@ pub fn run(args: &TopologyArgs) -> i32 {
             );
         }
     }
-    for r in &report.revisions {
-        println!(
-            "revision: {} barrier {} ({} corrected rows): {} rolled back to barrier {} and recomputed",
-            r.table,
-            r.barrier,
-            r.corrected_rows,
-            r.tables.join(", "),
-            r.rolled_back_to
-        );
+    for line in revision_lines(&report) {
+        println!("{line}");
     }
-    for j in &report.lineage.jobs {
+    for line in lineage_lines(&report) {
+        println!("{line}");
+    }
+    if report.held_snapshots.values().any(|l| !l.is_empty()) {
         println!(
-            "lineage: {} reads {} and writes {}",
-            j.name,
-            j.sources.join(", "),
-            j.sink
+            "snapshots held past the retention during the run (a history, not the final state: one \
+             may have expired later; readers at Strong and at Weak both count):"
         );
     }
     for (t, list) in &report.held_snapshots {
@@ -336,12 +331,112 @@ pub fn run(args: &TopologyArgs) -> i32 {
             .collect();
         println!("snapshots expired: {t} {}", ids.join(", "));
     }
-    if let Some(j) = &report.job_to_optimise {
-        let d = &report.delay_ms.jobs[j];
-        println!(
-            "job to optimise: {j} (largest mean job delay: {} ms; max {} ms, last {} ms)",
-            d.mean, d.max, d.last
-        );
+    for line in delay_lines(&report) {
+        println!("{line}");
     }
     0
+}
+
+/// One line per revision: what it corrected (each corrected row and the row it replaced) or
+/// that it replayed the same data, and the tables rolled back.
+pub fn revision_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in &report.revisions {
+        let what = match r.kept_rows {
+            Some(kept) if r.corrected_rows > 0 => format!(
+                "corrected {}; {} kept",
+                trace::corrections(&r.replaced),
+                trace::other_rows(kept)
+            ),
+            _ => "the same data replayed".to_string(),
+        };
+        out.push(format!(
+            "revision: {} barrier {} ({what}): {} rolled back to barrier {} and recomputed",
+            r.table,
+            r.barrier,
+            r.tables.join(", "),
+            r.rolled_back_to
+        ));
+    }
+    out
+}
+
+/// The MetaService's lineage: what each job reads and writes, then FLIP-276's lineage query
+/// over its system tables, run for every table some job reads (the tables written by the jobs
+/// reading it).
+pub fn lineage_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out: Vec<String> = report
+        .lineage
+        .jobs
+        .iter()
+        .map(|j| {
+            format!(
+                "lineage: {} reads {} and writes {}",
+                j.name,
+                j.sources.join(", "),
+                j.sink
+            )
+        })
+        .collect();
+    let mut read: Vec<&str> = report
+        .lineage
+        .job_source
+        .iter()
+        .map(|r| r.table_name.as_str())
+        .collect();
+    read.sort_unstable();
+    read.dedup();
+    if !read.is_empty() {
+        out.push(
+            "lineage query (FLIP-276): SELECT T.table_name FROM __META_JOB_SOURCE S JOIN \
+             __META_JOB_SINK T ON S.job_id = T.job_id WHERE S.table_name = ?"
+                .to_string(),
+        );
+    }
+    for t in read {
+        out.push(format!(
+            "  {t} -> {}",
+            report.lineage.sinks_of_readers(t).join(", ")
+        ));
+    }
+    out
+}
+
+/// The delay summary: the definitions (batchscope's: FLIP-276 asks how to define the delay
+/// and which job to optimise, it does not say), then per table its delay and the job to
+/// optimise on its path, the worst table marked.
+pub fn delay_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out = vec![
+        "end-to-end delay, batchscope's definitions (FLIP-276 asks how to define it, it does not): \
+         a table's = its snapshot's time - CDC time of the newest record it covers; a job's = \
+         its snapshot's time - all its inputs of that barrier available; the job to optimise for \
+         a table = the job on its path from CDC with the largest mean job delay"
+            .to_string(),
+    ];
+    let table_mean = |t: &str| report.delay_ms.tables.get(t).map_or(0, |d| d.mean);
+    // The first table with the largest mean delay: the one `job_to_optimise` answers for.
+    let worst = report
+        .jobs_to_optimise
+        .iter()
+        .rev()
+        .max_by_key(|t| table_mean(&t.table))
+        .map(|t| t.table.clone());
+    for t in &report.jobs_to_optimise {
+        let d = &report.delay_ms.tables[&t.table];
+        let mark = if worst.as_deref() == Some(t.table.as_str()) {
+            " (the largest)"
+        } else {
+            ""
+        };
+        out.push(format!(
+            "delay {}: mean {} ms, max {} ms{mark}; job to optimise: {} (mean job delay {} ms; path {})",
+            t.table,
+            d.mean,
+            d.max,
+            t.job,
+            t.mean_ms,
+            t.path.join(" -> ")
+        ));
+    }
+    out
 }

@@ -106,7 +106,7 @@ fn text_mode_tells_the_avg_price_story_at_each_level() {
             .next()
             .unwrap()
             .split(" -> ")
-            .map(|v| v.split(" @#").next().unwrap().to_string())
+            .map(|v| v.split(" after #").next().unwrap().to_string())
             .filter(|v| v != "–" && !v.starts_with("– "))
             .collect()
     };
@@ -357,4 +357,250 @@ fn the_same_flags_give_the_same_run() {
         args(&[]).barriers,
         "Default matches the command line"
     );
+}
+
+/// Every point of every value history, in the runs the lessons and the audit use: the event
+/// it names (`after #N`) is the trace's event #N, and that event is the one that changed the
+/// answer — the query gives the point's value with events #0..=N applied and another value
+/// without #N.
+#[test]
+fn every_value_history_point_names_the_trace_event_that_changed_the_answer() {
+    use batchscope_check::topology::{moment, value_text};
+    use batchscope_engine::barrier::{ReadLevel, TopologyWorld};
+    let runs: &[&[&str]] = &[
+        &["--preset", "shopping"],
+        &["--preset", "shopping", "--fail", "price_job@2"],
+        &[
+            "--preset",
+            "three-queries",
+            "--consistency",
+            "weak",
+            "--fail",
+            "amount_job@2",
+        ],
+        &["--preset", "chain", "--revise", "table1@1"],
+        &["--preset", "chain", "--no-barriers"],
+    ];
+    for line in runs {
+        let a = args(line);
+        let r = report(&a).unwrap();
+        let run = topology_run(&a).unwrap();
+        // The world after each number of steps: worlds[k] has events #0..k applied.
+        let mut w = TopologyWorld::from_run(run).unwrap();
+        let mut worlds = vec![w.clone()];
+        while w.step().is_some() {
+            worlds.push(w.clone());
+        }
+        assert_eq!(worlds.len() as u64, r.events + 1, "{line:?}");
+        let value = |k: usize, level: ReadLevel, name: &str| -> String {
+            let world = &worlds[k];
+            let results = moment(world, level, a.consistency.into());
+            let (res, spec) = results
+                .iter()
+                .zip(world.spec().all_queries())
+                .find(|(_, s)| s.name == name)
+                .unwrap();
+            value_text(res, spec.ratio.is_some())
+        };
+        for level in ReadLevel::ALL {
+            for (name, points) in &r.consistency[level.short()].values {
+                for p in points {
+                    let n = p.after_event as usize;
+                    assert_eq!(r.trace[n].step, p.after_event, "{line:?}: the trace's #{n}");
+                    assert_eq!(
+                        value(n + 1, level, name),
+                        p.value,
+                        "{line:?} {name} after #{n}"
+                    );
+                    if n > 0 {
+                        assert_ne!(
+                            value(n, level, name),
+                            p.value,
+                            "{line:?} {name} {level:?}: #{n} did not change the answer"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The must-show line of the shopping run: Read Uncommitted's 25 appears after the event that
+/// PROCESSED barrier 2 in user_item_price, and the text names that event's number.
+#[test]
+fn read_uncommitted_shows_25_after_the_processed_event_that_caused_it() {
+    let r = report(&args(&["--preset", "shopping"])).unwrap();
+    let lines = batchscope_cli::topology::summary_lines(&r);
+    let ru = lines
+        .iter()
+        .find(|l| l.trim_start().starts_with("avgPrice at Read Uncommitted:"))
+        .unwrap();
+    let n: u64 = ru
+        .split(" -> ")
+        .find(|p| p.starts_with("25 (mixed)"))
+        .and_then(|p| p.rsplit_once("after #"))
+        .map(|(_, n)| n.split_whitespace().next().unwrap().parse().unwrap())
+        .unwrap_or_else(|| panic!("no 25 in {ru}"));
+    let line = batchscope_cli::topology::event_line(&r.trace[n as usize]);
+    assert!(
+        line.contains(&format!("#{n} ")) && line.contains("PROCESSED user_item_price barrier 2"),
+        "{line}"
+    );
+}
+
+/// The final rows of the declared query, by their join key.
+fn final_rows(v: &serde_json::Value) -> std::collections::BTreeMap<String, serde_json::Value> {
+    v["final_query"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["on"].to_string(), r["columns"].clone()))
+        .collect()
+}
+
+/// A revision corrects the row it means and keeps the rest of the barrier: in `shopping`,
+/// user 3's order of item 2 — generated into barrier 1 next to the corrected row of user 1 —
+/// keeps the totals the unrevised run computes (6 and 132 with seed 1), and only user 1's
+/// row of item 1 changes.
+#[test]
+fn a_revision_keeps_the_orders_it_does_not_correct() {
+    let plain = json(&["--preset", "shopping", "--json"]);
+    let revised = json(&["--preset", "shopping", "--revise", "shopping@1", "--json"]);
+    let (before, after) = (final_rows(&plain), final_rows(&revised));
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>()
+    );
+    let changed: Vec<&String> = before.keys().filter(|k| before[*k] != after[*k]).collect();
+    assert_eq!(changed, vec!["[1,1]"], "only the corrected order changes");
+    assert_eq!(after["[3,2]"], before["[3,2]"]);
+    let rev = &revised["revisions"][0];
+    assert_eq!(rev["replaced"].as_array().unwrap().len(), 1);
+    assert_eq!(rev["replaced"][0]["cdc_offset"], 0);
+    // Barrier 1 held two CDC records in the unrevised run: one is corrected, one kept.
+    assert_eq!(rev["kept_rows"], 1);
+}
+
+/// A revision with corrected rows gives what a failure-free run gives when the CDC record was
+/// right from the start (`chain` and `shopping`): the whole barrier is kept but that record.
+#[test]
+fn a_revised_run_equals_a_clean_run_on_the_corrected_cdc_record() {
+    for (preset, revise) in [("shopping", "shopping@1"), ("chain", "table1@1")] {
+        let revised = json(&["--preset", preset, "--revise", revise, "--json"]);
+        let fix = &revised["revisions"][0]["replaced"][0];
+        let (was, now) = (&fix["before"], &fix["after"]);
+        let mut spec =
+            serde_json::to_value(batchscope_engine::barrier::preset(preset).unwrap()).unwrap();
+        spec["revisions"] = serde_json::json!([]);
+        let record = spec["cdc"]["records"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|r| {
+                serde_json::json!([r["userId"], r["itemId"], r["amount"], r["price"]]) == *was
+            })
+            .expect("the corrected row replaces an explicit CDC record");
+        for (i, field) in ["userId", "itemId", "amount", "price"].iter().enumerate() {
+            record[field] = now[i].clone();
+        }
+        let file = temp_file(&format!("{preset}-corrected.json"), &spec.to_string());
+        let clean = json(&[file.to_str().unwrap(), "--json"]);
+        assert_eq!(final_rows(&clean), final_rows(&revised), "{preset}");
+        assert_eq!(clean["final_query"]["consistent"], true);
+    }
+}
+
+#[test]
+fn a_revision_key_that_is_not_a_column_is_named() {
+    let bad = temp_file(
+        "bad-key.json",
+        &chain_with(|v| v["revisions"][0]["key"] = serde_json::json!(["orderId"])),
+    );
+    let e = report(&args(&[bad.to_str().unwrap()])).unwrap_err();
+    assert!(
+        e.contains("revisions[0].key") && e.contains("`orderId`"),
+        "{e}"
+    );
+}
+
+/// The job to optimise is answered per table, among the jobs on that table's path from CDC
+/// (FLIP-276 asks it "from CDC to Table2"): in a topology with two branches, the job with the
+/// largest delay overall is on one branch only, and the other branch's tables name a job of
+/// their own path.
+#[test]
+fn the_job_to_optimise_is_chosen_per_table_among_the_jobs_on_its_path() {
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/topologies/delaypaths.json");
+    let v = json(&[file.to_str().unwrap(), "--json"]);
+    let jobs = v["delay_ms"]["jobs"].as_object().unwrap();
+    let mean = |j: &str| jobs[j]["mean"].as_u64().unwrap();
+    let lineage = &v["lineage"]["jobs"];
+    let writer = |t: &str| {
+        lineage
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["sink"] == t)
+            .map(|j| {
+                (
+                    j["name"].as_str().unwrap().to_string(),
+                    j["sources"].clone(),
+                )
+            })
+            .unwrap()
+    };
+    let per_table = v["jobs_to_optimise"].as_array().unwrap();
+    assert_eq!(
+        per_table.len(),
+        v["delay_ms"]["tables"].as_object().unwrap().len()
+    );
+    for t in per_table {
+        // The path: the table's writer, then the writers of its sources, up to CDC.
+        let mut path = vec![];
+        let mut todo = vec![t["table"].as_str().unwrap().to_string()];
+        while let Some(table) = todo.pop() {
+            let (job, sources) = writer(&table);
+            path.push(job);
+            todo.extend(
+                sources
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|s| s.as_str())
+                    .filter(|s| *s != "cdc")
+                    .map(str::to_string),
+            );
+        }
+        let listed: Vec<String> = t["path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j.as_str().unwrap().to_string())
+            .collect();
+        path.sort();
+        let mut sorted = listed.clone();
+        sorted.sort();
+        assert_eq!(sorted, path, "{t}");
+        let best = listed.iter().map(|j| mean(j)).max().unwrap();
+        assert_eq!(t["mean_ms"].as_u64().unwrap(), best, "{t}");
+        assert!(listed.iter().any(|j| *j == t["job"]), "{t}");
+    }
+    // The slowest job overall is not on the path of the table with the largest delay.
+    let slowest = jobs.keys().max_by_key(|j| mean(j)).unwrap();
+    let tables = v["delay_ms"]["tables"].as_object().unwrap();
+    let worst = tables
+        .keys()
+        .max_by_key(|t| tables[*t]["mean"].as_u64().unwrap())
+        .unwrap();
+    let worst_entry = per_table
+        .iter()
+        .find(|t| t["table"] == worst.as_str())
+        .unwrap();
+    assert!(!worst_entry["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|j| j == slowest.as_str()));
+    assert_eq!(v["job_to_optimise"], worst_entry["job"]);
+    assert_ne!(v["job_to_optimise"], slowest.as_str());
 }

@@ -65,7 +65,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
     );
     let (step_head, note, alarm) = match world.trace().last() {
         Some(e) => (
-            format!("#{} · {} ms", e.step + 1, e.at_ms),
+            format!("#{} · {} ms", e.step, e.at_ms),
             step_text(&e.kind, spec.no_barriers),
             matches!(
                 e.kind,

@@ -76,7 +76,7 @@ pub fn TopoFaults(props: &TopoFaultsProps) -> Html {
                     { for (1..=props.barriers).map(|b| html! { <option value={b.to_string()} selected={b == 2}>{ format!("b{b}") }</option> }) }
                 </select>
                 <button class="danger" data-testid="fail-after-precommit" onclick={fail_at}
-                        title="The job fails after this barrier is PRECOMMIT (PROCESSED in all tables) and before its table WROTE the snapshot (a table other jobs read fails after PROCESSED, before PRECOMMIT: PRECOMMIT waits for its snapshot): Read Committed rolls back, Repeatable Read does not">
+                        title="The job fails after this barrier is PRECOMMIT (PROCESSED in all tables) and before its table WROTE the snapshot (a table other jobs read fails after PROCESSED, before PRECOMMIT: PRECOMMIT waits for its snapshot): Read Committed rolls back in every query that read the lost barrier, Repeatable Read does not">
                     { "Fail after PRECOMMIT" }</button>
                 <button data-testid="fail-now" onclick={fail_now} title="The job fails right after the step on screen">{ "now" }</button>
             </div>
@@ -91,7 +91,7 @@ pub fn TopoFaults(props: &TopoFaultsProps) -> Html {
                         { for (1..=props.barriers).map(|b| html! { <option value={b.to_string()} selected={b == 1}>{ format!("b{b}") }</option> }) }
                     </select>
                     <button data-testid="revise-now" onclick={revise}
-                            title="Revise this WRITTEN barrier: with the corrected rows the topology ships for it (or the same data), the table and everything downstream roll back to the checkpoint before it and recompute. Read Committed and Repeatable Read both see the roll-back.">
+                            title="Revise this WRITTEN barrier: each corrected row the topology ships for it replaces the barrier's row with the same key, the other rows are kept (without corrected rows: the same data); the table and everything downstream roll back to the checkpoint before it and recompute. Read Committed and Repeatable Read both see the roll-back.">
                         { "Revise now" }</button>
                 </div>
             }

@@ -9,7 +9,8 @@ use crate::shell::Shared;
 use batchscope_check::topology::{disagree, value_text};
 use batchscope_engine::barrier::{Consistency, QueryResult, ReadLevel, TopologyWorld};
 use batchscope_view::topology::{
-    consistency_short, level_title, ratio_text, rolled_back, value_changes, HistoryPoint,
+    after_event, consistency_short, level_title, ratio_text, rolled_back, value_changes,
+    HistoryPoint,
 };
 use yew::prelude::*;
 
@@ -191,8 +192,8 @@ pub fn QueryPanel(props: &QueryPanelProps) -> Html {
                         let back = i > 0 && rolled_back(&changes[i - 1], p);
                         html! {
                             <span class={classes!("hist", (!p.consistent).then_some("hist-bad"), back.then_some("hist-back"))}
-                                  title={format!("from step {}: tables read at barriers {:?}", p.step, p.barriers)}>
-                                <span class="hist-step">{ format!("@{}", p.step) }</span>
+                                  title={format!("{}: tables read at barriers {:?}", after_event(p.step), p.barriers)}>
+                                <span class="hist-step">{ after_event(p.step) }</span>
                                 <b>{ ratio_text(p.ratio) }</b>
                                 { if back { " ↩ rolled back" } else if !p.consistent { " ✗" } else { "" } }
                             </span>

@@ -19,7 +19,8 @@ enum Span {
     Table { after: u64, upto: u64 },
 }
 
-fn cdc_to_record(r: &CdcRecord) -> Record {
+/// A CDC record as a root table's input record (its key: the CDC offset).
+pub(super) fn cdc_to_record(r: &CdcRecord) -> Record {
     Record {
         key: vec![r.offset as i64],
         values: r.row.to_vec(),
@@ -187,16 +188,9 @@ impl TopologyWorld {
             }
         };
         let (mut recs, coverage) = self.input_records(j, &source, span);
-        if let Some(rows) = self.corrections.get(&(self.jobs[j].spec.sink.clone(), n)) {
-            // A revised barrier: the corrected rows replace what the CDC range holds.
-            recs = rows
-                .iter()
-                .enumerate()
-                .map(|(i, row)| Record {
-                    key: vec![n as i64, i as i64],
-                    values: row.clone(),
-                })
-                .collect();
+        if let Some(revised) = self.corrections.get(&(self.jobs[j].spec.sink.clone(), n)) {
+            // A revised barrier: the CDC range's rows with the corrected rows merged in by key.
+            recs = revised.records.clone();
         }
         let count = recs.len() as u32;
         let delta = self.deliver(j, n, recs);

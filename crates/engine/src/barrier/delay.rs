@@ -1,6 +1,8 @@
 //! End-to-end delay: samples per table (snapshot time minus the CDC time of the newest record
-//! it covers) and per job (snapshot of barrier N minus all inputs of N available), and the job
-//! contributing the most.
+//! it covers) and per job (snapshot of barrier N minus all inputs of N available), and for each
+//! table the job on its path contributing the most. These definitions are batchscope's own:
+//! FLIP-276 asks "how to define the E2E delay of streaming data from CDC to Table2? … which
+//! ETL job needs to be optimized?" and leaves the answer open.
 
 use serde::Serialize;
 
@@ -40,15 +42,48 @@ impl DelaySeries {
     }
 }
 
-/// End-to-end delay over time, per table and per job.
+/// The job to optimise for one table: of the jobs on the table's path from CDC (its writer and
+/// the writers of every table it is computed from), the one with the largest mean job delay.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableJobToOptimise {
+    /// The table.
+    pub table: String,
+    /// The job on its path with the largest mean job delay (the first in the topology's
+    /// order on a tie).
+    pub job: String,
+    /// That job's mean delay ([`DelaySeries::mean_ms`]).
+    pub mean_ms: u64,
+    /// The jobs on the table's path, in the topology's order.
+    pub path: Vec<String>,
+}
+
+/// End-to-end delay over time, per table and per job (batchscope's definitions: the FLIP asks
+/// the question, it does not define the delay).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DelayReport {
     /// Per table: snapshot time minus CDC time of the newest record it covers.
     pub tables: Vec<DelaySeries>,
     /// Per job: snapshot of barrier N written minus all inputs of N available.
     pub jobs: Vec<DelaySeries>,
-    /// The job with the largest mean delay ([`DelaySeries::mean_ms`]).
+    /// Per table with a snapshot, the job to optimise for it, in the topology's table order.
+    pub per_table: Vec<TableJobToOptimise>,
+    /// The job to optimise for the table with the largest mean end-to-end delay (the first in
+    /// the topology's order on a tie): `per_table`'s answer for that table.
     pub job_to_optimise: Option<String>,
+}
+
+impl DelayReport {
+    /// The table with the largest mean end-to-end delay and its job to optimise.
+    pub fn worst_table(&self) -> Option<&TableJobToOptimise> {
+        let mean = |t: &TableJobToOptimise| {
+            self.tables
+                .iter()
+                .find(|s| s.name == t.table)
+                .map_or(0, DelaySeries::mean_ms)
+        };
+        // `max_by_key` keeps the last of equal keys: reverse to keep the first.
+        self.per_table.iter().rev().max_by_key(|t| mean(t))
+    }
 }
 
 /// The samples recorded so far, one list per table and per job (in the topology's order).
@@ -90,20 +125,46 @@ impl DelayLog {
         });
     }
 
-    /// The report, naming the series by `tables` and `jobs` (in the order of the log).
-    pub(super) fn report(&self, tables: &[&str], jobs: &[&str]) -> DelayReport {
+    /// The report, naming the series by `tables` and `jobs` (in the order of the log);
+    /// `path(t)` gives the jobs on table `t`'s path from CDC.
+    pub(super) fn report(
+        &self,
+        tables: &[&str],
+        jobs: &[&str],
+        path: impl Fn(&str) -> Vec<String>,
+    ) -> DelayReport {
         let tables = series(tables, &self.tables);
         let jobs = series(jobs, &self.jobs);
-        let job_to_optimise = jobs
+        let per_table = tables
             .iter()
-            .filter(|s| !s.samples.is_empty())
-            .max_by_key(|s| s.mean_ms())
-            .map(|s| s.name.clone());
-        DelayReport {
+            .filter(|t| !t.samples.is_empty())
+            .filter_map(|t| {
+                let on_path: Vec<String> = jobs
+                    .iter()
+                    .map(|j| j.name.clone())
+                    .filter(|j| path(&t.name).contains(j))
+                    .collect();
+                let best = jobs
+                    .iter()
+                    .filter(|j| on_path.contains(&j.name) && !j.samples.is_empty())
+                    .rev()
+                    .max_by_key(|j| j.mean_ms())?;
+                Some(TableJobToOptimise {
+                    table: t.name.clone(),
+                    job: best.name.clone(),
+                    mean_ms: best.mean_ms(),
+                    path: on_path,
+                })
+            })
+            .collect();
+        let mut report = DelayReport {
             tables,
             jobs,
-            job_to_optimise,
-        }
+            per_table,
+            job_to_optimise: None,
+        };
+        report.job_to_optimise = report.worst_table().map(|t| t.job.clone());
+        report
     }
 }
 

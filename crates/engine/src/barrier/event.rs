@@ -38,6 +38,31 @@ pub struct ReplayRange {
     pub cdc_offset_end: u64,
 }
 
+/// One corrected row of a revised barrier and the row it replaced (matched by the revision's
+/// key columns), in the root table's columns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowCorrection {
+    /// CDC offset of the record replaced; `None` when the corrected row matched no row of the
+    /// barrier and is added.
+    pub cdc_offset: Option<u64>,
+    /// The row replaced (`None` when added).
+    pub before: Option<Vec<i64>>,
+    /// The corrected row.
+    pub after: Vec<i64>,
+}
+
+/// Why a job recovers after a revision: the revised barrier, and (for the root table's job,
+/// which replays it from CDC) the rows replaced in it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevisionReplay {
+    /// Table revised.
+    pub table: String,
+    /// Barrier revised.
+    pub barrier: u64,
+    /// The rows the replay of that barrier replaces (the root table's job only).
+    pub replaced: Vec<RowCorrection>,
+}
+
 /// When a job failed, relative to the transaction of the barrier in flight.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -191,6 +216,10 @@ pub enum BarrierEventKind {
         from_barrier: u64,
         /// CDC ranges it replays (jobs reading `cdc`, with barriers).
         replay: Vec<ReplayRange>,
+        /// Set when a revision restarted the job: it recomputes the revised data, not the
+        /// same data again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        revision: Option<RevisionReplay>,
     },
     /// A table's barrier was revised: it and everything downstream rolled back to the
     /// checkpoint before that barrier, to recompute from there.
@@ -201,8 +230,15 @@ pub enum BarrierEventKind {
         barrier: u64,
         /// Barrier the tables rolled back to (the end of the checkpoint before `barrier`).
         rolled_back_to: u64,
-        /// Corrected rows replacing the barrier's data (0: the same data is replayed).
+        /// Corrected rows the topology ships for the barrier (0: the same data is replayed).
         corrected_rows: u32,
+        /// Each corrected row with the row of the barrier it replaces (matched by key).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        replaced: Vec<RowCorrection>,
+        /// Rows of the barrier no corrected row replaced: kept as they were (set when the
+        /// barrier has corrected rows).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kept_rows: Option<u32>,
         /// Tables rolled back.
         tables: Vec<String>,
         /// Jobs restarted.

@@ -3,7 +3,9 @@
 //! revision rolling a table and everything downstream back to a barrier. Interactive faults
 //! (`fail_job`, `revise`) are recorded at the current step, so a replay repeats them.
 
-use super::event::{BarrierEventKind, FailPhase, ReplayRange};
+use super::cut::cdc_to_record;
+use super::event::{BarrierEventKind, FailPhase, ReplayRange, RevisionReplay};
+use super::revise::{merge, RevisedBarrier};
 use super::run::{check_fault, Fault};
 use super::spec::TopologyError;
 use super::world::{Action, TopologyWorld};
@@ -193,7 +195,35 @@ impl TopologyWorld {
             job: self.jobs[j].spec.name.clone(),
             from_barrier: from,
             replay,
+            revision: self.revising.remove(&j),
         }
+    }
+
+    /// Barrier `barrier` of root table `table` with the corrected rows the topology ships for
+    /// it merged in; `None` when it ships none (the revision replays the same data).
+    pub(super) fn revised_barrier(&self, table: &str, barrier: u64) -> Option<RevisedBarrier> {
+        let revision = self.run.spec.revision(table, barrier)?;
+        let columns = &self.run.spec.table(table).expect("validated").columns;
+        let key: Vec<usize> = revision
+            .key_columns(self.run.spec.table(table).expect("validated"))
+            .iter()
+            .map(|c| columns.iter().position(|t| t == c).expect("validated"))
+            .collect();
+        let j = self
+            .jobs
+            .iter()
+            .position(|j| j.spec.sink == table && j.reads_cdc())
+            .expect("validated: a revised table is a root table");
+        let b = self
+            .meta
+            .barrier(barrier)
+            .expect("a revised barrier was issued");
+        let cdc = self.cdc_plan[b.cdc_offset_start as usize..b.cdc_offset_end as usize]
+            .iter()
+            .map(cdc_to_record)
+            .collect();
+        let records = self.jobs[j].pipeline.apply_pre(cdc);
+        Some(merge(records, &revision.rows, &key, barrier))
     }
 
     /// Revises barrier `barrier` of `table`: the table and every table downstream roll back to
@@ -204,10 +234,20 @@ impl TopologyWorld {
         tables.extend(self.meta.downstream_tables(table));
         let per = self.run.spec.barriers_per_checkpoint.max(1);
         let before = barrier.saturating_sub(1) / per * per;
-        if let Some(r) = self.run.spec.revision(table, barrier) {
+        let revised = self.revised_barrier(table, barrier);
+        let corrected_rows = self
+            .run
+            .spec
+            .revision(table, barrier)
+            .map_or(0, |r| r.rows.len() as u32);
+        if let Some(r) = &revised {
             self.corrections
-                .insert((table.to_string(), barrier), r.rows.clone());
+                .insert((table.to_string(), barrier), r.clone());
         }
+        let replaced = revised
+            .as_ref()
+            .map(|r| r.replaced.clone())
+            .unwrap_or_default();
         let mut jobs = Vec::new();
         for j in 0..self.jobs.len() {
             if tables.contains(&self.jobs[j].spec.sink) {
@@ -220,18 +260,25 @@ impl TopologyWorld {
                 let at = self.now_ms + self.jobs[j].spec.restart_ms;
                 self.schedule(at, Action::Recover { job: j });
                 jobs.push(self.jobs[j].spec.name.clone());
+                let root = self.jobs[j].spec.sink == table;
+                self.revising.insert(
+                    j,
+                    RevisionReplay {
+                        table: table.to_string(),
+                        barrier,
+                        replaced: if root { replaced.clone() } else { Vec::new() },
+                    },
+                );
             }
         }
         self.check_transactions();
-        let corrected_rows = self
-            .corrections
-            .get(&(table.to_string(), barrier))
-            .map_or(0, |r| r.len() as u32);
         BarrierEventKind::Revised {
             table: table.to_string(),
             barrier,
             rolled_back_to: before,
             corrected_rows,
+            replaced,
+            kept_rows: revised.map(|r| r.kept),
             tables,
             jobs,
         }

@@ -8,7 +8,8 @@
 //! call performs one observable action and returns a [`BarrierEvent`]; [`trace::line`] prints
 //! it. The files: `event` (what happens), `run` (recorded inputs and faults), `world` (state,
 //! queue, public API), `cut` (what enters a barrier), `commit` (PROCESSED → WRITTEN →
-//! PRECOMMIT → COMMIT), `faults` (failover, revision), `job`, `delay`, `trace`, and the model
+//! PRECOMMIT → COMMIT), `faults` (failover, revision), `revise` (corrected rows merged into a
+//! revised barrier), `job`, `delay`, `trace`, and the model
 //! pieces `spec`, `meta`, `table`, `snapshot`, `operator`, `query`.
 
 pub mod budget;
@@ -23,6 +24,7 @@ mod meta;
 mod operator;
 mod presets;
 mod query;
+mod revise;
 mod run;
 mod snapshot;
 mod spec;
@@ -33,9 +35,10 @@ mod world;
 
 pub use budget::TopologyWork;
 pub use commit::{BarrierView, TableTxnState, TransactionState};
-pub use delay::{DelayReport, DelaySample, DelaySeries};
+pub use delay::{DelayReport, DelaySample, DelaySeries, TableJobToOptimise};
 pub use event::{
-    BarrierEvent, BarrierEventKind, CdcRecord, FailPhase, ReplayRange, TableBarrierRef,
+    BarrierEvent, BarrierEventKind, CdcRecord, FailPhase, ReplayRange, RevisionReplay,
+    RowCorrection, TableBarrierRef,
 };
 pub use job::{Job, JobCheckpoint, JobInput};
 pub use meta::{

@@ -29,9 +29,15 @@ snapshot_retention expired unless a Repeatable Read reader of the topology's que
 downstream job still uses it, but the data stays, so a revision may roll back past it.
 - A barrier is a number issued every barrier_interval_ms; its <barrier, offset> range is stored \
 by the MetaService rather than by each source.
-- A revision replaces one barrier of a root table by corrected rows shipped with the topology \
-(without them it replays the same data); the table and everything downstream roll back to the \
-checkpoint before that barrier and recompute. Revision needs barriers.
+- A revision corrects one barrier of a root table with corrected rows shipped with the topology: \
+each replaces the barrier's row with the same key (default userId and itemId), the other rows \
+are kept (without corrected rows it replays the same data); the table and everything downstream \
+roll back to the checkpoint before that barrier and recompute. Revision needs barriers.
+- End-to-end delay is batchscope's definition, not the FLIP's (it asks how to define it and which \
+ETL job to optimise): a table's delay = its snapshot's time - the CDC time of the newest record \
+it covers; a job's = its snapshot's time - all its inputs of that barrier available; the job to \
+optimise for a table = the job on its path from CDC with the largest mean job delay. The \
+durations live in the simulation, not in a MetaService table.
 - Without barriers, each job cuts its own checkpoints and reads every snapshot upstream has \
 WRITTEN so far; checkpoint ids of different jobs are then not comparable.";
 

@@ -72,8 +72,9 @@ fn default_retention() -> u64 {
     2
 }
 
-/// Corrected data for one barrier of a root table: the barrier's rows are replaced by `rows`
-/// when the table is revised at that barrier, and everything downstream recomputes.
+/// Corrected data for one barrier of a root table: when the table is revised at that barrier,
+/// each corrected row replaces the barrier's row with the same `key` values and every other
+/// row of the barrier is kept; everything downstream recomputes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RevisionSpec {
@@ -81,8 +82,28 @@ pub struct RevisionSpec {
     pub table: String,
     /// Barrier whose data is corrected.
     pub barrier: u64,
-    /// The corrected rows, one value per column of the table.
+    /// The corrected rows, one value per column of the table. Each replaces the first row of
+    /// the barrier (in CDC order) with the same `key` values not yet replaced; a corrected row
+    /// that matches none is added to the barrier.
     pub rows: Vec<Vec<i64>>,
+    /// Columns that identify the row a corrected row replaces. Default: the table's `userId`
+    /// and `itemId` (which user's order of which item), those of them it has.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key: Vec<String>,
+}
+
+impl RevisionSpec {
+    /// The columns a corrected row is matched by: `key`, or the default (see [`Self::key`]).
+    pub fn key_columns(&self, table: &TableSpec) -> Vec<String> {
+        if !self.key.is_empty() {
+            return self.key.clone();
+        }
+        ["userId", "itemId"]
+            .iter()
+            .filter(|c| table.columns.iter().any(|t| t == *c))
+            .map(|c| c.to_string())
+            .collect()
+    }
 }
 
 fn default_barriers() -> u64 {

@@ -3,6 +3,7 @@
 //! both worlds: [`crate::trace::hash`].
 
 use super::event::{BarrierEvent, BarrierEventKind, FailPhase, ReplayRange};
+use super::event::{RevisionReplay, RowCorrection};
 use super::spec::CDC_SOURCE;
 
 /// Legend printed before the events in text mode.
@@ -50,6 +51,29 @@ pub fn replay_ranges(replay: &[ReplayRange]) -> String {
         })
         .collect();
     r.join(" ")
+}
+
+/// Corrected rows and what each replaced, in the root table's columns:
+/// `cdc offset 0 [1, 1, 100, 1000] -> [1, 1, 100, 800]`, or `added [..]` for a row that
+/// matched none.
+pub fn corrections(replaced: &[RowCorrection]) -> String {
+    let r: Vec<String> = replaced
+        .iter()
+        .map(|c| match (c.cdc_offset, &c.before) {
+            (Some(o), Some(b)) => format!("cdc offset {o} {b:?} -> {:?}", c.after),
+            _ => format!("added {:?}", c.after),
+        })
+        .collect();
+    r.join(", ")
+}
+
+/// `1 other row` / `N other rows` of a revised barrier.
+pub fn other_rows(n: u32) -> String {
+    if n == 1 {
+        "1 other row".into()
+    } else {
+        format!("{n} other rows")
+    }
 }
 
 /// What a source emitted: its records, or only the barrier when a stateless job streamed the
@@ -172,31 +196,61 @@ fn what(kind: &BarrierEventKind) -> String {
             job,
             from_barrier,
             replay,
-        } if replay.is_empty() => format!("RECOVER   {job} from barrier {from_barrier}"),
-        BarrierEventKind::JobRecovered {
-            job,
-            from_barrier,
-            replay,
-        } => format!(
-            "RECOVER   {job} from barrier {from_barrier}, replays cdc {}",
-            replay_ranges(replay)
-        ),
+            revision,
+        } => recovered(job, *from_barrier, replay, revision.as_ref()),
         BarrierEventKind::Revised {
             table,
             barrier,
             rolled_back_to,
             corrected_rows,
+            replaced,
+            kept_rows,
             tables,
             jobs,
         } => format!(
             "REVISE    {table} barrier {barrier} ({}): tables {} roll back to barrier {rolled_back_to}, jobs {} recompute",
-            if *corrected_rows > 0 {
-                format!("{corrected_rows} corrected rows")
-            } else {
-                "same data".to_string()
+            match kept_rows {
+                Some(kept) if *corrected_rows > 0 => format!(
+                    "{}; {} kept",
+                    corrections(replaced),
+                    other_rows(*kept)
+                ),
+                _ => "same data".to_string(),
             },
             tables.join(", "),
             jobs.join(", ")
         ),
     }
+}
+
+/// The RECOVER line: where the job restarts, the CDC it replays, and after a revision what
+/// that revision replaced.
+fn recovered(
+    job: &str,
+    from_barrier: u64,
+    replay: &[ReplayRange],
+    revision: Option<&RevisionReplay>,
+) -> String {
+    let mut s = format!("RECOVER   {job} from barrier {from_barrier}");
+    if let Some(r) = revision {
+        s.push_str(&format!(
+            " after the revision of {} barrier {}",
+            r.table, r.barrier
+        ));
+    }
+    if !replay.is_empty() {
+        s.push_str(&format!(", replays cdc {}", replay_ranges(replay)));
+    }
+    match revision {
+        Some(r) if !r.replaced.is_empty() => s.push_str(&format!(
+            " with barrier {} corrected: {}",
+            r.barrier,
+            corrections(&r.replaced)
+        )),
+        Some(r) if replay.is_empty() => {
+            s.push_str(&format!(": recomputes from the revised {}", r.table))
+        }
+        _ => {}
+    }
+    s
 }

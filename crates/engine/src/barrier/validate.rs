@@ -250,6 +250,22 @@ impl TopologySpec {
                     format!("must be between 1 and barriers ({})", self.barriers),
                 ));
             }
+            let key = r.key_columns(t);
+            if key.is_empty() && !r.rows.is_empty() {
+                return Err(invalid(
+                    format!("{f}.key"),
+                    format!(
+                        "`{}` has neither `userId` nor `itemId`: name the columns that identify the row a corrected row replaces",
+                        r.table
+                    ),
+                ));
+            }
+            if let Some(c) = key.iter().find(|c| !t.columns.contains(c)) {
+                return Err(invalid(
+                    format!("{f}.key"),
+                    format!("`{c}` is not a column of `{}`", r.table),
+                ));
+            }
             for (k, row) in r.rows.iter().enumerate() {
                 if row.len() != t.columns.len() {
                     return Err(invalid(

@@ -88,8 +88,11 @@ pub struct TopologyWorld {
     pub(super) commit_pending: bool,
     pub(super) drain_until_ms: u64,
     pub(super) delay_log: DelayLog,
-    /// Corrected rows of revised (root table, barrier)s, used by every later replay.
-    pub(super) corrections: BTreeMap<(String, u64), Vec<Vec<i64>>>,
+    /// Revised (root table, barrier)s with their corrected rows merged in, used by every
+    /// later replay.
+    pub(super) corrections: BTreeMap<(String, u64), super::revise::RevisedBarrier>,
+    /// Jobs a revision restarted, with what it revised: their next recovery says so.
+    pub(super) revising: BTreeMap<usize, super::event::RevisionReplay>,
     trace: crate::history::History<BarrierEvent>,
 }
 
@@ -204,6 +207,7 @@ impl TopologyWorld {
             drain_until_ms: end_ms + drain_ms,
             trace: crate::history::History::default(),
             corrections: BTreeMap::new(),
+            revising: BTreeMap::new(),
             cdc_plan,
             run,
         };
@@ -418,11 +422,17 @@ impl TopologyWorld {
         self.trace.as_slice()
     }
 
-    /// End-to-end delay series and the job to optimise.
+    /// End-to-end delay series and, per table, the job to optimise on its path.
     pub fn delays(&self) -> DelayReport {
         let tables: Vec<&str> = self.tables.iter().map(|t| t.name.as_str()).collect();
         let jobs: Vec<&str> = self.jobs.iter().map(|j| j.spec.name.as_str()).collect();
-        self.delay_log.report(&tables, &jobs)
+        let path = |t: &str| -> Vec<String> {
+            std::iter::once(t.to_string())
+                .chain(self.meta.upstream_tables(t))
+                .filter_map(|u| self.meta.writer_of(&u).map(str::to_string))
+                .collect()
+        };
+        self.delay_log.report(&tables, &jobs, path)
     }
 }
 

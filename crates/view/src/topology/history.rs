@@ -66,6 +66,15 @@ pub fn value_changes(history: &[HistoryPoint], cursor: usize) -> Vec<HistoryPoin
     out
 }
 
+/// When a history point's answer appeared, in the trace's numbers: `after #N` once `steps`
+/// events are shown (the trace numbers them from #0), `at the start` before the first.
+pub fn after_event(steps: u64) -> String {
+    match steps {
+        0 => "at the start".into(),
+        n => format!("after #{}", n - 1),
+    }
+}
+
 /// Whether a change went back to an earlier version (a table read at a lower barrier).
 pub fn rolled_back(prev: &HistoryPoint, next: &HistoryPoint) -> bool {
     prev.barriers.len() == next.barriers.len()

@@ -18,8 +18,8 @@ pub use delay_chart::{
     CHART_W, CHART_W_RANGE, SERIES_COLORS, TICK_PX,
 };
 pub use history::{
-    history_point, query_history, ratio_text, record, rolled_back, value_changes, HistoryPoint,
-    MAX_STEPS,
+    after_event, history_point, query_history, ratio_text, record, rolled_back, value_changes,
+    HistoryPoint, MAX_STEPS,
 };
 pub use layout::{
     layout, layout_width, NodeKind, TopoEdge, TopoLayout, TopoNode, LEGEND_H, TABLE_H,

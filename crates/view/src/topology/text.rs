@@ -1,10 +1,12 @@
 //! What the topology graph says at a step: edge labels, what is active, event and step texts,
 //! and the words for levels, consistencies and faults.
 
+use super::history::after_event;
 use batchscope_engine::barrier::{
     self, BarrierEvent, BarrierEventKind, Consistency, FailPhase, Fault, ReadLevel, TopologySpec,
     TopologyWorld, CDC_SOURCE,
 };
+use batchscope_engine::barrier::{ReplayRange, RevisionReplay, RowCorrection};
 
 /// `strong` or `weak`.
 pub fn consistency_short(c: Consistency) -> &'static str {
@@ -59,12 +61,13 @@ pub fn fault_text(f: &Fault) -> String {
         Fault::FailBeforeWritten { job, barrier } => {
             format!("{job} fails after barrier {barrier} is PRECOMMIT, before WRITTEN")
         }
-        Fault::FailAtStep { job, step } => format!("{job} fails after step {step}"),
+        // `step` counts the events before the fault: it strikes after the trace's #(step - 1).
+        Fault::FailAtStep { job, step } => format!("{job} fails {}", after_event(*step)),
         Fault::ReviseAtStep {
             table,
             barrier,
             step,
-        } => format!("{table} barrier {barrier} revised after step {step}"),
+        } => format!("{table} barrier {barrier} revised {}", after_event(*step)),
         Fault::ReviseAfterWritten {
             table,
             barrier,
@@ -213,7 +216,7 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             barrier,
             records,
         } => format!(
-            "{job} finished barrier {barrier}: PROCESSED in {table} ({records} records) — visible to Read Uncommitted / Read Committed, not yet in a snapshot."
+            "{job} finished barrier {barrier}: PROCESSED in {table} ({records} records), in no snapshot yet. Read Uncommitted sees it now; Read Committed reads barrier {barrier} once it is PROCESSED in every table the query depends on."
         ),
         K::SnapshotHeld { job, barrier } => format!(
             "{job} holds its snapshot of barrier {barrier} until the barrier is PRECOMMIT (the armed failure waits for that point)."
@@ -225,13 +228,13 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             total_record_count,
             ..
         } => format!(
-            "{table} commits snapshot {snapshot_id} for barrier {barrier} ({total_record_count} rows): WRITTEN — Repeatable Read reads it once the barrier is COMMIT; a job failure never takes it away."
+            "{table} commits snapshot {snapshot_id} for barrier {barrier} ({total_record_count} rows): WRITTEN. Repeatable Read reads barrier {barrier} once it is WRITTEN in every table the query depends on; a job failure never takes the snapshot away (only a revision rolls it back)."
         ),
         K::Precommit { barrier } => format!(
-            "Barrier {barrier} is PRECOMMIT: PROCESSED in every table. Read Committed now returns its data."
+            "Barrier {barrier} is PRECOMMIT: PROCESSED in every table of the topology. Read Committed reads a barrier once it is PROCESSED in every table the query depends on: a query over all the tables reads barrier {barrier} by now, one over fewer tables may have read it earlier."
         ),
         K::Commit { barrier } => format!(
-            "Barrier {barrier} is COMMIT: WRITTEN in every table, a globally consistent set of snapshots."
+            "Barrier {barrier} is COMMIT: WRITTEN in every table of the topology, a globally consistent set of snapshots. Repeatable Read reads a barrier once it is WRITTEN in every table the query depends on: a query over all the tables reads barrier {barrier} by now, one over fewer tables may have read it earlier."
         ),
         K::JobFailed {
             job,
@@ -252,8 +255,9 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
                     if lost.is_empty() { String::new() } else { format!(" (checkpoints {} roll back)", lost.join(", ")) }
                 );
             }
+            let readers = readers_after_failure(&lost, table);
             format!(
-                "{job} FAILED {when}. {table} loses what it had not WRITTEN{}; the job restores checkpoint {restored_checkpoint} (its barriers end with {restored_barrier}) and replays barriers {} from the stored <barrier, offset> ranges. Read Committed rolls back if PRECOMMIT data was lost; Repeatable Read does not — snapshots stay.",
+                "{job} FAILED {when}. {table} loses what it had not WRITTEN{}; the job restores checkpoint {restored_checkpoint} (its barriers end with {restored_barrier}) and replays barriers {} from the stored <barrier, offset> ranges. {readers}",
                 if lost.is_empty() { String::new() } else { format!(" (barriers {} roll back)", lost.join(", ")) },
                 if replay.is_empty() { "none".to_string() } else { replay.join(", ") }
             )
@@ -270,26 +274,20 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             job,
             from_barrier,
             replay,
-        } => {
-            let r: Vec<String> = replay
-                .iter()
-                .map(|r| format!("b{} = CDC {}..{}", r.barrier, r.cdc_offset_start, r.cdc_offset_end))
-                .collect();
-            format!(
-                "{job} restarted after barrier {from_barrier}{}: the same barriers, the same data, nothing lost or repeated.",
-                if r.is_empty() { String::new() } else { format!(" and replays {}", r.join(", ")) }
-            )
-        }
+            revision,
+        } => recovered_text(job, *from_barrier, replay, revision.as_ref()),
         K::Revised {
             table,
             barrier,
             rolled_back_to,
             corrected_rows,
+            replaced,
+            kept_rows,
             tables,
             jobs,
         } => format!(
             "{table} barrier {barrier} is revised{}: {} roll back to barrier {rolled_back_to} (the checkpoint before it, snapshots included — Repeatable Read sees this roll-back) and {} recompute from there.",
-            if *corrected_rows > 0 { format!(" with {corrected_rows} corrected rows") } else { " (same data replayed)".to_string() },
+            corrected_text(*corrected_rows, replaced, *kept_rows),
             tables.join(", "),
             jobs.join(", ")
         ),
@@ -313,5 +311,66 @@ pub fn step_text(kind: &BarrierEventKind, no_barriers: bool) -> String {
             .replace("barrier ", "checkpoint ")
     } else {
         text
+    }
+}
+
+/// What readers keep after a job failure that lost `lost` barriers of `table`.
+fn readers_after_failure(lost: &[String], table: &str) -> String {
+    if lost.is_empty() {
+        "No reader at Read Committed or Repeatable Read loses what it read.".to_string()
+    } else {
+        format!(
+            "Read Committed goes back to an earlier barrier in every query that had read barrier {} of {table} (it was PROCESSED in every table the query depends on, PRECOMMIT or not); Repeatable Read does not — snapshots stay.",
+            lost.join(", ")
+        )
+    }
+}
+
+/// The note of a recovery: the same data again, or after a revision what it replaced.
+fn recovered_text(
+    job: &str,
+    from_barrier: u64,
+    replay: &[ReplayRange],
+    revision: Option<&RevisionReplay>,
+) -> String {
+    let r: Vec<String> = replay
+        .iter()
+        .map(|r| {
+            format!(
+                "b{} = CDC {}..{}",
+                r.barrier, r.cdc_offset_start, r.cdc_offset_end
+            )
+        })
+        .collect();
+    let replays = if r.is_empty() {
+        String::new()
+    } else {
+        format!(" and replays {}", r.join(", "))
+    };
+    match revision {
+                None => format!(
+                    "{job} restarted after barrier {from_barrier}{replays}: the same barriers, the same data, nothing lost or repeated."
+                ),
+                Some(rev) if !rev.replaced.is_empty() => format!(
+                    "{job} restarted after barrier {from_barrier} for the revision of {} barrier {}{replays}: in barrier {} the corrected rows replace {}; every other row is replayed as it was.",
+                    rev.table, rev.barrier, rev.barrier, barrier::trace::corrections(&rev.replaced)
+                ),
+                Some(rev) => format!(
+                    "{job} restarted after barrier {from_barrier} for the revision of {} barrier {}{replays}: it recomputes from the revised {}, so its results may differ from those it wrote before.",
+                    rev.table, rev.barrier, rev.table
+                ),
+            }
+}
+
+/// What a revision corrects: each corrected row with the row it replaces and the rows kept,
+/// or that it replays the same data.
+fn corrected_text(corrected_rows: u32, replaced: &[RowCorrection], kept: Option<u32>) -> String {
+    match kept {
+        Some(kept) if corrected_rows > 0 => format!(
+            " with corrected rows ({}; the barrier's {} kept as they were)",
+            barrier::trace::corrections(replaced),
+            barrier::trace::other_rows(kept)
+        ),
+        _ => " (same data replayed)".to_string(),
     }
 }
