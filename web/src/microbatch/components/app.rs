@@ -80,6 +80,16 @@ pub struct AppProps {
     pub files: Option<FileMaker>,
 }
 
+/// Whether the checkpoint folder's missing `commits/N` is one the query stopped at (a crash or a
+/// failure after `offsets/N`), not a batch in flight.
+fn stopped_after_missing_commit(
+    files: Option<&[panels::CheckpointFile]>,
+    world: &batchscope_engine::microbatch::World,
+) -> bool {
+    focus::missing_commit(files.unwrap_or_default())
+        .is_some_and(|n| focus::stopped_after_offsets(world.events(), n))
+}
+
 /// The dashboard.
 #[component]
 pub fn App(props: &AppProps) -> Html {
@@ -241,8 +251,6 @@ pub fn App(props: &AppProps) -> Html {
         Tab::Sink => focus::sink_focus(&sink, event_kind),
         Tab::Progress => None,
     };
-    let ckpt_stopped = focus::missing_commit(files.as_deref().unwrap_or_default())
-        .is_some_and(|n| focus::stopped_after_offsets(world.events(), n));
     let at_stop = tour_view.at_stop();
     use_stop_focus(at_stop, cursor, player.mode.tab.name());
     let panel = match player.mode.tab {
@@ -256,8 +264,7 @@ pub fn App(props: &AppProps) -> Html {
             <MetaPanel rows={meta_rows} focus={focus.clone()} used={uses_meta_table(&scenario.source)} />
         },
         Tab::Checkpoint => html! {
-            <CheckpointPanel files={files.unwrap_or_default()} selected={player.mode.selected_file.clone()} focus={focus.clone()} on_action={on_action.clone()}
-                stopped={ckpt_stopped} />
+            <CheckpointPanel stopped={stopped_after_missing_commit(files.as_deref(), world)} files={files.unwrap_or_default()} selected={player.mode.selected_file.clone()} focus={focus.clone()} on_action={on_action.clone()} />
         },
         Tab::Sink => html! { <SinkPanel view={sink} settled={settled.is_some()} focus={focus} /> },
         Tab::Progress => {
