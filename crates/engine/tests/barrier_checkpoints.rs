@@ -204,3 +204,69 @@ fn bad_revisions_checkpoints_and_queries_are_refused_naming_the_field() {
     let e = w.revise("table1", 0).unwrap_err().to_string();
     assert!(e.contains("barrier 0 holds no data"), "{e}");
 }
+
+/// `batchscope topology --preset shopping --barriers 6 --barriers-per-checkpoint 3
+/// --snapshot-retention 1 --fail price_job@6`: price_job restores checkpoint 1 (barriers up to
+/// 3) and reads shopping's snapshots 4, 5 and 6 again. Expiry keeps every snapshot after a
+/// reading job's last complete checkpoint, so none of them has expired when it is read, and
+/// they expire once the job's next checkpoint completes.
+#[test]
+fn expiry_keeps_the_snapshots_a_restored_checkpoint_replays() {
+    let mut spec = preset("shopping").expect("preset");
+    spec.barriers = 6;
+    spec.barriers_per_checkpoint = 3;
+    spec.snapshot_retention = 1;
+    let mut w = TopologyWorld::from_run(TopologyRun {
+        barriers: 6,
+        spec,
+        seed: 1,
+        faults: vec![Fault::FailBeforeWritten {
+            job: "price_job".into(),
+            barrier: 6,
+        }],
+    })
+    .expect("valid run");
+    let mut reads_after_restore = Vec::new();
+    let mut restored = false;
+    loop {
+        let before = w.meta().clone();
+        let Some(e) = w.step() else { break };
+        match &e.kind {
+            BarrierEventKind::JobFailed {
+                job,
+                restored_barrier,
+                ..
+            } if job == "price_job" => {
+                assert_eq!(*restored_barrier, 3, "checkpoint 1 ends with barrier 3");
+                restored = true;
+            }
+            BarrierEventKind::SourceEmit {
+                job,
+                input,
+                barrier,
+                expired_snapshot,
+                ..
+            } if input != "cdc" => {
+                assert!(
+                    !before.is_expired(input, *barrier),
+                    "#{} {job} reads {input} barrier {barrier}, expired before the read",
+                    e.step
+                );
+                assert_eq!(*expired_snapshot, None, "#{}", e.step);
+                if restored && job == "price_job" {
+                    reads_after_restore.push(*barrier);
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(
+        reads_after_restore,
+        [4, 5, 6],
+        "the replay reads 4, 5, 6 again"
+    );
+    assert!(
+        w.meta().is_expired("shopping", 4),
+        "snapshot 4 expires once price_job's checkpoint 2 completes: expiry still works"
+    );
+}

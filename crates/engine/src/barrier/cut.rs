@@ -199,6 +199,7 @@ impl TopologyWorld {
                 .collect();
         }
         let count = recs.len() as u32;
+        let expired_snapshot = self.expired_snapshot(&source, n);
         let delta = self.deliver(j, n, recs);
         let job = &mut self.jobs[j];
         let ninputs = job.inputs.len();
@@ -232,7 +233,17 @@ impl TopologyWorld {
             barrier: n,
             records: count,
             waiting_for,
+            expired_snapshot,
         })
+    }
+
+    /// The id of the snapshot of barrier `n` in table `source`, if the MetaService expired it.
+    fn expired_snapshot(&self, source: &str, n: u64) -> Option<u64> {
+        if source == CDC_SOURCE || !self.meta.is_expired(source, n) {
+            return None;
+        }
+        let t = &self.tables[self.table_index(source)?];
+        t.barrier(n).and_then(|b| b.snapshot_id)
     }
 
     /// Without barriers: job `j` cuts its own checkpoint and reads everything available now

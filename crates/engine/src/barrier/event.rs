@@ -97,6 +97,12 @@ pub enum BarrierEventKind {
         records: u32,
         /// Inputs whose barrier has not arrived yet (alignment).
         waiting_for: Vec<String>,
+        /// The upstream snapshot read had already expired (its id): a Paimon reader would find
+        /// its files deleted and fail; the model keeps the data (expiry is bookkeeping). Expiry
+        /// keeps what a job's checkpoint replays, so only a revision, rolling a job back past
+        /// its checkpoint, can lead here.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expired_snapshot: Option<u64>,
     },
     /// Without barriers: a job took its own checkpoint and read all input available now.
     CheckpointTriggered {

@@ -193,6 +193,16 @@ impl Job {
         self.written / self.per_checkpoint * self.per_checkpoint
     }
 
+    /// Where input `i` restarts after a failure: its position in the newest complete
+    /// checkpoint (with barriers, the checkpoint's last barrier; without, the upstream
+    /// checkpoint it had read). The input's snapshots after it are what a restart replays.
+    pub fn restore_position(&self, i: usize) -> u64 {
+        self.checkpoints
+            .get(&self.checkpoint_barrier())
+            .and_then(|c| c.consumed.get(i).copied())
+            .unwrap_or(0)
+    }
+
     /// The snapshot of `n` was written: `n` is WRITTEN; when `n` closes a checkpoint its staged
     /// state becomes the one a restart restores. Returns when all inputs of `n` were available.
     pub(super) fn mark_written(&mut self, n: u64) -> u64 {

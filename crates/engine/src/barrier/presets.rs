@@ -26,7 +26,9 @@ had already WRITTEN are recomputed, checked equal, and not committed again (as P
 commit whose identifier its commit user already committed); a failure never removes a snapshot.
 - Snapshot expiration is bookkeeping: the MetaService marks a snapshot older than \
 snapshot_retention expired unless a Repeatable Read reader of the topology's queries or a \
-downstream job still uses it, but the data stays, so a revision may roll back past it.
+downstream job still uses it (a job uses every snapshot after its last complete checkpoint: a \
+restart reads them again), but the data stays, so a revision may roll back past it; a job that \
+then reads an expired snapshot is shown reading it EXPIRED (in Paimon that read would fail).
 - A barrier is a number issued every barrier_interval_ms; its <barrier, offset> range is stored \
 by the MetaService rather than by each source.
 - A revision replaces one barrier of a root table by corrected rows shipped with the topology \

@@ -110,9 +110,13 @@ fn what(kind: &BarrierEventKind) -> String {
             barrier,
             records,
             waiting_for,
+            expired_snapshot,
         } => format!(
-            "EMIT      {job} <- {input} barrier {barrier}: {}",
-            emitted(input, *records, waiting_for)
+            "EMIT      {job} <- {input} barrier {barrier}: {}{}",
+            emitted(input, *records, waiting_for),
+            expired_snapshot.map_or(String::new(), |id| format!(
+                " from EXPIRED snapshot-{id} (Paimon would have deleted it: the read fails there)"
+            ))
         ),
         BarrierEventKind::CheckpointTriggered {
             job,

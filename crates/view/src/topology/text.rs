@@ -188,10 +188,16 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             barrier,
             records,
             waiting_for,
+            expired_snapshot,
         } => {
             let mut s = format!(
                 "{job} reads barrier {barrier} of {input} ({records} records) and passes the barrier on."
             );
+            if let Some(id) = expired_snapshot {
+                s.push_str(&format!(
+                    " But snapshot {id} of {input} had EXPIRED: Paimon would have deleted its files and this read would fail; the model kept the data (expiry is bookkeeping here), so what follows is not what a real job could replay."
+                ));
+            }
             if !waiting_for.is_empty() {
                 s.push_str(&format!(
                     " Its stateful operator aligns: it buffers this input until barrier {barrier} of {} arrives.",
