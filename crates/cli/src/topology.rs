@@ -311,14 +311,7 @@ pub fn run(args: &TopologyArgs) -> i32 {
             r.rolled_back_to
         );
     }
-    for j in &report.lineage.jobs {
-        println!(
-            "lineage: {} reads {} and writes {}",
-            j.name,
-            j.sources.join(", "),
-            j.sink
-        );
-    }
+    print_lineage(&report);
     for (t, list) in &report.held_snapshots {
         for h in list {
             println!(
@@ -344,4 +337,28 @@ pub fn run(args: &TopologyArgs) -> i32 {
         );
     }
     0
+}
+
+/// What each job reads and writes, and, with several groups of related tables (several CDC
+/// sources), which tables Strong reads at one version.
+fn print_lineage(report: &TopologyReport) {
+    for j in &report.lineage.jobs {
+        println!(
+            "lineage: {} reads {} and writes {}",
+            j.name,
+            j.sources.join(", "),
+            j.sink
+        );
+    }
+    if report.related_groups.len() > 1 {
+        let groups: Vec<String> = report
+            .related_groups
+            .iter()
+            .map(|g| format!("{{{}}}", g.join(", ")))
+            .collect();
+        println!(
+            "related tables (each group read at its own minimum version under Strong): {}",
+            groups.join(" ")
+        );
+    }
 }

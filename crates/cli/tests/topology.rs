@@ -115,7 +115,7 @@ fn text_mode_tells_the_avg_price_story_at_each_level() {
         // The seed's story, from the preset's two rows of user 1 / item 1: price/amount of the
         // first; both prices over the first amount (mixed); both prices over both amounts.
         let spec = batchscope_engine::barrier::preset("shopping").unwrap();
-        let (r0, r1) = (&spec.cdc.records[0], &spec.cdc.records[1]);
+        let (r0, r1) = (&spec.cdc[0].records[0], &spec.cdc[0].records[1]);
         let text = |n: i64, d: i64| batchscope_check::topology::ratio_text(n as f64 / d as f64);
         let a = text(r0.price, r0.amount);
         let b = text(r0.price + r1.price, r0.amount);

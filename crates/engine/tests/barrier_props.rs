@@ -115,12 +115,13 @@ fn topology() -> impl Strategy<Value = TopologySpec> {
                     barrier_interval_ms: 1000,
                     barriers,
                     no_barriers: false,
-                    cdc: CdcSpec {
+                    cdc: vec![CdcSpec {
+                        name: CDC_SOURCE.into(),
                         records: vec![],
                         generated_per_barrier: per_barrier,
                         users: 2,
                         items: 2,
-                    },
+                    }],
                     tables,
                     jobs,
                     query,

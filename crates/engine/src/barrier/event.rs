@@ -10,12 +10,24 @@ use serde::{Deserialize, Serialize};
 /// A CDC record of the simulated upstream: one shopping row with its CDC time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CdcRecord {
-    /// Position in the CDC stream, from 0.
+    /// Position in the CDC stream, from 0 (with several CDC sources: in all of them together,
+    /// in arrival order).
     pub offset: u64,
+    /// The CDC source it comes from (left out of the JSON when it is the default `cdc`).
+    #[serde(default = "default_source", skip_serializing_if = "is_default_source")]
+    pub source: String,
     /// CDC time.
     pub at_ms: u64,
     /// `[userId, itemId, amount, price]`.
     pub row: [i64; 4],
+}
+
+fn default_source() -> String {
+    super::spec::CDC_SOURCE.to_string()
+}
+
+fn is_default_source(source: &str) -> bool {
+    source == super::spec::CDC_SOURCE
 }
 
 /// A table and the barrier a write went to.

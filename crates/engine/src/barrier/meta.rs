@@ -6,14 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::spec::{TopologyError, TopologySpec, CDC_SOURCE};
+use super::spec::{is_cdc_source, TopologyError, TopologySpec};
 
 /// A registered ETL job.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct JobRegistration {
     /// Job name.
     pub name: String,
-    /// Tables it reads (or `cdc`).
+    /// Tables it reads (or a CDC source).
     pub sources: Vec<String>,
     /// The table it writes.
     pub sink: String,
@@ -139,7 +139,7 @@ impl MetaService {
                         .filter(|j| j.sources.contains(&t.name))
                         .map(|j| j.name.clone())
                         .collect(),
-                    root: writer.sources.iter().any(|s| s == CDC_SOURCE),
+                    root: writer.sources.iter().any(|s| is_cdc_source(s)),
                 }
             })
             .collect();
@@ -190,12 +190,28 @@ impl MetaService {
                 continue;
             };
             for s in &job.sources {
-                if s != CDC_SOURCE && seen.insert(s.clone()) {
+                if !is_cdc_source(s) && seen.insert(s.clone()) {
                     todo.push(s.clone());
                 }
             }
         }
         seen.into_iter().collect()
+    }
+
+    /// The CDC sources a table is computed from, transitively, sorted.
+    pub fn cdc_sources_of(&self, table: &str) -> Vec<String> {
+        let mut out = BTreeSet::new();
+        for t in self
+            .upstream_tables(table)
+            .iter()
+            .chain([&table.to_string()])
+        {
+            let Some(job) = self.writer_of(t).and_then(|w| self.job(w)) else {
+                continue;
+            };
+            out.extend(job.sources.iter().filter(|s| is_cdc_source(s)).cloned());
+        }
+        out.into_iter().collect()
     }
 
     /// Every table computed from the given one, transitively (not itself), sorted.

@@ -31,6 +31,12 @@ restart reads them again), but the data stays, so a revision may roll back past 
 then reads an expired snapshot is shown reading it EXPIRED (in Paimon that read would fail).
 - A barrier is a number issued every barrier_interval_ms; its <barrier, offset> range is stored \
 by the MetaService rather than by each source.
+- With several CDC sources, one barrier covers all of them, and offsets count the records of all \
+sources together in arrival order. Under Strong, tables computed from a common CDC source (or \
+tied together by a job downstream) are related, and each group of related tables is read at its \
+own minimum version (our reading of the FLIP's \"minimum version of all the related tables \
+according to the source tables and the dependencies between them\" and its Min(table3 version) \
+example); a query is consistent when the related tables it reads stand at one barrier.
 - A revision replaces one barrier of a root table by corrected rows shipped with the topology \
 (without them it replays the same data); the table and everything downstream roll back to the \
 checkpoint before that barrier and recompute. Revision needs barriers.
@@ -50,7 +56,7 @@ pub fn presets() -> Vec<(&'static str, &'static str)> {
         ),
         (
             "three-queries",
-            "FLIP-276's Query1 / Query2 / Query3 over table1, table2, table3: Strong vs Weak",
+            "FLIP-276's Query1 / Query2 / Query3 over table1, table2 (CDC source cdc) and table3 (its own source cdc3): Strong vs Weak",
         ),
     ]
 }

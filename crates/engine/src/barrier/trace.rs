@@ -2,8 +2,10 @@
 //! micro-batch world's counterpart is [`crate::microbatch::trace::line`]). The trace hash is the same for
 //! both worlds: [`crate::trace::hash`].
 
-use super::event::{BarrierEvent, BarrierEventKind, FailPhase, ReplayRange};
-use super::spec::CDC_SOURCE;
+use super::event::{
+    BarrierEvent, BarrierEventKind, CdcRecord, FailPhase, ReplayRange, TableBarrierRef,
+};
+use super::spec::{is_cdc_source, CDC_SOURCE};
 
 /// Legend printed before the events in text mode.
 pub const LEGEND: &str = "\
@@ -60,7 +62,7 @@ fn emitted(input: &str, records: u32, waiting_for: &[String]) -> String {
     } else {
         format!(" (waiting for {})", waiting_for.join(", "))
     };
-    if records == 0 && input == CDC_SOURCE {
+    if records == 0 && is_cdc_source(input) {
         format!("the barrier (records already streamed){wait}")
     } else {
         format!("{records} records{wait}")
@@ -85,20 +87,33 @@ pub fn fail_phase(phase: FailPhase, in_flight: u64, table: &str) -> String {
     }
 }
 
+/// A CDC record and the root tables it streamed into; the source is named unless it is the
+/// default `cdc`.
+fn cdc_line(record: &CdcRecord, written: &[TableBarrierRef]) -> String {
+    let to: Vec<String> = written
+        .iter()
+        .map(|w| format!("{}@{}", w.table, w.barrier))
+        .collect();
+    let source = if record.source == CDC_SOURCE {
+        String::new()
+    } else {
+        format!("{} ", record.source)
+    };
+    format!(
+        "CDC       {source}offset {} row {:?} -> {}",
+        record.offset,
+        record.row,
+        if to.is_empty() {
+            "-".to_string()
+        } else {
+            to.join(", ")
+        }
+    )
+}
+
 fn what(kind: &BarrierEventKind) -> String {
     match kind {
-        BarrierEventKind::CdcRecord { record, written } => {
-            let to: Vec<String> = written
-                .iter()
-                .map(|w| format!("{}@{}", w.table, w.barrier))
-                .collect();
-            format!(
-                "CDC       offset {} row {:?} -> {}",
-                record.offset,
-                record.row,
-                if to.is_empty() { "-".to_string() } else { to.join(", ") }
-            )
-        }
+        BarrierEventKind::CdcRecord { record, written } => cdc_line(record, written),
         BarrierEventKind::BarrierIssued {
             barrier,
             cdc_offset_start,

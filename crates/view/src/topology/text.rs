@@ -2,8 +2,8 @@
 //! and the words for levels, consistencies and faults.
 
 use batchscope_engine::barrier::{
-    self, BarrierEvent, BarrierEventKind, Consistency, FailPhase, Fault, ReadLevel, TopologySpec,
-    TopologyWorld, CDC_SOURCE,
+    self, is_cdc_source, BarrierEvent, BarrierEventKind, CdcRecord, Consistency, FailPhase, Fault,
+    ReadLevel, TableBarrierRef, TopologySpec, TopologyWorld, CDC_SOURCE,
 };
 
 /// `strong` or `weak`.
@@ -84,7 +84,7 @@ pub fn edge_label(world: &TopologyWorld, from: &str, to: &str) -> String {
             .iter()
             .find(|i| i.source == from)
             .map_or(0, |i| i.consumed);
-        return match (nb, from == CDC_SOURCE) {
+        return match (nb, is_cdc_source(from)) {
             (false, _) => format!("b{consumed}"),
             (true, true) => format!("off {consumed}"),
             (true, false) => format!("ckpt {consumed}"),
@@ -117,15 +117,17 @@ pub fn active(world: &TopologyWorld, event: Option<&BarrierEvent>) -> Active {
     let writer = |t: &str| world.meta().writer_of(t).unwrap_or("").to_string();
     let mut a = Active::default();
     match &e.kind {
-        BarrierEventKind::CdcRecord { written, .. } => {
-            a.nodes.push(CDC_SOURCE.into());
+        BarrierEventKind::CdcRecord { record, written } => {
+            a.nodes.push(record.source.clone());
             for w in written {
                 let j = writer(&w.table);
-                a.edges.push((CDC_SOURCE.into(), j.clone()));
+                a.edges.push((record.source.clone(), j.clone()));
                 a.edges.push((j, w.table.clone()));
             }
         }
-        BarrierEventKind::BarrierIssued { .. } => a.nodes.push(CDC_SOURCE.into()),
+        BarrierEventKind::BarrierIssued { .. } => {
+            a.nodes = world.spec().cdc.iter().map(|c| c.name.clone()).collect();
+        }
         BarrierEventKind::SourceEmit { job, input, .. } => {
             a.edges.push((input.clone(), job.clone()));
             a.nodes.push(job.clone());
@@ -159,22 +161,34 @@ pub fn active(world: &TopologyWorld, event: Option<&BarrierEvent>) -> Active {
     a
 }
 
+/// A CDC record streaming into root tables, in words (its source named unless it is `cdc`).
+fn cdc_text(record: &CdcRecord, written: &[TableBarrierRef]) -> String {
+    let [u, i, a, p] = record.row;
+    let to: Vec<String> = written
+        .iter()
+        .map(|w| format!("{} (open barrier {})", w.table, w.barrier))
+        .collect();
+    let source = if record.source == CDC_SOURCE {
+        String::new()
+    } else {
+        format!(" of {}", record.source)
+    };
+    format!(
+        "CDC record #{}{source} (userId {u}, itemId {i}, amount {a}, price {p}) streams into {}.",
+        record.offset,
+        if to.is_empty() {
+            "the ingest job".into()
+        } else {
+            to.join(", ")
+        }
+    )
+}
+
 /// One step in words, for the step note.
 pub fn event_text(kind: &BarrierEventKind) -> String {
     use BarrierEventKind as K;
     match kind {
-        K::CdcRecord { record, written } => {
-            let [u, i, a, p] = record.row;
-            let to: Vec<String> = written
-                .iter()
-                .map(|w| format!("{} (open barrier {})", w.table, w.barrier))
-                .collect();
-            format!(
-                "CDC record #{} (userId {u}, itemId {i}, amount {a}, price {p}) streams into {}.",
-                record.offset,
-                if to.is_empty() { "the ingest job".into() } else { to.join(", ") }
-            )
-        }
+        K::CdcRecord { record, written } => cdc_text(record, written),
         K::BarrierIssued {
             barrier,
             cdc_offset_start,
