@@ -270,3 +270,51 @@ fn expiry_keeps_the_snapshots_a_restored_checkpoint_replays() {
         "snapshot 4 expires once price_job's checkpoint 2 completes: expiry still works"
     );
 }
+
+/// `batchscope topology --preset chain --revise table2@2 --snapshot-retention 0`: the revision
+/// rolls sum_job and join_job back past their checkpoints, and table1's snapshots they read
+/// again had expired (expiry is bookkeeping, the data stays). Such a read is shown as one of an
+/// expired snapshot, with its id, never as an ordinary read.
+#[test]
+fn a_read_of_an_expired_snapshot_after_a_revision_says_so() {
+    let mut spec = preset("chain").expect("preset");
+    spec.snapshot_retention = 0;
+    let barriers = spec.barriers;
+    let mut w = TopologyWorld::from_run(TopologyRun {
+        barriers,
+        spec,
+        seed: 1,
+        faults: vec![Fault::ReviseAfterWritten {
+            table: "table2".into(),
+            barrier: 2,
+            written: barriers,
+        }],
+    })
+    .expect("valid run");
+    let mut expired_reads = 0;
+    loop {
+        let before = w.meta().clone();
+        let Some(e) = w.step() else { break };
+        if let BarrierEventKind::SourceEmit {
+            input,
+            barrier,
+            expired_snapshot,
+            ..
+        } = &e.kind
+        {
+            if input == "cdc" {
+                continue;
+            }
+            let expired = before.is_expired(input, *barrier);
+            assert_eq!(expired_snapshot.is_some(), expired, "#{}", e.step);
+            let line = barrier_trace::line(&e);
+            assert_eq!(line.contains("EXPIRED snapshot-"), expired, "{line}");
+            if let Some(id) = expired_snapshot {
+                let t = w.table(input).expect("table");
+                assert_eq!(t.barrier(*barrier).and_then(|b| b.snapshot_id), Some(*id));
+                expired_reads += 1;
+            }
+        }
+    }
+    assert!(expired_reads > 0, "the revision reads expired snapshots");
+}
