@@ -106,6 +106,9 @@ pub struct MetaService {
     pub expired: BTreeMap<String, Vec<SnapshotRef>>,
     /// Snapshots past the retention that a reader held back from expiry, per table.
     pub held: BTreeMap<String, Vec<HeldSnapshot>>,
+    /// Per table, the CDC sources it is computed from (see [`Self::cdc_sources_of`]).
+    #[serde(skip)]
+    cdc_sources: BTreeMap<String, Vec<String>>,
 }
 
 impl MetaService {
@@ -161,7 +164,19 @@ impl MetaService {
             barriers_per_checkpoint: spec.barriers_per_checkpoint.max(1),
             expired: BTreeMap::new(),
             held: BTreeMap::new(),
-        })
+            cdc_sources: BTreeMap::new(),
+        }
+        .with_cdc_sources())
+    }
+
+    /// Records each table's CDC sources once (queries ask after every step).
+    fn with_cdc_sources(mut self) -> Self {
+        let names: Vec<String> = self.tables.iter().map(|t| t.name.clone()).collect();
+        for t in names {
+            let sources = self.walk_cdc_sources(&t);
+            self.cdc_sources.insert(t, sources);
+        }
+        self
     }
 
     /// The job writing a table.
@@ -198,8 +213,13 @@ impl MetaService {
         seen.into_iter().collect()
     }
 
-    /// The CDC sources a table is computed from, transitively, sorted.
-    pub fn cdc_sources_of(&self, table: &str) -> Vec<String> {
+    /// The CDC sources a table is computed from, transitively, sorted (empty for an unknown
+    /// table).
+    pub fn cdc_sources_of(&self, table: &str) -> &[String] {
+        self.cdc_sources.get(table).map_or(&[], Vec::as_slice)
+    }
+
+    fn walk_cdc_sources(&self, table: &str) -> Vec<String> {
         let mut out = BTreeSet::new();
         for t in self
             .upstream_tables(table)

@@ -156,7 +156,7 @@ pub fn lineage(meta: &MetaService, spec: &QuerySpec) -> Vec<String> {
 pub fn related_groups(meta: &MetaService, scope: &[String]) -> Vec<Vec<String>> {
     let mut groups: Vec<(BTreeSet<String>, Vec<String>)> = Vec::new();
     for t in scope {
-        let mut sources: BTreeSet<String> = meta.cdc_sources_of(t).into_iter().collect();
+        let mut sources: BTreeSet<String> = meta.cdc_sources_of(t).iter().cloned().collect();
         let mut members = Vec::new();
         // Every group sharing a source with `t` joins it (keeping the first one's place).
         let mut at = None;
@@ -256,7 +256,7 @@ pub(crate) fn evaluate(
 /// the same prefix of it (tables of unrelated sources may stand at different barriers: the
 /// FLIP's "Min(table3 version) for table3").
 fn consistent(meta: &MetaService, reads: &[TableRead]) -> bool {
-    let sources: Vec<Vec<String>> = reads
+    let sources: Vec<&[String]> = reads
         .iter()
         .map(|r| meta.cdc_sources_of(&r.table))
         .collect();
