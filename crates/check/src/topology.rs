@@ -363,9 +363,8 @@ pub struct TopologyReport {
     pub revisions: Vec<RevisionEntry>,
     /// The MetaService's job/table lineage.
     pub lineage: Lineage,
-    /// The tables the named queries depend on, in groups of related tables (a common CDC
-    /// source or a job tying them together): under Strong each group is read at its own
-    /// minimum version.
+    /// The tables the named queries depend on, in groups of related tables (computed from a
+    /// common CDC source): under Strong each group is read at its own minimum version.
     pub related_groups: Vec<Vec<String>>,
     /// Each job's barrier progress (processed, completed, replayed).
     pub job_progress: BTreeMap<String, JobProgress>,

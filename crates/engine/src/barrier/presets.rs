@@ -32,8 +32,9 @@ then reads an expired snapshot is shown reading it EXPIRED (in Paimon that read 
 - A barrier is a number issued every barrier_interval_ms; its <barrier, offset> range is stored \
 by the MetaService rather than by each source.
 - With several CDC sources, one barrier covers all of them, and offsets count the records of all \
-sources together in arrival order. Under Strong, tables computed from a common CDC source (or \
-tied together by a job downstream) are related, and each group of related tables is read at its \
+sources together in arrival order. Under Strong, tables computed from a common CDC source are \
+related (a table the queries depend on that is computed from two sources relates both), and \
+each group of related tables is read at its \
 own minimum version (our reading of the FLIP's \"minimum version of all the related tables \
 according to the source tables and the dependencies between them\" and its Min(table3 version) \
 example); a query is consistent when the related tables it reads stand at one barrier.
