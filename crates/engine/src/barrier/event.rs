@@ -22,6 +22,14 @@ pub struct CdcRecord {
     pub row: [i64; 4],
 }
 
+impl CdcRecord {
+    /// Its source's name, unless it is the default `cdc` (which one-source topologies leave
+    /// unnamed in traces).
+    pub fn named_source(&self) -> Option<&str> {
+        (!is_default_source(&self.source)).then_some(self.source.as_str())
+    }
+}
+
 fn default_source() -> String {
     super::spec::CDC_SOURCE.to_string()
 }

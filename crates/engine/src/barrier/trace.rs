@@ -5,7 +5,7 @@
 use super::event::{
     BarrierEvent, BarrierEventKind, CdcRecord, FailPhase, ReplayRange, TableBarrierRef,
 };
-use super::spec::{is_cdc_source, CDC_SOURCE};
+use super::spec::is_cdc_source;
 
 /// Legend printed before the events in text mode.
 pub const LEGEND: &str = "\
@@ -94,11 +94,9 @@ fn cdc_line(record: &CdcRecord, written: &[TableBarrierRef]) -> String {
         .iter()
         .map(|w| format!("{}@{}", w.table, w.barrier))
         .collect();
-    let source = if record.source == CDC_SOURCE {
-        String::new()
-    } else {
-        format!("{} ", record.source)
-    };
+    let source = record
+        .named_source()
+        .map_or(String::new(), |s| format!("{s} "));
     format!(
         "CDC       {source}offset {} row {:?} -> {}",
         record.offset,

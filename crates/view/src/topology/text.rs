@@ -3,7 +3,7 @@
 
 use batchscope_engine::barrier::{
     self, is_cdc_source, BarrierEvent, BarrierEventKind, CdcRecord, Consistency, FailPhase, Fault,
-    ReadLevel, TableBarrierRef, TopologySpec, TopologyWorld, CDC_SOURCE,
+    ReadLevel, TableBarrierRef, TopologySpec, TopologyWorld,
 };
 
 /// `strong` or `weak`.
@@ -168,11 +168,9 @@ fn cdc_text(record: &CdcRecord, written: &[TableBarrierRef]) -> String {
         .iter()
         .map(|w| format!("{} (open barrier {})", w.table, w.barrier))
         .collect();
-    let source = if record.source == CDC_SOURCE {
-        String::new()
-    } else {
-        format!(" of {}", record.source)
-    };
+    let source = record
+        .named_source()
+        .map_or(String::new(), |s| format!(" of {s}"));
     format!(
         "CDC record #{}{source} (userId {u}, itemId {i}, amount {a}, price {p}) streams into {}.",
         record.offset,
