@@ -378,6 +378,9 @@ pub struct TopologyReport {
     pub revisions: Vec<RevisionEntry>,
     /// The MetaService's job/table lineage.
     pub lineage: Lineage,
+    /// The tables the named queries depend on, in groups of related tables (computed from a
+    /// common CDC source): under Strong each group is read at its own minimum version.
+    pub related_groups: Vec<Vec<String>>,
     /// Each job's barrier progress (processed, completed, replayed).
     pub job_progress: BTreeMap<String, JobProgress>,
     /// Snapshots older than the retention that no reader used any more, per table.
@@ -536,6 +539,7 @@ pub fn report(run: TopologyRun, consistency: Consistency) -> Result<TopologyRepo
         failovers: failovers(world.trace()),
         revisions: revisions(world.trace()),
         lineage: Lineage::of(&world),
+        related_groups: world.strong_groups(),
         job_progress: world.meta().job_progress.clone(),
         expired_snapshots: world.meta().expired.clone(),
         held_snapshots: world.meta().held.clone(),

@@ -399,6 +399,17 @@ pub fn lineage_lines(report: &TopologyReport) -> Vec<String> {
             report.lineage.sinks_of_readers(t).join(", ")
         ));
     }
+    if report.related_groups.len() > 1 {
+        let groups: Vec<String> = report
+            .related_groups
+            .iter()
+            .map(|g| format!("{{{}}}", g.join(", ")))
+            .collect();
+        out.push(format!(
+            "related tables (each group read at its own minimum version under Strong): {}",
+            groups.join(" ")
+        ));
+    }
     out
 }
 

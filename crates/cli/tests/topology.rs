@@ -115,7 +115,7 @@ fn text_mode_tells_the_avg_price_story_at_each_level() {
         // The seed's story, from the preset's two rows of user 1 / item 1: price/amount of the
         // first; both prices over the first amount (mixed); both prices over both amounts.
         let spec = batchscope_engine::barrier::preset("shopping").unwrap();
-        let (r0, r1) = (&spec.cdc.records[0], &spec.cdc.records[1]);
+        let (r0, r1) = (&spec.cdc[0].records[0], &spec.cdc[0].records[1]);
         let text = |n: i64, d: i64| batchscope_check::topology::ratio_text(n as f64 / d as f64);
         let a = text(r0.price, r0.amount);
         let b = text(r0.price + r1.price, r0.amount);
@@ -492,7 +492,8 @@ fn a_revised_run_equals_a_clean_run_on_the_corrected_cdc_record() {
         let mut spec =
             serde_json::to_value(batchscope_engine::barrier::preset(preset).unwrap()).unwrap();
         spec["revisions"] = serde_json::json!([]);
-        let record = spec["cdc"]["records"]
+        // One CDC source, written as a list of one (several sources are a list).
+        let record = spec["cdc"][0]["records"]
             .as_array_mut()
             .unwrap()
             .iter_mut()

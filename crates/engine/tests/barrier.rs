@@ -196,7 +196,7 @@ fn the_join_aligns_both_inputs_and_buffers_the_one_ahead() {
 fn a_fast_input_runs_several_barriers_ahead_and_is_buffered() {
     let mut spec = preset("chain").unwrap();
     spec.barrier_interval_ms = 100;
-    spec.cdc.records.clear();
+    spec.cdc[0].records.clear();
     let mut w = TopologyWorld::new(spec, 3).unwrap();
     let mut most = 0;
     while w.step().is_some() {

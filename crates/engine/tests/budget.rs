@@ -123,7 +123,7 @@ fn topology_presets_are_inside_the_budget_and_each_limit_refuses_naming_the_fiel
     refused(&s, "barriers", budget::MAX_TIME_MS.to_string());
 
     let mut s = base.clone();
-    s.cdc.generated_per_barrier = u32::MAX;
+    s.cdc[0].generated_per_barrier = u32::MAX;
     refused(
         &s,
         "cdc.generated_per_barrier",
@@ -139,7 +139,7 @@ fn topology_presets_are_inside_the_budget_and_each_limit_refuses_naming_the_fiel
     refused(&s, "jobs[0].restart_ms", budget::MAX_TIME_MS.to_string());
 
     let mut s = base.clone();
-    s.cdc.generated_per_barrier = 2_000;
+    s.cdc[0].generated_per_barrier = 2_000;
     s.barriers = 20;
     refused(&s, "query.tables", budget::MAX_QUERY_ROWS.to_string());
 }

@@ -154,13 +154,16 @@ pub fn TopologyGraph(props: &TopologyGraphProps) -> Html {
         match n.kind {
             NodeKind::Cdc => {
                 let issued = w.meta().last_issued();
+                let arrived = w.cdc().iter().filter(|r| r.source == n.name).count();
+                // One source keeps its short label; several are told apart by name.
+                let label = if w.spec().cdc.len() == 1 && n.name == CDC_SOURCE { "CDC".to_string() } else { n.name.to_uppercase() };
                 html! {
-                    <g class={classes!("topo-node", "topo-cdc", on.then_some("node-on"))} data-node={CDC_SOURCE}>
-                        <title>{ "The CDC source: shopping rows as they happen upstream" }</title>
+                    <g class={classes!("topo-node", "topo-cdc", on.then_some("node-on"))} data-node={n.name.clone()}>
+                        <title>{ format!("The CDC source {}: shopping rows as they happen upstream", n.name) }</title>
                         <rect x={n.x.to_string()} y={n.y.to_string()} width={n.w.to_string()} height={n.h.to_string()} rx="22" />
-                        <text class="node-name" x={(n.x + n.w / 2.0).to_string()} y={(n.y + 18.0).to_string()} text-anchor="middle">{ "CDC" }</text>
+                        <text class="node-name" x={(n.x + n.w / 2.0).to_string()} y={(n.y + 18.0).to_string()} text-anchor="middle">{ label }</text>
                         <text class="node-sub" x={(n.x + n.w / 2.0).to_string()} y={(n.y + 33.0).to_string()} text-anchor="middle">
-                            { if w.spec().no_barriers { format!("{} rec", w.cdc().len()) } else { format!("{} rec · b{issued}", w.cdc().len()) } }
+                            { if w.spec().no_barriers { format!("{arrived} rec") } else { format!("{arrived} rec · b{issued}") } }
                         </text>
                     </g>
                 }

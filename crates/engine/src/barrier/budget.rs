@@ -70,8 +70,14 @@ fn invalid(field: impl Into<String>, reason: impl Into<String>) -> TopologyError
 impl TopologySpec {
     /// The work this topology asks for (saturating, never overflowing).
     pub fn work(&self) -> TopologyWork {
-        let records = self.cdc.records.len() as u128
-            + u128::from(self.cdc.generated_per_barrier) * u128::from(self.barriers);
+        let records: u128 = self
+            .cdc
+            .iter()
+            .map(|c| {
+                c.records.len() as u128
+                    + u128::from(c.generated_per_barrier) * u128::from(self.barriers)
+            })
+            .sum();
         let jobs = self.jobs.len() as u128;
         let end_ms = u128::from(self.barriers) * u128::from(self.barrier_interval_ms.max(1));
         let drain_ms: u128 = self
@@ -161,12 +167,17 @@ impl TopologySpec {
         if self.jobs.len() > MAX_NODES {
             return too_many("jobs".into(), self.jobs.len(), MAX_NODES);
         }
-        if self.cdc.records.len() > MAX_LITERAL_RECORDS {
-            return too_many(
-                "cdc.records".into(),
-                self.cdc.records.len(),
-                MAX_LITERAL_RECORDS,
-            );
+        if self.cdc.len() > MAX_NODES {
+            return too_many("cdc".into(), self.cdc.len(), MAX_NODES);
+        }
+        for (k, c) in self.cdc.iter().enumerate() {
+            if c.records.len() > MAX_LITERAL_RECORDS {
+                return too_many(
+                    format!("{}.records", self.cdc_field(k)),
+                    c.records.len(),
+                    MAX_LITERAL_RECORDS,
+                );
+            }
         }
         if self.queries.len() + 1 > MAX_QUERIES {
             return too_many("queries".into(), self.queries.len() + 1, MAX_QUERIES);

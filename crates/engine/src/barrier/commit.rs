@@ -185,9 +185,14 @@ impl TopologyWorld {
         let table = self.tables[sink].name.clone();
         self.meta.on_written(&name, &table, id, n);
         self.delay_log.job_wrote(j, n, self.now_ms, ready);
-        let cov = self.tables[sink].cdc_offset_at(n);
-        if cov > 0 {
-            let cdc_at = self.cdc_plan[cov as usize - 1].at_ms;
+        let cov = self.tables[sink].cdc_offset_at(n) as usize;
+        // The newest record it covers of the CDC sources it is computed from.
+        let sources = self.meta.cdc_sources_of(&table);
+        let newest = self.cdc_plan[..cov]
+            .iter()
+            .rev()
+            .find(|r| sources.contains(&r.source));
+        if let Some(cdc_at) = newest.map(|r| r.at_ms) {
             self.delay_log.table_wrote(sink, n, self.now_ms, cdc_at);
         }
         if self.jobs[j].processed > n {

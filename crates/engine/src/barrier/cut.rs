@@ -8,7 +8,7 @@
 use super::event::{BarrierEventKind, CdcRecord, TableBarrierRef};
 use super::job::Arrival;
 use super::operator::Record;
-use super::spec::CDC_SOURCE;
+use super::spec::is_cdc_source;
 use super::world::{Action, TopologyWorld};
 
 /// What one input contributes to a cut.
@@ -34,8 +34,10 @@ impl TopologyWorld {
         assert_eq!(i, self.cdc_arrived, "CDC records arrive in offset order");
         self.cdc_arrived = i + 1;
         let mut written = Vec::new();
+        let source = self.cdc_plan[i].source.clone();
         for j in 0..self.jobs.len() {
-            if self.jobs[j].reads_cdc() && self.jobs[j].cdc_written == i as u64 {
+            // A job streams the record once it has streamed every earlier one of its source.
+            if self.jobs[j].cdc_source() == Some(source.as_str()) && self.cdc_unstreamed(j) == [i] {
                 let barrier = self.open_barrier(j);
                 if self.cdc_catch_up(j) > 0 {
                     written.push(TableBarrierRef {
@@ -60,8 +62,17 @@ impl TopologyWorld {
         }
     }
 
-    /// A stateless job reading `cdc` streams records straight to its sink once it has read
-    /// every closed barrier; returns the records written.
+    /// Offsets of the records of job `j`'s CDC source that arrived and it has not streamed.
+    fn cdc_unstreamed(&self, j: usize) -> Vec<usize> {
+        let job = &self.jobs[j];
+        let from = (job.cdc_written as usize).min(self.cdc_arrived);
+        (from..self.cdc_arrived)
+            .filter(|&i| job.cdc_source() == Some(self.cdc_plan[i].source.as_str()))
+            .collect()
+    }
+
+    /// A stateless job reading a CDC source streams its records straight to its sink once it
+    /// has read every closed barrier; returns the records written.
     pub(super) fn cdc_catch_up(&mut self, j: usize) -> u32 {
         let job = &self.jobs[j];
         if !job.up || !job.reads_cdc() || job.pipeline.is_stateful() {
@@ -70,10 +81,10 @@ impl TopologyWorld {
         if !self.run.spec.no_barriers && job.inputs[0].consumed < self.meta.last_issued() {
             return 0;
         }
-        let from = job.cdc_written as usize;
-        let recs: Vec<Record> = self.cdc_plan[from.min(self.cdc_arrived)..self.cdc_arrived]
-            .iter()
-            .map(cdc_to_record)
+        let recs: Vec<Record> = self
+            .cdc_unstreamed(j)
+            .into_iter()
+            .map(|i| cdc_to_record(&self.cdc_plan[i]))
             .collect();
         let recs = job.pipeline.apply_pre(recs);
         let barrier = self.open_barrier(j);
@@ -84,7 +95,7 @@ impl TopologyWorld {
 
     /// Availability time of barrier `n` at a source, if available.
     fn available(&self, source: &str, n: u64) -> Option<u64> {
-        if source == CDC_SOURCE {
+        if is_cdc_source(source) {
             self.meta.barrier(n).map(|b| b.issued_at_ms)
         } else {
             let t = &self.tables[self.table_index(source)?];
@@ -122,6 +133,7 @@ impl TopologyWorld {
             Span::Cdc { from, to } => {
                 let recs = self.cdc_plan[from as usize..to as usize]
                     .iter()
+                    .filter(|r| r.source == source)
                     .map(cdc_to_record)
                     .collect();
                 (recs, to)
@@ -170,7 +182,7 @@ impl TopologyWorld {
             self.jobs[j].inputs[i].consumed + 1,
             "an input reads barriers in order"
         );
-        let span = if source == CDC_SOURCE {
+        let span = if is_cdc_source(&source) {
             let b = self.meta.barrier(n).expect("available");
             let from = if self.jobs[j].pipeline.is_stateful() {
                 b.cdc_offset_start
@@ -193,10 +205,11 @@ impl TopologyWorld {
             recs = revised.records.clone();
         }
         let count = recs.len() as u32;
+        let expired_snapshot = self.expired_snapshot(&source, n);
         let delta = self.deliver(j, n, recs);
         let job = &mut self.jobs[j];
         let ninputs = job.inputs.len();
-        if source == CDC_SOURCE {
+        if is_cdc_source(&source) {
             job.cdc_written = job.cdc_written.max(coverage);
         }
         job.inputs[i].consumed = n;
@@ -215,7 +228,7 @@ impl TopologyWorld {
             .map(|(inp, _)| inp.source.clone())
             .collect();
         job.refresh_buffered();
-        if source == CDC_SOURCE {
+        if is_cdc_source(&source) {
             self.cdc_catch_up(j);
         }
         self.schedule_reads(j);
@@ -226,7 +239,17 @@ impl TopologyWorld {
             barrier: n,
             records: count,
             waiting_for,
+            expired_snapshot,
         })
+    }
+
+    /// The id of the snapshot of barrier `n` in table `source`, if the MetaService expired it.
+    fn expired_snapshot(&self, source: &str, n: u64) -> Option<u64> {
+        if is_cdc_source(source) || !self.meta.is_expired(source, n) {
+            return None;
+        }
+        let t = &self.tables[self.table_index(source)?];
+        t.barrier(n).and_then(|b| b.snapshot_id)
     }
 
     /// Without barriers: job `j` cuts its own checkpoint and reads everything available now
@@ -245,7 +268,7 @@ impl TopologyWorld {
         for i in 0..self.jobs[j].inputs.len() {
             let input = &self.jobs[j].inputs[i];
             let source = input.source.clone();
-            let (span, pos) = if source == CDC_SOURCE {
+            let (span, pos) = if is_cdc_source(&source) {
                 let from = if self.jobs[j].pipeline.is_stateful() {
                     input.consumed
                 } else {

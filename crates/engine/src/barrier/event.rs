@@ -10,12 +10,32 @@ use serde::{Deserialize, Serialize};
 /// A CDC record of the simulated upstream: one shopping row with its CDC time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CdcRecord {
-    /// Position in the CDC stream, from 0.
+    /// Position in the CDC stream, from 0 (with several CDC sources: in all of them together,
+    /// in arrival order).
     pub offset: u64,
+    /// The CDC source it comes from (left out of the JSON when it is the default `cdc`).
+    #[serde(default = "default_source", skip_serializing_if = "is_default_source")]
+    pub source: String,
     /// CDC time.
     pub at_ms: u64,
     /// `[userId, itemId, amount, price]`.
     pub row: [i64; 4],
+}
+
+impl CdcRecord {
+    /// Its source's name, unless it is the default `cdc` (which one-source topologies leave
+    /// unnamed in traces).
+    pub fn named_source(&self) -> Option<&str> {
+        (!is_default_source(&self.source)).then_some(self.source.as_str())
+    }
+}
+
+fn default_source() -> String {
+    super::spec::CDC_SOURCE.to_string()
+}
+
+fn is_default_source(source: &str) -> bool {
+    source == super::spec::CDC_SOURCE
 }
 
 /// A table and the barrier a write went to.
@@ -122,6 +142,12 @@ pub enum BarrierEventKind {
         records: u32,
         /// Inputs whose barrier has not arrived yet (alignment).
         waiting_for: Vec<String>,
+        /// The upstream snapshot read had already expired (its id): a Paimon reader would find
+        /// its files deleted and fail; the model keeps the data (expiry is bookkeeping). Expiry
+        /// keeps what a job's checkpoint replays, so only a revision, rolling a job back past
+        /// its checkpoint, can lead here.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expired_snapshot: Option<u64>,
     },
     /// Without barriers: a job took its own checkpoint and read all input available now.
     CheckpointTriggered {

@@ -2,7 +2,11 @@
 //! and expiration of snapshots for each table according to snapshots being used by the OLAP
 //! and ETL jobs"): a table keeps its newest `snapshot_retention` snapshots besides the latest;
 //! an older one expires unless a reader still uses it — a Repeatable Read reader of one of the
-//! topology's queries (Strong or Weak) reading it, or a downstream job that has not read it yet.
+//! topology's queries (Strong or Weak) reading it, or a downstream job that would read it again
+//! if it failed now: every snapshot after the position its last complete checkpoint restores
+//! (a checkpoint may hold several barriers). Paimon's counterpart is a consumer (`consumer-id`,
+//! apache/paimon#1022 "Introduce consume-id for retore consuming and reserve snapshot"): its
+//! recorded position keeps the snapshots after it from expiring.
 //! Expiration is bookkeeping here: the table's data is kept, so a revision may still roll back
 //! to an expired snapshot (a simplification; Paimon would need a tag for that).
 
@@ -35,10 +39,14 @@ impl TopologyWorld {
             }
         }
         for job in &self.jobs {
+            // Not only what the job has yet to read: a restart restores its last complete
+            // checkpoint and reads again every snapshot after it (several barriers per
+            // checkpoint), so those stay too.
             if job
                 .inputs
                 .iter()
-                .any(|i| &i.source == name && i.consumed < b)
+                .enumerate()
+                .any(|(i, inp)| &inp.source == name && job.restore_position(i) < b)
             {
                 by.push(job.spec.name.clone());
             }

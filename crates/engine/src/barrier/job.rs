@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::operator::{OperatorState, Pipeline, Record};
-use super::spec::{JobSpec, TopologySpec, CDC_SOURCE};
+use super::spec::{is_cdc_source, JobSpec, TopologySpec};
 
 /// What a job's inputs delivered for one barrier (own checkpoint without barriers) before the
 /// operator computes it.
@@ -141,9 +141,18 @@ impl Job {
         }
     }
 
-    /// Whether one of its inputs is the CDC stream.
+    /// Whether one of its inputs is a CDC source.
     pub(super) fn reads_cdc(&self) -> bool {
-        self.spec.sources.iter().any(|s| s == CDC_SOURCE)
+        self.cdc_source().is_some()
+    }
+
+    /// The CDC source it reads, if any (such a job reads nothing else).
+    pub(super) fn cdc_source(&self) -> Option<&str> {
+        self.spec
+            .sources
+            .iter()
+            .find(|s| is_cdc_source(s))
+            .map(String::as_str)
     }
 
     /// The barrier (own checkpoint) after the newest one that arrived or was processed.
@@ -191,6 +200,16 @@ impl Job {
     /// `per_checkpoint` barriers; 0 before the first).
     pub fn checkpoint_barrier(&self) -> u64 {
         self.written / self.per_checkpoint * self.per_checkpoint
+    }
+
+    /// Where input `i` restarts after a failure: its position in the newest complete
+    /// checkpoint (with barriers, the checkpoint's last barrier; without, the upstream
+    /// checkpoint it had read). The input's snapshots after it are what a restart replays.
+    pub fn restore_position(&self, i: usize) -> u64 {
+        self.checkpoints
+            .get(&self.checkpoint_barrier())
+            .and_then(|c| c.consumed.get(i).copied())
+            .unwrap_or(0)
     }
 
     /// The snapshot of `n` was written: `n` is WRITTEN; when `n` closes a checkpoint its staged

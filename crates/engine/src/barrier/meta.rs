@@ -6,14 +6,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::spec::{TopologyError, TopologySpec, CDC_SOURCE};
+use super::spec::{is_cdc_source, TopologyError, TopologySpec};
 
 /// A registered ETL job.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct JobRegistration {
     /// Job name.
     pub name: String,
-    /// Tables it reads (or `cdc`).
+    /// Tables it reads (or a CDC source).
     pub sources: Vec<String>,
     /// The table it writes.
     pub sink: String,
@@ -106,6 +106,9 @@ pub struct MetaService {
     pub expired: BTreeMap<String, Vec<SnapshotRef>>,
     /// Snapshots past the retention that a reader held back from expiry, per table.
     pub held: BTreeMap<String, Vec<HeldSnapshot>>,
+    /// Per table, the CDC sources it is computed from (see [`Self::cdc_sources_of`]).
+    #[serde(skip)]
+    cdc_sources: BTreeMap<String, Vec<String>>,
 }
 
 impl MetaService {
@@ -139,7 +142,7 @@ impl MetaService {
                         .filter(|j| j.sources.contains(&t.name))
                         .map(|j| j.name.clone())
                         .collect(),
-                    root: writer.sources.iter().any(|s| s == CDC_SOURCE),
+                    root: writer.sources.iter().any(|s| is_cdc_source(s)),
                 }
             })
             .collect();
@@ -161,7 +164,19 @@ impl MetaService {
             barriers_per_checkpoint: spec.barriers_per_checkpoint.max(1),
             expired: BTreeMap::new(),
             held: BTreeMap::new(),
-        })
+            cdc_sources: BTreeMap::new(),
+        }
+        .with_cdc_sources())
+    }
+
+    /// Records each table's CDC sources once (queries ask after every step).
+    fn with_cdc_sources(mut self) -> Self {
+        let names: Vec<String> = self.tables.iter().map(|t| t.name.clone()).collect();
+        for t in names {
+            let sources = self.walk_cdc_sources(&t);
+            self.cdc_sources.insert(t, sources);
+        }
+        self
     }
 
     /// The job writing a table.
@@ -190,12 +205,33 @@ impl MetaService {
                 continue;
             };
             for s in &job.sources {
-                if s != CDC_SOURCE && seen.insert(s.clone()) {
+                if !is_cdc_source(s) && seen.insert(s.clone()) {
                     todo.push(s.clone());
                 }
             }
         }
         seen.into_iter().collect()
+    }
+
+    /// The CDC sources a table is computed from, transitively, sorted (empty for an unknown
+    /// table).
+    pub fn cdc_sources_of(&self, table: &str) -> &[String] {
+        self.cdc_sources.get(table).map_or(&[], Vec::as_slice)
+    }
+
+    fn walk_cdc_sources(&self, table: &str) -> Vec<String> {
+        let mut out = BTreeSet::new();
+        for t in self
+            .upstream_tables(table)
+            .iter()
+            .chain([&table.to_string()])
+        {
+            let Some(job) = self.writer_of(t).and_then(|w| self.job(w)) else {
+                continue;
+            };
+            out.extend(job.sources.iter().filter(|s| is_cdc_source(s)).cloned());
+        }
+        out.into_iter().collect()
     }
 
     /// Every table computed from the given one, transitively (not itself), sorted.

@@ -47,9 +47,12 @@ pub use meta::{
 };
 pub use operator::{OperatorState, Record};
 pub use presets::{preset, presets, SIMPLIFICATIONS};
-pub use query::{lineage, Consistency, Query, QueryResult, QueryRow, ReadLevel, TableRead};
+pub use query::{
+    lineage, related_groups, Consistency, Query, QueryResult, QueryRow, ReadLevel, TableRead,
+};
 pub use run::{Fault, TopologyRun};
 pub use snapshot::{PaimonSnapshot, SNAPSHOT_VERSION};
+pub use spec::is_cdc_source;
 pub use spec::{
     CdcRecordSpec, CdcSpec, JobSpec, OperatorSpec, QuerySpec, RatioSpec, TableSpec, TopologyError,
     TopologySpec, CDC_COLUMNS, CDC_SOURCE,

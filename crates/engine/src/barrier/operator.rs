@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::spec::{JobSpec, OperatorSpec, TopologySpec, CDC_COLUMNS, CDC_SOURCE};
+use super::spec::{is_cdc_source, JobSpec, OperatorSpec, TopologySpec, CDC_COLUMNS};
 
 /// A record flowing through a job or stored in a table: a key and the values of all columns.
 /// Tables upsert by key; a root table's key is the CDC offset, so it only appends.
@@ -79,7 +79,7 @@ impl Pipeline {
     /// Resolves a validated job's operators.
     pub(crate) fn new(spec: &TopologySpec, job: &JobSpec) -> Self {
         let input_cols = |s: &str| -> Vec<String> {
-            if s == CDC_SOURCE {
+            if is_cdc_source(s) {
                 CDC_COLUMNS.iter().map(|c| c.to_string()).collect()
             } else {
                 spec.tables

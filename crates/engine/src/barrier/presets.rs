@@ -26,9 +26,18 @@ had already WRITTEN are recomputed, checked equal, and not committed again (as P
 commit whose identifier its commit user already committed); a failure never removes a snapshot.
 - Snapshot expiration is bookkeeping: the MetaService marks a snapshot older than \
 snapshot_retention expired unless a Repeatable Read reader of the topology's queries or a \
-downstream job still uses it, but the data stays, so a revision may roll back past it.
+downstream job still uses it (a job uses every snapshot after its last complete checkpoint: a \
+restart reads them again), but the data stays, so a revision may roll back past it; a job that \
+then reads an expired snapshot is shown reading it EXPIRED (in Paimon that read would fail).
 - A barrier is a number issued every barrier_interval_ms; its <barrier, offset> range is stored \
 by the MetaService rather than by each source.
+- With several CDC sources, one barrier covers all of them, and offsets count the records of all \
+sources together in arrival order. Under Strong, tables computed from a common CDC source are \
+related (a table the queries depend on that is computed from two sources relates both), and \
+each group of related tables is read at its \
+own minimum version (our reading of the FLIP's \"minimum version of all the related tables \
+according to the source tables and the dependencies between them\" and its Min(table3 version) \
+example); a query is consistent when the related tables it reads stand at one barrier.
 - A revision corrects one barrier of a root table with corrected rows shipped with the topology: \
 each replaces the barrier's row with the same key (default userId and itemId), the other rows \
 are kept (without corrected rows it replays the same data); the table and everything downstream \
@@ -54,7 +63,7 @@ pub fn presets() -> Vec<(&'static str, &'static str)> {
         ),
         (
             "three-queries",
-            "FLIP-276's Query1 / Query2 / Query3 over table1, table2, table3: Strong vs Weak",
+            "FLIP-276's Query1 / Query2 / Query3 over table1, table2 (CDC source cdc) and table3 (its own source cdc3): Strong vs Weak",
         ),
     ]
 }

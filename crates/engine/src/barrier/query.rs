@@ -2,7 +2,7 @@
 //! Committed, Repeatable Read) with Strong or Weak consistency. The judge that tallies
 //! inconsistent and rolled-back results over a run lives apart, in `batchscope_check::topology`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -16,9 +16,9 @@ pub enum ReadLevel {
     /// Latest data written, including barriers not PROCESSED everywhere (or only partly).
     #[serde(rename = "ru")]
     ReadUncommitted,
-    /// Data of PRECOMMIT transactions only (PROCESSED in every table the query depends on;
-    /// under Strong, in every table any query depends on); rolls back when a job fails before
-    /// WRITTEN.
+    /// Data of PRECOMMIT transactions only (PROCESSED in every related table the query
+    /// depends on; under Strong, in every related table any query depends on); rolls back when
+    /// a job fails before WRITTEN.
     #[serde(rename = "rc")]
     ReadCommitted,
     /// Data of WRITTEN snapshots of COMMIT transactions (WRITTEN in every table the query
@@ -50,8 +50,11 @@ impl ReadLevel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Consistency {
-    /// Every query reads the minimum version over the tables all the queries depend on, so
-    /// queries asked at one moment agree on the tables they share.
+    /// FLIP-276: "Query gets the minimum version of all the related tables according to the
+    /// source tables and the dependencies between them". Our reading: the tables all the
+    /// queries depend on fall into groups of related tables (computed from a common CDC source,
+    /// [`related_groups`]); every query reads each table at its group's minimum version, so
+    /// queries asked at one moment agree, and a group never waits for an unrelated one.
     Strong,
     /// Every query reads its own latest consistent version (over the tables it depends on):
     /// fresher, but two queries may read different versions of a table they share.
@@ -145,23 +148,66 @@ pub fn lineage(meta: &MetaService, spec: &QuerySpec) -> Vec<String> {
     all.into_iter().collect()
 }
 
-/// The newest barrier a transaction over `scope` has reached at `level`: PROCESSED in every
-/// table of the scope (Read Committed: PRECOMMIT over those tables) or WRITTEN in every one
-/// (Repeatable Read: COMMIT over those tables).
-fn scope_barrier(tables: &[Table], scope: &[String], level: ReadLevel) -> u64 {
-    scope
-        .iter()
-        .filter_map(|n| tables.iter().find(|t| &t.name == n))
-        .map(|t| visible(t, level))
-        .min()
-        .unwrap_or(0)
+/// The tables of `scope` in groups of related tables (FLIP-276's Strong rule: "the related
+/// tables according to the source tables and the dependencies between them"): two tables are
+/// related when they are computed from a common CDC source, and relation is transitive; tables
+/// of different groups share no source. With one CDC source every table is in one group.
+/// Groups in order of their first table in `scope`; tables in `scope` order.
+pub fn related_groups(meta: &MetaService, scope: &[String]) -> Vec<Vec<String>> {
+    let mut groups: Vec<(BTreeSet<String>, Vec<String>)> = Vec::new();
+    for t in scope {
+        let mut sources: BTreeSet<String> = meta.cdc_sources_of(t).iter().cloned().collect();
+        let mut members = Vec::new();
+        // Every group sharing a source with `t` joins it (keeping the first one's place).
+        let mut at = None;
+        let mut i = 0;
+        while i < groups.len() {
+            if groups[i].0.is_disjoint(&sources) {
+                i += 1;
+                continue;
+            }
+            let (s, m) = groups.remove(i);
+            at.get_or_insert(i);
+            sources.extend(s);
+            members.extend(m);
+        }
+        if !members.contains(t) {
+            members.push(t.clone());
+        }
+        members.sort_by_key(|m| scope.iter().position(|x| x == m));
+        groups.insert(at.unwrap_or(groups.len()), (sources, members));
+    }
+    groups.into_iter().map(|(_, m)| m).collect()
+}
+
+/// The barrier each table of `scope` is read at: per group of related tables
+/// ([`related_groups`]), the newest barrier PROCESSED in every table of the group (Read
+/// Committed) or WRITTEN in every one (Repeatable Read).
+fn pins(
+    tables: &[Table],
+    meta: &MetaService,
+    scope: &[String],
+    level: ReadLevel,
+) -> BTreeMap<String, u64> {
+    let mut out = BTreeMap::new();
+    for group in related_groups(meta, scope) {
+        let pin = group
+            .iter()
+            .filter_map(|n| tables.iter().find(|t| &t.name == n))
+            .map(|t| visible(t, level))
+            .min()
+            .unwrap_or(0);
+        out.extend(group.into_iter().map(|n| (n, pin)));
+    }
+    out
 }
 
 /// Evaluates a query over the tables (see [`ReadLevel`] and [`Consistency`]). `strong_scope`
-/// is the lineage of all the topology's queries together: under Strong every query reads the
-/// barrier complete over it, so queries asked at one moment agree; under Weak a query reads the
-/// barrier complete over its own lineage. Read Committed and Repeatable Read never mix
-/// transactions within one query, whatever the consistency.
+/// is the lineage of all the topology's queries together. Under Strong every query reads each
+/// table at the barrier complete over that table's group of related tables in the scope
+/// ([`related_groups`]), so queries asked at one moment agree; under Weak the groups are those
+/// of the query's own lineage. Read Committed and Repeatable Read never mix transactions of
+/// related tables within one query, whatever the consistency.
 pub(crate) fn evaluate(
     tables: &[Table],
     meta: &MetaService,
@@ -170,22 +216,23 @@ pub(crate) fn evaluate(
 ) -> QueryResult {
     let table = |n: &str| tables.iter().find(|t| t.name == n);
     let queried: Vec<&Table> = q.spec.tables.iter().filter_map(|n| table(n)).collect();
-    let own = lineage(meta, &q.spec);
-    let pinned = match q.consistency {
-        Consistency::Strong => {
-            let mut scope: Vec<String> = strong_scope.to_vec();
-            scope.extend(own);
-            scope_barrier(tables, &scope, q.level)
-        }
-        Consistency::Weak => scope_barrier(tables, &own, q.level),
-    };
+    let mut scope = lineage(meta, &q.spec);
+    if q.consistency == Consistency::Strong {
+        scope.extend(strong_scope.iter().cloned());
+        scope.sort();
+        scope.dedup();
+    }
+    let pinned = pins(tables, meta, &scope, q.level);
     let mut reads = Vec::new();
     let mut data = Vec::new();
     for t in &queried {
         let (barrier, rows, partial) = match q.level {
             // Uncommitted data is not addressable by barrier: neither Strong nor Weak pins it.
             ReadLevel::ReadUncommitted => (t.processed(), t.rows_latest(), t.partial_records()),
-            _ => (pinned, t.rows_at(pinned), 0),
+            _ => {
+                let pin = pinned.get(&t.name).copied().unwrap_or(0);
+                (pin, t.rows_at(pin), 0)
+            }
         };
         reads.push(TableRead {
             table: t.name.clone(),
@@ -195,16 +242,31 @@ pub(crate) fn evaluate(
         });
         data.push((*t, rows));
     }
-    let consistent = reads.iter().all(|r| r.partial_records == 0)
-        && reads.windows(2).all(|w| w[0].cdc_offset == w[1].cdc_offset);
     QueryResult {
         name: q.spec.name.clone(),
         level: q.level,
         consistency: q.consistency,
         rows: join_rows(&q.spec, &data),
+        consistent: consistent(meta, &reads),
         reads,
-        consistent,
     }
+}
+
+/// No data of unfinished barriers, and every two tables read that share a CDC source reflect
+/// the same prefix of it (tables of unrelated sources may stand at different barriers: the
+/// FLIP's "Min(table3 version) for table3").
+fn consistent(meta: &MetaService, reads: &[TableRead]) -> bool {
+    let sources: Vec<&[String]> = reads
+        .iter()
+        .map(|r| meta.cdc_sources_of(&r.table))
+        .collect();
+    reads.iter().all(|r| r.partial_records == 0)
+        && reads.iter().enumerate().all(|(i, a)| {
+            reads[i + 1..].iter().enumerate().all(|(k, b)| {
+                let shared = sources[i].iter().any(|s| sources[i + 1 + k].contains(s));
+                !shared || a.cdc_offset == b.cdc_offset
+            })
+        })
 }
 
 type Partial = (Vec<i64>, Vec<(String, i64)>);

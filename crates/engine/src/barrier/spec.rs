@@ -8,8 +8,16 @@ use serde::{Deserialize, Serialize};
 use crate::spec_json::printable;
 
 /// The name a job uses in `sources` to read the simulated CDC stream (the external source of a
-/// root table, SEMANTICS §5.1 "root tables (fed by external sources)").
+/// root table, SEMANTICS §5.1 "root tables (fed by external sources)"); the default name of a
+/// topology's first CDC source, and the prefix of every CDC source's name ([`is_cdc_source`]).
 pub const CDC_SOURCE: &str = "cdc";
+
+/// Whether a name in a job's `sources` names a CDC source: CDC sources are named `cdc…`
+/// (`cdc`, `cdc2`, `cdc_prices`) and tables may not be, so a trace line tells them apart
+/// without the topology.
+pub fn is_cdc_source(name: &str) -> bool {
+    name.starts_with(CDC_SOURCE)
+}
 
 /// Columns of every CDC record: one shopping row of the seed's example.
 pub const CDC_COLUMNS: [&str; 4] = ["userId", "itemId", "amount", "price"];
@@ -37,8 +45,14 @@ pub struct TopologySpec {
     /// (`checkpoint_interval_ms`), as Flink + Table Store do without FLIP-276.
     #[serde(default)]
     pub no_barriers: bool,
-    /// The simulated CDC stream of shopping rows.
-    pub cdc: CdcSpec,
+    /// The simulated CDC source(s) of shopping rows: one source (an object, named `cdc` unless
+    /// it says otherwise) or a list of named sources. Tables fed by different sources, and not
+    /// joined downstream, are unrelated: under Strong consistency each group of related tables
+    /// reads its own minimum version (FLIP-276: "Min(table1 version, table2 version) for table1
+    /// and table2, Min(table3 version) for table3").
+    #[serde(deserialize_with = "one_or_list")]
+    #[schemars(with = "CdcSources")]
+    pub cdc: Vec<CdcSpec>,
     /// Tables in Table Store (root and intermediate).
     pub tables: Vec<TableSpec>,
     /// Flink ETL jobs; each writes exactly one sink table.
@@ -110,10 +124,51 @@ fn default_barriers() -> u64 {
     5
 }
 
-/// The simulated CDC stream: explicit records plus rows drawn from the seeded PRNG.
+/// One CDC source (an object, named `cdc` by default), or a list of CDC sources.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+#[serde(untagged)]
+enum CdcSources {
+    /// One CDC source.
+    One(CdcSpec),
+    /// Several CDC sources, each with its own name.
+    Many(Vec<CdcSpec>),
+}
+
+/// Reads `cdc`: an object (one source) or a list of sources, each element read in place so an
+/// error names its field.
+fn one_or_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<CdcSpec>, D::Error> {
+    struct OneOrList;
+    impl<'de> serde::de::Visitor<'de> for OneOrList {
+        type Value = Vec<CdcSpec>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a CDC source (an object) or a list of CDC sources")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            CdcSpec::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(|c| vec![c])
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            crate::spec_json::deserialize_tagged_list(serde::de::value::SeqAccessDeserializer::new(
+                seq,
+            ))
+        }
+    }
+    d.deserialize_any(OneOrList)
+}
+
+fn default_cdc_name() -> String {
+    CDC_SOURCE.to_string()
+}
+
+/// A simulated CDC source: explicit records plus rows drawn from the seeded PRNG.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CdcSpec {
+    /// The name jobs read it by in `sources`: `cdc` (the default) or another name starting with
+    /// `cdc` (`cdc2`, `cdc_prices`); names differ between sources.
+    #[serde(default = "default_cdc_name")]
+    #[schemars(regex(pattern = "^cdc"))]
+    pub name: String,
     /// Records given literally, each with its CDC time.
     #[serde(default)]
     pub records: Vec<CdcRecordSpec>,
@@ -367,8 +422,13 @@ impl TopologySpec {
         self.tables.iter().find(|t| t.name == name)
     }
 
+    /// The CDC source named `name`.
+    pub fn cdc_source(&self, name: &str) -> Option<&CdcSpec> {
+        self.cdc.iter().find(|c| c.name == name)
+    }
+
     pub(super) fn input_columns(&self, source: &str) -> Option<Vec<String>> {
-        if source == CDC_SOURCE {
+        if self.cdc_source(source).is_some() {
             Some(CDC_COLUMNS.iter().map(|c| c.to_string()).collect())
         } else {
             self.table(source).map(|t| t.columns.clone())

@@ -2,9 +2,11 @@
 //! micro-batch world's counterpart is [`crate::microbatch::trace::line`]). The trace hash is the same for
 //! both worlds: [`crate::trace::hash`].
 
-use super::event::{BarrierEvent, BarrierEventKind, FailPhase, ReplayRange};
+use super::event::{
+    BarrierEvent, BarrierEventKind, CdcRecord, FailPhase, ReplayRange, TableBarrierRef,
+};
 use super::event::{RevisionReplay, RowCorrection};
-use super::spec::CDC_SOURCE;
+use super::spec::is_cdc_source;
 
 /// Legend printed before the events in text mode.
 pub const LEGEND: &str = "\
@@ -84,7 +86,7 @@ fn emitted(input: &str, records: u32, waiting_for: &[String]) -> String {
     } else {
         format!(" (waiting for {})", waiting_for.join(", "))
     };
-    if records == 0 && input == CDC_SOURCE {
+    if records == 0 && is_cdc_source(input) {
         format!("the barrier (records already streamed){wait}")
     } else {
         format!("{records} records{wait}")
@@ -109,20 +111,31 @@ pub fn fail_phase(phase: FailPhase, in_flight: u64, table: &str) -> String {
     }
 }
 
+/// A CDC record and the root tables it streamed into; the source is named unless it is the
+/// default `cdc`.
+fn cdc_line(record: &CdcRecord, written: &[TableBarrierRef]) -> String {
+    let to: Vec<String> = written
+        .iter()
+        .map(|w| format!("{}@{}", w.table, w.barrier))
+        .collect();
+    let source = record
+        .named_source()
+        .map_or(String::new(), |s| format!("{s} "));
+    format!(
+        "CDC       {source}offset {} row {:?} -> {}",
+        record.offset,
+        record.row,
+        if to.is_empty() {
+            "-".to_string()
+        } else {
+            to.join(", ")
+        }
+    )
+}
+
 fn what(kind: &BarrierEventKind) -> String {
     match kind {
-        BarrierEventKind::CdcRecord { record, written } => {
-            let to: Vec<String> = written
-                .iter()
-                .map(|w| format!("{}@{}", w.table, w.barrier))
-                .collect();
-            format!(
-                "CDC       offset {} row {:?} -> {}",
-                record.offset,
-                record.row,
-                if to.is_empty() { "-".to_string() } else { to.join(", ") }
-            )
-        }
+        BarrierEventKind::CdcRecord { record, written } => cdc_line(record, written),
         BarrierEventKind::BarrierIssued {
             barrier,
             cdc_offset_start,
@@ -134,9 +147,13 @@ fn what(kind: &BarrierEventKind) -> String {
             barrier,
             records,
             waiting_for,
+            expired_snapshot,
         } => format!(
-            "EMIT      {job} <- {input} barrier {barrier}: {}",
-            emitted(input, *records, waiting_for)
+            "EMIT      {job} <- {input} barrier {barrier}: {}{}",
+            emitted(input, *records, waiting_for),
+            expired_snapshot.map_or(String::new(), |id| format!(
+                " from EXPIRED snapshot-{id} (Paimon would have deleted it: the read fails there)"
+            ))
         ),
         BarrierEventKind::CheckpointTriggered {
             job,

@@ -4,7 +4,8 @@
 use std::collections::BTreeSet;
 
 use super::spec::{
-    invalid, JobSpec, OperatorSpec, QuerySpec, TopologyError, TopologySpec, CDC_SOURCE,
+    invalid, is_cdc_source, JobSpec, OperatorSpec, QuerySpec, TopologyError, TopologySpec,
+    CDC_SOURCE,
 };
 
 impl TopologySpec {
@@ -86,27 +87,16 @@ impl TopologySpec {
         }
         // Sizes, times and work first: what follows multiplies times and walks the graph.
         self.validate_budget()?;
-        if self.cdc.generated_per_barrier > 0 && (self.cdc.users == 0 || self.cdc.items == 0) {
-            return Err(invalid("cdc", "users and items must be at least 1"));
-        }
-        for (i, r) in self.cdc.records.iter().enumerate() {
-            if r.at_ms >= self.barriers * self.barrier_interval_ms {
-                return Err(invalid(
-                    format!("cdc.records[{i}].at_ms"),
-                    format!(
-                        "{} is after the last barrier ({} ms)",
-                        r.at_ms,
-                        self.barriers * self.barrier_interval_ms
-                    ),
-                ));
-            }
-        }
+        self.validate_cdc()?;
         let mut names = BTreeSet::new();
         for (i, t) in self.tables.iter().enumerate() {
-            if t.name.is_empty() || t.name == CDC_SOURCE {
+            if t.name.is_empty() || is_cdc_source(&t.name) {
                 return Err(invalid(
                     format!("tables[{i}].name"),
-                    format!("`{}` is not a usable table name", t.name),
+                    format!(
+                        "`{}` is not a usable table name (names starting with `{CDC_SOURCE}` name CDC sources)",
+                        t.name
+                    ),
                 ));
             }
             if !names.insert(t.name.as_str()) {
@@ -133,15 +123,20 @@ impl TopologySpec {
             }
             for (s, src) in job.sources.iter().enumerate() {
                 if self.input_columns(src).is_none() {
+                    let what = if is_cdc_source(src) {
+                        "CDC source"
+                    } else {
+                        "table"
+                    };
                     return Err(invalid(
                         format!("{f}.sources[{s}]"),
-                        format!("unknown table `{src}`"),
+                        format!("unknown {what} `{src}`"),
                     ));
                 }
-                if src == CDC_SOURCE && job.sources.len() != 1 {
+                if is_cdc_source(src) && job.sources.len() != 1 {
                     return Err(invalid(
                         format!("{f}.sources"),
-                        "a job reading `cdc` reads nothing else",
+                        format!("a job reading the CDC source `{src}` reads nothing else"),
                     ));
                 }
             }
@@ -220,6 +215,54 @@ impl TopologySpec {
         self.validate_revisions()
     }
 
+    /// The field of CDC source `k`: `cdc` when the topology has one source, else `cdc[k]`.
+    pub(super) fn cdc_field(&self, k: usize) -> String {
+        if self.cdc.len() == 1 {
+            "cdc".to_string()
+        } else {
+            format!("cdc[{k}]")
+        }
+    }
+
+    /// At least one CDC source, named `cdc…` and each name once; records before the last barrier.
+    fn validate_cdc(&self) -> Result<(), TopologyError> {
+        if self.cdc.is_empty() {
+            return Err(invalid("cdc", "name at least one CDC source"));
+        }
+        let mut names = BTreeSet::new();
+        let end_ms = self.barriers * self.barrier_interval_ms;
+        for (k, c) in self.cdc.iter().enumerate() {
+            let f = self.cdc_field(k);
+            if !is_cdc_source(&c.name) {
+                return Err(invalid(
+                    format!("{f}.name"),
+                    format!(
+                        "`{}`: a CDC source's name starts with `{CDC_SOURCE}`",
+                        c.name
+                    ),
+                ));
+            }
+            if !names.insert(c.name.as_str()) {
+                return Err(invalid(
+                    format!("{f}.name"),
+                    format!("CDC source `{}` is declared twice", c.name),
+                ));
+            }
+            if c.generated_per_barrier > 0 && (c.users == 0 || c.items == 0) {
+                return Err(invalid(f, "users and items must be at least 1"));
+            }
+            for (i, r) in c.records.iter().enumerate() {
+                if r.at_ms >= end_ms {
+                    return Err(invalid(
+                        format!("{f}.records[{i}].at_ms"),
+                        format!("{} is after the last barrier ({end_ms} ms)", r.at_ms),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn validate_revisions(&self) -> Result<(), TopologyError> {
         for (i, r) in self.revisions.iter().enumerate() {
             let f = format!("revisions[{i}]");
@@ -231,7 +274,7 @@ impl TopologySpec {
             };
             let root = self.jobs.iter().any(|j| {
                 j.sink == r.table
-                    && j.sources.iter().any(|s| s == CDC_SOURCE)
+                    && j.sources.iter().any(|s| is_cdc_source(s))
                     && !j.operators.iter().any(OperatorSpec::is_stateful)
             });
             if !root {

@@ -12,7 +12,7 @@ use super::delay::{DelayLog, DelayReport};
 use super::event::{BarrierEvent, BarrierEventKind, CdcRecord};
 use super::job::Job;
 use super::meta::MetaService;
-use super::query::{evaluate, lineage, Consistency, Query, QueryResult, ReadLevel};
+use super::query::{evaluate, lineage, related_groups, Consistency, Query, QueryResult, ReadLevel};
 use super::run::{check_fault, TopologyRun};
 use super::spec::{TopologyError, TopologySpec};
 use super::table::Table;
@@ -96,33 +96,42 @@ pub struct TopologyWorld {
     trace: crate::history::History<BarrierEvent>,
 }
 
-/// The CDC stream: the spec's explicit records plus `generated_per_barrier` rows drawn from
-/// `rng` in every barrier interval, in time order (explicit records first at equal times).
+/// The CDC stream: every source's explicit records plus `generated_per_barrier` rows of each
+/// source drawn from `rng` in every barrier interval, merged in time order (explicit records
+/// first at equal times, then sources in file order). Offsets count the merged stream.
 fn cdc_plan(spec: &TopologySpec, rng: &mut Prng) -> Vec<CdcRecord> {
-    let mut plan: Vec<(u64, [i64; 4])> = spec
+    let mut plan: Vec<(u64, usize, [i64; 4])> = spec
         .cdc
-        .records
         .iter()
-        .map(|r| (r.at_ms, [r.user_id, r.item_id, r.amount, r.price]))
+        .enumerate()
+        .flat_map(|(k, c)| {
+            c.records
+                .iter()
+                .map(move |r| (r.at_ms, k, [r.user_id, r.item_id, r.amount, r.price]))
+        })
         .collect();
-    let per = u64::from(spec.cdc.generated_per_barrier);
     let mut draw = |n: u64| i64::try_from(rng.below(n)).expect("below a u32 fits an i64");
-    for b in 0..spec.barriers {
-        for j in 0..per {
-            let at = b * spec.barrier_interval_ms + (j + 1) * spec.barrier_interval_ms / (per + 1);
-            let user = 2 + draw(u64::from(spec.cdc.users));
-            let item = 1 + draw(u64::from(spec.cdc.items));
-            let amount = 1 + draw(9);
-            let price = amount * (10 + draw(20));
-            plan.push((at, [user, item, amount, price]));
+    for (k, c) in spec.cdc.iter().enumerate() {
+        let per = u64::from(c.generated_per_barrier);
+        for b in 0..spec.barriers {
+            for j in 0..per {
+                let at =
+                    b * spec.barrier_interval_ms + (j + 1) * spec.barrier_interval_ms / (per + 1);
+                let user = 2 + draw(u64::from(c.users));
+                let item = 1 + draw(u64::from(c.items));
+                let amount = 1 + draw(9);
+                let price = amount * (10 + draw(20));
+                plan.push((at, k, [user, item, amount, price]));
+            }
         }
     }
     // Stable: explicit records stay before generated ones of the same time.
-    plan.sort_by_key(|(at, _)| *at);
+    plan.sort_by_key(|(at, _, _)| *at);
     plan.into_iter()
         .enumerate()
-        .map(|(i, (at_ms, row))| CdcRecord {
+        .map(|(i, (at_ms, k, row))| CdcRecord {
             offset: i as u64,
+            source: spec.cdc[k].name.clone(),
             at_ms,
             row,
         })
@@ -347,6 +356,12 @@ impl TopologyWorld {
             all.extend(lineage(&self.meta, q));
         }
         all.into_iter().collect()
+    }
+
+    /// The tables every named query depends on, in groups of related tables: under Strong each
+    /// group is read at its own minimum version ([`related_groups`]).
+    pub fn strong_groups(&self) -> Vec<Vec<String>> {
+        related_groups(&self.meta, &self.strong_scope())
     }
 
     /// Every named query (the declared one first) at a level and consistency.

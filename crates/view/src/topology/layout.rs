@@ -1,12 +1,12 @@
 //! The left-to-right DAG layout of CDC, jobs and tables (pure geometry, tested natively).
 
-use batchscope_engine::barrier::{TopologySpec, CDC_SOURCE};
+use batchscope_engine::barrier::TopologySpec;
 use std::collections::BTreeMap;
 
 /// What a node of the DAG is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeKind {
-    /// The CDC source.
+    /// A CDC source (a topology may have several).
     Cdc,
     /// An ETL job.
     Job,
@@ -17,7 +17,7 @@ pub enum NodeKind {
 /// A placed node (top-left corner and size, in SVG units).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TopoNode {
-    /// `cdc`, a job or a table name.
+    /// A CDC source's, a job's or a table's name.
     pub name: String,
     /// Kind.
     pub kind: NodeKind,
@@ -79,24 +79,13 @@ const ARC_ROOM: f64 = 46.0;
 /// Room below for the legend.
 pub const LEGEND_H: f64 = 26.0;
 
-/// The viewBox width that gives every node room for its labels (at least 900).
-pub fn layout_width(spec: &TopologySpec) -> f64 {
-    let columns = layout(spec, 900.0)
-        .nodes
-        .iter()
-        .map(|n| n.column)
-        .max()
-        .unwrap_or(0)
-        + 1;
-    (f64::from(columns) * 165.0).max(900.0)
-}
-
-/// Lays the topology out left to right: CDC, then each job one column right of its rightmost
-/// source, each table one column right of its writer. Rows within a column keep spec order and
-/// are centred. Edges that skip columns arc above the nodes between.
-pub fn layout(spec: &TopologySpec, width: f64) -> TopoLayout {
+/// Each node's column: the CDC sources 0, a job one right of its rightmost source, a table
+/// one right of its writer.
+fn node_columns(spec: &TopologySpec) -> BTreeMap<String, u32> {
     let mut column: BTreeMap<String, u32> = BTreeMap::new();
-    column.insert(CDC_SOURCE.to_string(), 0);
+    for c in &spec.cdc {
+        column.insert(c.name.clone(), 0);
+    }
     // The spec is a DAG (validated); a few passes settle every column.
     for _ in 0..=spec.jobs.len() {
         for j in &spec.jobs {
@@ -110,13 +99,38 @@ pub fn layout(spec: &TopologySpec, width: f64) -> TopoLayout {
             column.insert(j.sink.clone(), c + 1);
         }
     }
-    let mut order: Vec<(String, NodeKind)> = vec![(CDC_SOURCE.to_string(), NodeKind::Cdc)];
-    for j in &spec.jobs {
-        order.push((j.name.clone(), NodeKind::Job));
-    }
-    for t in &spec.tables {
-        order.push((t.name.clone(), NodeKind::Table));
-    }
+    column
+}
+
+/// Every node in spec order: the CDC sources, the jobs, the tables.
+fn node_order(spec: &TopologySpec) -> Vec<(String, NodeKind)> {
+    let cdc = spec.cdc.iter().map(|c| (c.name.clone(), NodeKind::Cdc));
+    let jobs = spec.jobs.iter().map(|j| (j.name.clone(), NodeKind::Job));
+    let tables = spec
+        .tables
+        .iter()
+        .map(|t| (t.name.clone(), NodeKind::Table));
+    cdc.chain(jobs).chain(tables).collect()
+}
+
+/// The viewBox width that gives every node room for its labels (at least 900).
+pub fn layout_width(spec: &TopologySpec) -> f64 {
+    let columns = layout(spec, 900.0)
+        .nodes
+        .iter()
+        .map(|n| n.column)
+        .max()
+        .unwrap_or(0)
+        + 1;
+    (f64::from(columns) * 165.0).max(900.0)
+}
+
+/// Lays the topology out left to right: the CDC sources, then each job one column right of its rightmost
+/// source, each table one column right of its writer. Rows within a column keep spec order and
+/// are centred. Edges that skip columns arc above the nodes between.
+pub fn layout(spec: &TopologySpec, width: f64) -> TopoLayout {
+    let column = node_columns(spec);
+    let order = node_order(spec);
     let columns = column.values().copied().max().unwrap_or(0) + 1;
     let per_col = |c: u32| order.iter().filter(|(n, _)| column[n] == c).count();
     let rows = (0..columns).map(per_col).max().unwrap_or(1).max(1);

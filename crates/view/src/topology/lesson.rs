@@ -71,10 +71,11 @@ pub fn topology_lesson(name: &str) -> TopoLesson {
         ),
         "three-queries" => (
             vec![
-            "The FLIP's example: Query1 = SELECT * FROM table1, Query2 = table1 JOIN table2, Query3 = table1 JOIN table2 JOIN table3. The panel asks all three at the same moment.",
-            "Strong: \"Query gets the minimum version of all the related tables\" — every query reads the version complete over all the tables the queries depend on, so the three agree on the version of table1 they share.",
+            "The FLIP's example: Query1 = SELECT * FROM table1, Query2 = table1 JOIN table2, Query3 = table1 JOIN table2 JOIN table3. The panel asks all three at the same moment. Here table1 and table2 (amounts summed per user from table1) come from the CDC source cdc; table3 (prices summed per user) comes from a second CDC source, cdc3, through the slower price_job.",
+            "Strong, in the FLIP's words: \"It will guarantee strong data consistency among queries above. Query gets the minimum version of all the related tables according to the source tables and the dependencies between them, which ensure data consistency between related tables. For the examples above, Query1, Query2 and Query3 will get Min(table1 version, table2 version) for table1 and table2, Min(table3 version) for table3.\"",
+            "Our reading (the FLIP defines \"related\" only through that example): tables computed from a common CDC source are related, and a table the queries depend on that is computed from two sources (say, a join of table2 and table3) relates both; each group of related tables is read at its own minimum version. The example holds only if table3 shares no source with table1 and table2, which is why this preset feeds table3 from its own source. So Query1 and Query2 read table1 and table2 at Min(table1 version, table2 version) and never wait for the slow table3; Query3 reads table3 at Min(table3 version), and its join is consistent because no record of cdc3 is in table1 or table2. With a single CDC source every table is related and Strong becomes one minimum over all of them.",
             "Weak: \"It doesn't guarantee the data consistency among queries above, but only the data consistency of a single query\". Each query reads its own latest consistent version: Query1 needs only table1, so it moves on while Query2 still waits for amount_job — fresher, but at that moment Query1 and Query2 read different versions of table1 (a disagreement).",
-            "Neither choice lets one query mix transactions: at Read Committed a query reads a barrier only once it is PROCESSED in every table this query depends on, at Repeatable Read once it is WRITTEN in every one (under Strong, the tables of the queries it must agree with count too). PRECOMMIT and COMMIT are those moments for all the tables at once, so under Weak Query1 (table1 only) reads a barrier before it is PRECOMMIT. Read Uncommitted reads whatever is written, so it can mix within a query but the queries see the same latest data.",
+            "Neither choice lets one query mix transactions: at Read Committed a query reads a barrier only once it is PROCESSED in every related table this query depends on (in our reading, those fed by a common CDC source: table3, fed by cdc3, stands apart), at Repeatable Read once it is WRITTEN in every one (under Strong, the tables of the queries it must agree with count too). PRECOMMIT and COMMIT are those moments for all the tables at once, so under Weak Query1 (table1 only) reads a barrier before it is PRECOMMIT. Read Uncommitted reads whatever is written, so it can mix within a query but the queries see the same latest data.",
             "When amount_job fails after barrier 2 is PRECOMMIT, table2 loses barrier 2: at Read Committed Query2 and Query3 roll back. Under Weak, Query1 (table1 only) keeps barrier 2; under Strong it rolls back with the others, so the three still agree.",
             ],
             "Weak at Read Committed: Query1 runs ahead of Query2 and Query3 on table1; amount_job fails at barrier 2",
@@ -200,9 +201,9 @@ pub fn topology_tour(name: &str) -> TopoTour {
         ],
         "three-queries" => vec![
             topo_stop(Issued(1), "A global barrier",
-                "The MetaService issues barrier 1. Three queries are asked after every step: Query1 (table1), Query2 (table1 JOIN table2), Query3 (all three)."),
-            topo_stop(JobProcessed(1), "table3 first",
-                "price_job is fast, amount_job slow. Under Weak, Query1 reads barrier 1 of table1 as soon as table1 has it; Query2 and Query3 wait for table2."),
+                "The MetaService issues barrier 1 to both CDC sources. Three queries are asked after every step: Query1 (table1), Query2 (table1 JOIN table2), Query3 (all three)."),
+            topo_stop(JobProcessed(1), "table2 before table3",
+                "amount_job has barrier 1 in table2; price_job, reading cdc3, is slower. Under Weak, Query1 read barrier 1 of table1 as soon as table1 had it. Under Strong, table1 and table2 are read at Min(table1 version, table2 version) without waiting for table3, which is not related to them (our reading of the FLIP's rule)."),
             topo_stop(Precommit(1), "PRECOMMIT everywhere",
                 "Barrier 1 is PROCESSED in every table: all three queries read barrier 1 at Read Committed, Strong or Weak."),
             topo_stop(Precommit(2), "Barrier 2",

@@ -3,8 +3,8 @@
 
 use super::history::after_event;
 use batchscope_engine::barrier::{
-    self, BarrierEvent, BarrierEventKind, Consistency, FailPhase, Fault, ReadLevel, TopologySpec,
-    TopologyWorld, CDC_SOURCE,
+    self, is_cdc_source, BarrierEvent, BarrierEventKind, CdcRecord, Consistency, FailPhase, Fault,
+    ReadLevel, TableBarrierRef, TopologySpec, TopologyWorld,
 };
 use batchscope_engine::barrier::{ReplayRange, RevisionReplay, RowCorrection};
 
@@ -87,7 +87,7 @@ pub fn edge_label(world: &TopologyWorld, from: &str, to: &str) -> String {
             .iter()
             .find(|i| i.source == from)
             .map_or(0, |i| i.consumed);
-        return match (nb, from == CDC_SOURCE) {
+        return match (nb, is_cdc_source(from)) {
             (false, _) => format!("b{consumed}"),
             (true, true) => format!("off {consumed}"),
             (true, false) => format!("ckpt {consumed}"),
@@ -120,15 +120,17 @@ pub fn active(world: &TopologyWorld, event: Option<&BarrierEvent>) -> Active {
     let writer = |t: &str| world.meta().writer_of(t).unwrap_or("").to_string();
     let mut a = Active::default();
     match &e.kind {
-        BarrierEventKind::CdcRecord { written, .. } => {
-            a.nodes.push(CDC_SOURCE.into());
+        BarrierEventKind::CdcRecord { record, written } => {
+            a.nodes.push(record.source.clone());
             for w in written {
                 let j = writer(&w.table);
-                a.edges.push((CDC_SOURCE.into(), j.clone()));
+                a.edges.push((record.source.clone(), j.clone()));
                 a.edges.push((j, w.table.clone()));
             }
         }
-        BarrierEventKind::BarrierIssued { .. } => a.nodes.push(CDC_SOURCE.into()),
+        BarrierEventKind::BarrierIssued { .. } => {
+            a.nodes = world.spec().cdc.iter().map(|c| c.name.clone()).collect();
+        }
         BarrierEventKind::SourceEmit { job, input, .. } => {
             a.edges.push((input.clone(), job.clone()));
             a.nodes.push(job.clone());
@@ -162,22 +164,32 @@ pub fn active(world: &TopologyWorld, event: Option<&BarrierEvent>) -> Active {
     a
 }
 
+/// A CDC record streaming into root tables, in words (its source named unless it is `cdc`).
+fn cdc_text(record: &CdcRecord, written: &[TableBarrierRef]) -> String {
+    let [u, i, a, p] = record.row;
+    let to: Vec<String> = written
+        .iter()
+        .map(|w| format!("{} (open barrier {})", w.table, w.barrier))
+        .collect();
+    let source = record
+        .named_source()
+        .map_or(String::new(), |s| format!(" of {s}"));
+    format!(
+        "CDC record #{}{source} (userId {u}, itemId {i}, amount {a}, price {p}) streams into {}.",
+        record.offset,
+        if to.is_empty() {
+            "the ingest job".into()
+        } else {
+            to.join(", ")
+        }
+    )
+}
+
 /// One step in words, for the step note.
 pub fn event_text(kind: &BarrierEventKind) -> String {
     use BarrierEventKind as K;
     match kind {
-        K::CdcRecord { record, written } => {
-            let [u, i, a, p] = record.row;
-            let to: Vec<String> = written
-                .iter()
-                .map(|w| format!("{} (open barrier {})", w.table, w.barrier))
-                .collect();
-            format!(
-                "CDC record #{} (userId {u}, itemId {i}, amount {a}, price {p}) streams into {}.",
-                record.offset,
-                if to.is_empty() { "the ingest job".into() } else { to.join(", ") }
-            )
-        }
+        K::CdcRecord { record, written } => cdc_text(record, written),
         K::BarrierIssued {
             barrier,
             cdc_offset_start,
@@ -191,10 +203,16 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             barrier,
             records,
             waiting_for,
+            expired_snapshot,
         } => {
             let mut s = format!(
                 "{job} reads barrier {barrier} of {input} ({records} records) and passes the barrier on."
             );
+            if let Some(id) = expired_snapshot {
+                s.push_str(&format!(
+                    " But snapshot {id} of {input} had EXPIRED: Paimon would have deleted its files and this read would fail; the model kept the data (expiry is bookkeeping here), so what follows is not what a real job could replay."
+                ));
+            }
             if !waiting_for.is_empty() {
                 s.push_str(&format!(
                     " Its stateful operator aligns: it buffers this input until barrier {barrier} of {} arrives.",
@@ -216,7 +234,7 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             barrier,
             records,
         } => format!(
-            "{job} finished barrier {barrier}: PROCESSED in {table} ({records} records), in no snapshot yet. Read Uncommitted sees it now; Read Committed reads barrier {barrier} once it is PROCESSED in every table the query depends on."
+            "{job} finished barrier {barrier}: PROCESSED in {table} ({records} records), in no snapshot yet. Read Uncommitted sees it now; Read Committed reads barrier {barrier} once it is PROCESSED in every related table the query depends on (fed by a common CDC source)."
         ),
         K::SnapshotHeld { job, barrier } => format!(
             "{job} holds its snapshot of barrier {barrier} until the barrier is PRECOMMIT (the armed failure waits for that point)."
@@ -228,13 +246,13 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             total_record_count,
             ..
         } => format!(
-            "{table} commits snapshot {snapshot_id} for barrier {barrier} ({total_record_count} rows): WRITTEN. Repeatable Read reads barrier {barrier} once it is WRITTEN in every table the query depends on; a job failure never takes the snapshot away (only a revision rolls it back)."
+            "{table} commits snapshot {snapshot_id} for barrier {barrier} ({total_record_count} rows): WRITTEN. Repeatable Read reads barrier {barrier} once it is WRITTEN in every related table the query depends on (fed by a common CDC source); a job failure never takes the snapshot away (only a revision rolls it back)."
         ),
         K::Precommit { barrier } => format!(
-            "Barrier {barrier} is PRECOMMIT: PROCESSED in every table of the topology. Read Committed reads a barrier once it is PROCESSED in every table the query depends on: a query over all the tables reads barrier {barrier} by now, one over fewer tables may have read it earlier."
+            "Barrier {barrier} is PRECOMMIT: PROCESSED in every table of the topology. Read Committed reads a barrier once it is PROCESSED in every related table the query depends on (fed by a common CDC source): a query over all the tables reads barrier {barrier} by now, one over fewer tables may have read it earlier."
         ),
         K::Commit { barrier } => format!(
-            "Barrier {barrier} is COMMIT: WRITTEN in every table of the topology, a globally consistent set of snapshots. Repeatable Read reads a barrier once it is WRITTEN in every table the query depends on: a query over all the tables reads barrier {barrier} by now, one over fewer tables may have read it earlier."
+            "Barrier {barrier} is COMMIT: WRITTEN in every table of the topology, a globally consistent set of snapshots. Repeatable Read reads a barrier once it is WRITTEN in every related table the query depends on (fed by a common CDC source): a query over all the tables reads barrier {barrier} by now, one over fewer tables may have read it earlier."
         ),
         K::JobFailed {
             job,
@@ -320,7 +338,7 @@ fn readers_after_failure(lost: &[String], table: &str) -> String {
         "No reader at Read Committed or Repeatable Read loses what it read.".to_string()
     } else {
         format!(
-            "Read Committed goes back to an earlier barrier in every query that had read barrier {} of {table} (it was PROCESSED in every table the query depends on, PRECOMMIT or not); Repeatable Read does not — snapshots stay.",
+            "Read Committed goes back to an earlier barrier in every query that had read barrier {} of {table} (it was PROCESSED in every related table the query depends on (fed by a common CDC source), PRECOMMIT or not); Repeatable Read does not — snapshots stay.",
             lost.join(", ")
         )
     }
