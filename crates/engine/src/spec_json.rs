@@ -265,10 +265,12 @@ mod tests {
         let line = broken.lines().position(|l| l.contains("\"six\"")).unwrap() + 1;
         let error = Scenario::from_json(&broken).unwrap_err().to_string();
         assert!(error.contains(&format!("line {line} ")), "{error}");
-        let topology = TopologySpec::from_json(
-            &include_str!("barrier/presets/chain.json")
-                .replacen('{', "{\"$schema\": \"../schemas/topology.schema.json\",", 1),
-        );
+        let topology =
+            TopologySpec::from_json(&include_str!("barrier/presets/chain.json").replacen(
+                '{',
+                "{\"$schema\": \"../schemas/topology.schema.json\",",
+                1,
+            ));
         assert!(topology.is_ok(), "{topology:?}");
     }
 }

@@ -7,7 +7,9 @@ use batchscope_engine::microbatch::event::label::rows_text;
 use batchscope_engine::microbatch::event::sink_outcome::SinkFailure;
 use batchscope_engine::microbatch::event::Recovery;
 use batchscope_engine::microbatch::event::{Event, EventKind, SinkEffect};
-use batchscope_engine::microbatch::scenario::{Scenario, SinkKind, SourceKind};
+use batchscope_engine::microbatch::scenario::{
+    Scenario, SeaTunnelDesign, SinkKind, SourceApi, SourceKind,
+};
 
 /// The note for one event.
 pub fn explain(event: &Event, scenario: &Scenario) -> String {
@@ -27,12 +29,14 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 latest_commit.map_or("none".into(), |v| v.to_string()),
             ),
             Recovery::Next { batch_id } => format!(
-                "commits/{} exists: that batch is done, so the driver plans batch {batch_id} next. Nothing is re-run.",
-                batch_id.saturating_sub(1)
+                "commits/{} exists: that batch is done, so the driver plans batch {batch_id} next. Nothing is re-run.{}",
+                batch_id.saturating_sub(1),
+                if scenario.source.api() == SourceApi::V1 { " A V1 source is first asked for getBatch of that batch once more (MicroBatchExecution.populateStartOffsets)." } else { " The source is a V2 stream: Spark asks it nothing more about that batch (MicroBatchExecution.populateStartOffsets calls getBatch again only on V1 sources)." }
             ),
         },
         EventKind::RecoveryGetBatch { batch_id } => format!(
-            "On restart after a committed batch Spark calls getBatch({batch_id}) on V1 sources once more without running it (some sources expect it before the next getOffset)."
+            "On restart after a committed batch Spark calls getBatch({batch_id}) once more and does not run it: this source is a V1 Source{}, and \"certain sources (e.g., KafkaSource) assume on restart the last batch will be executed before getOffset is called again\" (MicroBatchExecution.populateStartOffsets). V2 streams are not asked.",
+            if source == SourceKind::ReplayableLog { " (the V1 KafkaSource: spark.sql.streaming.disabledV2MicroBatchReaders names KafkaSourceProvider)" } else { "" }
         ),
         EventKind::SourceInitialized { meta_rows, .. } => {
             if meta_rows.is_empty() {
@@ -67,7 +71,8 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 compact_offset(end)
             ),
             SourceKind::ReplayableLog => format!(
-                "getOffset returns the latest offset of every partition, {}: batch {batch_id} will read exactly up to there, on every attempt.",
+                "{} returns the latest offset of every partition, {}: batch {batch_id} will read exactly up to there, on every attempt.",
+                if scenario.source.api() == SourceApi::V2 { "latestOffset (KafkaMicroBatchStream, Spark 3's V2 Kafka reader)" } else { "getOffset (the V1 KafkaSource)" },
                 compact_offset(end)
             ),
         },
@@ -114,8 +119,16 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 SourceKind::AutoCommit => format!(
                     "getBatch plans batch {batch_id} from the Tunnel server's checkpoints: {tasks}."
                 ),
+                SourceKind::SeaTunnel => format!(
+                    "planInputPartitions plans batch {batch_id}: one reader per subtask, with no end. Each reader restores its start from its state files ({}), not from the offset, and reads until it stops — so a re-run may read a different range: {tasks}.",
+                    match scenario.source.design {
+                        SeaTunnelDesign::Pr7476 => "PR #7476: the next .prepared of the folder, else its newest .committed, else walking back over older folders",
+                        SeaTunnelDesign::CommittedOnly => "committed-only: the newest .committed",
+                    }
+                ),
                 _ => format!(
-                    "getBatch plans batch {batch_id} with fixed ranges: {tasks}. Same offsets, same rows — on every attempt."
+                    "{} plans batch {batch_id} with fixed ranges: {tasks}. Same offsets, same rows — on every attempt.",
+                    if scenario.source.api() == SourceApi::V2 { "planInputPartitions" } else { "getBatch" }
                 ),
             }
         }

@@ -280,6 +280,18 @@ pub fn lesson(name: &str) -> Lesson {
             try_crash: Some("sink-commit@3"),
             try_outcome: "batch 3 is written, the driver dies before commits/3, the new driver's sink forgot it: duplicates",
         },
+        "kafka-v1-source" => Lesson {
+            title: "Kafka as a V1 Source: the extra getBatch on restart",
+            question: "Why does Spark call getBatch for a batch it does not run? (MicroBatchExecution.populateStartOffsets; Spark's KafkaMicroBatchV1SourceSuite)",
+            paragraphs: vec![
+                "Since Spark 3 a Kafka query reads through the V2 KafkaMicroBatchStream (latestOffset, planInputPartitions) — the other Kafka presets. This one reads through the V1 KafkaSource (getOffset, getBatch), which Spark 3+ uses only when spark.sql.streaming.disabledV2MicroBatchReaders names KafkaSourceProvider (its default is empty; Spark 2.x always used the V1 source).",
+                "Crash right after commits/3 is written. The restart finds offsets/3 and commits/3: batch 3 is done and batch 4 is next.",
+                "Before it plans batch 4, Spark calls getBatch(start, end) of batch 3 on every V1 source and throws the result away: \"certain sources (e.g., KafkaSource) assume on restart the last batch will be executed before getOffset is called again\" (populateStartOffsets). For a V2 stream it does nothing: \"The V2 API does not have the same edge case\". Compare kafka-append under the same crash: no GetBatch(3) there.",
+                "The call reads nothing into the sink, so the verdict is the same as with the V2 reader.",
+            ],
+            try_crash: Some("commit-log@3"),
+            try_outcome: "the restart calls GetBatch(3) on the V1 source without running it, then runs batch 4: exactly-once",
+        },
         _ => Lesson {
             title: "Watch a micro-batch recover",
             question: "Does the sink end up with every record exactly once after a crash?",

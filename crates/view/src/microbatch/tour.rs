@@ -404,6 +404,15 @@ pub fn tour(preset: &str) -> Tour {
             stop(End, Some(Sink), "Duplicates",
                 "Batch 3 is in the sink twice. A batch id de-duplicates only if it is kept where the restart can read it (FileStreamSink's _spark_metadata)."),
         ],
+        "kafka-v1-source" => vec![
+            stop(Batch(E::CommitLogWritten, 3), Some(Checkpoint), "Batch 3 is done",
+                "commits/3 is on disk: batch 3 will never run again. The crash comes right after it."),
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed after commits/3", "offsets/3 and commits/3 are both there."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Batch 4 is next", "The latest batch in offsets/ is committed: the driver moves on to batch 4."),
+            stop(Next(E::RecoveryGetBatch), None, "getBatch(3), not run",
+                "First Spark calls getBatch of batch 3 on the V1 KafkaSource and discards the result: the V1 KafkaSource expects the last batch to run before getOffset is called again. A V2 KafkaMicroBatchStream (kafka-append) is not asked."),
+            stop(End, Some(Sink), "Nothing changes in the sink", "The extra call writes nothing: every record once."),
+        ],
         _ => vec![
             stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log",
                 "offsets/0 is written before anything of batch 0 runs."),

@@ -6,7 +6,7 @@ use super::spec::{
     default_checkpoint_interval_ms, default_idle_timeout_ms, default_max_offsets_per_channel,
     default_page_size, default_restart_delay_ms, default_seed, default_stores,
     default_trigger_interval_ms, invalid, Execution, ReaderEnd, Scenario, ScenarioError,
-    SeaTunnelDesign, SinkKind, SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec,
+    SeaTunnelDesign, SinkKind, SinkSpec, SinkValue, SourceApi, SourceKind, SourceSpec, SplitSpec,
     UpstreamSpec, Window,
 };
 use crate::spec_json::NamedSchema;
@@ -57,6 +57,7 @@ fn base(
                 // the query's first trigger); Spark's default `latest` is shown by
                 // `checkpoint-deleted-latest`.
                 starting_offsets: StartingOffsets::Earliest,
+                api: None,
             },
             sink: SinkSpec {
                 kind: sink,
@@ -199,6 +200,12 @@ pub fn presets() -> Vec<Preset> {
             SourceKind::ReplayableLog,
             SinkKind::BatchIdInMemory,
         ),
+        base(
+            "kafka-v1-source",
+            "Kafka with the V2 reader disabled (spark.sql.streaming.disabledV2MicroBatchReaders naming KafkaSourceProvider): the V1 KafkaSource, which Spark asks once more for getBatch of the last committed batch on a restart.",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
     ];
     for p in &mut out {
         match p.name {
@@ -260,6 +267,12 @@ pub fn presets() -> Vec<Preset> {
             "seatunnel-dev-timer" => {
                 p.scenario.source.reader = ReaderEnd::VirtualCheckpoint;
                 p.scenario.source.checkpoint_interval_ms = 1_500;
+            }
+            "kafka-v1-source" => {
+                // Spark 3+ reads Kafka through the V2 KafkaMicroBatchStream unless this conf
+                // names KafkaSourceProvider (SQLConf.DISABLED_V2_STREAMING_MICROBATCH_READERS,
+                // default ""; Spark's KafkaMicroBatchV1SourceSuite sets it).
+                p.scenario.source.api = Some(SourceApi::V1);
             }
             "continuous-epochs" => {
                 p.scenario.execution = Execution::Continuous;

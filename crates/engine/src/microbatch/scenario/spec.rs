@@ -194,9 +194,41 @@ pub enum SourceKind {
 
 impl SourceKind {
     /// Whether the source reads through the Tunnel server (and so supports partition splits).
+    /// SeaTunnel's readers read their subtasks, not Tunnel channels.
     pub fn uses_tunnel(self) -> bool {
-        !matches!(self, SourceKind::ReplayableLog)
+        matches!(
+            self,
+            SourceKind::Tablestore | SourceKind::PullAhead | SourceKind::AutoCommit
+        )
     }
+
+    /// The Spark source API this kind implements when the scenario does not say: the
+    /// Kafka-like log is Spark 3's V2 `KafkaMicroBatchStream`, the Tablestore-based sources
+    /// are V1 `Source`s (the emr-tablestore connector), SeaTunnel's is a V2 `MicroBatchStream`.
+    pub fn default_api(self) -> SourceApi {
+        match self {
+            SourceKind::ReplayableLog | SourceKind::SeaTunnel => SourceApi::V2,
+            SourceKind::Tablestore | SourceKind::PullAhead | SourceKind::AutoCommit => {
+                SourceApi::V1
+            }
+        }
+    }
+}
+
+/// Which of Spark's micro-batch source APIs the source implements.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceApi {
+    /// The V1 `Source` (getOffset / getBatch). On a restart after a committed batch Spark calls
+    /// getBatch of that batch once more without running it (`MicroBatchExecution.populateStartOffsets`).
+    /// For the Kafka-like log: the V1 `KafkaSource`, which Spark 3+ uses only when
+    /// `spark.sql.streaming.disabledV2MicroBatchReaders` names `KafkaSourceProvider` (Spark 2.x used it always).
+    V1,
+    /// The V2 `MicroBatchStream` (latestOffset / planInputPartitions): no extra call on restart.
+    /// For the Kafka-like log: `KafkaMicroBatchStream`, Spark 3+'s default.
+    V2,
 }
 
 /// The source and its options.
@@ -230,6 +262,19 @@ pub struct SourceSpec {
     /// Kafka-like log: where a new query starts (`startingOffsets`, default `latest` as Spark).
     #[serde(default, skip_serializing_if = "StartingOffsets::is_latest")]
     pub starting_offsets: StartingOffsets,
+    /// The Spark source API (`v1` or `v2`); absent: the kind's own (the Kafka-like log and
+    /// SeaTunnel `v2`; tablestore, pull-ahead and auto-commit `v1`).
+    /// Only the Kafka-like log has both: `v1` is the V1 `KafkaSource` (Spark 3+ with
+    /// `spark.sql.streaming.disabledV2MicroBatchReaders` naming `KafkaSourceProvider`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api: Option<SourceApi>,
+}
+
+impl SourceSpec {
+    /// The Spark source API this source runs as: the scenario's `api`, else the kind's own.
+    pub fn api(&self) -> SourceApi {
+        self.api.unwrap_or(self.kind.default_api())
+    }
 }
 
 /// How a SeaTunnel reader restores and when its sink writer makes rows visible.

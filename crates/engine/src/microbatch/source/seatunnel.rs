@@ -122,11 +122,6 @@ impl Source for SeaTunnelSource {
         true
     }
 
-    /// `SeaTunnelMicroBatch` is a V2 `MicroBatchStream`: no extra getBatch on restart.
-    fn is_v1(&self) -> bool {
-        false
-    }
-
     /// Where the next batch's readers would restore, whatever the offsets say.
     fn position_after(
         &self,
