@@ -164,6 +164,9 @@ use Tab::*;
 /// The tour of a preset (an unknown name gets a general one).
 pub fn tour(preset: &str) -> Tour {
     let crash = lesson(preset).try_crash;
+    if let Some(stops) = seatunnel_stops(preset) {
+        return Tour { crash, stops };
+    }
     let stops = match preset {
         "kafka-idempotent" => vec![
             stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log",
@@ -309,72 +312,6 @@ pub fn tour(preset: &str) -> Tour {
                 "The replayed epoch writes the rows the first attempt had already committed."),
             stop(End, Some(Sink), "Duplicates, never loss", "Continuous processing is at-least-once."),
         ],
-        "reader-never-closes" => vec![
-            stop(Batch(E::AddBatch, 0), Some(Sink), "Batch 0 starts",
-                "The sink waits for the tasks; a task ends when its reader's next() returns false."),
-            stop(Next(E::ReaderPolled), Some(Channels), "The reader polls",
-                "SeaTunnel's reader loops while its queue is empty: `while (running && handover.isEmpty()) sleep`."),
-            stop(ReaderWaits, Some(Channels), "The data has stopped",
-                "The queue has been empty for seconds, and the reader still waits: in streaming mode it is always running."),
-            stop(End, Some(Sink), "Stuck",
-                "No task finished, nothing was committed, commits/0 was never written: the delay grows without bound (apache/seatunnel#9477)."),
-        ],
-        "reader-idle-timeout" => vec![
-            stop(ReaderCloses, Some(Channels), "The idle timeout",
-                "The reader saw no row for 800 ms and returns next() = false: its task can end."),
-            stop(StatePrepared, Some(Checkpoint), "<id>.prepared",
-                "The reader writes its position to sources/0/0/<subtask>/<id>.prepared."),
-            stop(StateCommitted, Some(Checkpoint), "Renamed .committed",
-                "The sink committed the task's rows, then renamed the state file: that position is now safe to resume from."),
-            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the fix works, batches end."),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed in batch 1", "One reader of batch 1 had committed its state; the other had not."),
-            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 1",
-                "Each reader resumes from its newest .committed file: rows already committed are not read again."),
-            stop(End, Some(Sink), "Exactly-once", "Every row once."),
-        ],
-        "seatunnel-checkpoint-records" => vec![
-            stop(StatePrepared, Some(Checkpoint), "A checkpoint record is due",
-                "The reader writes <id>.prepared with its position; the checkpoint record goes behind the rows it read. The sink has not seen it yet."),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the sink saw the record",
-                "The rows before the record die with the task; <id>.prepared stays on disk."),
-            stop(Next(E::Recovered), Some(Checkpoint), "Re-run the batch", "commits/0 is missing: batch 0 runs again."),
-            stop(Next(E::GetBatch), Some(Channels), "Restore from .prepared",
-                "As PR #7476 wrote it, the reader restores from the latest .prepared of the batch: it starts past the rows the sink never received."),
-            stop(End, Some(Sink), "Data loss",
-                "The missing keys are listed in the Sink tab. Compare seatunnel-committed-only, which restores only from .committed."),
-        ],
-        "seatunnel-committed-only" => vec![
-            stop(StatePrepared, Some(Checkpoint), "A checkpoint record",
-                "The reader writes <id>.prepared and emits a checkpoint record behind the rows it read."),
-            stop(Batch(E::SinkCommitted, 0), Some(Sink), "Visible before the rename",
-                "In this design the sink makes the rows before the record visible first; the rename to .committed is next."),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the rename", "The rows are in the sink; their checkpoint is only .prepared."),
-            stop(Next(E::Recovered), Some(Checkpoint), "Resume from .committed",
-                "A .prepared file is never trusted: the reader resumes from the newest .committed file, before those rows."),
-            stop(StateCommitted, Some(Sink), "Written twice",
-                "The re-run's sink wrote the first record's rows again before this rename."),
-            stop(End, Some(Sink), "At-least-once", "Duplicates, never loss: rows reach the sink before their checkpoint is committed."),
-        ],
-        "seatunnel-idempotent-sink" => vec![
-            stop(Batch(E::SinkCommitted, 0), Some(Sink), "Rows before the record",
-                "The sink upserts the rows before the first checkpoint record; the rename to .committed is next."),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the rename", "The rows are in the sink; their checkpoint is only .prepared."),
-            stop(Next(E::Recovered), Some(Checkpoint), "Resume from .committed",
-                "The reader resumes from the newest .committed file and reads those rows again."),
-            stop(StateCommitted, Some(Sink), "Overwritten, not duplicated",
-                "The re-run wrote the same keys again; the upsert kept one row per key (counted as rewrites)."),
-            stop(End, Some(Sink), "Exactly-once", "At-least-once delivery into an idempotent sink: every key once."),
-        ],
-        "seatunnel-dev-timer" => vec![
-            stop(ReaderCloses, Some(Channels), "A timer, not the data",
-                "The checkpoint interval is over: one virtual checkpoint, then next() returns false."),
-            stop(StatePrepared, Some(Checkpoint), "sources/0/<subtask>/1",
-                "The reader appends its state to /1; the next reader would restore from /0, which nothing writes."),
-            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the first micro-batch is done."),
-            stop(Batch(E::NoNewData, 1), None, "latestOffset did not move",
-                "{\"checkpointId\":0} again: commit(end of batch 0) would move it, but Spark calls it only while constructing batch 1."),
-            stop(End, Some(Sink), "Stuck", "Rows keep arriving and no batch reads them."),
-        ],
         "checkpoint-deleted-latest" => vec![
             stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
             stop(Next(E::Crashed), Some(Checkpoint), "The query stops", "The query is stopped; the data keeps arriving."),
@@ -421,6 +358,79 @@ pub fn tour(preset: &str) -> Tour {
         ],
     };
     Tour { crash, stops }
+}
+
+/// The stops of the SeaTunnel presets' tours.
+fn seatunnel_stops(preset: &str) -> Option<Vec<Stop>> {
+    Some(match preset {
+        "reader-never-closes" => vec![
+            stop(Batch(E::AddBatch, 0), Some(Sink), "Batch 0 starts",
+                "The sink waits for the tasks; a task ends when its reader's next() returns false."),
+            stop(Next(E::ReaderPolled), Some(Channels), "The reader polls",
+                "SeaTunnel's reader loops while its queue is empty: `while (running && handover.isEmpty()) sleep`."),
+            stop(ReaderWaits, Some(Channels), "The data has stopped",
+                "The queue has been empty for seconds, and the reader still waits: in streaming mode it is always running."),
+            stop(End, Some(Sink), "Stuck",
+                "No task finished, nothing was committed, commits/0 was never written: the delay grows without bound."),
+        ],
+        "reader-idle-timeout" => vec![
+            stop(StatePrepared, Some(Checkpoint), "One snapshot, mid-batch",
+                "The reader's timer fired once, 1 s after it started: it writes its position to sources/0/0/<subtask>/<id>.prepared and emits a checkpoint row."),
+            stop(StateCommitted, Some(Checkpoint), "Renamed .committed",
+                "The sink writer flushed the rows before the record, then renamed the state file. The timer is not rescheduled: no other snapshot in this batch."),
+            stop(ReaderCloses, Some(Channels), "The idle timeout",
+                "The reader saw no row for 800 ms and returns next() = false — without a snapshot. Its rows after the record are flushed at the task commit."),
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the fix works, batches end."),
+            stop(Batch(E::ReaderPolled, 1), Some(Sink), "Read again",
+                "Batch 1 starts at {\"checkpointId\":0}, folder 0: each reader restores from its mid-batch snapshot and reads the rows after it a second time."),
+            stop(End, Some(Sink), "Duplicates without a failure",
+                "The append sink holds the re-read rows twice (inferred from PR #7476's code)."),
+        ],
+        "seatunnel-checkpoint-records" => vec![
+            stop(StatePrepared, Some(Checkpoint), "A checkpoint record is due",
+                "The reader's one timer fired: it writes <id>.prepared with its position; the checkpoint record goes behind the rows it read. The sink has not seen it yet."),
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the sink saw the record",
+                "The rows before the record die with the task; <id>.prepared stays on disk."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Re-run the batch", "commits/0 is missing: batch 0 runs again."),
+            stop(Next(E::GetBatch), Some(Channels), "Restore from .prepared",
+                "As PR #7476 wrote it, the reader restores from the folder's next .prepared first: it starts past the rows the sink never received."),
+            stop(End, Some(Sink), "Loss, and duplicates",
+                "The missing keys are the crash's; the duplicates are every batch re-reading what followed its one snapshot. Compare seatunnel-committed-only."),
+        ],
+        "seatunnel-committed-only" => vec![
+            stop(StatePrepared, Some(Checkpoint), "A checkpoint record",
+                "The reader writes <id>.prepared and emits a checkpoint record behind the rows it read."),
+            stop(Batch(E::SinkCommitted, 0), Some(Sink), "Visible before the rename",
+                "In this design the sink makes the rows before the record visible first; the rename to .committed is next."),
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the rename", "The rows are in the sink; their checkpoint is only .prepared."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Resume from .committed",
+                "A .prepared file is never trusted: the reader resumes from the newest .committed file, before those rows."),
+            stop(StateCommitted, Some(Sink), "Written twice",
+                "The re-run's sink wrote the first record's rows again before this rename."),
+            stop(End, Some(Sink), "At-least-once", "Duplicates, never loss: rows reach the sink before their checkpoint is committed."),
+        ],
+        "seatunnel-idempotent-sink" => vec![
+            stop(Batch(E::SinkCommitted, 0), Some(Sink), "Rows before the record",
+                "The sink upserts the rows before the first checkpoint record; the rename to .committed is next."),
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the rename", "The rows are in the sink; their checkpoint is only .prepared."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Resume from .committed",
+                "The reader resumes from the newest .committed file and reads those rows again."),
+            stop(StateCommitted, Some(Sink), "Overwritten, not duplicated",
+                "The re-run wrote the same keys again; the upsert kept one row per key (counted as rewrites)."),
+            stop(End, Some(Sink), "Exactly-once", "At-least-once delivery into an idempotent sink: every key once."),
+        ],
+        "seatunnel-dev-timer" => vec![
+            stop(ReaderCloses, Some(Channels), "A timer, not the data",
+                "The checkpoint interval is over: one virtual checkpoint, then next() returns false."),
+            stop(StatePrepared, Some(Checkpoint), "sources/0/<subtask>/1",
+                "The reader appends its state to /1; the next reader would restore from /0, which nothing writes."),
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the first micro-batch is done."),
+            stop(Batch(E::NoNewData, 1), None, "latestOffset did not move",
+                "{\"checkpointId\":0} again: commit(end of batch 0) would move it, but Spark calls it only while constructing batch 1."),
+            stop(End, Some(Sink), "Stuck", "Rows keep arriving and no batch reads them."),
+        ],
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -43,6 +43,11 @@ impl EventKind {
             EventKind::SinkWriteFailed { .. } => (Sink, Driver),
             EventKind::TaskFailed { .. } => (Tasks, Driver),
             EventKind::CheckpointDeleted { .. } => (Driver, Checkpoint),
+            // SeaTunnel's prepareCommit runs in the task's sink writer.
+            EventKind::SinkCommitted {
+                target: CommitTarget::Prepared { .. },
+                ..
+            } => (Tasks, Sink),
             EventKind::SinkCommitted { .. } => (Driver, Sink),
             EventKind::CommitLogWritten { .. } => (Driver, Checkpoint),
             EventKind::CheckpointWriteRejected { .. } => (Checkpoint, Driver),
@@ -181,7 +186,7 @@ impl EventKind {
             EventKind::SinkCommitted {
                 target: CommitTarget::Prepared { .. },
                 ..
-            } => "prepareCommit (not visible yet)".into(),
+            } => "prepareCommit: rows flushed".into(),
             EventKind::SinkCommitted {
                 batch_id, skipped, ..
             } => {

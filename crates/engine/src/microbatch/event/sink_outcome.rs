@@ -14,8 +14,9 @@ pub enum CommitTarget {
     /// The rows are visible here: a file name, a store, `StreamingWrite.commit(3): …`, a
     /// SeaTunnel checkpoint record.
     Visible(String),
-    /// SeaTunnel (PR #7476): `prepareCommit` at a checkpoint record; the rows wait for the task
-    /// commit and are not visible yet.
+    /// SeaTunnel (PR #7476): `prepareCommit` at a checkpoint record, in the task's sink writer.
+    /// A sink without a committer has flushed the rows (visible); the commit info it returns is
+    /// dropped (`ackCheckpoint` never stores it; `commit()` commits only `latestCommitInfoT`).
     Prepared {
         /// The checkpoint record's id.
         checkpoint_id: u64,
@@ -27,7 +28,7 @@ pub enum CommitTarget {
 const PREPARED: (&str, &str, &str) = (
     "prepareCommit at checkpoint record ",
     " of subtask ",
-    " (visible at task commit)",
+    " (rows flushed, commit info dropped)",
 );
 
 impl fmt::Display for CommitTarget {
@@ -177,7 +178,7 @@ mod tests {
         let targets = [
             (
                 prepared.clone(),
-                "prepareCommit at checkpoint record 4 of subtask 1 (visible at task commit)",
+                "prepareCommit at checkpoint record 4 of subtask 1 (rows flushed, commit info dropped)",
             ),
             (
                 CommitTarget::Visible("StreamingWrite.commit(3): store-0".into()),

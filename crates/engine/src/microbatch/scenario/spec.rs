@@ -252,10 +252,11 @@ pub struct SourceSpec {
     /// SeaTunnel: the reader ends after this long without new rows (`idle-timeout`, `checkpoint-records`).
     #[serde(default = "default_idle_timeout_ms")]
     pub idle_timeout_ms: u64,
-    /// SeaTunnel: interval of in-band checkpoint records (`checkpoint-records`).
+    /// SeaTunnel: the checkpoint timer (`checkpoint.interval`): PR #7476's fires once per batch,
+    /// committed-only's every interval.
     #[serde(default = "default_checkpoint_interval_ms")]
     pub checkpoint_interval_ms: u64,
-    /// SeaTunnel: which checkpoint-record design runs (PR #7476 as written, or the safer
+    /// SeaTunnel: which checkpoint-record design runs (PR #7476 as its code does it, or the safer
     /// committed-only variant).
     #[serde(default, skip_serializing_if = "SeaTunnelDesign::is_pr_7476")]
     pub design: SeaTunnelDesign,
@@ -293,19 +294,23 @@ impl SourceSpec {
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum SeaTunnelDesign {
-    /// PR #7476 as written: a reader restores from the latest `.prepared` of the batch, then the
-    /// latest `.committed`, walking back over batches and preferring a newer `.prepared`; the sink
-    /// writer prepares its commit at each checkpoint record and commits at Spark task commit.
+    /// PR #7476 as its code does it (apache/seatunnel 34c5d786): each reader's checkpoint timer
+    /// fires once per micro-batch and a reader that closes writes no snapshot; a reader restores
+    /// from its folder's next `.prepared` (newest `.committed` id + 1), then its newest
+    /// `.committed`, walking back over older folders and preferring a newer `.prepared`; the sink
+    /// writer flushes the rows at a checkpoint record (a sink without a committer) and drops the
+    /// commit info `prepareCommit` returns.
     #[default]
     #[serde(rename = "pr-7476")]
     Pr7476,
-    /// A safer design the PR does not have: restore only from `.committed`, and the sink makes
-    /// the rows before a checkpoint record visible before it renames `.prepared` to `.committed`.
+    /// A safer design the PR does not have: restore only from `.committed`; a checkpoint record
+    /// every interval and a last snapshot as the reader closes; a re-run's snapshot replaces a
+    /// stale `.prepared`. The rows before a record are visible before the rename.
     CommittedOnly,
 }
 
 impl SeaTunnelDesign {
-    /// Whether this is PR #7476 as written (the default, left out of the JSON).
+    /// Whether this is PR #7476 as its code does it (the default, left out of the JSON).
     pub fn is_pr_7476(&self) -> bool {
         *self == SeaTunnelDesign::Pr7476
     }
@@ -334,12 +339,16 @@ pub enum ReaderEnd {
     #[default]
     Never,
     /// After `idle_timeout_ms` without new rows (the fix discussed in seed 001 / PR #7476).
+    /// Under `pr-7476` the PR's one checkpoint timer runs too (its reader always has it); under
+    /// `committed-only` the reader snapshots only as it closes.
     #[schemars(
-        description = "After `idle_timeout_ms` without new rows (the fix discussed around SeaTunnel PR #7476)."
+        description = "After `idle_timeout_ms` without new rows (the fix in SeaTunnel PR #7476). Under `pr-7476` the PR's one checkpoint timer per batch runs too; under `committed-only` the reader snapshots only as it closes."
     )]
     IdleTimeout,
-    /// As `IdleTimeout`, plus in-band checkpoint records every `checkpoint_interval_ms`: the reader
-    /// writes `<id>.prepared`, the sink commits the rows before the record and renames it `<id>.committed`.
+    /// As `IdleTimeout`, with in-band checkpoint records: once per reader and batch under
+    /// `pr-7476` (the PR's timer is scheduled once), every `checkpoint_interval_ms` under
+    /// `committed-only`. The reader writes `<id>.prepared`, the sink takes the rows before the
+    /// record and renames it `<id>.committed`.
     CheckpointRecords,
     /// The merged dev reader: after `checkpoint_interval_ms` one virtual checkpoint appends its
     /// state to `sources/0/<subtask>/1` and `next()` returns false (the batch ends on a timer);
