@@ -286,10 +286,10 @@ impl World {
             EventKind::SinkCommitted {
                 batch_id,
                 rows: count,
-                target: CommitTarget::Visible(format!(
-                    "checkpoint record {} of subtask {task}",
-                    next.checkpoint_id
-                )),
+                target: CommitTarget::Record {
+                    checkpoint_id: next.checkpoint_id,
+                    subtask: task,
+                },
                 skipped: false,
             }
         }

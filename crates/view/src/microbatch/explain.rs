@@ -191,7 +191,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         EventKind::SinkCommitted { batch_id, skipped: true, .. } => format!(
             "The sink already committed epoch {batch_id}, so this commit is skipped as a duplicate — and the rows this attempt staged are dropped. If the re-run read more than the first attempt, those rows are never written."
         ),
-        EventKind::SinkCommitted { rows, target, .. } if source == SourceKind::SeaTunnel => seatunnel_record(scenario, *rows, target),
+        EventKind::SinkCommitted { rows, target: target @ (CommitTarget::Prepared { .. } | CommitTarget::Record { .. }), .. } => seatunnel_record(scenario, *rows, target),
         EventKind::SinkCommitted { batch_id, rows, target, .. } => match sink {
             SinkKind::Append | SinkKind::Upsert => format!(
                 "The sink finished batch {batch_id} (its rows were already written by the tasks). commits/{batch_id} is not written yet — a crash now re-runs the batch."

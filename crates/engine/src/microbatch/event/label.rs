@@ -45,7 +45,7 @@ impl EventKind {
             EventKind::CheckpointDeleted { .. } => (Driver, Checkpoint),
             // SeaTunnel's prepareCommit runs in the task's sink writer.
             EventKind::SinkCommitted {
-                target: CommitTarget::Prepared { .. },
+                target: CommitTarget::Prepared { .. } | CommitTarget::Record { .. },
                 ..
             } => (Tasks, Sink),
             EventKind::SinkCommitted { .. } => (Driver, Sink),
@@ -187,6 +187,10 @@ impl EventKind {
                 target: CommitTarget::Prepared { .. },
                 ..
             } => "prepareCommit: rows flushed".into(),
+            EventKind::SinkCommitted {
+                target: CommitTarget::Record { checkpoint_id, .. },
+                ..
+            } => format!("record {checkpoint_id}: rows visible"),
             EventKind::SinkCommitted {
                 batch_id, skipped, ..
             } => {
