@@ -254,12 +254,32 @@ fn the_reproduce_line_names_the_scenario_file() {
 
 #[test]
 fn only_v1_sources_get_the_extra_get_batch_on_restart() {
+    // Spark 3's Kafka reader is the V2 KafkaMicroBatchStream: not asked again.
     let kafka = events(&["--preset", "kafka-idempotent", "--crash", "commit-log@2"]);
-    assert_eq!(count(&kafka, "recovery-get-batch"), 1);
+    assert_eq!(count(&kafka, "crashed"), 1);
+    assert_eq!(count(&kafka, "recovery-get-batch"), 0);
+    // The V1 KafkaSource (the V2 reader disabled) is, and so is Tablestore's V1 Source.
+    let v1 = events(&["--preset", "kafka-v1-source", "--crash", "commit-log@2"]);
+    assert_eq!(count(&v1, "recovery-get-batch"), 1);
+    let tablestore = events(&["--preset", "tablestore", "--crash", "commit-log@2"]);
+    assert_eq!(count(&tablestore, "recovery-get-batch"), 1);
     // SeaTunnel's source is a V2 MicroBatchStream.
     let seatunnel = events(&["--preset", "reader-idle-timeout", "--crash", "commit-log@1"]);
     assert_eq!(count(&seatunnel, "crashed"), 1);
     assert_eq!(count(&seatunnel, "recovery-get-batch"), 0);
+}
+
+#[test]
+fn only_the_kafka_like_log_takes_another_source_api() {
+    let mut s = preset_json("tablestore");
+    s["source"]["api"] = serde_json::json!("v2");
+    let path = temp_file("faults-api", "tablestore-v2.json", &s.to_string());
+    let err = bad_input(&["run", path.to_str().unwrap()], "source.api");
+    assert!(err.contains("V1 `Source`"), "{err}");
+    let mut s = preset_json("seatunnel-checkpoint-records");
+    s["upstream"]["splits"] = serde_json::json!([{ "channel": 0, "at_ms": 2500 }]);
+    let path = temp_file("faults-api", "seatunnel-split.json", &s.to_string());
+    bad_input(&["run", path.to_str().unwrap()], "upstream.splits[0]");
 }
 
 #[test]

@@ -480,10 +480,12 @@ export interface SourceSpec {
     reader?: "never" | "idle-timeout" | "checkpoint-records" | "virtual-checkpoint";
     idle_timeout_ms?: number;
     checkpoint_interval_ms?: number;
-    /** SeaTunnel: PR #7476 as written, or the committed-only variant. */
+    /** SeaTunnel: PR #7476 as its code does it, or the committed-only variant. */
     design?: "pr-7476" | "committed-only";
     /** Kafka-like log: where a new query starts (default latest). */
     starting_offsets?: "latest" | "earliest";
+    /** Spark source API; absent: the kind's own. Only the Kafka-like log takes "v1" (the V1 KafkaSource). */
+    api?: "v1" | "v2";
 }
 
 /** The sink and its faults. */

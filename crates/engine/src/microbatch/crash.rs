@@ -132,16 +132,6 @@ impl World {
                 ),
             });
         }
-        let prepared: u64 = self
-            .driver
-            .batch
-            .as_ref()
-            .map_or(0, |b| b.readers.iter().map(|r| r.prepared.len()).sum());
-        if prepared > 0 {
-            lost.push(format!(
-                "{prepared} rows the SeaTunnel sink writer prepared but had not committed (task commit)"
-            ));
-        }
         let staged = self.sink_contract().abort_attempt(&mut self.sink);
         if staged > 0 {
             lost.push(format!("{staged} staged sink rows"));

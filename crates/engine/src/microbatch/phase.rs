@@ -218,16 +218,15 @@ pub struct SeaTunnelReader {
     pub position: u64,
     /// Rows read but not yet committed by the sink (before the next checkpoint record).
     pub pending: crate::microbatch::upstream::Rows,
-    /// PR #7476: rows the sink writer prepared at checkpoint records, made visible only at
-    /// Spark task commit (lost if the driver dies before).
-    #[serde(default)]
-    pub prepared: crate::microbatch::upstream::Rows,
     /// When it last read a row (or started).
     pub last_data_ms: u64,
     /// When the next in-band checkpoint record is due.
     pub next_checkpoint_ms: u64,
     /// Checkpoint id of the next `.prepared` file.
     pub checkpoint_id: u64,
+    /// The state folder, `sources/0/<folder>/`: the batch's start checkpoint id.
+    #[serde(default)]
+    pub folder: u64,
     /// Whether `next()` returned false.
     pub closed: bool,
     /// What the reader does next.
@@ -240,7 +239,8 @@ pub enum ReaderStep {
     /// Poll the handover queue.
     #[default]
     Poll,
-    /// Snapshot its position to `<id>.prepared` (checkpoint record or end of the batch).
+    /// Snapshot its position to `<id>.prepared` (a checkpoint record; in committed-only also
+    /// the end of the reader).
     Prepare,
     /// The sink commits the rows before the record.
     SinkCommit,

@@ -4,7 +4,7 @@
 use super::{cost, BatchRun, Phase, World, EPOCH_BASE_MS};
 use crate::checkpoint::{self, QueryMetadata, RestartAction};
 use crate::microbatch::event::{EventKind, Recovery};
-use crate::microbatch::scenario::Execution;
+use crate::microbatch::scenario::{Execution, SourceApi};
 use crate::microbatch::source::SourceOffset;
 
 /// Where the source keeps its initial offset.
@@ -73,8 +73,10 @@ impl World {
             RestartAction::Next { batch_id } => {
                 self.driver.committed = self.offset_line(batch_id - 1).map(|(o, _)| o);
                 // Only V1 sources get the extra getBatch of the last committed batch
-                // (`MicroBatchExecution.populateStartOffsets`); V2 streams are never asked.
-                self.phase = if self.contract().is_v1() {
+                // (`MicroBatchExecution.populateStartOffsets`: `case (source: Source, end)
+                // => source.getBatch(start, end)`; `case nonV1Tuple =>` "The V2 API does not
+                // have the same edge case"). Kafka is V2 unless the scenario says `api: v1`.
+                self.phase = if self.scenario.source.api() == SourceApi::V1 {
                     Phase::RecoveryGetBatch {
                         batch_id: batch_id - 1,
                     }

@@ -1,10 +1,13 @@
-//! SeaTunnel micro-batch readers (PR #7476): one reader per subtask, polled in turn; an
-//! in-band checkpoint record (or the end of the reader) snapshots its position to
-//! `<id>.prepared`, the sink writer takes the rows before it, and renames the file `.committed`.
-//! As the PR wrote it, the sink writer only prepares its commit at a checkpoint record and
-//! commits at Spark task commit (the end of the reader); in the committed-only design the rows
-//! before a record are visible before the rename. Checkpoint ids start at 0, as the PR's
-//! folder listing shows (`sources/0/<batch>/<subtask>/0.committed`).
+//! SeaTunnel micro-batch readers (PR #7476, apache/seatunnel 34c5d786
+//! `ParallelMicroBatchPartitionReader`, `SeaTunnelSparkDataWriter`): one reader per subtask,
+//! polled in turn. An in-band checkpoint record snapshots the reader's position to
+//! `<id>.prepared`, the sink writer takes the rows before it and renames the file
+//! `.committed`. As the PR wrote it, each reader's timer fires once per micro-batch (one
+//! record at most), and a reader that closes writes no snapshot, so the next batch resumes from
+//! that one mid-batch snapshot. The committed-only design takes a record every interval and a
+//! last one when the reader closes. State files live in `sources/0/<folder>/<subtask>/`, the
+//! folder being the batch's start checkpoint id; ids start at the folder's newest
+//! `.committed` + 1 (0 in a new folder), as the PR's folder listing shows.
 
 use super::{cost, Phase, ReaderStep, SeaTunnelReader, World};
 use crate::microbatch::event::sink_outcome::CommitTarget;
@@ -18,30 +21,42 @@ use crate::microbatch::upstream::Rows;
 
 impl World {
     /// Opens one reader per planned subtask at its restored position; the first polls next.
+    /// Each reader's checkpoint timer starts now (`prepare()` calls
+    /// `startCheckpointConditionService`), its state goes to the folder of the batch's start
+    /// offset, and its first snapshot id is that folder's newest `.committed` id + 1.
     pub(super) fn start_readers(&mut self, batch_id: u64) -> Phase {
         let now = self.now_ms;
         let interval = self.scenario.source.checkpoint_interval_ms;
+        let folder = seatunnel::folder_of(self.batch_run(batch_id).start.as_ref());
+        let ids: Vec<u64> = self
+            .batch_run(batch_id)
+            .plan
+            .iter()
+            .map(|p| seatunnel::next_checkpoint_id(&self.checkpoint, folder, p.channel))
+            .collect();
         let b = self.batch_run_mut(batch_id);
         assert!(b.readers.is_empty(), "a batch opens its readers once");
         b.tasks_started_ms = now;
         b.readers = b
             .plan
             .iter()
-            .map(|p| SeaTunnelReader {
+            .zip(ids)
+            .map(|(p, checkpoint_id)| SeaTunnelReader {
                 position: p.start.offset_or_zero(),
                 last_data_ms: now,
                 next_checkpoint_ms: now + interval,
-                checkpoint_id: 0,
+                checkpoint_id,
+                folder,
                 ..SeaTunnelReader::default()
             })
             .collect();
         Phase::Reader { batch_id, task: 0 }
     }
 
-    /// Where subtask `c`'s reader resumes in batch `batch_id`, by the scenario's design
-    /// ([`seatunnel::restore`]); 0 if no state file says.
-    pub fn seatunnel_restore(&self, batch_id: u64, c: u32) -> u64 {
-        seatunnel::restore(&self.checkpoint, batch_id, c, self.scenario.source.design)
+    /// Where subtask `c`'s reader resumes in a batch that starts at `{"checkpointId":folder}`,
+    /// by the scenario's design ([`seatunnel::restore`]); 0 if no state file says.
+    pub fn seatunnel_restore(&self, folder: u64, c: u32) -> u64 {
+        seatunnel::restore(&self.checkpoint, folder, c, self.scenario.source.design)
     }
 
     /// One step of SeaTunnel reader `task` (SEMANTICS §4): poll, or snapshot, sink commit and
@@ -95,7 +110,11 @@ impl World {
     }
 
     /// `next()` polls the handover queue: every row arrived so far; the reader closes after
-    /// `idle_timeout_ms` without data, and a checkpoint record is due every interval.
+    /// `idle_timeout_ms` without data. When a checkpoint record is due depends on the design:
+    /// PR #7476's timer fires once per reader and batch (`snapshotExecutor.schedule(...)` in
+    /// `startCheckpointConditionService`, never rescheduled), and asks for a snapshot only if a
+    /// row arrived before it (`checkpointCondition`); the committed-only design takes a record
+    /// every interval.
     pub(super) fn reader_poll(
         &mut self,
         batch_id: u64,
@@ -105,15 +124,12 @@ impl World {
         let spec = &self.scenario.source;
         let readers = self.upstream.channels.len() as u64;
         self.now_ms += (1000 / readers).max(1);
-        let channel = self.batch_run(batch_id).plan[task as usize].channel;
-        let arrived = self
-            .upstream
-            .channel(channel)
-            .arrived(self.now_ms)
-            .max(next.position);
+        let plan = self.batch_run(batch_id).plan[task as usize].clone();
+        let channel = self.upstream.channel(plan.channel);
+        let arrived = channel.arrived(self.now_ms).max(next.position);
         let mut rows = read_range(
             &self.upstream,
-            channel,
+            plan.channel,
             Token::At(next.position),
             Token::At(arrived),
         );
@@ -125,21 +141,45 @@ impl World {
             next.last_data_ms = self.now_ms;
         }
         let idle_ms = self.now_ms - next.last_data_ms;
-        let closes = match spec.reader {
-            ReaderEnd::Never => false,
-            // One virtual checkpoint after the interval, then `running = false`.
-            ReaderEnd::VirtualCheckpoint => self.now_ms >= next.next_checkpoint_ms,
-            _ => idle_ms >= spec.idle_timeout_ms,
+        let pr = spec.design == SeaTunnelDesign::Pr7476;
+        let timer_on = match spec.reader {
+            ReaderEnd::CheckpointRecords => true,
+            // The PR's reader runs the timer whatever ends its batch.
+            ReaderEnd::IdleTimeout => pr,
+            ReaderEnd::Never | ReaderEnd::VirtualCheckpoint => false,
         };
-        let record_due = spec.reader == ReaderEnd::CheckpointRecords
-            && self.now_ms >= next.next_checkpoint_ms
-            && !next.pending.is_empty();
+        let timer_fired = timer_on && self.now_ms >= next.next_checkpoint_ms;
+        let record_due = timer_fired
+            && if pr {
+                // A row collected between the reader's start and the timer.
+                let start = plan.start.offset_or_zero();
+                channel.arrived(next.next_checkpoint_ms) > start
+            } else {
+                !next.pending.is_empty()
+            };
+        if timer_fired && pr {
+            next.next_checkpoint_ms = u64::MAX;
+        }
+        let closes = !record_due
+            && match spec.reader {
+                ReaderEnd::Never => false,
+                // One virtual checkpoint after the interval, then `running = false`.
+                ReaderEnd::VirtualCheckpoint => self.now_ms >= next.next_checkpoint_ms,
+                _ => idle_ms >= spec.idle_timeout_ms,
+            };
         if closes {
             next.closed = true;
         }
-        if closes || record_due {
-            next.step = ReaderStep::Prepare;
-        }
+        // The dev reader's virtual checkpoint writes its state as it closes.
+        let snapshot_on_close = !pr || spec.reader == ReaderEnd::VirtualCheckpoint;
+        next.step = if record_due || (closes && snapshot_on_close) {
+            ReaderStep::Prepare
+        } else if closes {
+            // PR #7476: `next()` returns false without a snapshot, and `close()` writes none.
+            ReaderStep::SinkCommit
+        } else {
+            ReaderStep::Poll
+        };
         EventKind::ReaderPolled {
             batch_id,
             partition: task,
@@ -163,12 +203,18 @@ impl World {
             format!("sources/0/{task}/1")
         } else {
             format!(
-                "sources/0/{batch_id}/{task}/{}.prepared",
-                next.checkpoint_id
+                "sources/0/{}/{task}/{}.prepared",
+                next.folder, next.checkpoint_id
             )
         };
-        let contents = Token::At(next.position).to_string();
-        // A re-run writes the same checkpoint id again: the state file is replaced.
+        let mut contents = Token::At(next.position).to_string();
+        if self.scenario.source.design == SeaTunnelDesign::Pr7476 {
+            // `saveState` appends to a file that exists (a re-run reusing the id); a restore
+            // reads the first object. The committed-only design replaces the file.
+            if let Some(old) = self.checkpoint.read(&path) {
+                contents = format!("{}\n{contents}", String::from_utf8_lossy(old));
+            }
+        }
         self.checkpoint.delete(&path);
         self.checkpoint
             .create_atomic(&path, contents.clone().into_bytes())
@@ -194,48 +240,30 @@ impl World {
             .task_output(&mut self.sink, output, &self.upstream)
     }
 
-    /// The sink commits the rows read before the checkpoint record (or, at the end of the
-    /// reader, the task's last rows). SeaTunnel's sink writer appends.
+    /// The sink writer takes the rows before the checkpoint record, or at the end of the reader
+    /// the task's last rows. PR #7476's `SeaTunnelSparkDataWriter` calls `prepareCommit` at a
+    /// record and drops what it returns, and commits only `latestCommitInfoT` at Spark task
+    /// commit: for a sink without a committer (the kinds modelled: append, upsert) the rows are
+    /// written as the writer flushes them, so they are visible at the record; the committed-only
+    /// design makes them visible there too, before the rename.
     pub(super) fn reader_sink_commit(
         &mut self,
         batch_id: u64,
         task: u32,
         next: &mut SeaTunnelReader,
     ) -> EventKind {
-        let mut rows = std::mem::take(&mut next.pending);
+        let rows = std::mem::take(&mut next.pending);
         let count = rows.len();
+        let pr = self.scenario.source.design == SeaTunnelDesign::Pr7476;
         next.step = if self.scenario.source.reader == ReaderEnd::VirtualCheckpoint {
             // No rename in dev: `notifyCheckpointComplete`, and the reader is done.
+            ReaderStep::Done
+        } else if pr && next.closed {
+            // Spark task commit (`DataWriter.commit()`): no state file to rename.
             ReaderStep::Done
         } else {
             ReaderStep::Rename
         };
-        if self.scenario.source.design == SeaTunnelDesign::Pr7476 {
-            if !next.closed {
-                // `prepareCommit` at the checkpoint record: the rows wait for the task commit.
-                next.prepared.append(&mut rows);
-                return EventKind::SinkCommitted {
-                    batch_id,
-                    rows: count,
-                    target: CommitTarget::Prepared {
-                        checkpoint_id: next.checkpoint_id,
-                        subtask: task,
-                    },
-                    skipped: false,
-                };
-            }
-            // Spark task commit: the SeaTunnel committer commits everything prepared.
-            let mut all = std::mem::take(&mut next.prepared);
-            all.append(&mut rows);
-            let n = all.len();
-            let effect = self.reader_output(batch_id, task, all);
-            return EventKind::TaskFinished {
-                batch_id,
-                partition: task,
-                rows: n,
-                effect,
-            };
-        }
         let effect = self.reader_output(batch_id, task, rows);
         if next.closed {
             EventKind::TaskFinished {
@@ -244,14 +272,24 @@ impl World {
                 rows: count,
                 effect,
             }
+        } else if pr {
+            EventKind::SinkCommitted {
+                batch_id,
+                rows: count,
+                target: CommitTarget::Prepared {
+                    checkpoint_id: next.checkpoint_id,
+                    subtask: task,
+                },
+                skipped: false,
+            }
         } else {
             EventKind::SinkCommitted {
                 batch_id,
                 rows: count,
-                target: CommitTarget::Visible(format!(
-                    "checkpoint record {} of subtask {task}",
-                    next.checkpoint_id
-                )),
+                target: CommitTarget::Record {
+                    checkpoint_id: next.checkpoint_id,
+                    subtask: task,
+                },
                 skipped: false,
             }
         }
@@ -265,7 +303,7 @@ impl World {
         next: &mut SeaTunnelReader,
     ) -> EventKind {
         self.now_ms += cost::CALL;
-        let dir = format!("sources/0/{batch_id}/{task}");
+        let dir = format!("sources/0/{}/{task}", next.folder);
         let from = format!("{dir}/{}.prepared", next.checkpoint_id);
         let path = format!("{dir}/{}.committed", next.checkpoint_id);
         let contents = self
@@ -279,7 +317,10 @@ impl World {
             .create_atomic(&path, contents.clone().into_bytes())
             .expect("a state file path is valid and was just deleted");
         next.checkpoint_id += 1;
-        next.next_checkpoint_ms = self.now_ms + self.scenario.source.checkpoint_interval_ms;
+        if self.scenario.source.design == SeaTunnelDesign::CommittedOnly {
+            // Committed-only takes a record every interval; PR #7476's timer fired once.
+            next.next_checkpoint_ms = self.now_ms + self.scenario.source.checkpoint_interval_ms;
+        }
         next.step = if next.closed {
             ReaderStep::Done
         } else {

@@ -4,10 +4,12 @@
 
 use crate::microbatch::labels::{compact_offset, shorten_uuids};
 use batchscope_engine::microbatch::event::label::rows_text;
-use batchscope_engine::microbatch::event::sink_outcome::SinkFailure;
+use batchscope_engine::microbatch::event::sink_outcome::{CommitTarget, SinkFailure};
 use batchscope_engine::microbatch::event::Recovery;
-use batchscope_engine::microbatch::event::{Event, EventKind, SinkEffect};
-use batchscope_engine::microbatch::scenario::{Scenario, SinkKind, SourceKind};
+use batchscope_engine::microbatch::event::{ChannelToken, Event, EventKind, SinkEffect};
+use batchscope_engine::microbatch::scenario::{
+    Scenario, SeaTunnelDesign, SinkKind, SourceApi, SourceKind,
+};
 
 /// The note for one event.
 pub fn explain(event: &Event, scenario: &Scenario) -> String {
@@ -27,12 +29,14 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 latest_commit.map_or("none".into(), |v| v.to_string()),
             ),
             Recovery::Next { batch_id } => format!(
-                "commits/{} exists: that batch is done, so the driver plans batch {batch_id} next. Nothing is re-run.",
-                batch_id.saturating_sub(1)
+                "commits/{} exists: that batch is done, so the driver plans batch {batch_id} next. Nothing is re-run.{}",
+                batch_id.saturating_sub(1),
+                if scenario.source.api() == SourceApi::V1 { " A V1 source is first asked for getBatch of that batch once more (MicroBatchExecution.populateStartOffsets)." } else { " The source is a V2 stream: Spark asks it nothing more about that batch (MicroBatchExecution.populateStartOffsets calls getBatch again only on V1 sources)." }
             ),
         },
         EventKind::RecoveryGetBatch { batch_id } => format!(
-            "On restart after a committed batch Spark calls getBatch({batch_id}) on V1 sources once more without running it (some sources expect it before the next getOffset)."
+            "On restart after a committed batch Spark calls getBatch({batch_id}) once more and does not run it: this source is a V1 Source{}, and \"certain sources (e.g., KafkaSource) assume on restart the last batch will be executed before getOffset is called again\" (MicroBatchExecution.populateStartOffsets). V2 streams are not asked.",
+            if source == SourceKind::ReplayableLog { " (the V1 KafkaSource: spark.sql.streaming.disabledV2MicroBatchReaders names KafkaSourceProvider)" } else { "" }
         ),
         EventKind::SourceInitialized { meta_rows, .. } => {
             if meta_rows.is_empty() {
@@ -63,11 +67,13 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 n_read = rows_text(*rows_read),
             ),
             SourceKind::SeaTunnel => format!(
-                "latestOffset returns {} — the next batch id (PR #7476), so every trigger plans batch {batch_id}. It says nothing about where the readers are: they restore from their newest `.committed` state file.",
-                compact_offset(end)
+                "latestOffset returns {} — the largest batch id in commits/ plus one (PR #7476), so every trigger plans batch {batch_id}. It says nothing about where the readers are: they restore from their state files under sources/0/<the batch's start id>/ ({}).",
+                compact_offset(end),
+                seatunnel_restore_rule(scenario),
             ),
             SourceKind::ReplayableLog => format!(
-                "getOffset returns the latest offset of every partition, {}: batch {batch_id} will read exactly up to there, on every attempt.",
+                "{} returns the latest offset of every partition, {}: batch {batch_id} will read exactly up to there, on every attempt.",
+                if scenario.source.api() == SourceApi::V2 { "latestOffset (KafkaMicroBatchStream, Spark 3's V2 Kafka reader)" } else { "getOffset (the V1 KafkaSource)" },
                 compact_offset(end)
             ),
         },
@@ -96,7 +102,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
                 "source.commit(end of batch {batch_id}): nothing to do — this source already committed every page to the Tunnel server while reading."
             ),
             SourceKind::SeaTunnel => format!(
-                "source.commit(end of batch {batch_id}): the SeaTunnel source keeps its readers' positions in state files under sources/0/<batch>/<subtask>/, so the offset {{\"checkpointId\":{batch_id}}} carries no position."
+                "source.commit(end of batch {batch_id}): the SeaTunnel source keeps its readers' positions in state files under sources/0/<the batch's start checkpoint id>/<subtask>/, so the offset {{\"checkpointId\":{batch_id}}} carries no position."
             ),
             SourceKind::ReplayableLog => format!(
                 "source.commit(end of batch {batch_id}): a Kafka source does nothing here — Spark keeps the offsets in its own checkpoint folder, not in Kafka (Spark's Kafka integration guide: \"Kafka source doesn't commit any offset\")."
@@ -105,20 +111,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         EventKind::ChannelState { channel, state } => format!(
             "The Tunnel server sets {channel} to {state}. A child channel opens only after its parent's final `finished` checkpoint arrived: parent before child."
         ),
-        EventKind::GetBatch { batch_id, partitions, .. } => {
-            let tasks = partitions.iter().map(|p| format!("{} from {}", p.channel, p.token)).collect::<Vec<_>>().join(", ");
-            match source {
-                SourceKind::Tablestore => format!(
-                    "getBatch plans batch {batch_id}: one task per channel, starting at the start UUID's Meta rows (merged over the server's channel list): {tasks}. How far each reads is not fixed yet."
-                ),
-                SourceKind::AutoCommit => format!(
-                    "getBatch plans batch {batch_id} from the Tunnel server's checkpoints: {tasks}."
-                ),
-                _ => format!(
-                    "getBatch plans batch {batch_id} with fixed ranges: {tasks}. Same offsets, same rows — on every attempt."
-                ),
-            }
-        }
+        EventKind::GetBatch { batch_id, partitions, .. } => get_batch(scenario, *batch_id, partitions),
         EventKind::AddBatch { batch_id, skipped: true } => format!(
             "The file sink finds batch {batch_id} in its _spark_metadata manifest and skips it before any task runs: the re-run writes nothing."
         ),
@@ -153,17 +146,12 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             } else if *closes {
                 format!("Reader {partition} has seen no row for {idle_ms} ms: next() returns false and its part of the micro-batch ends. Without this idle timeout (reader-never-closes) next() would keep waiting and the batch would never end.")
             } else if scenario.source.reader == batchscope_engine::microbatch::scenario::ReaderEnd::Never {
-                format!("Reader {partition} polls its handover queue: {rows} new rows. In streaming mode next() only returns false when the reader stops, so this task — and the micro-batch — never ends; nothing is committed and the delay grows (apache/seatunnel#9477).")
+                format!("Reader {partition} polls its handover queue: {rows} new rows. In streaming mode next() only returns false when the reader stops, so this task — and the micro-batch — never ends; nothing is committed and the delay grows.")
             } else {
                 format!("Reader {partition} polls its handover queue: {rows} new rows, idle for {idle_ms} ms.")
             }
         }
-        EventKind::StateFile { path, renamed_from: None, contents, .. } => format!(
-            "The reader snapshots its position ({contents}) to {path} and, with checkpoint records, sends an in-band checkpoint row behind the rows it read. Nothing is committed yet."
-        ),
-        EventKind::StateFile { path, contents, .. } => format!(
-            "The sink has committed the rows before the checkpoint and renames the state file to {path} ({contents}). A restart resumes this reader from here. A crash between the sink's commit and this rename replays those rows: at-least-once."
-        ),
+        EventKind::StateFile { path, renamed_from, contents, .. } => state_file(scenario, path, renamed_from.is_some(), contents),
         EventKind::MetaRowWritten { uuid, row, overwritten, .. } => {
             let mut s = format!(
                 "The task writes where it stopped ({}) into the Meta table under the end UUID {}: the start of the next batch.",
@@ -203,6 +191,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         EventKind::SinkCommitted { batch_id, skipped: true, .. } => format!(
             "The sink already committed epoch {batch_id}, so this commit is skipped as a duplicate — and the rows this attempt staged are dropped. If the re-run read more than the first attempt, those rows are never written."
         ),
+        EventKind::SinkCommitted { rows, target: target @ (CommitTarget::Prepared { .. } | CommitTarget::Record { .. }), .. } => seatunnel_record(scenario, *rows, target),
         EventKind::SinkCommitted { batch_id, rows, target, .. } => match sink {
             SinkKind::Append | SinkKind::Upsert => format!(
                 "The sink finished batch {batch_id} (its rows were already written by the tasks). commits/{batch_id} is not written yet — a crash now re-runs the batch."
@@ -245,6 +234,85 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             ),
     };
     shorten_uuids(&text)
+}
+
+/// The note of a SeaTunnel state file: a reader's snapshot, or the sink's rename.
+fn state_file(scenario: &Scenario, path: &str, renamed: bool, contents: &str) -> String {
+    if !renamed {
+        return state_written(scenario, path, contents);
+    }
+    match scenario.source.design {
+        SeaTunnelDesign::Pr7476 => format!(
+            "The sink writer has flushed the rows before the record (prepareCommit) and renames the state file to {path} ({contents}). The reader takes no other snapshot in this micro-batch, and closes without one: the next batch's reader restores from here and reads every row after it again (PR #7476's code; inferred, the PR was closed unmerged)."
+        ),
+        SeaTunnelDesign::CommittedOnly => format!(
+            "The sink has made the rows before the checkpoint visible and renames the state file to {path} ({contents}). A restart resumes this reader from here. A crash between the sink's write and this rename replays those rows: at-least-once."
+        ),
+    }
+}
+
+/// The note of a SeaTunnel sink writer at a checkpoint record, by the design.
+fn seatunnel_record(scenario: &Scenario, rows: u64, target: &CommitTarget) -> String {
+    match scenario.source.design {
+        SeaTunnelDesign::Pr7476 => format!(
+            "The task's sink writer meets the checkpoint record ({target}): ackCheckpoint calls prepareCommit, which for a sink without a committer flushes the {n_rows} before it — visible now — and drops the commit info it returns; commit() at the end of the task commits only the latest one (SeaTunnelSparkDataWriter in PR #7476). With a committer, the rows before a record would never be committed (inferred).",
+            n_rows = rows_text(rows),
+        ),
+        SeaTunnelDesign::CommittedOnly => format!(
+            "The sink makes the {n_rows} before the checkpoint record visible ({target}) before it renames the state file: a crash from here to the rename replays them, never loses them.",
+            n_rows = rows_text(rows),
+        ),
+    }
+}
+
+/// The note of a batch's planning (getBatch / planInputPartitions), by the source.
+fn get_batch(scenario: &Scenario, batch_id: u64, partitions: &[ChannelToken]) -> String {
+    let source = scenario.source.kind;
+    let tasks = partitions
+        .iter()
+        .map(|p| format!("{} from {}", p.channel, p.token))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match source {
+        SourceKind::Tablestore => format!(
+            "getBatch plans batch {batch_id}: one task per channel, starting at the start UUID's Meta rows (merged over the server's channel list): {tasks}. How far each reads is not fixed yet."
+        ),
+        SourceKind::AutoCommit => format!(
+            "getBatch plans batch {batch_id} from the Tunnel server's checkpoints: {tasks}."
+        ),
+        SourceKind::SeaTunnel => format!(
+            "planInputPartitions plans batch {batch_id}: one reader per subtask, with no end. Each reader restores its start from its state files ({}), not from the offset, and reads until it stops — so a re-run may read a different range: {tasks}.",
+            seatunnel_restore_rule(scenario)
+        ),
+        _ => format!(
+            "{} plans batch {batch_id} with fixed ranges: {tasks}. Same offsets, same rows — on every attempt.",
+            if scenario.source.api() == SourceApi::V2 { "planInputPartitions" } else { "getBatch" }
+        ),
+    }
+}
+
+/// Where a SeaTunnel reader restores from, by the scenario's design.
+fn seatunnel_restore_rule(scenario: &Scenario) -> &'static str {
+    match scenario.source.design {
+        SeaTunnelDesign::Pr7476 => "PR #7476: the folder's next .prepared (its newest .committed id + 1), else its newest .committed, else walking back over older folders",
+        SeaTunnelDesign::CommittedOnly => "committed-only: the newest .committed, never a .prepared",
+    }
+}
+
+/// The note of a SeaTunnel reader's snapshot, by the reader and the design.
+fn state_written(scenario: &Scenario, path: &str, contents: &str) -> String {
+    use batchscope_engine::microbatch::scenario::ReaderEnd;
+    match (scenario.source.reader, scenario.source.design) {
+        (ReaderEnd::VirtualCheckpoint, _) => format!(
+            "The dev reader's one virtual checkpoint appends its state ({contents}) to {path}. The next reader restores from the subtask's file 0, which nothing writes."
+        ),
+        (_, SeaTunnelDesign::Pr7476) => format!(
+            "The reader's checkpoint timer fired once, checkpoint.interval after it started, with rows collected (checkpointCondition): its next next() snapshots its position ({contents}) to {path} and emits a checkpoint row behind the rows it read. The timer is not rescheduled: this is the reader's only snapshot in this micro-batch. PR #7476's restore reads this file first, even before the sink has taken those rows."
+        ),
+        (_, SeaTunnelDesign::CommittedOnly) => format!(
+            "The reader snapshots its position ({contents}) to {path} and sends an in-band checkpoint row behind the rows it read (a record every interval, and one as it closes). Nothing is trusted until the sink renames it."
+        ),
+    }
 }
 
 /// `1 file`, `2 files`: a count with its noun.

@@ -42,6 +42,9 @@ pub fn internal_reference(text: &str) -> Option<&'static str> {
 
 /// The lesson of a preset; an unknown name gets a general lesson that still says what to watch.
 pub fn lesson(name: &str) -> Lesson {
+    if let Some(l) = seatunnel_lesson(name) {
+        return l;
+    }
     match name {
         "kafka-idempotent" => Lesson {
             title: "Replayable source + idempotent file sink",
@@ -164,42 +167,6 @@ pub fn lesson(name: &str) -> Lesson {
             try_crash: None,
             try_outcome: "failed batches are re-run until the store is back: exactly-once",
         },
-        "reader-never-closes" => Lesson {
-            title: "The reader that never closes",
-            question: "Why does a SeaTunnel streaming job on Spark get stuck and never write anything? (apache/seatunnel#9477; PR #7476)",
-            paragraphs: vec![
-                "A micro-batch ends when every task's reader says next() = false. SeaTunnel's reader waits while its handover queue is empty — `while (running && handover.isEmpty()) sleep` — and in streaming mode it is always running.",
-                "Watch the SourceRDD lane: the readers poll forever and keep reading new rows, but the task never finishes, so the sink never commits and commits/0 is never written. Nothing reaches the sink and the delay grows without bound.",
-                "The oracle calls this `stuck`: no data moves (no task reads a row, none reaches the sink) long after the data has ended. The real report is apache/seatunnel#9477 (\"job gets stuck and never move forward … the files also doesn't get written\").",
-                "Simplified: readers poll in turn, one poll per step; the SeaTunnel sink writer is modelled as an append sink.",
-            ],
-            try_crash: None,
-            try_outcome: "no crash needed: the batch never ends — stuck",
-        },
-        "reader-idle-timeout" => Lesson {
-            title: "The fix: end the batch when the reader is idle",
-            question: "How can a reader that never finishes on its own fit Spark's micro-batches? (apache/seatunnel PR #7476)",
-            paragraphs: vec![
-                "The reader now returns next() = false after it has seen no row for the idle timeout (800 ms here; the PR used 20 polls of 1 s). The CDC stream has two quiet stretches, so batches end there.",
-                "Where does the next batch start? Not from the offset: latestOffset is just {\"checkpointId\":N}, the next batch id. Each reader snapshots its position to sources/0/<batch>/<subtask>/<id>.prepared, the sink commits its rows on the task commit and renames the file to .committed, and the next batch's reader resumes from the newest .committed.",
-                "Crash anywhere and a re-run resumes every reader from its newest .committed file: rows already committed are not read again.",
-                "Where a reader restores from follows PR #7476 as written: the newest state file of the batch, .prepared before .committed. Arm state-prepared@1 (after a reader wrote its .prepared, before the sink took its rows) and the re-run resumes past rows the sink never received: data loss, inferred from the PR's restore order.",
-            ],
-            try_crash: Some("task@1"),
-            try_outcome: "batch 1 re-runs; finished readers resume past their committed rows: exactly-once",
-        },
-        "seatunnel-checkpoint-records" => Lesson {
-            title: "Checkpoint records as PR #7476 wrote them: data loss",
-            question: "apache/seatunnel PR #7476: is an in-band checkpoint record enough for at-least-once?",
-            paragraphs: vec![
-                "Inside a long micro-batch, every checkpoint interval the reader writes <id>.prepared with its position and emits a checkpoint record behind the rows it read. Checkpoint ids start at 0, as the PR's folder listing shows (sources/0/<batch>/<subtask>/0.committed).",
-                "When the sink writer meets the record it only prepares its commit (prepareCommit, snapshotState) and renames <id>.prepared to <id>.committed. The rows become visible when the SeaTunnel committer commits — at Spark task commit, when the reader ends.",
-                "On a restart the PR's reader restores from the latest .prepared of the batch first, then the latest .committed, walking back over batches. A crash after <id>.prepared was written — before the sink saw record <id> (crash point state-prepared), or after it prepared but before the task commit (sink-commit) — resumes the reader past rows the sink never made visible: data loss. (Inferred from the PR's restore order and sink writer; the PR was closed unmerged.)",
-                "Compare seatunnel-committed-only: restoring only from .committed, with rows visible before the rename, the same crash gives duplicates and never loss — a different, safer design than the PR's.",
-            ],
-            try_crash: Some("state-prepared@0"),
-            try_outcome: "0.prepared is on disk, the sink never saw record 0; the re-run resumes from 0.prepared past its rows: data loss",
-        },
         "continuous-epochs" => Lesson {
             title: "Continuous processing: epochs, at-least-once",
             question: "Why does Trigger.Continuous only promise at-least-once? (Spark's Structured Streaming guide, \"Continuous Processing\")",
@@ -211,40 +178,6 @@ pub fn lesson(name: &str) -> Lesson {
             ],
             try_crash: Some("sink-commit@3"),
             try_outcome: "epoch 3 is replayed from offsets/2: duplicates, never loss",
-        },
-        "seatunnel-committed-only" => Lesson {
-            title: "Checkpoint records, committed-only: at-least-once",
-            question: "What would make in-band checkpoint records at-least-once? (a safer variant of apache/seatunnel PR #7476)",
-            paragraphs: vec![
-                "The same readers and checkpoint records as seatunnel-checkpoint-records, with two changes the PR does not have: the sink makes the rows before a record visible before it renames <id>.prepared to <id>.committed, and a reader restores only from .committed files.",
-                "A .committed file now proves its rows are in the sink, and a .prepared file is never trusted. Watch the Checkpoint folder: state files under sources/0/<batch>/<subtask>/, ids from 0.",
-                "The window between the sink's write and the rename is where duplicates come from: crash there and the reader resumes from the previous .committed file, reading rows the sink already holds. Nothing is lost; with an idempotent sink it would be exactly-once, as the PR's author says in its thread.",
-            ],
-            try_crash: Some("sink-commit@0"),
-            try_outcome: "the first record's rows are in the sink, the rename never happens: duplicates, never loss",
-        },
-        "seatunnel-idempotent-sink" => Lesson {
-            title: "Checkpoint records into an idempotent sink: exactly-once",
-            question: "\"If sink can be idempotent for handling reprocessing data, it can ensure exactly-once\" — does it? (apache/seatunnel PR #7476 thread)",
-            paragraphs: vec![
-                "The committed-only design of seatunnel-committed-only, writing into a sink that upserts by key instead of appending.",
-                "The same crash between the sink's write and the rename makes the reader resume from the previous .committed file and read those rows again. The sink overwrites each key with the same row: the Sink tab counts them as rewrites, nothing is duplicated.",
-                "Idempotence repairs replays, not gaps: with PR #7476's own restore order (seatunnel-checkpoint-records) the rows a reader skips are never written at all, and no sink can make that up.",
-            ],
-            try_crash: Some("sink-commit@0"),
-            try_outcome: "the first record's rows are written again and absorbed by the key: exactly-once",
-        },
-        "seatunnel-dev-timer" => Lesson {
-            title: "The merged dev reader: a timer ends the batch, then nothing moves",
-            question: "What would SeaTunnel's merged micro-batch classes do if someone called readStream? (apache/seatunnel dev, SeaTunnelMicroBatch and ParallelMicroBatchPartitionReader)",
-            paragraphs: vec![
-                "SeaTunnel's Spark starter never calls readStream: a STREAMING job runs as one batch job that never ends (apache/seatunnel#9477). This preset runs the micro-batch classes the translation layer does contain.",
-                "Each reader runs one virtual checkpoint after checkpoint.interval: it appends its state to sources/0/<subtask>/1, notifies the checkpoint complete and sets running = false — next() returns false and the micro-batch ends on a timer. The readers restore from sources/0/<subtask>/0, which nothing writes.",
-                "latestOffset returns the in-memory currentOffset, which only commit(end) moves to end + 1. Spark calls commit for batch 0 only while it constructs batch 1 — and it constructs batch 1 only when latestOffset moves. After batch 0 every trigger finds no new data: the query stalls with the rows still arriving.",
-                "Inferred from the code (the stall is not observed in a report): the oracle calls it stuck.",
-            ],
-            try_crash: None,
-            try_outcome: "no crash needed: batch 0 commits, then latestOffset never moves — stuck",
         },
         "checkpoint-deleted-latest" => Lesson {
             title: "No checkpoint, startingOffsets=latest: data loss",
@@ -280,6 +213,18 @@ pub fn lesson(name: &str) -> Lesson {
             try_crash: Some("sink-commit@3"),
             try_outcome: "batch 3 is written, the driver dies before commits/3, the new driver's sink forgot it: duplicates",
         },
+        "kafka-v1-source" => Lesson {
+            title: "Kafka as a V1 Source: the extra getBatch on restart",
+            question: "Why does Spark call getBatch for a batch it does not run? (MicroBatchExecution.populateStartOffsets; Spark's KafkaMicroBatchV1SourceSuite)",
+            paragraphs: vec![
+                "Since Spark 3 a Kafka query reads through the V2 KafkaMicroBatchStream (latestOffset, planInputPartitions) — the other Kafka presets. This one reads through the V1 KafkaSource (getOffset, getBatch), which Spark 3+ uses only when spark.sql.streaming.disabledV2MicroBatchReaders names KafkaSourceProvider (its default is empty; Spark 2.x always used the V1 source).",
+                "Crash right after commits/3 is written. The restart finds offsets/3 and commits/3: batch 3 is done and batch 4 is next.",
+                "Before it plans batch 4, Spark calls getBatch(start, end) of batch 3 on every V1 source and throws the result away: \"certain sources (e.g., KafkaSource) assume on restart the last batch will be executed before getOffset is called again\" (populateStartOffsets). For a V2 stream it does nothing: \"The V2 API does not have the same edge case\". Compare kafka-append under the same crash: no GetBatch(3) there.",
+                "The call reads nothing into the sink, so the verdict is the same as with the V2 reader.",
+            ],
+            try_crash: Some("commit-log@3"),
+            try_outcome: "the restart calls GetBatch(3) on the V1 source without running it, then runs batch 4: exactly-once",
+        },
         _ => Lesson {
             title: "Watch a micro-batch recover",
             question: "Does the sink end up with every record exactly once after a crash?",
@@ -292,6 +237,84 @@ pub fn lesson(name: &str) -> Lesson {
             try_outcome: "see the badge",
         },
     }
+}
+
+/// The lessons of the SeaTunnel presets (apache/seatunnel PR #7476 and the dev reader).
+fn seatunnel_lesson(name: &str) -> Option<Lesson> {
+    Some(match name {
+        "reader-never-closes" => Lesson {
+            title: "The reader that never closes",
+            question: "Why would a SeaTunnel micro-batch on Spark never end and never write anything? (the micro-batch reader of apache/seatunnel PR #7476 without its idle timeout)",
+            paragraphs: vec![
+                "A micro-batch ends when every task's reader says next() = false. SeaTunnel's reader waits while its handover queue is empty — `while (running && handover.isEmpty()) sleep` — and in streaming mode it is always running.",
+                "Watch the SourceRDD lane: the readers poll forever and keep reading new rows, but the task never finishes, so the sink never commits and commits/0 is never written. Nothing reaches the sink and the delay grows without bound.",
+                "The oracle calls this `stuck`: no data moves (no task reads a row, none reaches the sink) long after the data has ended. The symptom resembles apache/seatunnel#9477 (\"job gets stuck and never move forward … the files also doesn't get written\"), but that report's cause is the batch path: SeaTunnel's Spark starter never calls readStream, and a STREAMING job runs as one batch job that never ends (see seatunnel-dev-timer). This run does write offsets/0, which such a job never has.",
+                "Simplified: readers poll in turn, one poll per step; the SeaTunnel sink writer is modelled as an append sink.",
+            ],
+            try_crash: None,
+            try_outcome: "no crash needed: the batch never ends — stuck",
+        },
+        "reader-idle-timeout" => Lesson {
+            title: "The fix: end the batch when the reader is idle — and read its tail again",
+            question: "How can a reader that never finishes on its own fit Spark's micro-batches? (apache/seatunnel PR #7476)",
+            paragraphs: vec![
+                "The reader now returns next() = false after it has seen no row for the idle timeout (800 ms here; the PR's next() waits 20 polls of 1 s). The CDC stream has two quiet stretches, so batches end there.",
+                "Where does the next batch start? Not from the offset: latestOffset is just {\"checkpointId\":N}, the largest committed batch id + 1. Each reader restores from state files under sources/0/<id>/<subtask>/, where <id> is the batch's start checkpoint id (planInputPartitions passes startOffset.getCheckpointId()): batches 0 and 1 both use folder 0, batch N folder N−1.",
+                "What writes them: the PR's reader schedules one checkpoint timer as it starts (startCheckpointConditionService, checkpoint.interval, 1 s here). If a row arrived by then, its next next() writes <id>.prepared and emits a checkpoint row; the sink writer flushes the rows before it and renames the file .committed. The timer is never rescheduled, and a reader that goes idle returns false without a snapshot (close() writes none).",
+                "So the next batch resumes from that one mid-batch snapshot and reads every row after it again: the append sink writes them twice, with no failure at all — duplicates (inferred from the PR's code, ParallelMicroBatchPartitionReader at apache/seatunnel 34c5d786; the PR was closed unmerged). Crashes add to it: state-prepared@1 resumes a reader from a .prepared whose rows the sink never got.",
+            ],
+            try_crash: None,
+            try_outcome: "no crash needed: each batch re-reads what its readers read after their one snapshot — duplicates",
+        },
+        "seatunnel-checkpoint-records" => Lesson {
+            title: "Checkpoint records as PR #7476's code does them: duplicates without a failure, loss with one",
+            question: "apache/seatunnel PR #7476: is an in-band checkpoint record enough for at-least-once?",
+            paragraphs: vec![
+                "Each reader's checkpoint timer fires once per micro-batch: prepare() calls startCheckpointConditionService, which schedules checkpointCondition once, checkpoint.interval later, and nothing reschedules it. If a row arrived by then, the reader's next next() writes <id>.prepared with its position and emits a checkpoint record behind the rows it read: one .prepared per reader per batch. The id is the folder's newest .committed id + 1 (0 in a new folder), the folder the batch's start checkpoint id.",
+                "The sink writer meets the record in the same Spark task: ackCheckpoint calls prepareCommit — for a sink without a committer, as here, that flushes the rows before the record — and renames <id>.prepared to <id>.committed. A reader that goes idle returns next() = false without a snapshot, and the task commit flushes its last rows (SeaTunnelSparkDataWriter).",
+                "No failure needed: the next batch's readers restore from that one mid-batch snapshot and read every row after it again, and the append sink writes them twice — duplicates in a failure-free run (inferred from the PR's code at apache/seatunnel 34c5d786; the PR was closed unmerged).",
+                "A crash adds loss: the PR's reader restores from <committed id + 1>.prepared first. Crash after <id>.prepared was written, before the sink saw record <id> (state-prepared@0), and the re-run resumes past rows the sink never received.",
+                "A sink with a committer (JDBC with XA, Kafka exactly-once, the file sinks' aggregated committer) would fare worse: ackCheckpoint drops the commit info prepareCommit returns, and commit() commits only latestCommitInfoT — the rows before a record would never be committed, a loss without any failure (inferred; the engine models sinks without a committer).",
+            ],
+            try_crash: Some("state-prepared@0"),
+            try_outcome: "0.prepared is on disk, the sink never saw record 0: the re-run resumes from it past those rows (loss), and every batch re-reads what followed its snapshot (duplicates)",
+        },
+        "seatunnel-committed-only" => Lesson {
+            title: "Checkpoint records, committed-only: at-least-once",
+            question: "What would make in-band checkpoint records at-least-once? (a safer variant of apache/seatunnel PR #7476)",
+            paragraphs: vec![
+                "The readers and sink writer of seatunnel-checkpoint-records, with changes the PR does not have: (1) a reader restores only from .committed files, never from a .prepared; (2) the checkpoint timer is rescheduled after each record, so a record every interval instead of one per batch; (3) a reader that goes idle writes a last snapshot as it closes, renamed .committed after the task's rows are written, so the next batch starts where this one ended; (4) a re-run's snapshot replaces a stale .prepared instead of being appended to it. The state folders are the PR's.",
+                "As with the PR's writer and a sink without a committer, the rows before a record are visible before the rename. A sink with a committer would also need each record's commit info committed, where the PR's writer drops it.",
+                "A .committed file now proves its rows are in the sink, and a .prepared file is never trusted. The window between the sink's write and the rename is where duplicates come from: crash there and the reader resumes from the previous .committed file, reading rows the sink already holds. Nothing is lost; with an idempotent sink it would be exactly-once, as the PR's author says in its thread.",
+            ],
+            try_crash: Some("sink-commit@0"),
+            try_outcome: "the first record's rows are in the sink, the rename never happens: duplicates, never loss",
+        },
+        "seatunnel-idempotent-sink" => Lesson {
+            title: "Checkpoint records into an idempotent sink: exactly-once",
+            question: "\"If sink can be idempotent for handling reprocessing data, it can ensure exactly-once\" — does it? (apache/seatunnel PR #7476 thread)",
+            paragraphs: vec![
+                "The committed-only design of seatunnel-committed-only, writing into a sink that upserts by key instead of appending.",
+                "The same crash between the sink's write and the rename makes the reader resume from the previous .committed file and read those rows again. The sink overwrites each key with the same row: the Sink tab counts them as rewrites, nothing is duplicated.",
+                "Idempotence repairs replays, not gaps: with PR #7476's own restore order (seatunnel-checkpoint-records) the rows a reader skips after a crash are never written at all, and no sink can make that up. It would absorb the PR's failure-free re-reads, though.",
+            ],
+            try_crash: Some("sink-commit@0"),
+            try_outcome: "the first record's rows are written again and absorbed by the key: exactly-once",
+        },
+        "seatunnel-dev-timer" => Lesson {
+            title: "The merged dev reader: a timer ends the batch, then nothing moves",
+            question: "What would SeaTunnel's merged micro-batch classes do if someone called readStream? (apache/seatunnel dev, SeaTunnelMicroBatch and ParallelMicroBatchPartitionReader)",
+            paragraphs: vec![
+                "SeaTunnel's Spark starter never calls readStream: a STREAMING job runs as one batch job that never ends (apache/seatunnel#9477). This preset runs the micro-batch classes the translation layer does contain.",
+                "Each reader runs one virtual checkpoint after checkpoint.interval: it appends its state to sources/0/<subtask>/1, notifies the checkpoint complete and sets running = false — next() returns false and the micro-batch ends on a timer. The readers restore from sources/0/<subtask>/0, which nothing writes.",
+                "latestOffset returns the in-memory currentOffset, which only commit(end) moves to end + 1. Spark calls commit for batch 0 only while it constructs batch 1 — and it constructs batch 1 only when latestOffset moves. After batch 0 every trigger finds no new data: the query stalls with the rows still arriving.",
+                "Inferred from the code (the stall is not observed in a report): the oracle calls it stuck.",
+            ],
+            try_crash: None,
+            try_outcome: "no crash needed: batch 0 commits, then latestOffset never moves — stuck",
+        },
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

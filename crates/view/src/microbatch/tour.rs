@@ -164,6 +164,9 @@ use Tab::*;
 /// The tour of a preset (an unknown name gets a general one).
 pub fn tour(preset: &str) -> Tour {
     let crash = lesson(preset).try_crash;
+    if let Some(stops) = seatunnel_stops(preset) {
+        return Tour { crash, stops };
+    }
     let stops = match preset {
         "kafka-idempotent" => vec![
             stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log",
@@ -309,6 +312,57 @@ pub fn tour(preset: &str) -> Tour {
                 "The replayed epoch writes the rows the first attempt had already committed."),
             stop(End, Some(Sink), "Duplicates, never loss", "Continuous processing is at-least-once."),
         ],
+        "checkpoint-deleted-latest" => vec![
+            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
+            stop(Next(E::Crashed), Some(Checkpoint), "The query stops", "The query is stopped; the data keeps arriving."),
+            stop(Next(E::CheckpointDeleted), Some(Checkpoint), "The folder is deleted",
+                "An operator deletes the checkpoint folder: offsets, commits, metadata and sources/0/0 are gone. The Kafka offsets were nowhere else."),
+            stop(Next(E::SourceInitialized), Some(Checkpoint), "startingOffsets=latest",
+                "The restart is a new query. sources/0/0 records the end of each partition now: the rows that arrived while the query was down lie before it."),
+            stop(End, Some(Sink), "Data loss", "Those rows are never read. The lost keys are listed in the Sink tab."),
+        ],
+        "checkpoint-deleted-earliest" => vec![
+            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
+            stop(Next(E::CheckpointDeleted), Some(Checkpoint), "The folder is deleted",
+                "An operator deletes the checkpoint folder while the query is down. The restart is a new query."),
+            stop(Next(E::SourceInitialized), Some(Checkpoint), "startingOffsets=earliest",
+                "sources/0/0 records offset 0 for every partition: the new query starts at the beginning of the topic."),
+            stop(Batch(E::TaskFinished, 0), Some(Sink), "Appended again",
+                "The new query's batch 0 holds everything the old query already wrote; the append sink appends it again."),
+            stop(End, Some(Sink), "Duplicates", "Every row the old query wrote is in the sink twice."),
+        ],
+        "batch-id-in-memory" => vec![
+            stop(Batch(E::SinkCommitted, 3), Some(Sink), "latestBatchId = 3",
+                "The sink wrote batch 3 and set its driver-side field latestBatchId to 3. commits/3 is next — the crash comes first."),
+            stop(Next(E::Crashed), Some(Checkpoint), "The field dies with the driver", "offsets/3 without commits/3; the sink object is gone."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 3", "Same offsets, same rows, same batch id."),
+            stop(Batch(E::AddBatch, 3), Some(Sink), "A new sink object",
+                "The new driver's sink starts with latestBatchId = -1: batch 3 is not skipped."),
+            stop(End, Some(Sink), "Duplicates",
+                "Batch 3 is in the sink twice. A batch id de-duplicates only if it is kept where the restart can read it (FileStreamSink's _spark_metadata)."),
+        ],
+        "kafka-v1-source" => vec![
+            stop(Batch(E::CommitLogWritten, 3), Some(Checkpoint), "Batch 3 is done",
+                "commits/3 is on disk: batch 3 will never run again. The crash comes right after it."),
+            stop(Next(E::Crashed), Some(Checkpoint), "Killed after commits/3", "offsets/3 and commits/3 are both there."),
+            stop(Next(E::Recovered), Some(Checkpoint), "Batch 4 is next", "The latest batch in offsets/ is committed: the driver moves on to batch 4."),
+            stop(Next(E::RecoveryGetBatch), None, "getBatch(3), not run",
+                "First Spark calls getBatch of batch 3 on the V1 KafkaSource and discards the result: the V1 KafkaSource expects the last batch to run before getOffset is called again. A V2 KafkaMicroBatchStream (kafka-append) is not asked."),
+            stop(End, Some(Sink), "Nothing changes in the sink", "The extra call writes nothing: every record once."),
+        ],
+        _ => vec![
+            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log",
+                "offsets/0 is written before anything of batch 0 runs."),
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 done", "commits/0 only after the sink finished."),
+            stop(End, Some(Sink), "The verdict", "The badge compares the sink with every record the upstream produced."),
+        ],
+    };
+    Tour { crash, stops }
+}
+
+/// The stops of the SeaTunnel presets' tours.
+fn seatunnel_stops(preset: &str) -> Option<Vec<Stop>> {
+    Some(match preset {
         "reader-never-closes" => vec![
             stop(Batch(E::AddBatch, 0), Some(Sink), "Batch 0 starts",
                 "The sink waits for the tasks; a task ends when its reader's next() returns false."),
@@ -317,31 +371,31 @@ pub fn tour(preset: &str) -> Tour {
             stop(ReaderWaits, Some(Channels), "The data has stopped",
                 "The queue has been empty for seconds, and the reader still waits: in streaming mode it is always running."),
             stop(End, Some(Sink), "Stuck",
-                "No task finished, nothing was committed, commits/0 was never written: the delay grows without bound (apache/seatunnel#9477)."),
+                "No task finished, nothing was committed, commits/0 was never written: the delay grows without bound."),
         ],
         "reader-idle-timeout" => vec![
-            stop(ReaderCloses, Some(Channels), "The idle timeout",
-                "The reader saw no row for 800 ms and returns next() = false: its task can end."),
-            stop(StatePrepared, Some(Checkpoint), "<id>.prepared",
-                "The reader writes its position to sources/0/0/<subtask>/<id>.prepared."),
+            stop(StatePrepared, Some(Checkpoint), "One snapshot, mid-batch",
+                "The reader's timer fired once, 1 s after it started: it writes its position to sources/0/0/<subtask>/<id>.prepared and emits a checkpoint row."),
             stop(StateCommitted, Some(Checkpoint), "Renamed .committed",
-                "The sink committed the task's rows, then renamed the state file: that position is now safe to resume from."),
+                "The sink writer flushed the rows before the record, then renamed the state file. The timer is not rescheduled: no other snapshot in this batch."),
+            stop(ReaderCloses, Some(Channels), "The idle timeout",
+                "The reader saw no row for 800 ms and returns next() = false — without a snapshot. Its rows after the record are flushed at the task commit."),
             stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 commits", "commits/0: the fix works, batches end."),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed in batch 1", "One reader of batch 1 had committed its state; the other had not."),
-            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 1",
-                "Each reader resumes from its newest .committed file: rows already committed are not read again."),
-            stop(End, Some(Sink), "Exactly-once", "Every row once."),
+            stop(Batch(E::ReaderPolled, 1), Some(Sink), "Read again",
+                "Batch 1 starts at {\"checkpointId\":0}, folder 0: each reader restores from its mid-batch snapshot and reads the rows after it a second time."),
+            stop(End, Some(Sink), "Duplicates without a failure",
+                "The append sink holds the re-read rows twice (inferred from PR #7476's code)."),
         ],
         "seatunnel-checkpoint-records" => vec![
             stop(StatePrepared, Some(Checkpoint), "A checkpoint record is due",
-                "The reader writes <id>.prepared with its position; the checkpoint record goes behind the rows it read. The sink has not seen it yet."),
+                "The reader's one timer fired: it writes <id>.prepared with its position; the checkpoint record goes behind the rows it read. The sink has not seen it yet."),
             stop(Next(E::Crashed), Some(Checkpoint), "Killed before the sink saw the record",
                 "The rows before the record die with the task; <id>.prepared stays on disk."),
             stop(Next(E::Recovered), Some(Checkpoint), "Re-run the batch", "commits/0 is missing: batch 0 runs again."),
             stop(Next(E::GetBatch), Some(Channels), "Restore from .prepared",
-                "As PR #7476 wrote it, the reader restores from the latest .prepared of the batch: it starts past the rows the sink never received."),
-            stop(End, Some(Sink), "Data loss",
-                "The missing keys are listed in the Sink tab. Compare seatunnel-committed-only, which restores only from .committed."),
+                "As PR #7476 wrote it, the reader restores from the folder's next .prepared first: it starts past the rows the sink never received."),
+            stop(End, Some(Sink), "Loss, and duplicates",
+                "The missing keys are the crash's; the duplicates are every batch re-reading what followed its one snapshot. Compare seatunnel-committed-only."),
         ],
         "seatunnel-committed-only" => vec![
             stop(StatePrepared, Some(Checkpoint), "A checkpoint record",
@@ -375,43 +429,8 @@ pub fn tour(preset: &str) -> Tour {
                 "{\"checkpointId\":0} again: commit(end of batch 0) would move it, but Spark calls it only while constructing batch 1."),
             stop(End, Some(Sink), "Stuck", "Rows keep arriving and no batch reads them."),
         ],
-        "checkpoint-deleted-latest" => vec![
-            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
-            stop(Next(E::Crashed), Some(Checkpoint), "The query stops", "The query is stopped; the data keeps arriving."),
-            stop(Next(E::CheckpointDeleted), Some(Checkpoint), "The folder is deleted",
-                "An operator deletes the checkpoint folder: offsets, commits, metadata and sources/0/0 are gone. The Kafka offsets were nowhere else."),
-            stop(Next(E::SourceInitialized), Some(Checkpoint), "startingOffsets=latest",
-                "The restart is a new query. sources/0/0 records the end of each partition now: the rows that arrived while the query was down lie before it."),
-            stop(End, Some(Sink), "Data loss", "Those rows are never read. The lost keys are listed in the Sink tab."),
-        ],
-        "checkpoint-deleted-earliest" => vec![
-            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint), "Batch 2 is done", "commits/2 is written: everything up to batch 2 is in the sink."),
-            stop(Next(E::CheckpointDeleted), Some(Checkpoint), "The folder is deleted",
-                "An operator deletes the checkpoint folder while the query is down. The restart is a new query."),
-            stop(Next(E::SourceInitialized), Some(Checkpoint), "startingOffsets=earliest",
-                "sources/0/0 records offset 0 for every partition: the new query starts at the beginning of the topic."),
-            stop(Batch(E::TaskFinished, 0), Some(Sink), "Appended again",
-                "The new query's batch 0 holds everything the old query already wrote; the append sink appends it again."),
-            stop(End, Some(Sink), "Duplicates", "Every row the old query wrote is in the sink twice."),
-        ],
-        "batch-id-in-memory" => vec![
-            stop(Batch(E::SinkCommitted, 3), Some(Sink), "latestBatchId = 3",
-                "The sink wrote batch 3 and set its driver-side field latestBatchId to 3. commits/3 is next — the crash comes first."),
-            stop(Next(E::Crashed), Some(Checkpoint), "The field dies with the driver", "offsets/3 without commits/3; the sink object is gone."),
-            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 3", "Same offsets, same rows, same batch id."),
-            stop(Batch(E::AddBatch, 3), Some(Sink), "A new sink object",
-                "The new driver's sink starts with latestBatchId = -1: batch 3 is not skipped."),
-            stop(End, Some(Sink), "Duplicates",
-                "Batch 3 is in the sink twice. A batch id de-duplicates only if it is kept where the restart can read it (FileStreamSink's _spark_metadata)."),
-        ],
-        _ => vec![
-            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log",
-                "offsets/0 is written before anything of batch 0 runs."),
-            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 done", "commits/0 only after the sink finished."),
-            stop(End, Some(Sink), "The verdict", "The badge compares the sink with every record the upstream produced."),
-        ],
-    };
-    Tour { crash, stops }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

@@ -43,6 +43,11 @@ impl EventKind {
             EventKind::SinkWriteFailed { .. } => (Sink, Driver),
             EventKind::TaskFailed { .. } => (Tasks, Driver),
             EventKind::CheckpointDeleted { .. } => (Driver, Checkpoint),
+            // SeaTunnel's prepareCommit runs in the task's sink writer.
+            EventKind::SinkCommitted {
+                target: CommitTarget::Prepared { .. } | CommitTarget::Record { .. },
+                ..
+            } => (Tasks, Sink),
             EventKind::SinkCommitted { .. } => (Driver, Sink),
             EventKind::CommitLogWritten { .. } => (Driver, Checkpoint),
             EventKind::CheckpointWriteRejected { .. } => (Checkpoint, Driver),
@@ -179,18 +184,11 @@ impl EventKind {
                 format!("checkpoint folder deleted ({files} files)")
             }
             EventKind::SinkCommitted {
-                target: CommitTarget::Prepared { .. },
+                batch_id,
+                skipped,
+                target,
                 ..
-            } => "prepareCommit (not visible yet)".into(),
-            EventKind::SinkCommitted {
-                batch_id, skipped, ..
-            } => {
-                if *skipped {
-                    format!("commit {batch_id}: duplicate, skipped")
-                } else {
-                    format!("commit batch {batch_id}")
-                }
-            }
+            } => commit_label(*batch_id, *skipped, target),
             EventKind::CommitLogWritten { batch_id, .. } => format!("write commits/{batch_id}"),
             EventKind::CheckpointWriteRejected { path } => format!("{path} exists: rejected"),
             EventKind::Idle { until_ms } => format!("wait until {until_ms} ms"),
@@ -209,5 +207,17 @@ pub fn rows_text(n: u64) -> String {
         "1 row".into()
     } else {
         format!("{n} rows")
+    }
+}
+
+/// The arrow of a sink commit: SeaTunnel's records in the task's writer, else the batch's commit.
+fn commit_label(batch_id: u64, skipped: bool, target: &CommitTarget) -> String {
+    match target {
+        CommitTarget::Prepared { .. } => "prepareCommit: rows flushed".into(),
+        CommitTarget::Record { checkpoint_id, .. } => {
+            format!("record {checkpoint_id}: rows visible")
+        }
+        CommitTarget::Visible(_) if skipped => format!("commit {batch_id}: duplicate, skipped"),
+        CommitTarget::Visible(_) => format!("commit batch {batch_id}"),
     }
 }

@@ -297,7 +297,7 @@ pub enum EventKind {
         batch_id: u64,
         /// Rows made visible by this commit.
         rows: u64,
-        /// Where (file name, store name, `epoch N`), or a prepared commit not visible yet.
+        /// Where (file name, store name, `epoch N`), or SeaTunnel's prepareCommit at a record.
         target: CommitTarget,
         /// Whether the commit was skipped as a duplicate of an earlier one.
         skipped: bool,

@@ -11,11 +11,19 @@ use std::str::FromStr;
 /// Where a sink commit put its rows (`SinkCommitted`'s `target`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommitTarget {
-    /// The rows are visible here: a file name, a store, `StreamingWrite.commit(3): …`, a
-    /// SeaTunnel checkpoint record.
+    /// The rows are visible here: a file name, a store, `StreamingWrite.commit(3): …`.
     Visible(String),
-    /// SeaTunnel (PR #7476): `prepareCommit` at a checkpoint record; the rows wait for the task
-    /// commit and are not visible yet.
+    /// SeaTunnel's committed-only design: the rows before a checkpoint record, visible before
+    /// the rename.
+    Record {
+        /// The checkpoint record's id.
+        checkpoint_id: u64,
+        /// The reader's subtask.
+        subtask: u32,
+    },
+    /// SeaTunnel (PR #7476): `prepareCommit` at a checkpoint record, in the task's sink writer.
+    /// A sink without a committer has flushed the rows (visible); the commit info it returns is
+    /// dropped (`ackCheckpoint` never stores it; `commit()` commits only `latestCommitInfoT`).
     Prepared {
         /// The checkpoint record's id.
         checkpoint_id: u64,
@@ -24,16 +32,25 @@ pub enum CommitTarget {
     },
 }
 
+const RECORD: (&str, &str) = ("checkpoint record ", " of subtask ");
+
 const PREPARED: (&str, &str, &str) = (
     "prepareCommit at checkpoint record ",
     " of subtask ",
-    " (visible at task commit)",
+    " (rows flushed, commit info dropped)",
 );
 
 impl fmt::Display for CommitTarget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CommitTarget::Visible(place) => f.write_str(place),
+            CommitTarget::Record {
+                checkpoint_id,
+                subtask,
+            } => {
+                let (a, b) = RECORD;
+                write!(f, "{a}{checkpoint_id}{b}{subtask}")
+            }
             CommitTarget::Prepared {
                 checkpoint_id,
                 subtask,
@@ -48,20 +65,29 @@ impl fmt::Display for CommitTarget {
 impl FromStr for CommitTarget {
     type Err = Infallible;
 
-    /// The text of a prepared commit, else a visible place.
+    /// The text of a prepared commit, else of a record, else a visible place.
     fn from_str(s: &str) -> Result<CommitTarget, Infallible> {
+        let ids = |rest: &str, b: &str| -> Option<(u64, u32)> {
+            let (id, task) = rest.split_once(b)?;
+            Some((id.parse().ok()?, task.parse().ok()?))
+        };
         let (a, b, c) = PREPARED;
         let prepared = s
             .strip_prefix(a)
             .and_then(|rest| rest.strip_suffix(c))
-            .and_then(|rest| rest.split_once(b))
-            .and_then(|(id, task)| Some((id.parse().ok()?, task.parse().ok()?)));
-        Ok(match prepared {
-            Some((checkpoint_id, subtask)) => CommitTarget::Prepared {
+            .and_then(|rest| ids(rest, b));
+        let (ra, rb) = RECORD;
+        let record = s.strip_prefix(ra).and_then(|rest| ids(rest, rb));
+        Ok(match (prepared, record) {
+            (Some((checkpoint_id, subtask)), _) => CommitTarget::Prepared {
                 checkpoint_id,
                 subtask,
             },
-            None => CommitTarget::Visible(s.to_string()),
+            (None, Some((checkpoint_id, subtask))) => CommitTarget::Record {
+                checkpoint_id,
+                subtask,
+            },
+            (None, None) => CommitTarget::Visible(s.to_string()),
         })
     }
 }
@@ -177,7 +203,14 @@ mod tests {
         let targets = [
             (
                 prepared.clone(),
-                "prepareCommit at checkpoint record 4 of subtask 1 (visible at task commit)",
+                "prepareCommit at checkpoint record 4 of subtask 1 (rows flushed, commit info dropped)",
+            ),
+            (
+                CommitTarget::Record {
+                    checkpoint_id: 2,
+                    subtask: 0,
+                },
+                "checkpoint record 2 of subtask 0",
             ),
             (
                 CommitTarget::Visible("StreamingWrite.commit(3): store-0".into()),

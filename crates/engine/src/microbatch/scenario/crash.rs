@@ -34,7 +34,7 @@ pub enum CrashKind {
     SinkCommit,
     /// After `commits/N` was written.
     CommitLog,
-    /// SeaTunnel readers: after the first `<id>.prepared` state file of batch N was written,
+    /// SeaTunnel readers: after the first `<id>.prepared` state file batch N wrote,
     /// before the sink saw the checkpoint record behind it.
     StatePrepared,
 }

@@ -17,5 +17,6 @@ pub use fault::{Fault, FaultError, FaultKind, Restart, StartingOffsets};
 pub use presets::{preset, presets, Preset};
 pub use spec::{
     Burst, Execution, ReaderEnd, Scenario, ScenarioError, SeaTunnelDesign, SinkKind, SinkSpec,
-    SinkValue, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window, MAX_BATCHES, MAX_CHANNELS,
+    SinkValue, SourceApi, SourceKind, SourceSpec, SplitSpec, UpstreamSpec, Window, MAX_BATCHES,
+    MAX_CHANNELS,
 };

@@ -6,7 +6,7 @@ use super::spec::{
     default_checkpoint_interval_ms, default_idle_timeout_ms, default_max_offsets_per_channel,
     default_page_size, default_restart_delay_ms, default_seed, default_stores,
     default_trigger_interval_ms, invalid, Execution, ReaderEnd, Scenario, ScenarioError,
-    SeaTunnelDesign, SinkKind, SinkSpec, SinkValue, SourceKind, SourceSpec, SplitSpec,
+    SeaTunnelDesign, SinkKind, SinkSpec, SinkValue, SourceApi, SourceKind, SourceSpec, SplitSpec,
     UpstreamSpec, Window,
 };
 use crate::spec_json::NamedSchema;
@@ -57,6 +57,7 @@ fn base(
                 // the query's first trigger); Spark's default `latest` is shown by
                 // `checkpoint-deleted-latest`.
                 starting_offsets: StartingOffsets::Earliest,
+                api: None,
             },
             sink: SinkSpec {
                 kind: sink,
@@ -141,19 +142,19 @@ pub fn presets() -> Vec<Preset> {
         ),
         base(
             "reader-never-closes",
-            "SeaTunnel's micro-batch reader in streaming mode (apache/seatunnel PR #7476, issue #9477): next() never returns false, so the batch never ends and nothing commits.",
+            "SeaTunnel's micro-batch reader in streaming mode without an idle timeout (apache/seatunnel PR #7476): next() never returns false, so the batch never ends and nothing commits.",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
         base(
             "reader-idle-timeout",
-            "The fix: a SeaTunnel reader ends its micro-batch after an idle timeout; its state goes to sources/0/<batch>/<subtask>/<id>.committed.",
+            "The fix: a SeaTunnel reader ends its micro-batch after an idle timeout — but, as PR #7476's code does it, the next batch resumes from the reader's one mid-batch snapshot and reads its tail again.",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
         base(
             "seatunnel-checkpoint-records",
-            "In-band checkpoint records as PR #7476 wrote them: readers restore from the newest .prepared state and the sink commits at task commit — a crash after k.prepared, before the sink saw record k, loses it.",
+            "In-band checkpoint records as PR #7476's code does them: one record per reader per batch and none at close, so each batch re-reads what followed it; a crash after k.prepared, before the sink saw record k, loses rows.",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
@@ -165,7 +166,7 @@ pub fn presets() -> Vec<Preset> {
         ),
         base(
             "seatunnel-committed-only",
-            "A safer SeaTunnel design than PR #7476: readers restore only from .committed state files and the sink publishes rows at each checkpoint record — no loss.",
+            "A safer SeaTunnel design than PR #7476: readers restore only from .committed state files, take a record every interval and a last one as they close — no loss.",
             SourceKind::SeaTunnel,
             SinkKind::Append,
         ),
@@ -199,81 +200,98 @@ pub fn presets() -> Vec<Preset> {
             SourceKind::ReplayableLog,
             SinkKind::BatchIdInMemory,
         ),
+        base(
+            "kafka-v1-source",
+            "Kafka with the V2 reader disabled (spark.sql.streaming.disabledV2MicroBatchReaders naming KafkaSourceProvider): the V1 KafkaSource, which Spark asks once more for getBatch of the last committed batch on a restart.",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
     ];
     for p in &mut out {
-        match p.name {
-            "tablestore-split" => {
-                p.scenario.batches = 8;
-                p.scenario.upstream.splits = vec![SplitSpec {
-                    channel: 0,
-                    at_ms: 2500,
-                }];
-            }
-            "tablestore" | "tablestore-append" | "tablestore-two-phase" | "auto-commit" => {
-                // A small per-channel cap so batches are decided by the cap, not only by "caught up".
-                p.scenario.source.max_offsets_per_channel = 8;
-            }
-            "reader-idle-timeout" => {
-                // Quiet stretches in the CDC stream let idle readers end their micro-batch.
-                p.scenario.source.reader = ReaderEnd::IdleTimeout;
-                p.scenario.source.idle_timeout_ms = 800;
-                p.scenario.upstream.idle = vec![
-                    Window {
-                        from_ms: 2000,
-                        to_ms: 3000,
-                    },
-                    Window {
-                        from_ms: 4000,
-                        to_ms: 5000,
-                    },
-                ];
-            }
-            "seatunnel-checkpoint-records"
-            | "seatunnel-committed-only"
-            | "seatunnel-idempotent-sink" => {
-                if p.name != "seatunnel-checkpoint-records" {
-                    p.scenario.source.design = SeaTunnelDesign::CommittedOnly;
-                }
-                p.scenario.source.reader = ReaderEnd::CheckpointRecords;
-                p.scenario.source.idle_timeout_ms = 800;
-                p.scenario.source.checkpoint_interval_ms = 600;
-                p.scenario.upstream.idle = vec![
-                    Window {
-                        from_ms: 2000,
-                        to_ms: 3000,
-                    },
-                    Window {
-                        from_ms: 4000,
-                        to_ms: 5000,
-                    },
-                ];
-            }
-            "checkpoint-deleted-latest" | "checkpoint-deleted-earliest" => {
-                p.scenario.faults = vec![Fault {
-                    kind: FaultKind::CheckpointDeleted,
-                    batch_id: 2,
-                }];
-                if p.name == "checkpoint-deleted-latest" {
-                    p.scenario.source.starting_offsets = StartingOffsets::Latest;
-                }
-            }
-            "seatunnel-dev-timer" => {
-                p.scenario.source.reader = ReaderEnd::VirtualCheckpoint;
-                p.scenario.source.checkpoint_interval_ms = 1_500;
-            }
-            "continuous-epochs" => {
-                p.scenario.execution = Execution::Continuous;
-            }
-            "sink-outage" => {
-                p.scenario.sink.outages = vec![Window {
-                    from_ms: 2135,
-                    to_ms: 4200,
-                }];
-            }
-            _ => {}
-        }
+        tune(p);
     }
     out
+}
+
+/// What sets a preset apart from its base scenario.
+fn tune(p: &mut Preset) {
+    match p.name {
+        "tablestore-split" => {
+            p.scenario.batches = 8;
+            p.scenario.upstream.splits = vec![SplitSpec {
+                channel: 0,
+                at_ms: 2500,
+            }];
+        }
+        "tablestore" | "tablestore-append" | "tablestore-two-phase" | "auto-commit" => {
+            // A small per-channel cap so batches are decided by the cap, not only by "caught up".
+            p.scenario.source.max_offsets_per_channel = 8;
+        }
+        "reader-idle-timeout" => {
+            // Quiet stretches in the CDC stream let idle readers end their micro-batch.
+            p.scenario.source.reader = ReaderEnd::IdleTimeout;
+            p.scenario.source.idle_timeout_ms = 800;
+            p.scenario.upstream.idle = vec![
+                Window {
+                    from_ms: 2000,
+                    to_ms: 3000,
+                },
+                Window {
+                    from_ms: 4000,
+                    to_ms: 5000,
+                },
+            ];
+        }
+        "seatunnel-checkpoint-records"
+        | "seatunnel-committed-only"
+        | "seatunnel-idempotent-sink" => {
+            if p.name != "seatunnel-checkpoint-records" {
+                p.scenario.source.design = SeaTunnelDesign::CommittedOnly;
+            }
+            p.scenario.source.reader = ReaderEnd::CheckpointRecords;
+            p.scenario.source.idle_timeout_ms = 800;
+            p.scenario.source.checkpoint_interval_ms = 600;
+            p.scenario.upstream.idle = vec![
+                Window {
+                    from_ms: 2000,
+                    to_ms: 3000,
+                },
+                Window {
+                    from_ms: 4000,
+                    to_ms: 5000,
+                },
+            ];
+        }
+        "checkpoint-deleted-latest" | "checkpoint-deleted-earliest" => {
+            p.scenario.faults = vec![Fault {
+                kind: FaultKind::CheckpointDeleted,
+                batch_id: 2,
+            }];
+            if p.name == "checkpoint-deleted-latest" {
+                p.scenario.source.starting_offsets = StartingOffsets::Latest;
+            }
+        }
+        "seatunnel-dev-timer" => {
+            p.scenario.source.reader = ReaderEnd::VirtualCheckpoint;
+            p.scenario.source.checkpoint_interval_ms = 1_500;
+        }
+        "kafka-v1-source" => {
+            // Spark 3+ reads Kafka through the V2 KafkaMicroBatchStream unless this conf
+            // names KafkaSourceProvider (SQLConf.DISABLED_V2_STREAMING_MICROBATCH_READERS,
+            // default ""; Spark's KafkaMicroBatchV1SourceSuite sets it).
+            p.scenario.source.api = Some(SourceApi::V1);
+        }
+        "continuous-epochs" => {
+            p.scenario.execution = Execution::Continuous;
+        }
+        "sink-outage" => {
+            p.scenario.sink.outages = vec![Window {
+                from_ms: 2135,
+                to_ms: 4200,
+            }];
+        }
+        _ => {}
+    }
 }
 
 /// Looks a preset up by name; the error lists the known names.

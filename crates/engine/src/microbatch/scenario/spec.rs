@@ -194,9 +194,41 @@ pub enum SourceKind {
 
 impl SourceKind {
     /// Whether the source reads through the Tunnel server (and so supports partition splits).
+    /// SeaTunnel's readers read their subtasks, not Tunnel channels.
     pub fn uses_tunnel(self) -> bool {
-        !matches!(self, SourceKind::ReplayableLog)
+        matches!(
+            self,
+            SourceKind::Tablestore | SourceKind::PullAhead | SourceKind::AutoCommit
+        )
     }
+
+    /// The Spark source API this kind implements when the scenario does not say: the
+    /// Kafka-like log is Spark 3's V2 `KafkaMicroBatchStream`, the Tablestore-based sources
+    /// are V1 `Source`s (the emr-tablestore connector), SeaTunnel's is a V2 `MicroBatchStream`.
+    pub fn default_api(self) -> SourceApi {
+        match self {
+            SourceKind::ReplayableLog | SourceKind::SeaTunnel => SourceApi::V2,
+            SourceKind::Tablestore | SourceKind::PullAhead | SourceKind::AutoCommit => {
+                SourceApi::V1
+            }
+        }
+    }
+}
+
+/// Which of Spark's micro-batch source APIs the source implements.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceApi {
+    /// The V1 `Source` (getOffset / getBatch). On a restart after a committed batch Spark calls
+    /// getBatch of that batch once more without running it (`MicroBatchExecution.populateStartOffsets`).
+    /// For the Kafka-like log: the V1 `KafkaSource`, which Spark 3+ uses only when
+    /// `spark.sql.streaming.disabledV2MicroBatchReaders` names `KafkaSourceProvider` (Spark 2.x used it always).
+    V1,
+    /// The V2 `MicroBatchStream` (latestOffset / planInputPartitions): no extra call on restart.
+    /// For the Kafka-like log: `KafkaMicroBatchStream`, Spark 3+'s default.
+    V2,
 }
 
 /// The source and its options.
@@ -220,16 +252,30 @@ pub struct SourceSpec {
     /// SeaTunnel: the reader ends after this long without new rows (`idle-timeout`, `checkpoint-records`).
     #[serde(default = "default_idle_timeout_ms")]
     pub idle_timeout_ms: u64,
-    /// SeaTunnel: interval of in-band checkpoint records (`checkpoint-records`).
+    /// SeaTunnel: the checkpoint timer (`checkpoint.interval`): PR #7476's fires once per batch,
+    /// committed-only's every interval.
     #[serde(default = "default_checkpoint_interval_ms")]
     pub checkpoint_interval_ms: u64,
-    /// SeaTunnel: which checkpoint-record design runs (PR #7476 as written, or the safer
+    /// SeaTunnel: which checkpoint-record design runs (PR #7476 as its code does it, or the safer
     /// committed-only variant).
     #[serde(default, skip_serializing_if = "SeaTunnelDesign::is_pr_7476")]
     pub design: SeaTunnelDesign,
     /// Kafka-like log: where a new query starts (`startingOffsets`, default `latest` as Spark).
     #[serde(default, skip_serializing_if = "StartingOffsets::is_latest")]
     pub starting_offsets: StartingOffsets,
+    /// The Spark source API (`v1` or `v2`); absent: the kind's own (the Kafka-like log and
+    /// SeaTunnel `v2`; tablestore, pull-ahead and auto-commit `v1`).
+    /// Only the Kafka-like log has both: `v1` is the V1 `KafkaSource` (Spark 3+ with
+    /// `spark.sql.streaming.disabledV2MicroBatchReaders` naming `KafkaSourceProvider`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api: Option<SourceApi>,
+}
+
+impl SourceSpec {
+    /// The Spark source API this source runs as: the scenario's `api`, else the kind's own.
+    pub fn api(&self) -> SourceApi {
+        self.api.unwrap_or(self.kind.default_api())
+    }
 }
 
 /// How a SeaTunnel reader restores and when its sink writer makes rows visible.
@@ -248,19 +294,23 @@ pub struct SourceSpec {
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum SeaTunnelDesign {
-    /// PR #7476 as written: a reader restores from the latest `.prepared` of the batch, then the
-    /// latest `.committed`, walking back over batches and preferring a newer `.prepared`; the sink
-    /// writer prepares its commit at each checkpoint record and commits at Spark task commit.
+    /// PR #7476 as its code does it (apache/seatunnel 34c5d786): each reader's checkpoint timer
+    /// fires once per micro-batch and a reader that closes writes no snapshot; a reader restores
+    /// from its folder's next `.prepared` (newest `.committed` id + 1), then its newest
+    /// `.committed`, walking back over older folders and preferring a newer `.prepared`; the sink
+    /// writer flushes the rows at a checkpoint record (a sink without a committer) and drops the
+    /// commit info `prepareCommit` returns.
     #[default]
     #[serde(rename = "pr-7476")]
     Pr7476,
-    /// A safer design the PR does not have: restore only from `.committed`, and the sink makes
-    /// the rows before a checkpoint record visible before it renames `.prepared` to `.committed`.
+    /// A safer design the PR does not have: restore only from `.committed`; a checkpoint record
+    /// every interval and a last snapshot as the reader closes; a re-run's snapshot replaces a
+    /// stale `.prepared`. The rows before a record are visible before the rename.
     CommittedOnly,
 }
 
 impl SeaTunnelDesign {
-    /// Whether this is PR #7476 as written (the default, left out of the JSON).
+    /// Whether this is PR #7476 as its code does it (the default, left out of the JSON).
     pub fn is_pr_7476(&self) -> bool {
         *self == SeaTunnelDesign::Pr7476
     }
@@ -289,12 +339,16 @@ pub enum ReaderEnd {
     #[default]
     Never,
     /// After `idle_timeout_ms` without new rows (the fix discussed in seed 001 / PR #7476).
+    /// Under `pr-7476` the PR's one checkpoint timer runs too (its reader always has it); under
+    /// `committed-only` the reader snapshots only as it closes.
     #[schemars(
-        description = "After `idle_timeout_ms` without new rows (the fix discussed around SeaTunnel PR #7476)."
+        description = "After `idle_timeout_ms` without new rows (the fix in SeaTunnel PR #7476). Under `pr-7476` the PR's one checkpoint timer per batch runs too; under `committed-only` the reader snapshots only as it closes."
     )]
     IdleTimeout,
-    /// As `IdleTimeout`, plus in-band checkpoint records every `checkpoint_interval_ms`: the reader
-    /// writes `<id>.prepared`, the sink commits the rows before the record and renames it `<id>.committed`.
+    /// As `IdleTimeout`, with in-band checkpoint records: once per reader and batch under
+    /// `pr-7476` (the PR's timer is scheduled once), every `checkpoint_interval_ms` under
+    /// `committed-only`. The reader writes `<id>.prepared`, the sink takes the rows before the
+    /// record and renames it `<id>.committed`.
     CheckpointRecords,
     /// The merged dev reader: after `checkpoint_interval_ms` one virtual checkpoint appends its
     /// state to `sources/0/<subtask>/1` and `next()` returns false (the batch ends on a timer);

@@ -3,8 +3,8 @@
 
 use super::fault::FaultKind;
 use super::spec::{
-    invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind, SourceKind, MAX_BATCHES,
-    MAX_CHANNELS,
+    invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind, SourceApi, SourceKind,
+    MAX_BATCHES, MAX_CHANNELS,
 };
 
 impl Scenario {
@@ -53,6 +53,22 @@ impl Scenario {
                 return Err(invalid(
                     "source.checkpoint_interval_ms",
                     "must be greater than 0",
+                ));
+            }
+        }
+        if let Some(api) = self.source.api {
+            if self.source.kind != SourceKind::ReplayableLog
+                && api != self.source.kind.default_api()
+            {
+                return Err(invalid(
+                    "source.api",
+                    format!(
+                        "only the Kafka-like log (`replayable-log`) has both APIs; this source is a {} source",
+                        match self.source.kind.default_api() {
+                            SourceApi::V1 => "V1 `Source` (getOffset/getBatch)",
+                            SourceApi::V2 => "V2 `MicroBatchStream`",
+                        }
+                    ),
                 ));
             }
         }
@@ -112,7 +128,7 @@ impl Scenario {
             if !self.source.kind.uses_tunnel() {
                 return Err(invalid(
                     &field,
-                    "partition splits need a Tunnel-based source (tablestore, pull-ahead, auto-commit); a Kafka-like log does not split partitions",
+                    "partition splits need a Tunnel-based source (tablestore, pull-ahead, auto-commit); a Kafka-like log does not split partitions, nor do SeaTunnel's subtasks",
                 ));
             }
             if s.channel >= u.channels {

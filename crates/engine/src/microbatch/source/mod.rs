@@ -529,12 +529,6 @@ pub trait Source: OffsetScheme {
         false
     }
 
-    /// Whether this is a V1 `Source` (getOffset/getBatch), which Spark asks once more for the
-    /// last committed batch on restart; V2 `MicroBatchStream`s are not.
-    fn is_v1(&self) -> bool {
-        true
-    }
-
     /// Where the first batch of a new query starts when it is not at the very beginning (a
     /// Kafka-like log started at `latest`); `None` means the beginning.
     fn first_start(&self, _state: &SourceState) -> Option<SourceOffset> {
