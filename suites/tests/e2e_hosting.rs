@@ -23,20 +23,7 @@ async fn open_under(client: &Client, port: u16, hash: &str) -> TestResult {
         .goto("about:blank")
         .await
         .map_err(|e| format!("blank: {e}"))?;
-    let url = format!("http://127.0.0.1:{port}{BASE}{hash}");
-    client
-        .goto(&url)
-        .await
-        .map_err(|e| format!("open {url}: {e}"))?;
-    wait_for(
-        client,
-        "document.querySelector('[data-testid=verdict]')",
-        30,
-        "the app to mount under the sub-path",
-    )
-    .await?;
-    js(client, ERROR_COLLECTOR).await?;
-    set_viewport(client, 1366, 768).await
+    open_url(client, &format!("http://127.0.0.1:{port}{BASE}{hash}")).await
 }
 
 async fn drive(client: &Client, port: u16) -> TestResult {

@@ -169,7 +169,13 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     reopen(client, port, "#preset=tablestore&seed=7&at=20&present=1").await?;
     let first = js(client, "return location.hash;").await?;
     click(client, "[data-testid=play]").await?;
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    wait_for(
+        client,
+        "!document.querySelector('[data-testid=step-count]').textContent.trim().startsWith('20 /')",
+        10,
+        "play to move past step 20",
+    )
+    .await?;
     click(client, "[data-testid=play]").await?;
     wait_for(
         client,

@@ -409,9 +409,13 @@ pub async fn set_viewport(client: &Client, w: u32, h: u32) -> TestResult {
 /// Opens the dashboard at `hash`, waits for it to mount, installs the error collector and makes
 /// the viewport 1366×768.
 pub async fn open(client: &Client, port: u16, hash: &str) -> TestResult {
-    let url = format!("http://127.0.0.1:{port}/{hash}");
+    open_url(client, &format!("http://127.0.0.1:{port}/{hash}")).await
+}
+
+/// [`open`] at a whole address (the page served under a sub-path, say).
+pub async fn open_url(client: &Client, url: &str) -> TestResult {
     client
-        .goto(&url)
+        .goto(url)
         .await
         .map_err(|e| format!("open {url}: {e}"))?;
     wait_for(
