@@ -91,10 +91,12 @@ async fn drive(client: &Client, port: u16) -> TestResult {
 
     // The Explore dialog: focus inside it.
     click(client, "[data-testid=explore-open]").await?;
+    // Drawn by the second module, fetched and compiled now: the same hang guard as the other
+    // tests' first loads of it (a loaded CI machine takes more than 10 s).
     wait_for(
         client,
         "document.querySelector('[role=dialog]')",
-        10,
+        30,
         "the Explore dialog",
     )
     .await?;
