@@ -353,39 +353,84 @@ fn the_pull_ahead_design_reads_every_row_in_get_offset_and_caches_it() {
 }
 
 #[test]
-fn a_sink_outage_fails_the_batch_without_committing_it_and_loses_nothing() {
+fn a_sink_outage_fails_task_attempts_first_and_loses_nothing() {
     use batchscope_engine::microbatch::event::EventKind;
     use batchscope_engine::microbatch::World;
-    let mut w = World::new(preset("sink-outage").unwrap());
+    let s = preset("sink-outage").unwrap();
+    let mut w = World::new(s.clone());
     batchscope_check::oracle::run(&mut w, batchscope_check::oracle::Limit::JUDGE);
-    let failed: Vec<u64> = w
-        .events()
-        .iter()
-        .filter_map(|e| match e.kind {
-            EventKind::SinkWriteFailed { batch_id, .. } => Some(batch_id),
-            _ => None,
-        })
-        .collect();
-    assert!(!failed.is_empty());
+    let events = w.events();
+    // Each query failure follows task_max_failures failed attempts of one task, the last not
+    // retried: a down store fails tasks, and Spark retries them before the job fails.
+    let mut attempts = vec![];
+    let mut query_failures = 0;
+    for e in events {
+        match &e.kind {
+            EventKind::TaskFailed {
+                attempt,
+                retried,
+                sink_down,
+                ..
+            } => {
+                assert!(sink_down.is_some(), "no task-fail fault: the store refused");
+                assert_eq!(*retried, *attempt < s.task_max_failures);
+                attempts.push(*attempt);
+            }
+            EventKind::QueryFailed { reason } => {
+                query_failures += 1;
+                assert!(reason.contains("failed 4 times"), "{reason}");
+                let max = s.task_max_failures;
+                assert_eq!(attempts.split_off(0), (1..=max).collect::<Vec<_>>());
+            }
+            EventKind::SinkWriteFailed { .. } => panic!("a task write is retried, not failed"),
+            _ => {}
+        }
+    }
+    assert!(query_failures > 0, "the long outage outlasts the retries");
+    // The short outage: attempts fail and a retry writes, with no query failure after them.
+    assert!(!attempts.is_empty() && attempts.len() < s.task_max_failures as usize);
     // While writes failed, commits/N was never written for the failing batch before it succeeded.
-    let first_fail = w
-        .events()
+    let first_fail = events
         .iter()
-        .position(|e| matches!(e.kind, EventKind::SinkWriteFailed { .. }))
+        .position(|e| matches!(e.kind, EventKind::TaskFailed { .. }))
         .unwrap();
-    let commit = w
-        .events()
+    let failed_batch = events[first_fail].kind.batch_id().unwrap();
+    let commit = events
         .iter()
-        .position(|e| matches!(e.kind, EventKind::CommitLogWritten { batch_id, .. } if batch_id == failed[0]))
+        .position(|e| matches!(e.kind, EventKind::CommitLogWritten { batch_id, .. } if batch_id == failed_batch))
         .unwrap();
     assert!(commit > first_fail);
-    let r = check(&preset("sink-outage").unwrap());
+    let r = check(&s);
     assert_eq!(r.verdict, Verdict::ExactlyOnce);
     assert!(
         r.rewrites > 0,
         "rows written before the failure are written again, absorbed by the upsert key"
     );
-    assert!(r.runs > 1);
+    assert_eq!(r.runs, query_failures + 1);
+}
+
+#[test]
+fn a_stopped_query_counts_what_it_never_read_as_unread_not_lost() {
+    use batchscope_engine::microbatch::scenario::Restart;
+    let mut s = preset("kafka-append").unwrap();
+    s.restart = Some(Restart::None);
+    s.crashes.push("sink-commit@3".parse().unwrap());
+    let r = check(&s);
+    assert_eq!(r.verdict, Verdict::Stopped);
+    assert_eq!((r.lost, r.duplicates), (0, 0));
+    assert!(r.unread > 0);
+    assert_eq!(r.unread_keys.len() as u64, r.unread);
+    // The unread records are exactly those the same crash with a restart delivers after it:
+    // the restarted run holds every expected record, and the stopped one lacked these.
+    let mut restarted = s.clone();
+    restarted.restart = None;
+    let again = check(&restarted);
+    assert_eq!(again.lost, 0);
+    assert_eq!(r.expected, again.expected);
+    assert!(r.runs == 1 && again.runs == 2);
+    // Nothing stops a run without a failure: it is judged as any other.
+    s.crashes.clear();
+    assert_eq!(check(&s).verdict, Verdict::ExactlyOnce);
 }
 
 #[test]

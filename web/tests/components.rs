@@ -154,6 +154,7 @@ async fn the_badge_carries_its_verdict() {
         25,
         0,
         11,
+        0,
     );
     let app =
         yew::Renderer::<BadgeHarness>::with_root_and_props(r.clone(), BadgeHarnessProps { badge })

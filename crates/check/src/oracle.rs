@@ -22,6 +22,10 @@ use std::fmt;
 pub enum Verdict {
     /// Every expected record is in the sink exactly once.
     ExactlyOnce,
+    /// The query stopped for good (`restart: none`) before delivering every record: none is
+    /// duplicated, none is lost — the undelivered ones (`unread`) are still upstream, and
+    /// the next start from the checkpoint delivers them.
+    Stopped,
     /// Some record is visible more than once; none is missing.
     Duplicates,
     /// Some record is missing; none is duplicated.
@@ -34,8 +38,9 @@ pub enum Verdict {
 
 impl Verdict {
     /// Every verdict, good first.
-    pub const ALL: [Verdict; 5] = [
+    pub const ALL: [Verdict; 6] = [
         Verdict::ExactlyOnce,
+        Verdict::Stopped,
         Verdict::Duplicates,
         Verdict::DataLoss,
         Verdict::DuplicatesAndLoss,
@@ -46,6 +51,7 @@ impl Verdict {
     pub fn name(self) -> &'static str {
         match self {
             Verdict::ExactlyOnce => "exactly-once",
+            Verdict::Stopped => "stopped",
             Verdict::Duplicates => "duplicates",
             Verdict::DataLoss => "data-loss",
             Verdict::DuplicatesAndLoss => "duplicates-and-loss",
@@ -86,6 +92,13 @@ pub struct Report {
     pub duplicate_keys: Vec<RowKey>,
     /// Keys missing, in key order (as text in JSON).
     pub lost_keys: Vec<RowKey>,
+    /// A query stopped for good (`restart: none`): expected records it never delivered that
+    /// are still upstream for its next start — not lost, not counted in `lost`.
+    #[serde(default)]
+    pub unread: u64,
+    /// Those keys, in key order (as text in JSON).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unread_keys: Vec<RowKey>,
     /// Keys whose value is wrong (`user-3: 57, expected 42`): a running sum that added a
     /// replayed batch twice (counted in `duplicates`) or missed records (counted in `lost`).
     pub wrong_values: Vec<String>,
@@ -155,6 +168,7 @@ pub fn judge(
 pub fn verdict_of(converged: bool, progress: &crate::progress::Progress) -> Verdict {
     match (converged, progress.duplicates > 0, progress.missing > 0) {
         (false, _, _) => Verdict::Stuck,
+        (true, false, false) if progress.unread > 0 => Verdict::Stopped,
         (true, false, false) => Verdict::ExactlyOnce,
         (true, true, false) => Verdict::Duplicates,
         (true, false, true) => Verdict::DataLoss,
@@ -185,6 +199,8 @@ pub fn judge_progress(
         lost,
         duplicate_keys: progress.duplicate_keys.clone(),
         lost_keys: progress.missing_keys.clone(),
+        unread: progress.unread,
+        unread_keys: progress.unread_keys.clone(),
         wrong_values: progress.wrong_values.clone(),
         verdict,
         crashes: s.crashes.iter().map(|c| c.to_string()).collect(),

@@ -94,7 +94,7 @@ pub fn render_text(summary: &Summary, origin: &Origin) -> String {
         line(format!("  reproduce: {}", c.command(origin)));
     }
     line(String::new());
-    line("single crash × batch (. exactly-once, D duplicates, L data-loss, X both, S stuck, blank: not reached)".into());
+    line("single crash × batch (. exactly-once, D duplicates, L data-loss, X both, S stuck, T stopped (restart: none), blank: not reached)".into());
     let header: String = summary
         .matrix
         .batches
@@ -140,6 +140,7 @@ pub fn render_text(summary: &Summary, origin: &Origin) -> String {
 fn cell(v: Verdict) -> &'static str {
     match v {
         Verdict::ExactlyOnce => ".",
+        Verdict::Stopped => "T",
         Verdict::Duplicates => "D",
         Verdict::DataLoss => "L",
         Verdict::DuplicatesAndLoss => "X",

@@ -29,7 +29,7 @@ pub struct RunArgs {
     /// A failure inside batch N (task-fail, foreach-fail, checkpoint-deleted); repeatable.
     #[arg(long = "fault", value_name = "KIND@N")]
     pub fault: Vec<String>,
-    /// Exit 1 unless the verdict is this (exactly-once, duplicates, data-loss, duplicates-and-loss, stuck).
+    /// Exit 1 unless the verdict is this (exactly-once, stopped, duplicates, data-loss, duplicates-and-loss, stuck).
     #[arg(long, value_name = "VERDICT")]
     pub expect: Option<String>,
     /// Print one JSON report instead of text.
@@ -180,6 +180,32 @@ pub fn reproduce_command(s: &Scenario, origin: Origin) -> String {
     )
 }
 
+/// Up to 12 keys, then how many more.
+fn list(keys: &[RowKey]) -> String {
+    let shown: Vec<String> = keys.iter().take(12).map(RowKey::to_string).collect();
+    let more = keys.len().saturating_sub(12);
+    if more > 0 {
+        format!("{} … (+{more})", shown.join(" "))
+    } else {
+        shown.join(" ")
+    }
+}
+
+/// The lines of a query stopped for good (`restart: none`): what it never delivered.
+fn print_stopped(report: &Report) {
+    println!(
+        "  the query failed and nobody restarted it (restart: none): {} never delivered are still upstream for its next start (unread, not lost)",
+        if report.unread == 1 {
+            "1 record".to_string()
+        } else {
+            format!("{} records", report.unread)
+        }
+    );
+    if !report.unread_keys.is_empty() {
+        println!("  unread keys: {}", list(&report.unread_keys));
+    }
+}
+
 fn print_text(
     report: &Report,
     world: &batchscope_engine::microbatch::World,
@@ -193,18 +219,15 @@ fn print_text(
     println!();
     println!("verdict: {}", report.verdict);
     println!(
-        "  expected {} · delivered {} · duplicates {} · lost {} · batches committed {} · driver runs {}",
-        report.expected, report.delivered, report.duplicates, report.lost, report.batches_committed, report.runs
+        "  expected {} · delivered {} · duplicates {} · lost {}{} · batches committed {} · driver runs {}",
+        report.expected,
+        report.delivered,
+        report.duplicates,
+        report.lost,
+        if report.unread > 0 { format!(" · unread {}", report.unread) } else { String::new() },
+        report.batches_committed,
+        report.runs
     );
-    let list = |keys: &[RowKey]| {
-        let shown: Vec<String> = keys.iter().take(12).map(RowKey::to_string).collect();
-        let more = keys.len().saturating_sub(12);
-        if more > 0 {
-            format!("{} … (+{more})", shown.join(" "))
-        } else {
-            shown.join(" ")
-        }
-    };
     if !report.duplicate_keys.is_empty() {
         println!("  duplicate keys: {}", list(&report.duplicate_keys));
     }
@@ -244,7 +267,7 @@ fn print_text(
         println!("  faults never reached: {}", names.join(", "));
     }
     if world.phase() == &batchscope_engine::microbatch::Phase::Stopped {
-        println!("  the query failed and nobody restarted it (restart: none); its rows are judged as they are");
+        print_stopped(report);
     }
     println!("reproduce: {}", reproduce_command(scenario, origin));
 }

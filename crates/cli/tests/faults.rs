@@ -178,16 +178,27 @@ fn an_unknown_fault_kind_exits_2_with_one_line_naming_it() {
 }
 
 #[test]
-fn restart_none_ends_the_run_with_the_query_failed_and_judges_what_is_there() {
+fn restart_none_ends_the_run_with_the_query_stopped_and_its_unread_records_not_lost() {
     let mut s = preset_json("foreach-batch-multi");
     s["faults"] = serde_json::json!(["foreach-fail@3"]);
     s["restart"] = "none".into();
     let path = temp_file("faults-none", "s.json", &s.to_string());
     let r = run(&[path.to_str().unwrap()]);
     assert_eq!(n(&r, "runs"), 1, "nobody restarted it: {r}");
-    assert!(n(&r, "lost") > 0, "later batches never ran: {r}");
+    // Later batches never ran: their records are still upstream, unread, not lost.
+    assert_eq!(n(&r, "lost"), 0, "{r}");
+    assert!(n(&r, "unread") > 0, "{r}");
+    assert_eq!(r["verdict"], "stopped", "{r}");
     let text = String::from_utf8(batchscope(&["run", path.to_str().unwrap()]).stdout).unwrap();
     assert!(text.contains("restart is none"), "{text}");
+    assert!(text.contains("verdict: stopped"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "{} records never delivered are still upstream",
+            n(&r, "unread")
+        )),
+        "{text}"
+    );
     // The default: a job scheduler restarts it, and says so in the trace.
     let default = String::from_utf8(
         batchscope(&[

@@ -70,7 +70,7 @@ impl JsonSchema for Restart {
     /// `"none"` or `{"after_ms": N}`, as `Restart`'s `Deserialize` reads it.
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         let schema = serde_json::json!({
-            "description": "Who restarts a failed query: nobody (\"none\"), or a job scheduler after N ms ({\"after_ms\": N}).",
+            "description": "Who restarts a failed query: nobody (\"none\": the run ends there, and the verdict is `stopped` when nothing was duplicated or lost, the records the query never delivered counted as `unread`), or a job scheduler after N ms ({\"after_ms\": N}).",
             "oneOf": [
                 { "type": "string", "enum": ["none"] },
                 {

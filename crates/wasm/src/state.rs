@@ -151,6 +151,9 @@ pub struct OracleSoFar {
     pub duplicate_keys: Vec<RowKey>,
     /// Expected records not visible yet (lost only if still missing at convergence).
     pub missing: u64,
+    /// Of a query stopped for good (`restart: none`): records it never delivered that its next
+    /// start would (not lost; not in `missing`).
+    pub unread: u64,
     /// The final verdict: set once the run converged (or passed its liveness bound: `stuck`).
     pub verdict: Option<Verdict>,
 }
@@ -222,6 +225,7 @@ pub fn summarize(
             delivered_keys: progress.delivered,
             duplicates: progress.duplicates,
             missing: progress.missing,
+            unread: progress.unread,
             duplicate_keys: progress.duplicate_keys,
             verdict,
         },

@@ -24,7 +24,7 @@ export type CrashKindName =
 export type CrashPointName = `${CrashKindName}@${number}`;
 
 /** The oracle's verdict on a finished run. */
-export type Verdict = "exactly-once" | "duplicates" | "data-loss" | "duplicates-and-loss" | "stuck";
+export type Verdict = "exactly-once" | "stopped" | "duplicates" | "data-loss" | "duplicates-and-loss" | "stuck";
 
 /** A channel position as the Tunnel server and Meta table hold it. */
 export interface ChannelToken {
@@ -239,6 +239,8 @@ export interface TaskFailed {
     attempt: number;
     rows: number;
     retried: boolean;
+    /** The down store's refusal (`sink store unavailable at …`); absent: the task threw. */
+    sink_down?: string;
 }
 /** While the query was down, its checkpoint folder was deleted: the next start is a new query. */
 export interface CheckpointDeleted {
@@ -384,6 +386,8 @@ export interface OracleSoFar {
     duplicates: number;
     duplicate_keys: string[];
     missing: number;
+    /** A query stopped for good (`restart: none`): records its next start would deliver. */
+    unread: number;
     /** Null while the run is neither converged nor past its liveness bound. */
     verdict: Verdict | null;
 }
@@ -399,6 +403,9 @@ export interface Report {
     lost: number;
     duplicate_keys: string[];
     lost_keys: string[];
+    /** A query stopped for good: records still upstream for its next start (not lost). */
+    unread: number;
+    unread_keys?: string[];
     wrong_values: string[];
     verdict: Verdict;
     crashes: string[];

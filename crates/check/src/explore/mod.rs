@@ -493,8 +493,12 @@ impl Explorer {
         let counts = self.graph.counts();
         let mut batches = self.batches_seen.clone();
         batches.sort_unstable();
+        // A SeaTunnel reader's snapshot is the only state file: other sources have no such row.
+        let seatunnel =
+            self.base.source.kind == batchscope_engine::microbatch::scenario::SourceKind::SeaTunnel;
         let rows = CrashKind::ALL
             .iter()
+            .filter(|&&kind| seatunnel || kind != CrashKind::StatePrepared)
             .map(|&kind| MatrixRow {
                 point: kind.name().to_string(),
                 verdicts: batches

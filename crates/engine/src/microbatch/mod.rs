@@ -15,8 +15,9 @@
 //!
 //! Simplifications (said here and in the lessons): one source and one sink per query; tasks
 //! of a batch are modelled as "all read, then finish one by one" (parallel tasks); a task
-//! attempt fails only where the scenario's faults say (`task-fail@N`, retried up to
-//! `task_max_failures`), and a failed sink write fails the query without task retries; Spark
+//! attempt fails only where the scenario's faults say (`task-fail@N`) or where the sink store
+//! is down, and is retried up to `task_max_failures` (continuous mode and SeaTunnel readers
+//! fail the query at once on a down store); Spark
 //! never restarts a failed query — the scenario's `restart` says who does, or that nobody does;
 //! the watermark stays 0 (no event-time operators); log purging keeps Spark's default of 100
 //! batches.

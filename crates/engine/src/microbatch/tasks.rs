@@ -1,7 +1,7 @@
 //! The tasks of a micro-batch: all read in parallel, then finish one by one (hand the rows to
 //! the sink, and for the Tablestore source write their end to the Meta table). A task attempt
-//! that fails (`task-fail@N`) is retried from its planned start, up to `spark.task.maxFailures`
-//! attempts; a write to a down sink fails the query (no retries modelled there).
+//! that fails (`task-fail@N`, or a write the down sink store refuses) is retried from its
+//! planned start, up to `spark.task.maxFailures` attempts, as Spark's `TaskSetManager` does.
 
 use super::{cost, Phase, World};
 use crate::microbatch::event::sink_outcome::SinkFailure;
@@ -94,7 +94,14 @@ impl World {
         let done_at = b.tasks_started_ms + b.task_durations_ms[task as usize] + cost::FILE_WRITE;
         self.now_ms = (self.now_ms + 1).max(done_at);
         if self.sink.is_down(self.now_ms) {
-            return self.fail_sink(batch_id, &format!("task {task} of batch {batch_id}"));
+            // The write fails the task attempt, not the query: Spark retries the task
+            // (`TaskSetManager.handleFailedTask`), so an outage shorter than the attempts last
+            // is ridden out. Nothing reached the store.
+            let reason = SinkFailure::Unavailable {
+                at_ms: self.now_ms,
+                what: format!("task {task} of batch {batch_id}"),
+            };
+            return self.fail_task(batch_id, task, 0, Some(reason));
         }
         let rows = self.batch_run(batch_id).reads[task as usize].rows.clone();
         let n = rows.len();
@@ -112,7 +119,7 @@ impl World {
             batch_id,
         };
         if task == 0 && self.take_fault(fault) {
-            return self.fail_task(batch_id, task, n);
+            return self.fail_task(batch_id, task, n, None);
         }
         if self.contract().writes_meta_rows() {
             self.phase = Phase::TaskMeta { batch_id, task };
@@ -174,10 +181,17 @@ impl World {
         self.phase = if task + 1 < n { next(task + 1) } else { done };
     }
 
-    /// A task attempt fails after handing `rows` to the sink: what it staged never reaches the
-    /// driver, what it appended stays. Retried from its planned start, unless this was the
-    /// `spark.task.maxFailures`-th attempt: then the job, the batch and the query fail.
-    fn fail_task(&mut self, batch_id: u64, task: u32, rows: u64) -> EventKind {
+    /// A task attempt fails after handing `rows` to the sink (or, `sink_down`, its write was
+    /// refused): what it staged never reaches the driver, what it appended stays. Retried from
+    /// its planned start, unless this was the `spark.task.maxFailures`-th attempt: then the
+    /// job, the batch and the query fail.
+    fn fail_task(
+        &mut self,
+        batch_id: u64,
+        task: u32,
+        rows: u64,
+        sink_down: Option<SinkFailure>,
+    ) -> EventKind {
         self.sink_contract().drop_task_attempt(&mut self.sink, task);
         let max = self.scenario.task_max_failures;
         let b = self.batch_run_mut(batch_id);
@@ -188,9 +202,13 @@ impl World {
         self.phase = if retried {
             Phase::TaskRead { batch_id, task }
         } else {
+            let cause = sink_down
+                .as_ref()
+                .map(|r| format!(" (most recent failure: {r})"))
+                .unwrap_or_default();
             Phase::Failing {
                 reason: format!(
-                    "Task {task} in stage of batch {batch_id} failed {attempt} times; aborting job"
+                    "Task {task} in stage of batch {batch_id} failed {attempt} times; aborting job{cause}"
                 ),
             }
         };
@@ -200,11 +218,13 @@ impl World {
             attempt,
             rows,
             retried,
+            sink_down,
         }
     }
 
-    /// A write to a down sink store: the batch (or epoch) fails and the query stops — no task
-    /// retries (SEMANTICS §1.3 simplification, §2 for continuous mode).
+    /// A write to a down sink store that no task retry covers (the driver's commit, a
+    /// continuous epoch's writer — continuous mode does not retry tasks — or a SeaTunnel
+    /// reader's write): the batch (or epoch) fails and the query stops.
     pub(super) fn fail_sink(&mut self, batch_id: u64, what: &str) -> EventKind {
         let reason = SinkFailure::Unavailable {
             at_ms: self.now_ms,

@@ -30,16 +30,27 @@ pub fn line(e: &Event) -> String {
         EventKind::TaskRead {
             error: Some(error), ..
         } => format!("  ({error})"),
-        EventKind::TaskFailed { rows, retried, .. } => {
+        EventKind::TaskFailed {
+            rows,
+            retried,
+            sink_down,
+            ..
+        } => {
             let then = if *retried {
                 "Spark retries the task (spark.task.maxFailures)"
             } else {
                 "spark.task.maxFailures reached: the job and the batch fail"
             };
-            format!("  ({rows} rows already handed to the sink stay where the sink put them; {then})")
+            match sink_down {
+                Some(reason) => format!("  ({reason}: nothing reached the store; {then})"),
+                None => format!(
+                    "  ({} handed to the sink: appended rows stay, staged rows are dropped; {then})",
+                    crate::microbatch::event::label::rows_text(*rows)
+                ),
+            }
         }
         EventKind::CheckpointDeleted { .. } => {
-            "  (an operator deleted it while the query was down; the restart is a new query that reads from startingOffsets)".to_string()
+            "  (an operator deleted it while the query was down; the restart is a new query that starts from the source's initial offsets)".to_string()
         }
         EventKind::QueryStarted { .. } if e.run > 1 => {
             "  (restarted by an operator or a job scheduler; Spark does not restart a stopped or failed query)".to_string()

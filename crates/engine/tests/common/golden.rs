@@ -39,7 +39,7 @@ pub const GOLDEN: &[Golden] = &[
     Golden { preset: "tablestore-split", seed: 7, crashes: &[], steps: 148, hash: 0x7c15f1a245d75967 },
     Golden { preset: "pull-ahead", seed: 7, crashes: &[], steps: 83, hash: 0x71f13bba2507a177 },
     Golden { preset: "auto-commit", seed: 7, crashes: &["task@3"], steps: 99, hash: 0xdcc29833215bcd82 },
-    Golden { preset: "sink-outage", seed: 7, crashes: &[], steps: 73, hash: 0xde1351c079079729 },
+    Golden { preset: "sink-outage", seed: 7, crashes: &[], steps: 89, hash: 0x63d55c572ccb2d46 },
     Golden { preset: "foreach-batch-multi", seed: 9007199254740993, crashes: &["sink-commit@1"], steps: 99, hash: 0xfb78e695637378f0 },
     Golden { preset: "checkpoint-deleted-latest", seed: 7, crashes: &[], steps: 77, hash: 0xc86b0f5460e7b570 },
     Golden { preset: "batch-id-in-memory", seed: 7, crashes: &["sink-commit@3"], steps: 92, hash: 0x38efd1078e72ae32 },

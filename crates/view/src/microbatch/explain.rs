@@ -8,7 +8,7 @@ use batchscope_engine::microbatch::event::sink_outcome::{CommitTarget, SinkFailu
 use batchscope_engine::microbatch::event::Recovery;
 use batchscope_engine::microbatch::event::{ChannelToken, Event, EventKind, SinkEffect};
 use batchscope_engine::microbatch::scenario::{
-    Scenario, SeaTunnelDesign, SinkKind, SourceApi, SourceKind,
+    Execution, Scenario, SeaTunnelDesign, SinkKind, SourceApi, SourceKind,
 };
 
 /// The note for one event.
@@ -19,21 +19,11 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         EventKind::QueryStarted { created: true, .. } => "The driver starts the query for the first time and writes `metadata` with a new query id. Only the checkpoint folder, the Meta table, the Tunnel server and the sink survive a crash of the driver.".to_string(),
         EventKind::QueryStarted { created: false, .. } => format!(
             "The driver was restarted ({} ms after it went down) and reads `metadata`: same query id. Everything it held in memory — offsets, caches, the batch in flight — is gone.",
-            scenario.restart_delay_ms
+            scenario.restart_delay()
         ),
-        EventKind::Recovered { recovery, latest_offset, latest_commit } => match recovery {
-            Recovery::Fresh => "No offsets/ entries: a fresh query, starting at batch 0 from the source's initial offsets.".to_string(),
-            Recovery::Rerun { batch_id } => format!(
-                "The driver lists the logs: latest offsets/{} but latest commits/{}. commits/{batch_id} is missing, so batch {batch_id} is re-run with exactly the offsets in offsets/{batch_id} (MicroBatchExecution.populateStartOffsets). source.commit of the batch before it is not called again. What the killed attempt already wrote to the sink decides the verdict.",
-                latest_offset.map_or("—".into(), |v| v.to_string()),
-                latest_commit.map_or("none".into(), |v| v.to_string()),
-            ),
-            Recovery::Next { batch_id } => format!(
-                "commits/{} exists: that batch is done, so the driver plans batch {batch_id} next. Nothing is re-run.{}",
-                batch_id.saturating_sub(1),
-                if scenario.source.api() == SourceApi::V1 { " A V1 source is first asked for getBatch of that batch once more (MicroBatchExecution.populateStartOffsets)." } else { " The source is a V2 stream: Spark asks it nothing more about that batch (MicroBatchExecution.populateStartOffsets calls getBatch again only on V1 sources)." }
-            ),
-        },
+        EventKind::Recovered { recovery, latest_offset, latest_commit } => {
+            recovered(scenario, recovery, *latest_offset, *latest_commit)
+        }
         EventKind::RecoveryGetBatch { batch_id } => format!(
             "On restart after a committed batch Spark calls getBatch({batch_id}) once more and does not run it: this source is a V1 Source{}, and \"certain sources (e.g., KafkaSource) assume on restart the last batch will be executed before getOffset is called again\" (MicroBatchExecution.populateStartOffsets). V2 streams are not asked.",
             if source == SourceKind::ReplayableLog { " (the V1 KafkaSource: spark.sql.streaming.disabledV2MicroBatchReaders names KafkaSourceProvider)" } else { "" }
@@ -138,6 +128,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             if *committed {
                 s.push_str(" It also commits every page to the Tunnel server as it reads: the server now counts these rows as consumed.");
             }
+            if *rows == 0 && matches!(source, SourceKind::Tablestore | SourceKind::PullAhead | SourceKind::AutoCommit) {
+                s.push_str(" After an empty page the connector sleeps 1–2 s before its next call (TableStoreSourceRDD: Thread.sleep(1000 + nextInt(1000))); that back-off is not modelled here.");
+            }
             s
         }
         EventKind::ReaderPolled { partition, rows, idle_ms, closes, .. } => {
@@ -219,21 +212,79 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "The query fails ({reason}) and stops. {}",
             restarter(scenario)
         ),
-        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried } => format!(
-            "Attempt {attempt} of task {partition} in batch {batch_id} fails after handing {n_rows} to the sink. Rows an append sink took stay; staged rows never reach the driver. {}",
-            if *retried {
-                "Spark's TaskSetManager runs the task again from its planned start (spark.task.maxFailures): a Tablestore task re-reads from its start token and may read more rows."
-            } else {
-                "That was the last attempt spark.task.maxFailures allows: the job, the batch and the query fail."
-            },
-                n_rows = rows_text(*rows),
-            ),
+        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried, sink_down } => {
+            task_failed(sink, (*batch_id, *partition, *attempt, *rows, *retried), sink_down.as_ref())
+        }
         EventKind::CheckpointDeleted { files } => format!(
-            "While the query is down, its checkpoint folder ({n_files}) is deleted. The next start is a new query: no offsets, no commits, and the source starts from its startingOffsets. The sink keeps what it holds.",
+            "While the query is down, its checkpoint folder ({n_files}) is deleted. The next start is a new query: no offsets, no commits, {} The sink keeps what it holds.",
+            match source {
+                SourceKind::Tablestore | SourceKind::PullAhead | SourceKind::AutoCommit => "and the source has no startingOffsets: it re-initialises from the channel checkpoints on the Tunnel server, which lag one batch behind (they are pushed when the next batch commits).",
+                SourceKind::SeaTunnel => "and the readers find no state files: they start from the source's beginning.",
+                _ => "and the source starts from its startingOffsets.",
+            },
                 n_files = count(*files, "file"),
             ),
     };
     shorten_uuids(&text)
+}
+
+/// The note of the restart's decision (`MicroBatchExecution.populateStartOffsets`).
+fn recovered(
+    scenario: &Scenario,
+    recovery: &Recovery,
+    latest_offset: Option<u64>,
+    latest_commit: Option<u64>,
+) -> String {
+    match recovery {
+            Recovery::Fresh => "No offsets/ entries: a fresh query, starting at batch 0 from the source's initial offsets.".to_string(),
+            Recovery::Rerun { batch_id } => format!(
+                "The driver lists the logs: latest offsets/{} but latest commits/{}. commits/{batch_id} is missing, so batch {batch_id} is re-run with exactly the offsets in offsets/{batch_id} (MicroBatchExecution.populateStartOffsets). source.commit of the batch before it is not called again. What the killed attempt already wrote to the sink decides the verdict.",
+                latest_offset.map_or("—".into(), |v| v.to_string()),
+                latest_commit.map_or("none".into(), |v| v.to_string()),
+            ),
+            Recovery::Next { batch_id } if scenario.execution == Execution::Continuous => format!(
+                "commits/{e} is the last committed epoch. Continuous mode looks only at the commit log: every reader starts again from offsets/{e}, so epoch {batch_id} is replayed from there — rows its writers had already committed are written again (ContinuousExecution: at-least-once).",
+                e = batch_id.saturating_sub(1),
+            ),
+            Recovery::Next { batch_id } => format!(
+                "commits/{} exists: that batch is done, so the driver plans batch {batch_id} next. Nothing is re-run.{}",
+                batch_id.saturating_sub(1),
+                if scenario.source.api() == SourceApi::V1 { " A V1 source is first asked for getBatch of that batch once more (MicroBatchExecution.populateStartOffsets)." } else { " The source is a V2 stream: Spark asks it nothing more about that batch (MicroBatchExecution.populateStartOffsets calls getBatch again only on V1 sources)." }
+            ),
+        }
+}
+
+/// The note of a failed task attempt: its write refused by a down store (`sink_down`), or the
+/// task threw after handing `rows` to the sink.
+fn task_failed(
+    sink: SinkKind,
+    (batch_id, partition, attempt, rows, retried): (u64, u32, u32, u64, bool),
+    sink_down: Option<&SinkFailure>,
+) -> String {
+    match sink_down {
+        Some(reason) => format!(
+            "Attempt {attempt} of task {partition} in batch {batch_id} fails: its write is refused ({reason}), so nothing reached the store. A failed write fails the task, not the query: {}",
+            if retried {
+                "Spark's TaskSetManager runs the task again from its planned start (spark.task.maxFailures, default 4 attempts). If the store is back by then, the batch goes on as if nothing happened."
+            } else {
+                "that was the last attempt spark.task.maxFailures allows, so the job, the batch and the query fail."
+            },
+        ),
+        None => format!(
+            "Attempt {attempt} of task {partition} in batch {batch_id} fails after handing {n_rows} to the sink. {} {}",
+            match sink {
+                SinkKind::Append | SinkKind::Upsert => "The sink wrote them as they came: they stay, and a retry writes them again.",
+                SinkKind::File => "The sink only staged them: the attempt's commit message never reaches the driver, so they are dropped; its data file stays behind as an orphan, outside the manifest.",
+                _ => "The sink only staged them: the attempt's commit message never reaches the driver, so they are dropped.",
+            },
+            if retried {
+                "Spark's TaskSetManager runs the task again from its planned start (spark.task.maxFailures): a Tablestore task re-reads from its start token and may read more rows."
+            } else {
+                "That was the last attempt spark.task.maxFailures allows: the job, the batch and the query fail."
+            },
+            n_rows = rows_text(rows),
+        ),
+    }
 }
 
 /// The note of a SeaTunnel state file: a reader's snapshot, or the sink's rename.

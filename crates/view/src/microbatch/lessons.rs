@@ -22,10 +22,13 @@ pub struct Lesson {
 /// Where every preset's simulation simplifies (the module doc of the engine's `world.rs`).
 pub const SIMPLIFICATIONS: &str = "Simplified: one source and one sink per query; a batch's \
 tasks all read, then finish one by one; a task attempt fails only where the scenario says \
-(task-fail) or where the connector throws (a finished start row), and a failed sink write fails the query without task retries; Spark never restarts \
-a failed query — an operator or a job scheduler does, after the scenario's restart delay, or \
-nobody (restart: none); the watermark stays 0; logs keep Spark's default of 100 batches; time \
-is simulated (each call costs a fixed number of ms).";
+(task-fail) or where the sink store is down, and Spark retries it up to spark.task.maxFailures \
+attempts (a connector's own write retries are not modelled); a task whose connector throws (a \
+finished start row) fails the job at once rather than after that many identical attempts, and \
+in continuous mode or in a SeaTunnel reader a down store fails the query at once; Spark never \
+restarts a failed query — an operator or a job scheduler does, after the scenario's restart \
+delay, or nobody (restart: none); the watermark stays 0; logs keep Spark's default of 100 \
+batches; time is simulated (each call costs a fixed number of ms).";
 
 /// The first reference to one of the project's internal documents in a student-facing text
 /// (`SEMANTICS`, a section sign, a seed number), if any: such text cites public sources only.
@@ -64,7 +67,7 @@ pub fn lesson(name: &str) -> Lesson {
             paragraphs: vec![
                 "Offsets and replay are as good as in kafka-idempotent: the re-run reads exactly the same rows. The difference is the sink.",
                 "Tasks append their rows as they finish, so rows are visible before commits/N is written. A crash between the sink's commit and commits/N leaves offsets/3 without commits/3.",
-                "On restart Spark re-runs batch 3 with the same offsets — and the append sink writes the same 6 rows a second time. Watch the Sink tab: a second \"batch 3\" group appears, its keys in red.",
+                "On restart Spark re-runs batch 3 with the same offsets — and the append sink writes the same 7 rows a second time. Watch the Sink tab: a second \"batch 3\" group appears, its keys in red.",
                 "Spark only promises exactly-once with an idempotent sink; a plain append gives at-least-once for the last, uncommitted batch.",
             ],
             try_crash: Some("sink-commit@3"),
@@ -84,7 +87,7 @@ pub fn lesson(name: &str) -> Lesson {
         },
         "tablestore-append" => Lesson {
             title: "Tablestore source + append sink",
-            question: "Is the UUID design exactly-once on its own? (the emr-tablestore connector, TableStoreSourceRDD; Tablestore's documentation promises at-least-once)",
+            question: "Is the UUID design exactly-once on its own? (the emr-tablestore connector, TableStoreSourceRDD; its delivery guarantee is not documented: at-least-once is inferred from the connector's code)",
             paragraphs: vec![
                 "Same source as the tablestore preset, but rows are appended as tasks finish.",
                 "After a crash at sink-commit, batch 2 re-runs from the same start UUID. Its tasks read again — and, because more data has arrived meanwhile, read more than the killed attempt.",
@@ -155,18 +158,7 @@ pub fn lesson(name: &str) -> Lesson {
             try_crash: Some("sink-commit@2"),
             try_outcome: "the batch is written twice, possibly in two stores: duplicates",
         },
-        "sink-outage" => Lesson {
-            title: "The sink goes down",
-            question: "If Cassandra is down, are the Kafka offsets recorded as processed? (Stack Overflow: \"Spark structured streaming from Kafka checkpoint and acknowledgement\")",
-            paragraphs: vec![
-                "The store is unavailable from 2.135 s to 4.2 s. A task's write fails, the batch fails and the query stops; a supervisor restarts it.",
-                "offsets/N was written before the batch ran, but commits/N never is: Spark keeps Kafka offsets in its own checkpoint and only marks a batch done after the sink finished.",
-                "Each restart re-runs the same batch from offsets/N until the store is back. Nothing is lost; rows written before a failure are written again, and the upsert sink absorbs them.",
-                "No crash needed: press play and watch the red failures on the timeline.",
-            ],
-            try_crash: None,
-            try_outcome: "failed batches are re-run until the store is back: exactly-once",
-        },
+        "sink-outage" => sink_outage(),
         "continuous-epochs" => Lesson {
             title: "Continuous processing: epochs, at-least-once",
             question: "Why does Trigger.Continuous only promise at-least-once? (Spark's Structured Streaming guide, \"Continuous Processing\")",
@@ -315,6 +307,24 @@ fn seatunnel_lesson(name: &str) -> Option<Lesson> {
         },
         _ => return None,
     })
+}
+
+/// The sink-outage lesson: task retries ride out a short outage; a long one fails the query.
+fn sink_outage() -> Lesson {
+    Lesson {
+        title: "The sink goes down",
+        question: "If Cassandra is down, are the Kafka offsets recorded as processed? (Stack Overflow: \"Spark structured streaming from Kafka checkpoint and acknowledgement\")",
+        paragraphs: vec![
+            "The store is down from 2.135 s to 4.2 s, and again for 50 ms at 5.61 s. A write to a down store fails its task, not the query: Spark's TaskSetManager runs the task again, up to spark.task.maxFailures attempts (4 by default), and each attempt reads its rows again and retries the write.",
+            "The long outage outlasts the attempts: after the fourth the job fails, so do the batch and the query. Spark does not restart a failed query; here a job scheduler restarts it.",
+            "offsets/N was written before the batch ran, but commits/N never is: Spark keeps Kafka offsets in its own checkpoint and only marks a batch done after the sink finished.",
+            "Each restart re-runs the same batch from offsets/N until the store is back. Nothing is lost; rows a task wrote before its sibling failed are written again, and the upsert sink absorbs them.",
+            "The short outage is ridden out: two attempts fail, the third writes, and the query never fails.",
+            "No crash needed: press play and watch the red failures on the timeline. (A connector's own write retries, such as the Cassandra connector's, come before a task fails; they are not modelled.)",
+        ],
+        try_crash: None,
+        try_outcome: "failed attempts are retried, failed batches re-run until the store is back: exactly-once",
+    }
 }
 
 #[cfg(test)]

@@ -287,18 +287,7 @@ pub fn tour(preset: &str) -> Tour {
             stop(End, Some(Sink), "Duplicates",
                 "The same keys sit in two stores (or twice in one). De-duplicate by batch id to be exactly-once."),
         ],
-        "sink-outage" => vec![
-            stop(Next(E::SinkWriteFailed), Some(Sink), "The store is down",
-                "The store is down from 2.135 s to 4.2 s: a task's write fails, the batch fails and the query stops."),
-            stop(Next(E::QueryFailed), Some(Checkpoint), "offsets/N without commits/N",
-                "The Kafka offsets of the failed batch are in offsets/N, but Spark marks nothing processed: commits/N is not written."),
-            stop(Next(E::Recovered), Some(Checkpoint), "The supervisor restarts",
-                "The failed batch re-runs with the same offsets."),
-            stop(Next(E::SinkWriteFailed), Some(Sink), "Still down", "The re-run fails too; another restart follows."),
-            stop(Next(E::CommitLogWritten), Some(Checkpoint), "The store is back",
-                "The failed batch finally commits. Rows written before each failure were written again — the upsert sink absorbs them."),
-            stop(End, Some(Sink), "Nothing lost", "Exactly-once: the offsets were never marked processed while writes failed."),
-        ],
+        "sink-outage" => sink_outage_stops(),
         "continuous-epochs" => vec![
             stop(Batch(E::EpochAdvanced, 1), None, "An epoch ends",
                 "No batches: tasks read all the time, and the driver ends an epoch each interval. Each reader reports its offset at the epoch marker."),
@@ -358,6 +347,27 @@ pub fn tour(preset: &str) -> Tour {
         ],
     };
     Tour { crash, stops }
+}
+
+/// The sink-outage tour: a long outage that outlasts the task retries, then a short one they
+/// ride out.
+fn sink_outage_stops() -> Vec<Stop> {
+    vec![
+        stop(Next(E::TaskFailed), Some(Sink), "The store is down",
+            "From 2.135 s the store refuses writes: a task's write fails. The task fails, not the query — Spark runs it again (spark.task.maxFailures)."),
+        stop(Next(E::QueryFailed), Some(Checkpoint), "Out of attempts: the query fails",
+            "Every attempt failed: the job, the batch and the query fail. The Kafka offsets of the batch are in offsets/N, but Spark marks nothing processed: commits/N is not written."),
+        stop(Next(E::Recovered), Some(Checkpoint), "A scheduler restarts it",
+            "Spark does not restart a failed query; a job scheduler does. The failed batch re-runs with the same offsets."),
+        stop(Next(E::QueryFailed), Some(Sink), "Still down", "The re-run's attempts fail too; another restart follows."),
+        stop(Next(E::CommitLogWritten), Some(Checkpoint), "The store is back",
+            "The failed batch finally commits. Rows written before each failure were written again — the upsert sink absorbs them."),
+        stop(Next(E::TaskFailed), Some(Sink), "A short outage",
+            "At 5.61 s the store is down again, for 50 ms: a task attempt fails and is retried."),
+        stop(Next(E::TaskFinished), Some(Sink), "Ridden out",
+            "A retry writes once the store is back: the batch goes on to commit with no query failure and no restart."),
+        stop(End, Some(Sink), "Nothing lost", "Exactly-once: the offsets were never marked processed while writes failed."),
+    ]
 }
 
 /// The stops of the SeaTunnel presets' tours.

@@ -147,13 +147,7 @@ pub fn App(props: &AppProps) -> Html {
         _ => SinkDetail::Summary,
     };
     let sink = panels::sink_view_with(world, &player.mode.run.expected, &progress, &lost, detail);
-    let badge = panels::badge(
-        settled,
-        progress.expected,
-        progress.expected - progress.missing,
-        progress.duplicates,
-        sink.lost_keys.len() as u64,
-    );
+    let badge = panels::progress_badge(settled, &progress, sink.lost_keys.len() as u64);
 
     // Lesson and the note on the current step.
     let preset = &player.mode.preset;

@@ -71,9 +71,10 @@ fn side(
     let badge = panels::badge(
         settled.as_ref().map(|r| r.verdict),
         report.expected,
-        report.expected - report.lost,
+        report.expected - report.lost - report.unread,
         report.duplicates,
         sink.lost_keys.len() as u64,
+        report.unread,
     );
     let start = at.saturating_sub(WINDOW);
     let window = world.events()[start..].to_vec();

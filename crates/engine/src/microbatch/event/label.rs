@@ -53,6 +53,16 @@ impl EventKind {
             EventKind::CheckpointWriteRejected { .. } => (Checkpoint, Driver),
             EventKind::Idle { .. } => (Driver, Driver),
             EventKind::Crashed { .. } => (Driver, Driver),
+            // Drawn from where the failure came: a task (read error, spark.task.maxFailures),
+            // the checkpoint folder (a concurrent update), or the sink.
+            EventKind::QueryFailed { reason }
+                if reason.to_ascii_lowercase().starts_with("task ") =>
+            {
+                (Tasks, Driver)
+            }
+            EventKind::QueryFailed { reason } if reason.starts_with("Concurrent update") => {
+                (Checkpoint, Driver)
+            }
             EventKind::QueryFailed { .. } => (Sink, Driver),
         }
     }
@@ -172,14 +182,9 @@ impl EventKind {
                 partition,
                 attempt,
                 retried,
+                sink_down,
                 ..
-            } => {
-                if *retried {
-                    format!("task {partition} attempt {attempt} failed: retry")
-                } else {
-                    format!("task {partition} attempt {attempt} failed: abort job")
-                }
-            }
+            } => task_failed(*partition, *attempt, *retried, sink_down.is_some()),
             EventKind::CheckpointDeleted { files } => {
                 format!("checkpoint folder deleted ({files} files)")
             }
@@ -199,6 +204,13 @@ impl EventKind {
             EventKind::QueryFailed { .. } => "query failed".into(),
         }
     }
+}
+
+/// `task 1 attempt 2 failed (sink down): retry`.
+fn task_failed(partition: u32, attempt: u32, retried: bool, sink_down: bool) -> String {
+    let why = if sink_down { " (sink down)" } else { "" };
+    let then = if retried { "retry" } else { "abort job" };
+    format!("task {partition} attempt {attempt} failed{why}: {then}")
 }
 
 /// `1 row`, `3 rows`.

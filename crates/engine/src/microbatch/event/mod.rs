@@ -265,8 +265,9 @@ pub enum EventKind {
         /// What the sink did with them.
         effect: SinkEffect,
     },
-    /// A task attempt failed after handing its rows to the sink; Spark's `TaskSetManager`
-    /// retries it, or, after `spark.task.maxFailures` attempts, aborts the job.
+    /// A task attempt failed: it threw after handing its rows to the sink (`task-fail@N`), or
+    /// its write was refused by a down sink store. Spark's `TaskSetManager` retries it, or,
+    /// after `spark.task.maxFailures` attempts, aborts the job.
     TaskFailed {
         /// Batch N.
         batch_id: u64,
@@ -278,6 +279,10 @@ pub enum EventKind {
         rows: u64,
         /// Whether it is retried (false: the job, the batch and the query fail).
         retried: bool,
+        /// The sink store refused the attempt's write (an outage window); `None`: the task
+        /// threw after its write (`task-fail@N`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sink_down: Option<SinkFailure>,
     },
     /// While the query was down, its checkpoint folder was deleted: the next start is a new query.
     CheckpointDeleted {

@@ -187,6 +187,14 @@ mod tests {
     use crate::microbatch::upstream::ChannelId;
     use std::collections::BTreeSet;
 
+    /// A down store's refusal, for the examples.
+    fn unavailable() -> SinkFailure {
+        SinkFailure::Unavailable {
+            at_ms: 3,
+            what: "w".into(),
+        }
+    }
+
     /// One event of each kind; the match is exhaustive, so a new tag needs an example here.
     fn example(tag: EventTag) -> EventKind {
         let row = ChannelToken {
@@ -283,14 +291,12 @@ mod tests {
                 attempt: 1,
                 rows: 0,
                 retried: true,
+                sink_down: Some(unavailable()),
             },
             EventTag::CheckpointDeleted => EventKind::CheckpointDeleted { files: 3 },
             EventTag::SinkWriteFailed => EventKind::SinkWriteFailed {
                 batch_id: 1,
-                reason: SinkFailure::Unavailable {
-                    at_ms: 3,
-                    what: "w".into(),
-                },
+                reason: unavailable(),
             },
             EventTag::SinkCommitted => EventKind::SinkCommitted {
                 batch_id: 1,

@@ -113,8 +113,9 @@ impl<'de> Deserialize<'de> for Fault {
 /// query (`StreamingQuery.awaitTermination` throws); an operator or a job scheduler does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Restart {
-    /// Nobody: the run ends with the query failed, and its rows are judged as they are
-    /// (`"restart": "none"`).
+    /// Nobody: the run ends with the query failed (`"restart": "none"`). Records it never
+    /// delivered are still upstream for a later start: the oracle counts them as unread, not
+    /// lost (verdict `stopped` when nothing else went wrong).
     None,
     /// A job scheduler restarts it after this long (`"restart": {"after_ms": 500}`).
     After {

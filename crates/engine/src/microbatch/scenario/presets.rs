@@ -285,10 +285,17 @@ fn tune(p: &mut Preset) {
             p.scenario.execution = Execution::Continuous;
         }
         "sink-outage" => {
-            p.scenario.sink.outages = vec![Window {
-                from_ms: 2135,
-                to_ms: 4200,
-            }];
+            // A long outage that outlasts a task's retries, then a short one they ride out.
+            p.scenario.sink.outages = vec![
+                Window {
+                    from_ms: 2135,
+                    to_ms: 4200,
+                },
+                Window {
+                    from_ms: 5610,
+                    to_ms: 5660,
+                },
+            ];
         }
         _ => {}
     }

@@ -189,7 +189,7 @@ impl Scenario {
                 FaultKind::TaskFail if self.execution == Execution::Continuous => {
                     return Err(invalid(
                         &field,
-                        format!("{fault}: task retries are modelled for micro-batches only"),
+                        format!("{fault}: continuous mode does not retry tasks (Spark's ContinuousTaskRetryException stops the query at a task's first failure); task-fail is modelled for micro-batches only"),
                     ));
                 }
                 FaultKind::TaskFail if self.source.kind == SourceKind::SeaTunnel => {

@@ -27,9 +27,13 @@ fn needs_scenario(fault: Option<&Fault>) -> bool {
 /// The position in `events` of the first one that shows `fault` happening.
 fn fault_position(events: &[Event], fault: &Fault) -> Option<usize> {
     events.iter().position(|e| match (fault, &e.kind) {
-        (Fault::SinkOutage { from_ms, to_ms, .. }, EventKind::SinkWriteFailed { .. }) => {
-            (*from_ms..*to_ms).contains(&e.at_ms)
-        }
+        (
+            Fault::SinkOutage { from_ms, to_ms, .. },
+            EventKind::SinkWriteFailed { .. }
+            | EventKind::TaskFailed {
+                sink_down: Some(_), ..
+            },
+        ) => (*from_ms..*to_ms).contains(&e.at_ms),
         (Fault::PartitionSplit { at_ms, .. }, _) => e.at_ms >= *at_ms,
         (Fault::InBatch { fault }, kind) => in_batch_fired(fault, kind),
         _ => false,

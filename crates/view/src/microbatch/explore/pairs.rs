@@ -6,14 +6,15 @@ use batchscope_check::oracle::Verdict;
 use batchscope_engine::microbatch::scenario::CrashPoint;
 
 /// How bad a verdict is, worst first: data loss, loss with duplicates, stuck, duplicates,
-/// exactly once (lost records cannot be repaired downstream; duplicates often can).
+/// stopped (nothing wrong delivered, the rest still upstream), exactly once (lost records cannot be repaired downstream; duplicates often can).
 pub fn severity(verdict: Verdict) -> u8 {
     match verdict {
         Verdict::DataLoss => 0,
         Verdict::DuplicatesAndLoss => 1,
         Verdict::Stuck => 2,
         Verdict::Duplicates => 3,
-        Verdict::ExactlyOnce => 4,
+        Verdict::Stopped => 4,
+        Verdict::ExactlyOnce => 5,
     }
 }
 

@@ -156,9 +156,13 @@ fn an_outage_names_a_scenario_file_in_one_short_line() {
     for _ in 0..link.base.at {
         world.step();
     }
+    // A down store refuses a task's write: the task attempt fails (Spark retries it).
     assert!(matches!(
         world.events().last().unwrap().kind,
-        batchscope_engine::microbatch::event::EventKind::SinkWriteFailed { .. }
+        batchscope_engine::microbatch::event::EventKind::TaskFailed {
+            sink_down: Some(_),
+            ..
+        }
     ));
 }
 

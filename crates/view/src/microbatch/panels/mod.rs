@@ -11,7 +11,7 @@ pub mod meta;
 pub mod offsets;
 pub mod sink;
 
-pub use badge::{badge, Badge};
+pub use badge::{badge, progress_badge, Badge};
 pub use channels::{channel_rows, ChannelRow};
 pub use files::{checkpoint_files, files_written_by, CheckpointFile};
 pub use meta::{meta_rows, MetaRowView, RowRole};

@@ -307,7 +307,7 @@ fn duplicates_are_marked_in_the_sink_and_the_badge() {
     );
     assert_eq!(v.delivered + v.missing_keys.total, v.expected);
     let dups = v.duplicate_keys.len() as u64;
-    let running = badge(None, v.expected, v.delivered, dups, 0);
+    let running = badge(None, v.expected, v.delivered, dups, 0, 0);
     assert_eq!(running.class, "running");
     assert_eq!(
         running.detail,
@@ -316,11 +316,11 @@ fn duplicates_are_marked_in_the_sink_and_the_badge() {
             v.delivered, v.expected
         )
     );
-    let done = badge(Some(Verdict::Duplicates), 36, 36, 6, 0);
+    let done = badge(Some(Verdict::Duplicates), 36, 36, 6, 0, 0);
     assert_eq!(done.title, "duplicates");
     assert_eq!(done.detail, "6 duplicates · nothing lost");
     assert_eq!(
-        badge(Some(Verdict::DataLoss), 36, 30, 0, 6).detail,
+        badge(Some(Verdict::DataLoss), 36, 30, 0, 6, 0).detail,
         "6 of 36 lost · no duplicates"
     );
 }
@@ -354,7 +354,7 @@ fn keys_skipped_by_a_rerun_are_lost_as_soon_as_the_rerun_commits() {
     assert_eq!(v.lost_keys, lost);
     assert!(v.missing_keys.first.iter().all(|k| !lost.contains(k)));
     assert_eq!(
-        badge(None, 36, v.delivered, 0, lost.len() as u64).class,
+        badge(None, 36, v.delivered, 0, lost.len() as u64, 0).class,
         "running-loss"
     );
     // A run without loss never reports lost keys on the way.
@@ -409,6 +409,7 @@ fn a_stuck_run_that_delivered_nothing_shows_every_arrived_record_as_expected() {
         r.expected - r.lost,
         r.duplicates,
         0,
+        r.unread,
     );
     let produced = w.upstream.total();
     assert!(produced > 0);
