@@ -193,6 +193,15 @@ fn wrong_numbers(name: &str, scenario: &Scenario) -> Vec<String> {
     wrong
 }
 
+/// A preset's scenario by name.
+fn preset_named(name: &str) -> Scenario {
+    presets()
+        .into_iter()
+        .find(|p| p.name == name)
+        .map(|p| p.scenario)
+        .unwrap_or_else(|| panic!("no preset {name}"))
+}
+
 #[test]
 fn the_reader_finds_numbers_with_units_and_skips_names() {
     let found = claims(
@@ -205,11 +214,7 @@ fn the_reader_finds_numbers_with_units_and_skips_names() {
 
 #[test]
 fn a_wrong_count_is_caught() {
-    let p = presets()
-        .into_iter()
-        .find(|p| p.name == "kafka-append")
-        .expect("kafka-append");
-    let mut s = p.scenario.clone();
+    let mut s = preset_named("kafka-append");
     s.crashes.push("sink-commit@3".parse().unwrap());
     let dup = counts_of(&s).duplicates;
     assert!(dup > 0);
@@ -243,16 +248,13 @@ fn every_number_a_lesson_or_tour_states_comes_from_its_run() {
 /// and the attempts the short outage fails before a retry writes.
 #[test]
 fn the_sink_outage_lesson_counts_the_attempts_of_its_run() {
-    let p = presets()
-        .into_iter()
-        .find(|p| p.name == "sink-outage")
-        .expect("sink-outage");
+    let scenario = preset_named("sink-outage");
     let text = lesson("sink-outage").paragraphs.join(" ");
-    let (report, world) = check_world(&p.scenario, false);
-    let max = p.scenario.task_max_failures;
+    let (report, world) = check_world(&scenario, false);
+    let max = scenario.task_max_failures;
     assert!(text.contains(&format!("({max} by default)")), "{text}");
     assert!(text.contains("after the fourth") && max == 4, "{text}");
-    let short = p.scenario.sink.outages.last().expect("a short outage");
+    let short = scenario.sink.outages.last().expect("a short outage");
     let failed_in_short: Vec<u32> = world
         .events()
         .iter()
