@@ -1,5 +1,7 @@
 //! End-to-end test of the page's two modules in headless Chromium: the micro-batch dashboard
-//! loads without the second module (`batchscope-modes`: Topology and Inspect); opening Topology
+//! opened by a bare link loads without the second module (`batchscope-modes`: Topology and
+//! Inspect), with its lesson's text; another preset's lesson and tour texts come from the
+//! module, fetched for them. Opening Topology
 //! loads it once, Inspect reuses it, and the tabs of a dashboard drawn by it switch back to the
 //! micro-batch dashboard, which removes what it drew. A module that cannot be fetched is named
 //! in a message with "Try again", which loads it once the file is there. The Export menu's
@@ -45,7 +47,8 @@ async fn module_fetches(client: &Client, n: u64, why: &str) -> TestResult {
 }
 
 async fn drive(client: &Client, port: u16) -> TestResult {
-    open(client, port, "#preset=kafka-append").await?;
+    // A bare link opens the default preset, whose lesson and tour texts the page carries.
+    open(client, port, "").await?;
     let wasm = fetched(client, ".wasm").await?;
     let modes = fetched(client, "batchscope-modes").await?;
     if wasm != 1 || modes != 0 {
@@ -53,6 +56,39 @@ async fn drive(client: &Client, port: u16) -> TestResult {
             "the micro-batch dashboard should load one .wasm and not the second module: {wasm} .wasm, {modes} of batchscope-modes"
         ));
     }
+    let first = js(
+        client,
+        "return document.querySelector('.lesson-body li')?.textContent ?? '';",
+    )
+    .await?;
+    let expected = batchscope_view::microbatch::lessons::lesson(
+        batchscope_view::microbatch::url::DEFAULT_PRESET,
+    )
+    .paragraphs[0];
+    if first.as_str() != Some(expected) {
+        return Err(format!(
+            "the default lesson's first paragraph at once, not {first}"
+        ));
+    }
+    // Another preset's texts come from the second module, fetched for them.
+    open(client, port, "#preset=kafka-append").await?;
+    let expected = batchscope_view::microbatch::lessons::lesson("kafka-append").paragraphs[0];
+    wait_for(
+        client,
+        &format!(
+            "document.querySelector('.lesson-body li')?.textContent === {}",
+            serde_json::to_string(expected).unwrap()
+        ),
+        30,
+        "kafka-append's lesson text from the second module",
+    )
+    .await?;
+    module_fetches(
+        client,
+        2,
+        "another preset's lesson should fetch the module's script and .wasm once each",
+    )
+    .await?;
 
     // Topology: the second module is fetched (its script and its .wasm) and draws the page.
     click(client, "[data-testid=mode-topology]").await?;
@@ -161,7 +197,7 @@ async fn restore_module_name(client: &Client, meta: &str) -> TestResult {
 /// A module that cannot be fetched: the message names the file, the micro-batch dashboard's
 /// tab still works, and "Try again" loads it once it is there.
 async fn broken_then_retried(client: &Client, port: u16) -> TestResult {
-    reopen(client, port, "#preset=kafka-append").await?;
+    reopen(client, port, "#preset=tablestore").await?;
     let meta = break_module_name(client).await?;
     click(client, "[data-testid=mode-topology]").await?;
     wait_for(
@@ -232,7 +268,7 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
     reopen(
         client,
         port,
-        "#preset=kafka-append&seed=7&crash=sink-commit@3&at=40",
+        "#preset=tablestore&seed=7&crash=sink-commit@3&at=40",
     )
     .await?;
     module_fetches(
@@ -248,13 +284,13 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
     .await?;
     js(client, NOTE_SAVED).await?;
     let mut scenario =
-        batchscope_engine::microbatch::scenario::preset("kafka-append").expect("preset");
+        batchscope_engine::microbatch::scenario::preset("tablestore").expect("preset");
     scenario.seed = 7;
     scenario.crashes = vec!["sink-commit@3".parse().expect("a crash point")];
 
     // The trace: every event of the run and the oracle's verdict.
     click(client, "[data-testid=export-trace]").await?;
-    saved(client, "kafka-append-trace.json|application/json|").await?;
+    saved(client, "tablestore-trace.json|application/json|").await?;
     module_fetches(
         client,
         2,
@@ -276,7 +312,7 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
 
     // The checkpoint folder at the cursor: the engine's after 40 events.
     click(client, "[data-testid=export-checkpoint]").await?;
-    saved(client, "kafka-append-checkpoint-at-40.zip|application/zip|").await?;
+    saved(client, "tablestore-checkpoint-at-40.zip|application/zip|").await?;
     let folder = batchscope_view::upload::from_zip(&saved_bytes(client).await?)?.folder;
     let mut at40 = batchscope_engine::microbatch::World::new(scenario);
     for _ in 0..40 {
@@ -304,7 +340,7 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
     // The diagram, read by the module from the page it shares: as SVG with the page's styles,
     // and drawn as PNG.
     click(client, "[data-testid=export-svg]").await?;
-    saved(client, "kafka-append-diagram.svg|image/svg+xml|").await?;
+    saved(client, "tablestore-diagram.svg|image/svg+xml|").await?;
     let svg = String::from_utf8(saved_bytes(client).await?)
         .map_err(|e| format!("the SVG is not text: {e}"))?;
     if !svg.contains("<svg xmlns=\"http://www.w3.org/2000/svg\"") || !svg.contains(".lane-title {")
@@ -315,7 +351,7 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
         ));
     }
     click(client, "[data-testid=export-png]").await?;
-    saved(client, "kafka-append-diagram.png|image/png|").await?;
+    saved(client, "tablestore-diagram.png|image/png|").await?;
     let png = saved_bytes(client).await?;
     if !png.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Err(format!(
@@ -331,7 +367,7 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
 /// in it reach only the dialog (the page's own buttons — Copy link, Edit scenario — stay
 /// untouched), and a run it opens loads in the page.
 async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
-    reopen(client, port, "#preset=kafka-append&seed=7").await?;
+    reopen(client, port, "#preset=tablestore&seed=7").await?;
     module_fetches(
         client,
         0,
@@ -416,7 +452,7 @@ async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
 /// them, from the progress of the run on screen.
 async fn charts_from_the_module(client: &Client, port: u16) -> TestResult {
     let mut scenario =
-        batchscope_engine::microbatch::scenario::preset("kafka-append").expect("preset");
+        batchscope_engine::microbatch::scenario::preset("tablestore").expect("preset");
     scenario.seed = 7;
     scenario.crashes = vec!["sink-commit@3".parse().expect("a crash point")];
     let (_, world) = batchscope_check::oracle::check_world(&scenario, false);
@@ -425,7 +461,7 @@ async fn charts_from_the_module(client: &Client, port: u16) -> TestResult {
     reopen(
         client,
         port,
-        &format!("#preset=kafka-append&seed=7&crash=sink-commit@3&at={end}"),
+        &format!("#preset=tablestore&seed=7&crash=sink-commit@3&at={end}"),
     )
     .await?;
     module_fetches(
@@ -465,10 +501,10 @@ async fn charts_from_the_module(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
-/// `kafka-append` opened afresh, without the second module, and the module's name then broken
+/// `tablestore` opened afresh, without the second module, and the module's name then broken
 /// (`break_module_name`: its old content returned).
 async fn opened_with_the_module_name_broken(client: &Client, port: u16) -> Result<String, String> {
-    reopen(client, port, "#preset=kafka-append").await?;
+    reopen(client, port, "#preset=tablestore").await?;
     module_fetches(
         client,
         0,

@@ -9,6 +9,7 @@ use batchscope_web::microbatch::components::compare_view::lazy_compare;
 use batchscope_web::microbatch::components::editor_host::lazy_editor;
 use batchscope_web::microbatch::components::explore_host::lazy_explore;
 use batchscope_web::microbatch::components::export::files_from_module;
+use batchscope_web::microbatch::components::lesson_text::texts_from_module;
 use batchscope_web::microbatch::components::App;
 use batchscope_web::shell::catch_traps;
 use batchscope_web::shell::{LazyMode, Root, RootProps};
@@ -39,7 +40,7 @@ fn main() {
     yew::Renderer::<Root>::with_root_and_props(
         root,
         RootProps {
-            micro: html! { <App explore={lazy_explore()} charts={lazy_chart()} editor={lazy_editor()} compare={lazy_compare()} files={files_from_module()} /> },
+            micro: html! { <App explore={lazy_explore()} charts={lazy_chart()} editor={lazy_editor()} compare={lazy_compare()} files={files_from_module()} texts={texts_from_module()} /> },
             topology: html! { <LazyMode mode={Dashboard::Topology} /> },
             inspect: html! { <LazyMode mode={Dashboard::Inspect} /> },
         },

@@ -2,7 +2,7 @@
 //!
 //! Apart from the tours so that neither mode's tour module imports the other's lessons.
 
-use crate::microbatch::lessons::lesson;
+use crate::microbatch::lessons::lesson_head;
 use crate::topology::topology_heading;
 
 /// One entry of the lesson index: a lesson's question and the link that opens its tour.
@@ -24,7 +24,7 @@ pub fn lesson_index() -> Vec<LessonLink> {
     let mut out: Vec<LessonLink> = batchscope_engine::microbatch::scenario::presets()
         .into_iter()
         .map(|p| {
-            let l = lesson(p.name);
+            let l = lesson_head(p.name);
             let crash = l
                 .try_crash
                 .map(|c| format!("&crash={c}"))

@@ -143,6 +143,13 @@ pub fn spark_chart(
     Ok(chart_svg(&progress, which, width, height, dark))
 }
 
+/// A preset's lesson paragraphs and tour stop texts, which the page's first load does not
+/// carry (`batchscope_view::microbatch::lesson_text::lesson_text_wire`).
+#[wasm_bindgen]
+pub fn lesson_text(preset: &str) -> String {
+    batchscope_view::microbatch::lesson_text::lesson_text_wire(preset)
+}
+
 /// Draws `part` (the JSON of a `shell::ModulePart`) into `root`, or gives the part drawn there
 /// before its new values; `reply` is called with the text of each `shell::ModuleReply` the part
 /// says back (the Explore dialog and the editor ask to close; the editor hands back a valid

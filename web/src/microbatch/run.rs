@@ -145,7 +145,7 @@ impl Run {
             }
         }
         let cursors: Rc<[Option<usize>]> =
-            tour::stop_cursors(&tour::tour(preset).stops, self.events()).into();
+            tour::stop_cursors(&tour::tour_frame(preset).stops, self.events()).into();
         *self.tour_cursors.borrow_mut() = Some((preset.to_string(), cursors.clone()));
         cursors
     }
@@ -238,7 +238,7 @@ mod tests {
     fn tour_cursors_are_found_once_per_preset_and_match_a_fresh_search() {
         let run = Run::compute(preset("tablestore-split").unwrap(), None);
         for name in ["tablestore-split", "kafka-idempotent", "tablestore-split"] {
-            let fresh = tour::stop_cursors(&tour::tour(name).stops, run.events());
+            let fresh = tour::stop_cursors(&tour::tour_frame(name).stops, run.events());
             assert_eq!(&*run.tour_cursors(name), fresh.as_slice(), "{name}");
         }
         let kept = run.tour_cursors("tablestore-split");

@@ -138,7 +138,7 @@ impl Micro {
 /// A tour link arms the tour's crash when it arms none; one that arms another says so, since
 /// the stops after the crash may then never be reached.
 fn tour_crash(preset: &str, scenario: &mut Scenario, notes: &mut Vec<String>) {
-    let Some(crash) = tour::tour(preset).crash_point() else {
+    let Some(crash) = tour::tour_frame(preset).crash_point() else {
         return;
     };
     if scenario.crashes.is_empty() && scenario.crash_after_events.is_empty() {
@@ -356,7 +356,7 @@ impl Mode for Micro {
     /// The preset's scenario at this seed with the tour's crash armed (and no other crash
     /// input), from the first event, playing.
     fn start_tour(p: &mut MicroPlayer) {
-        let t = tour::tour(&p.mode.preset);
+        let t = tour::tour_frame(&p.mode.preset);
         let old = &p.mode.run.scenario;
         let mut scenario = p.mode.base(old.seed);
         scenario.crashes = t.crash_point().into_iter().collect();
@@ -373,7 +373,7 @@ impl Mode for Micro {
 
     /// A stop shows the side-panel tab it talks about.
     fn on_stop(p: &mut MicroPlayer, i: usize) {
-        if let Some(panel) = tour::tour(&p.mode.preset).stops[i].panel {
+        if let Some(panel) = tour::tour_frame(&p.mode.preset).stops[i].panel {
             p.mode.tab = panel;
         }
     }

@@ -40,6 +40,7 @@ export function module_remove(slot) { if (ready) wasm_bindgen.remove(slot); }
 export function module_export(kind, hash) { return wasm_bindgen.export_file(kind, hash); }
 export function modes_ready() { return ready; }
 export function module_spark_chart(numbers, chart, width, height, dark) { return wasm_bindgen.spark_chart(numbers, chart, width, height, dark); }
+export function module_lesson_text(preset) { return wasm_bindgen.lesson_text(preset); }
 "#)]
 extern "C" {
     /// Loads the module once (its bindings script, then its `.wasm`); a failed load may be
@@ -63,6 +64,10 @@ extern "C" {
     fn module_remove(slot: &str);
     /// Whether the module is loaded.
     fn modes_ready() -> bool;
+    /// The module's `lesson_text`: a preset's lesson paragraphs and tour stop texts
+    /// (`batchscope_view::microbatch::lesson_text::lesson_text_wire`).
+    #[wasm_bindgen(catch)]
+    fn module_lesson_text(preset: &str) -> Result<String, JsValue>;
     /// The module's `spark_chart`: one chart of the Spark UI tab as SVG.
     #[wasm_bindgen(catch)]
     fn module_spark_chart(
@@ -116,6 +121,12 @@ pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String>
         .await
         .map_err(describe)?;
     Ok(js_sys::Uint8Array::new(&made).to_vec())
+}
+
+/// A preset's lesson paragraphs and tour stop texts, from the loaded module ([`load_module`]
+/// first): the page's first load carries none of them.
+pub fn lesson_text_in_module(preset: &str) -> Result<String, String> {
+    module_lesson_text(preset).map_err(describe)
 }
 
 /// Whether the module is loaded (then [`chart_in_module`] draws at once).

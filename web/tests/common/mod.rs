@@ -45,6 +45,8 @@ pub fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
             // And the Export menu's files (the page's second module makes them;
             // tests/e2e_modes.rs goes through that one).
             files: Some(batchscope_web::microbatch::export_file::files_in_place()),
+            // And the lesson paragraphs and tour texts (the page's second module hands them).
+            texts: Some(batchscope_web::microbatch::components::lesson_text::texts_in_place()),
         },
     )
     .render();

@@ -21,7 +21,7 @@ use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::scenario::{presets, Scenario, SourceKind};
 use batchscope_engine::microbatch::source::uses_meta_table;
 use batchscope_view::microbatch::explain::explain;
-use batchscope_view::microbatch::lessons::lesson;
+use batchscope_view::microbatch::lessons::lesson_head;
 use batchscope_view::microbatch::lessons::SIMPLIFICATIONS;
 use batchscope_view::microbatch::panels::{self, batch_offsets, offset_text, SinkDetail};
 use batchscope_view::microbatch::tab::Tab;
@@ -74,6 +74,11 @@ pub struct AppProps {
     /// shows the page's run alone.
     #[prop_or_default]
     pub compare: Option<CompareRender>,
+    /// Where the lesson paragraphs and tour stop texts come from (the page:
+    /// [`super::lesson_text::texts_from_module`], the second module; tests:
+    /// [`super::lesson_text::texts_in_place`]). None: titles only.
+    #[prop_or_default]
+    pub texts: Option<super::lesson_text::TextSource>,
     /// Makes the Export menu's files (the page: [`super::export::files_from_module`], made by
     /// the second module; tests: [`crate::microbatch::export_file::files_in_place`]). None: no Export menu.
     #[prop_or_default]
@@ -151,12 +156,10 @@ pub fn App(props: &AppProps) -> Html {
 
     // Lesson and the note on the current step.
     let preset = &player.mode.preset;
-    let lesson_data = lesson(preset);
-    let tour_data = batchscope_view::microbatch::tour::tour(preset);
-    let tour_view = player.tour_view(
-        tour_data.crash.map(|c| format!("arms {c}")),
-        tour_data.stops.iter().map(|s| (s.title, s.text)).collect(),
-    );
+    let (paragraphs, stop_texts) = super::lesson_text::use_lesson_texts(preset, props.texts);
+    let lesson_data = lesson_head(preset);
+    let (setup, stops) = super::lesson_text::tour_stops(preset, stop_texts);
+    let tour_view = player.tour_view(setup, stops);
     let timeline_stops: Vec<(usize, String)> = tour_view
         .marks()
         .into_iter()
@@ -345,7 +348,7 @@ pub fn App(props: &AppProps) -> Html {
                     <LessonCard tour={tour_view} on_cmd={on_action.reform(Action::from)}
                         step_head={step_head} note={note} alarm={alarm} note_testid="step-note"
                         title={lesson_data.title} title_testid="lesson-title" question={lesson_data.question}
-                        paragraphs={lesson_data.paragraphs.clone()} current={preset.clone()}>
+                        paragraphs={paragraphs} current={preset.clone()}>
                         <p class="simplified">{ SIMPLIFICATIONS }</p>
                     </LessonCard>
                     <CrashControls armed={armed} faults={scenario.faults.clone()}

@@ -14,6 +14,7 @@ pub mod explore_host;
 mod explore_panel;
 pub mod export;
 mod lab;
+pub mod lesson_text;
 mod meta_panel;
 pub mod minimap;
 mod module_layer;

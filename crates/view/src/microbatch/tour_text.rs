@@ -1,0 +1,180 @@
+//! The texts of the guided tours' stops, apart from the stops themselves ([`super::tour`]):
+//! the dashboard's first load carries the stops (where each pauses, its tab and title) and
+//! only the opening preset's texts; the second module hands it the others.
+
+/// The texts of a preset's tour stops, in order (an unknown name: the general tour's).
+pub fn tour_texts(preset: &str) -> Vec<&'static str> {
+    match preset {
+        "kafka-idempotent" => vec![
+            "offsets/0 is on disk before any task of batch 0 runs. Open it in the Checkpoint folder: the Kafka offsets of the batch's end, per partition.",
+            "commits/0 is written only after the sink finished. A batch with both offsets/N and commits/N is never run again.",
+            "The file sink wrote batch 3's files and listed them in _spark_metadata/3. commits/3 comes next — but the crash comes first.",
+            "The folder now holds offsets/3 without commits/3: from Spark's point of view batch 3 never finished.",
+            "Latest offsets/3, latest commits/2: batch 3 is re-run with exactly the offsets in offsets/3 — the same Kafka range, the same rows.",
+            "addBatch(3) finds batch 3 in the sink's own manifest and returns before any task runs. Nothing is written twice.",
+            "Replayable source + idempotent sink: every record is in the sink once. (Arm task@3 instead to see orphan files: written by a killed attempt, never listed in the manifest, invisible to readers.)",
+        ],
+        "kafka-append" => vec![
+            "offsets/0 is written before batch 0 runs: a restart will re-run batch 0 with these offsets until commits/0 exists.",
+            "A task appends its rows as it finishes — before commits/0. A crash from here to commits/0 leaves rows in the sink for a batch Spark will run again.",
+            "Every row of batch 3 is appended. Only commits/3 is missing.",
+            "offsets/3 without commits/3.",
+            "Same offsets, same rows: the Kafka range is replayed exactly.",
+            "The plain append sink has no memory of batch 3: the re-run's task appends the same rows a second time. Their keys turn red in the Sink tab.",
+            "At-least-once for the last, uncommitted batch: exact replay needs an idempotent sink to become exactly-once.",
+        ],
+        "tablestore" => tablestore_stop_texts(),
+        "tablestore-append" => vec![
+            "Rows of batch 2 are appended as each task finishes.",
+            "The sink holds batch 2's rows; the checkpoint says batch 2 never finished.",
+            "From the same start UUID — the Meta rows of batch 1's end.",
+            "The re-run reads the same rows again plus everything that arrived meanwhile, and appends all of it.",
+            "The end UUID's rows are overwritten with the later positions: the first attempt's end is forgotten.",
+            "The UUID design is at-least-once on its own; only a sink idempotent by key makes it exactly-once.",
+        ],
+        "tablestore-split" => vec![
+            "ch0 split at 2.5 s. A task of batch 3 reads it to its end and writes `finished` as its end row in the Meta table. Its children ch2 and ch3 wait on the Tunnel server: they open only once the server has the parent's final checkpoint.",
+            "offsets/4 is on disk; source.commit(end of batch 3) has not run. The Tunnel server never got ch0's `finished`, and ch0's finished row is still in the Meta table.",
+            "commits/4 is missing, so batch 4 re-runs from batch 3's end rows. The re-run path never calls the skipped commit.",
+            "ch0's task starts at `finished`: readRecords returns null and the task dereferences it — a NullPointerException (inferred from the connector's code, TableStoreSourceRDD; not observed on a cluster). No ReadRecords call is made. The batch fails, and the query with it.",
+            "The restart finds the same logs and re-runs batch 4 from the same rows: it will throw the same way on every attempt. A crash loop.",
+            "Batch 4 never commits, so ch0 never terminates and ch2/ch3 never open; nothing after batch 3 reaches the sink. (A crash after source.commit, source-commit@4, loses nothing: the commit already reached the server.)",
+        ],
+        "tablestore-two-phase" => vec![
+            "The sink published the rows it staged for epoch 2 in the driver's commit.",
+            "Batch 2 will re-run.",
+            "More data arrived: the tasks read past the first attempt's end and move the end rows past it.",
+            "Epoch 2 is already committed, so the sink drops this attempt's staged rows — including the extra ones.",
+            "Batch 3 starts from the moved end rows. The extra rows of batch 2 are never read again.",
+            "The missing keys are listed in the Sink tab. The V1 Source contract demands the same rows for the same offsets for this reason.",
+        ],
+        "pull-ahead" => vec![
+            "getOffset reads every new row to find the batch's end, and caches them. The counters show the rows read ahead and the cache size.",
+            "offsets/1 holds real channel positions, like Kafka offsets: replay is deterministic.",
+            "The cache dies with the driver.",
+            "The first attempt's tasks took their rows from the cache (\"cached\" arrows). The re-run has no cache: it reads the same range from the Tunnel server again — the same rows.",
+            "Every row was read twice (once ahead, once by a task) and held in memory in between.",
+        ],
+        "auto-commit" => vec![
+            "The task pushes its checkpoint to the Tunnel server as soon as it reads the page (committed = true) — before the rows reach the sink.",
+            "One task wrote its rows. The other has read and committed its rows to the server, but not written them.",
+            "The unwritten task's rows were committed to the server and are in no sink.",
+            "The re-run plans from the server's checkpoints, which are already past those rows.",
+            "Nobody reads those rows again. A source may commit only after the batch is done — compare the tablestore preset.",
+        ],
+        "foreach-batch-multi" => vec![
+            "foreachBatch wrote batch 2 to one of three stores, chosen at random.",
+            "The function returned; commits/2 is missing.",
+            "The re-run calls the function with the same batch id and data — it ignores the id and writes the batch again, maybe into another store.",
+            "The same keys sit in two stores (or twice in one). De-duplicate by batch id to be exactly-once.",
+        ],
+        "continuous-epochs" => vec![
+            "No batches: tasks read all the time, and the driver ends an epoch each interval. Each reader reports its offset at the epoch marker.",
+            "Each writer committed epoch 1's rows to the sink; only then the driver wrote commits/1.",
+            "Its rows are visible; commits/3 is next.",
+            "The commit log ends at 2.",
+            "Spark looks only at the commit log: epoch 3 starts again from offsets/2.",
+            "The replayed epoch writes the rows the first attempt had already committed.",
+            "Continuous processing is at-least-once.",
+        ],
+        "checkpoint-deleted-latest" => vec![
+            "commits/2 is written: everything up to batch 2 is in the sink.",
+            "The query is stopped; the data keeps arriving.",
+            "An operator deletes the checkpoint folder: offsets, commits, metadata and sources/0/0 are gone. The Kafka offsets were nowhere else.",
+            "The restart is a new query. sources/0/0 records the end of each partition now: the rows that arrived while the query was down lie before it.",
+            "Those rows are never read. The lost keys are listed in the Sink tab.",
+        ],
+        "checkpoint-deleted-earliest" => vec![
+            "commits/2 is written: everything up to batch 2 is in the sink.",
+            "An operator deletes the checkpoint folder while the query is down. The restart is a new query.",
+            "sources/0/0 records offset 0 for every partition: the new query starts at the beginning of the topic.",
+            "The new query's batch 0 holds everything the old query already wrote; the append sink appends it again.",
+            "Every row the old query wrote is in the sink twice.",
+        ],
+        "batch-id-in-memory" => vec![
+            "The sink wrote batch 3 and set its driver-side field latestBatchId to 3. commits/3 is next — the crash comes first.",
+            "offsets/3 without commits/3; the sink object is gone.",
+            "Same offsets, same rows, same batch id.",
+            "The new driver's sink starts with latestBatchId = -1: batch 3 is not skipped.",
+            "Batch 3 is in the sink twice. A batch id de-duplicates only if it is kept where the restart can read it (FileStreamSink's _spark_metadata).",
+        ],
+        "kafka-v1-source" => vec![
+            "commits/3 is on disk: batch 3 will never run again. The crash comes right after it.",
+            "offsets/3 and commits/3 are both there.",
+            "The latest batch in offsets/ is committed: the driver moves on to batch 4.",
+            "First Spark calls getBatch of batch 3 on the V1 KafkaSource and discards the result: the V1 KafkaSource expects the last batch to run before getOffset is called again. A V2 KafkaMicroBatchStream (kafka-append) is not asked.",
+            "The extra call writes nothing: every record once.",
+        ],
+        "sink-outage" => vec![
+            "From 2.135 s the store refuses writes: a task's write fails. The task fails, not the query — Spark runs it again (spark.task.maxFailures).",
+            "Every attempt failed: the job, the batch and the query fail. The Kafka offsets of the batch are in offsets/N, but Spark marks nothing processed: commits/N is not written.",
+            "Spark does not restart a failed query; a job scheduler does. The failed batch re-runs with the same offsets.",
+            "The re-run's attempts fail too; another restart follows.",
+            "The failed batch finally commits. Rows written before each failure were written again — the upsert sink absorbs them.",
+            "At 5.61 s the store is down again, for 50 ms: a task attempt fails and is retried.",
+            "A retry writes once the store is back: the batch goes on to commit with no query failure and no restart.",
+            "Exactly-once: the offsets were never marked processed while writes failed.",
+        ],
+        "reader-never-closes" => vec![
+            "The sink waits for the tasks; a task ends when its reader's next() returns false.",
+            "SeaTunnel's reader loops while its queue is empty: `while (running && handover.isEmpty()) sleep`.",
+            "The queue has been empty for seconds, and the reader still waits: in streaming mode it is always running.",
+            "No task finished, nothing was committed, commits/0 was never written: the delay grows without bound.",
+        ],
+        "reader-idle-timeout" => vec![
+            "The reader's timer fired once, 1 s after it started: it writes its position to sources/0/0/<subtask>/<id>.prepared and emits a checkpoint row.",
+            "The sink writer flushed the rows before the record, then renamed the state file. The timer is not rescheduled: no other snapshot in this batch.",
+            "The reader saw no row for 800 ms and returns next() = false — without a snapshot. Its rows after the record are flushed at the task commit.",
+            "commits/0: the fix works, batches end.",
+            "Batch 1 starts at {\"checkpointId\":0}, folder 0: each reader restores from its mid-batch snapshot and reads the rows after it a second time.",
+            "The append sink holds the re-read rows twice (inferred from PR #7476's code).",
+        ],
+        "seatunnel-checkpoint-records" => vec![
+            "The reader's one timer fired: it writes <id>.prepared with its position; the checkpoint record goes behind the rows it read. The sink has not seen it yet.",
+            "The rows before the record die with the task; <id>.prepared stays on disk.",
+            "commits/0 is missing: batch 0 runs again.",
+            "As PR #7476 wrote it, the reader restores from the folder's next .prepared first: it starts past the rows the sink never received.",
+            "The missing keys are the crash's; the duplicates are every batch re-reading what followed its one snapshot. Compare seatunnel-committed-only.",
+        ],
+        "seatunnel-committed-only" => vec![
+            "The reader writes <id>.prepared and emits a checkpoint record behind the rows it read.",
+            "In this design the sink makes the rows before the record visible first; the rename to .committed is next.",
+            "The rows are in the sink; their checkpoint is only .prepared.",
+            "A .prepared file is never trusted: the reader resumes from the newest .committed file, before those rows.",
+            "The re-run's sink wrote the first record's rows again before this rename.",
+            "Duplicates, never loss: rows reach the sink before their checkpoint is committed.",
+        ],
+        "seatunnel-idempotent-sink" => vec![
+            "The sink upserts the rows before the first checkpoint record; the rename to .committed is next.",
+            "The rows are in the sink; their checkpoint is only .prepared.",
+            "The reader resumes from the newest .committed file and reads those rows again.",
+            "The re-run wrote the same keys again; the upsert kept one row per key (counted as rewrites).",
+            "At-least-once delivery into an idempotent sink: every key once.",
+        ],
+        "seatunnel-dev-timer" => vec![
+            "The checkpoint interval is over: one virtual checkpoint, then next() returns false.",
+            "The reader appends its state to /1; the next reader would restore from /0, which nothing writes.",
+            "commits/0: the first micro-batch is done.",
+            "{\"checkpointId\":0} again: commit(end of batch 0) would move it, but Spark calls it only while constructing batch 1.",
+            "Rows keep arriving and no batch reads them.",
+        ],
+        _ => vec![
+            "offsets/0 is written before anything of batch 0 runs.",
+            "commits/0 only after the sink finished.",
+            "The badge compares the sink with every record the upstream produced.",
+        ],
+    }
+}
+
+/// The tablestore tour's stop texts (the preset a bare link opens).
+pub(crate) fn tablestore_stop_texts() -> Vec<&'static str> {
+    vec![
+            "The source stores where each channel starts in the Meta table, one row per (UUID, channel). Nothing in Spark's checkpoint knows these positions.",
+            "getOffset cannot know where the batch ends without reading it, so it returns a random UUID. Open offsets/0: the UUID is all it holds.",
+            "Each task writes where it stopped under the end UUID of batch 1 — the highlighted row. The next batch starts from these rows.",
+            "source.commit(end of batch 1) runs while batch 2 is being constructed: only now does the Tunnel server learn batch 1's checkpoints. The server column trails the Meta table by one batch.",
+            "Batch 2's rows are in the sink, commits/2 is missing.",
+            "Batch 2 re-runs from the same start rows, but the data kept arriving: the tasks read further and overwrite the end rows (marked). getBatch is not deterministic here.",
+            "The upsert sink absorbs the re-read rows (counted as rewrites). With an append sink the same crash duplicates — see tablestore-append.",
+        ]
+}
