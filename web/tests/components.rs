@@ -92,11 +92,69 @@ async fn crash_now_draws_a_red_crash_row_and_records_it() {
 #[derive(Properties, PartialEq)]
 struct DiagramHarnessProps {
     events: Vec<batchscope_engine::microbatch::event::Event>,
+    #[prop_or(batchscope_engine::microbatch::scenario::SourceKind::Tablestore)]
+    source: batchscope_engine::microbatch::scenario::SourceKind,
 }
 
 #[component]
 fn DiagramHarness(props: &DiagramHarnessProps) -> Html {
-    html! { <SequenceDiagram events={props.events.clone()} cursor={props.events.len()} animate_ms={0.0} /> }
+    html! { <SequenceDiagram events={props.events.clone()} cursor={props.events.len()} animate_ms={0.0} source={props.source} /> }
+}
+
+/// Kafka draws its own lanes: a Kafka broker, no Meta table, and `source.commit` on the source's
+/// own lane (Spark's Kafka source commits nothing to the broker).
+#[wasm_bindgen_test]
+async fn a_kafka_run_draws_a_broker_and_no_meta_table() {
+    use batchscope_engine::microbatch::event::EventKind;
+    let s = preset("kafka-append").unwrap();
+    let mut w = World::new(s.clone());
+    while !w
+        .events()
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::SourceCommit { .. }))
+    {
+        w.step();
+    }
+    let r = root();
+    let app = yew::Renderer::<DiagramHarness>::with_root_and_props(
+        r.clone(),
+        DiagramHarnessProps {
+            events: w.events().to_vec(),
+            source: s.source.kind,
+        },
+    )
+    .render();
+    settle().await;
+    let lanes: Vec<String> = (0..r.query_selector_all(".lane").unwrap().length())
+        .map(|i| {
+            let n = r.query_selector_all(".lane").unwrap().item(i).unwrap();
+            let e: web_sys::Element = n.dyn_into().unwrap();
+            e.get_attribute("data-lane").unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(lanes.len(), 6, "{lanes:?}");
+    assert!(lanes.iter().any(|l| l == "Kafka broker"), "{lanes:?}");
+    assert!(
+        !lanes
+            .iter()
+            .any(|l| l == "Meta table" || l == "Tunnel server"),
+        "{lanes:?}"
+    );
+    let commit = r
+        .query_selector("[data-testid=current-event]")
+        .unwrap()
+        .unwrap();
+    assert!(
+        commit.inner_html().contains("Commit"),
+        "the commit is the last event: {}",
+        commit.inner_html()
+    );
+    assert!(
+        commit.query_selector(".arrow-self").unwrap().is_some(),
+        "source.commit stays on the source's lane: {}",
+        commit.inner_html()
+    );
+    app.destroy();
 }
 
 #[wasm_bindgen_test]
@@ -110,6 +168,7 @@ async fn the_diagram_draws_one_arrow_per_event_and_highlights_the_last() {
         r.clone(),
         DiagramHarnessProps {
             events: w.events().to_vec(),
+            source: batchscope_engine::microbatch::scenario::SourceKind::Tablestore,
         },
     )
     .render();

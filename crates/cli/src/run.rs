@@ -212,9 +212,9 @@ fn print_text(
     scenario: &Scenario,
     origin: Origin,
 ) {
-    println!("{}", trace::LEGEND);
+    println!("{}", trace::legend(scenario.source.kind));
     for e in world.events() {
-        println!("{}", trace::line(e));
+        println!("{}", trace::line_for(e, scenario.source.kind));
     }
     println!();
     println!("verdict: {}", report.verdict);

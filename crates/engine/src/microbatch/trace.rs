@@ -1,26 +1,60 @@
 //! A micro-batch event as one line of text, and the legend printed above a text trace.
 
-use crate::microbatch::event::{Event, EventKind};
+use crate::microbatch::event::{Actor, Event, EventKind};
+use crate::microbatch::scenario::SourceKind;
 
-/// The legend printed above a text trace.
+/// The legend printed above a text trace of a Tablestore source (see [`legend`]).
 pub const LEGEND: &str = "time(ms)  #seq run  from → to  what   (lanes: driver = MicroBatchExecution, source, tasks = SourceRDD, tunnel = Tunnel server, meta = Meta table, ckpt = checkpoint folder, sink)";
 
-fn lane(a: crate::microbatch::event::Actor) -> &'static str {
-    use crate::microbatch::event::Actor::*;
-    match a {
-        Driver => "driver",
-        Source => "source",
-        Tasks => "tasks",
-        Tunnel => "tunnel",
-        MetaTable => "meta",
-        Checkpoint => "ckpt",
-        Sink => "sink",
+/// The legend printed above a text trace of a scenario whose source is `source`: its own
+/// lanes (a Kafka broker, SeaTunnel's CDC source, no Meta table where there is none).
+pub fn legend(source: SourceKind) -> String {
+    let lanes: Vec<String> = Actor::lanes_for(source)
+        .iter()
+        .map(|a| match a {
+            Actor::Source => "source".to_string(),
+            Actor::Tasks => "tasks = SourceRDD".to_string(),
+            Actor::Sink => "sink".to_string(),
+            Actor::Checkpoint => "ckpt = checkpoint folder".to_string(),
+            a => format!("{} = {}", lane(*a, Some(source)), a.label_for(source)),
+        })
+        .collect();
+    format!(
+        "time(ms)  #seq run  from → to  what   (lanes: {})",
+        lanes.join(", ")
+    )
+}
+
+fn lane(a: Actor, source: Option<SourceKind>) -> &'static str {
+    use Actor::*;
+    match (a, source) {
+        (Driver, _) => "driver",
+        (Source, _) => "source",
+        (Tasks, _) => "tasks",
+        (Tunnel, Some(SourceKind::ReplayableLog)) => "broker",
+        (Tunnel, Some(SourceKind::SeaTunnel)) => "cdc",
+        (Tunnel, _) => "tunnel",
+        (MetaTable, _) => "meta",
+        (Checkpoint, _) => "ckpt",
+        (Sink, _) => "sink",
     }
 }
 
-/// One line for an event.
+/// One line for an event (lanes named as Tablestore's sources name them: see [`line_for`]).
 pub fn line(e: &Event) -> String {
-    let (from, to) = e.kind.lanes();
+    line_of(e, None)
+}
+
+/// One line for an event of a scenario whose source is `source`, in that source's lanes.
+pub fn line_for(e: &Event, source: SourceKind) -> String {
+    line_of(e, Some(source))
+}
+
+fn line_of(e: &Event, source: Option<SourceKind>) -> String {
+    let (from, to) = match source {
+        Some(s) => e.kind.lanes_for(s),
+        None => e.kind.lanes(),
+    };
     let detail = match &e.kind {
         EventKind::Crashed { lost, .. } if !lost.is_empty() => {
             format!("  (lost: {})", lost.join("; "))
@@ -65,9 +99,26 @@ pub fn line(e: &Event) -> String {
         e.at_ms,
         e.seq,
         e.run,
-        lane(from),
-        lane(to),
-        e.kind.label(),
+        lane(from, source),
+        lane(to, source),
+        source.map_or_else(|| e.kind.label(), |s| e.kind.label_for(s)),
         detail
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_source_has_its_own_legend() {
+        assert_eq!(legend(SourceKind::Tablestore), LEGEND);
+        let kafka = legend(SourceKind::ReplayableLog);
+        assert!(kafka.contains("broker = Kafka broker"), "{kafka}");
+        assert!(
+            !kafka.contains("Meta table") && !kafka.contains("Tunnel"),
+            "{kafka}"
+        );
+        assert!(legend(SourceKind::SeaTunnel).contains("cdc = CDC source"));
+    }
 }

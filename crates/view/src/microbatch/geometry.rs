@@ -28,6 +28,8 @@ pub struct Layout {
     pub row_h: f64,
     /// Number of event rows shown.
     pub rows: u32,
+    /// The lanes drawn, left to right (the scenario's source's own: `Actor::lanes_for`).
+    pub lanes: &'static [Actor],
 }
 
 impl Default for Layout {
@@ -38,6 +40,7 @@ impl Default for Layout {
             header_h: 46.0,
             row_h: 34.0,
             rows: 17,
+            lanes: &Actor::ALL,
         }
     }
 }
@@ -76,14 +79,21 @@ impl Layout {
 pub const SELF_LOOP_W: f64 = 28.0;
 
 impl Layout {
-    /// Width of one lane's column.
-    pub fn lane_w(&self) -> f64 {
-        (self.width - 2.0 * self.margin_x) / Actor::ALL.len() as f64
+    /// The same layout drawing `lanes` (left to right).
+    pub fn with_lanes(self, lanes: &'static [Actor]) -> Layout {
+        Layout { lanes, ..self }
     }
 
-    /// x of a lane's life line (the middle of its column).
+    /// Width of one lane's column.
+    pub fn lane_w(&self) -> f64 {
+        (self.width - 2.0 * self.margin_x) / self.lanes.len() as f64
+    }
+
+    /// x of a lane's life line (the middle of its column); an actor the layout does not draw
+    /// (no event of its scenario goes there) at the first lane's.
     pub fn lane_x(&self, actor: Actor) -> f64 {
-        self.margin_x + (f64::from(lane_index(actor)) + 0.5) * self.lane_w()
+        let i = self.lanes.iter().position(|a| *a == actor).unwrap_or(0);
+        self.margin_x + (i as f64 + 0.5) * self.lane_w()
     }
 
     /// y of the arrow in row `row` (0 = top row).
@@ -274,6 +284,19 @@ mod tests {
         }
         assert!((l.lane_x(Actor::Driver) - (6.0 + 118.2857 / 2.0)).abs() < 0.01);
         assert_eq!(lane_index(Actor::Sink), 6);
+    }
+
+    #[test]
+    fn a_source_without_a_meta_table_gets_six_wider_lanes() {
+        use batchscope_engine::microbatch::scenario::SourceKind;
+        let l = Layout::default().with_lanes(Actor::lanes_for(SourceKind::ReplayableLog));
+        assert_eq!(l.lanes.len(), 6);
+        assert!(!l.lanes.contains(&Actor::MetaTable));
+        assert!((l.lane_w() - Layout::default().lane_w() * 7.0 / 6.0).abs() < 1e-9);
+        // The checkpoint folder takes the Meta table's place, one column after the upstream.
+        assert!((l.lane_x(Actor::Checkpoint) - l.lane_x(Actor::Tunnel) - l.lane_w()).abs() < 1e-9);
+        let t = Layout::default().with_lanes(Actor::lanes_for(SourceKind::Tablestore));
+        assert_eq!(t.lanes, &Actor::ALL[..]);
     }
 
     #[test]

@@ -109,9 +109,22 @@ pub fn compact_label(text: &str) -> String {
 
 /// The label of an event's arrow: the engine's label with offsets compacted and UUIDs cut.
 pub fn arrow_label(kind: &EventKind) -> String {
+    arrow_label_of(kind, kind.label())
+}
+
+/// [`arrow_label`] in a scenario whose source is `source` (`EventKind::label_for`: a Kafka
+/// task fetches).
+pub fn arrow_label_for(
+    kind: &EventKind,
+    source: batchscope_engine::microbatch::scenario::SourceKind,
+) -> String {
+    arrow_label_of(kind, kind.label_for(source))
+}
+
+fn arrow_label_of(kind: &EventKind, label: String) -> String {
     let label = match kind {
         EventKind::Idle { until_ms } => format!("wait for trigger ({until_ms} ms)"),
-        _ => kind.label(),
+        _ => label,
     };
     compact_label(&label)
 }

@@ -17,6 +17,21 @@ pub fn actor_color(actor: Actor) -> &'static str {
     }
 }
 
+/// [`actor_title`] for a scenario whose source is `source`: the upstream lane is the Kafka
+/// broker of the Kafka-like log and the CDC source of SeaTunnel's readers
+/// (`Actor::label_for`).
+pub fn actor_title_for(
+    actor: Actor,
+    source: batchscope_engine::microbatch::scenario::SourceKind,
+) -> (&'static str, &'static str) {
+    use batchscope_engine::microbatch::scenario::SourceKind;
+    match (actor, source) {
+        (Actor::Tunnel, SourceKind::ReplayableLog) => ("Kafka", "broker"),
+        (Actor::Tunnel, SourceKind::SeaTunnel) => ("CDC", "source"),
+        _ => actor_title(actor),
+    }
+}
+
 /// A short lane title for the diagram header (two lines where the name is long).
 pub fn actor_title(actor: Actor) -> (&'static str, &'static str) {
     match actor {

@@ -299,7 +299,7 @@ pub fn App(props: &AppProps) -> Html {
             animate_ms,
         }),
         _ => {
-            html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} /> }
+            html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} source={scenario.source.kind} /> }
         }
     };
 
@@ -358,7 +358,7 @@ pub fn App(props: &AppProps) -> Html {
                         suggestion_outcome={lesson_data.try_outcome.to_string()}
                         on_action={on_action.clone()} />
                     <section class={classes!("card", "panels", at_stop.then_some("at-stop"))}>
-                        <SideTabs tab={player.mode.tab} counts={counts}
+                        <SideTabs tab={player.mode.tab} counts={counts} source={scenario.source.kind}
                             changed={current.and_then(|e| tab_changed(&e.kind))} on_action={on_action.clone()} />
                         { panel }
                     </section>

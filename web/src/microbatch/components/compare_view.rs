@@ -87,7 +87,7 @@ fn side(
                       title="The oracle's verdict on this run at its end">{ format!("at the end: {fin}") }</span>
             </header>
             <VerdictBadge badge={badge} />
-            <SequenceDiagram events={window} cursor={at} animate_ms={animate_ms} />
+            <SequenceDiagram events={window} cursor={at} animate_ms={animate_ms} source={run.scenario.source.kind} />
         </section>
     }
 }

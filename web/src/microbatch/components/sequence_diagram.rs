@@ -1,14 +1,15 @@
-//! The sequence diagram: seven lanes, the last events as arrows (current one highlighted and
+//! The sequence diagram: the source's own lanes (seven for Tablestore, six without a Meta table), the last events as arrows (current one highlighted and
 //! animated), batch and restart separators, crashes in red. Laid out at the pixel size of its
 //! pane and drawn unscaled, so its text keeps its CSS size on every screen.
 
 use crate::hooks::{use_dot_travel, use_element_size, use_travel_ms, TRAVEL_SAMPLES};
 use batchscope_engine::microbatch::event::{Actor, Event, EventKind};
+use batchscope_engine::microbatch::scenario::SourceKind;
 use batchscope_view::microbatch::geometry::{
     clamp_label_x, ease_in_out, fmt, lane_index, Arrow, Layout,
 };
-use batchscope_view::microbatch::labels::arrow_label;
-use batchscope_view::microbatch::palette::{actor_color, actor_title, CRASH};
+use batchscope_view::microbatch::labels::arrow_label_for;
+use batchscope_view::microbatch::palette::{actor_color, actor_title_for, CRASH};
 use yew::prelude::*;
 
 /// Props of [`SequenceDiagram`].
@@ -20,6 +21,8 @@ pub struct SequenceDiagramProps {
     pub cursor: usize,
     /// How long the current arrow's dot takes to travel (0 = no animation).
     pub animate_ms: f64,
+    /// The scenario's source, whose own lanes the diagram draws (`Actor::lanes_for`).
+    pub source: SourceKind,
 }
 
 fn separator(e: &Event) -> Option<(String, bool)> {
@@ -89,7 +92,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
     let pane = use_node_ref();
     let (pane_w, pane_h) = use_element_size(&pane);
     let travel_ms = use_travel_ms(props.cursor, props.animate_ms);
-    let layout = Layout::fitted(pane_w, pane_h);
+    let layout = Layout::fitted(pane_w, pane_h).with_lanes(Actor::lanes_for(props.source));
     let w = layout.width;
     let h = layout.height();
     // The newest events that fit.
@@ -99,13 +102,13 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         .iter()
         .map(|a| (marker_id(*a, false), actor_color(*a)))
         .chain(std::iter::once(("ah-crash".to_string(), CRASH)));
-    let lanes = Actor::ALL.iter().map(|a| {
+    let lanes = layout.lanes.iter().map(|a| {
         let x = layout.lane_x(*a);
-        let (t1, t2) = actor_title(*a);
+        let (t1, t2) = actor_title_for(*a, props.source);
         let color = actor_color(*a);
         let bw = layout.lane_w() - 8.0;
         html! {
-            <g class="lane" data-lane={a.label()}>
+            <g class="lane" data-lane={a.label_for(props.source)}>
                 <line class="lifeline" x1={fmt(x)} y1={fmt(layout.header_h - 4.0)} x2={fmt(x)} y2={fmt(h)} stroke={color} />
                 <rect class="lane-head" x={fmt(x - bw / 2.0)} y="4" width={fmt(bw)} height={fmt(layout.header_h - 10.0)} rx="7"
                       stroke={color} />
@@ -114,7 +117,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
                 if !t2.is_empty() {
                     <text class="lane-title lane-sub" x={fmt(x + 2.0)} y="35" text-anchor="middle">{ t2 }</text>
                 }
-                <title>{ a.label() }</title>
+                <title>{ a.label_for(props.source) }</title>
             </g>
         }
     });
@@ -124,7 +127,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         let shift = layout.row_top(i as u32) - layout.row_top(0);
         let row = 0;
         let current = i + 1 == n;
-        let (from, to) = e.kind.lanes();
+        let (from, to) = e.kind.lanes_for(props.source);
         let alarm = is_alarm(&e.kind);
         let color = if alarm { CRASH } else { actor_color(from) };
         let y_top = layout.row_top(row);
@@ -134,7 +137,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
                 <text x={fmt(w - 4.0)} y={fmt(y_top + 11.0)} text-anchor="end">{ label }</text>
             </g>
         });
-        let label = arrow_label(&e.kind);
+        let label = arrow_label_for(&e.kind, props.source);
         let body = if let EventKind::Crashed { .. } = e.kind {
             let y = layout.row_y(row);
             html! {

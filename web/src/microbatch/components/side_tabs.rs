@@ -1,6 +1,8 @@
 //! The tab strip of the side panel; a dot marks the tab whose contents the step just changed.
 
 use crate::microbatch::state::Action;
+use batchscope_engine::microbatch::event::Actor;
+use batchscope_engine::microbatch::scenario::SourceKind;
 use batchscope_view::microbatch::tab::Tab;
 use yew::prelude::*;
 
@@ -15,14 +17,22 @@ pub struct SideTabsProps {
     pub changed: Option<Tab>,
     /// Every intent.
     pub on_action: Callback<Action>,
+    /// The scenario's source: the Meta table tab only for a source that has one
+    /// (`Actor::lanes_for`).
+    pub source: SourceKind,
 }
 
-/// Tabs: Channels, Meta table, Checkpoint folder, Sink.
+/// Tabs: Channels, Meta table (where the source has one), Checkpoint folder, Sink, Spark UI.
 #[component]
 pub fn SideTabs(props: &SideTabsProps) -> Html {
+    let meta = Actor::lanes_for(props.source).contains(&Actor::MetaTable);
+    let shown = Tab::ALL
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| meta || **t != Tab::Meta);
     html! {
         <div class="tabs" role="tablist">
-            { for Tab::ALL.iter().enumerate().map(|(i, t)| {
+            { for shown.map(|(i, t)| {
                 let cb = props.on_action.clone();
                 let t = *t;
                 let selected = t == props.tab;

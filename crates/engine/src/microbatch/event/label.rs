@@ -3,10 +3,22 @@
 
 use super::sink_outcome::CommitTarget;
 use super::{short, Actor, EventKind, Recovery};
+use crate::microbatch::scenario::SourceKind;
 
 impl EventKind {
     /// From which lane to which lane the arrow goes.
     pub fn lanes(&self) -> (Actor, Actor) {
+        self.lanes_of(None)
+    }
+
+    /// [`EventKind::lanes`] in a scenario whose source is `source`: Spark 3's Kafka source
+    /// commits nothing to the broker (`KafkaMicroBatchStream.commit` is empty), so its
+    /// `source.commit` stays on the source's own lane.
+    pub fn lanes_for(&self, source: SourceKind) -> (Actor, Actor) {
+        self.lanes_of(Some(source))
+    }
+
+    fn lanes_of(&self, source: Option<SourceKind>) -> (Actor, Actor) {
         use Actor::*;
         match self {
             EventKind::QueryStarted { .. } => (Driver, Checkpoint),
@@ -24,6 +36,9 @@ impl EventKind {
             EventKind::GetOffset { .. } => (Driver, Source),
             EventKind::NoNewData { .. } => (Source, Driver),
             EventKind::OffsetLogWritten { .. } => (Driver, Checkpoint),
+            EventKind::SourceCommit { .. } if source == Some(SourceKind::ReplayableLog) => {
+                (Source, Source)
+            }
             EventKind::SourceCommit { .. } => (Source, Tunnel),
             EventKind::ChannelState { .. } => (Tunnel, Tunnel),
             EventKind::GetBatch { .. } => (Driver, Source),
@@ -64,6 +79,17 @@ impl EventKind {
                 (Checkpoint, Driver)
             }
             EventKind::QueryFailed { .. } => (Sink, Driver),
+        }
+    }
+
+    /// [`EventKind::label`] in a scenario whose source is `source`: a Kafka task fetches from
+    /// its partition (Tablestore's tasks call ReadRecords on a channel).
+    pub fn label_for(&self, source: SourceKind) -> String {
+        match self {
+            EventKind::TaskRead { .. } if source == SourceKind::ReplayableLog => {
+                self.label().replacen("ReadRecords", "fetch", 1)
+            }
+            _ => self.label(),
         }
     }
 

@@ -1,6 +1,6 @@
 //! The closed `Event` enum: the engine's only output. One event is one arrow in the sequence diagram.
 
-use crate::microbatch::scenario::CrashPoint;
+use crate::microbatch::scenario::{CrashPoint, SourceKind};
 use crate::microbatch::tunnel::{ChannelStatus, Token};
 use crate::microbatch::upstream::ChannelId;
 use serde::{Deserialize, Serialize};
@@ -38,7 +38,37 @@ impl Actor {
         Actor::Sink,
     ];
 
-    /// Label of the lane.
+    /// The lanes a scenario whose source is `source` draws, left to right: the Meta table only
+    /// for the sources that keep channel checkpoints in it (Tablestore's UUID design and its
+    /// auto-commit variant); every other lane for all.
+    pub fn lanes_for(source: SourceKind) -> &'static [Actor] {
+        const NO_META_TABLE: [Actor; 6] = [
+            Actor::Driver,
+            Actor::Source,
+            Actor::Tasks,
+            Actor::Tunnel,
+            Actor::Checkpoint,
+            Actor::Sink,
+        ];
+        if matches!(source, SourceKind::Tablestore | SourceKind::AutoCommit) {
+            &Actor::ALL
+        } else {
+            &NO_META_TABLE
+        }
+    }
+
+    /// The lane's label for a scenario whose source is `source`: the upstream lane is the
+    /// Kafka broker of the Kafka-like log, the CDC source SeaTunnel's readers poll, and the
+    /// Tunnel server of Tablestore's sources.
+    pub fn label_for(self, source: SourceKind) -> &'static str {
+        match (self, source) {
+            (Actor::Tunnel, SourceKind::ReplayableLog) => "Kafka broker",
+            (Actor::Tunnel, SourceKind::SeaTunnel) => "CDC source",
+            _ => self.label(),
+        }
+    }
+
+    /// Label of the lane (Tablestore's names: see [`Actor::label_for`]).
     pub fn label(self) -> &'static str {
         match self {
             Actor::Driver => "MicroBatchExecution",
