@@ -38,6 +38,9 @@ pub struct RunArgs {
     /// Include every event in the JSON report.
     #[arg(long)]
     pub trace: bool,
+    /// Print the trace in the Informal Trace Format (ITF, Apalache/Quint) instead of text.
+    #[arg(long, conflicts_with_all = ["json", "trace"])]
+    pub itf: bool,
     /// Write the simulated Spark checkpoint folder to this directory.
     #[arg(long, value_name = "DIR")]
     pub checkpoint_out: Option<PathBuf>,
@@ -345,6 +348,11 @@ pub fn run(args: &RunArgs) -> i32 {
             eprintln!("error: --checkpoint-out: {e}");
             return 2;
         }
+    }
+    if args.itf {
+        let source = reproduce_command(&scenario, origin);
+        println!("{}", crate::itf::trace(&scenario, &report, &source));
+        return exit_code(expect, &report, &scenario, origin);
     }
     batchscope_check::why::explain(&scenario, &mut report);
     if args.json {
