@@ -92,3 +92,21 @@ pub fn trace(scenario: &Scenario, report: &Report, source: &str) -> String {
     });
     serde_json::to_string_pretty(&doc).expect("an ITF trace serializes")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::int;
+
+    #[test]
+    fn integers_beyond_2_pow_53_are_bigints() {
+        let plain = (1_i128 << 53) - 1;
+        assert_eq!(int(plain), serde_json::json!(plain as i64));
+        assert_eq!(int(-plain), serde_json::json!(-plain as i64));
+        let big = 1_i128 << 53;
+        assert_eq!(int(big), serde_json::json!({ "#bigint": big.to_string() }));
+        assert_eq!(
+            int(-big),
+            serde_json::json!({ "#bigint": (-big).to_string() })
+        );
+    }
+}
