@@ -35,9 +35,11 @@
 //!   tries).
 //!
 //! Good and bad continuations need not alternate once: a later failure can make a good
-//! continuation bad and a re-run can make it good again, so every event is scanned, not
-//! bisected. Runs longer than [`MAX_SCANNED_EVENTS`] are not scanned (the cost is quadratic);
-//! their `lost` events fall back to the run's failures.
+//! continuation bad and a re-run can make it good again, so the continuations are not
+//! bisected: they are tried from the last event backwards until one is good (everything after
+//! it is then known, and nothing before it is needed). Runs longer than
+//! [`MAX_SCANNED_EVENTS`] are not scanned (in the worst case, no good continuation at all, the
+//! cost is quadratic); their `lost` events fall back to the run's failures.
 
 use crate::anomaly::{Anomaly, AnomalyName, Moment};
 use crate::liveness::{run, Limit, Liveness};
@@ -49,7 +51,7 @@ use batchscope_engine::microbatch::upstream::RowKey;
 use batchscope_engine::microbatch::World;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The longest run whose failure-free continuations are all tried (one per event).
+/// The longest run whose failure-free continuations are tried (one per event, at worst).
 pub const MAX_SCANNED_EVENTS: u64 = 4_000;
 
 /// Whether an event is a failure that makes the driver (or a task) run something again.
@@ -75,22 +77,56 @@ pub fn explain(scenario: &Scenario, report: &mut Report) {
     tracked.dedup();
     let mut writes = Writes::new(scenario, report);
     let mut world = World::new(scenario.clone());
-    let mut continuations = vec![];
+    let mut worlds = vec![];
     for _ in 0..report.steps {
         world.step();
         writes.observe(&world);
         if scan {
-            continuations.push(Continuation::after(&world, &expected, &tracked));
+            worlds.push(world.clone());
         }
     }
+    let found = scan.then(|| Scan::back(&worlds, &expected, &tracked));
     let events = world.events();
-    report.anomalies = anomalies(report, events, &writes, &continuations, &tracked);
-    let bad_from = continuations
-        .iter()
-        .rposition(|c| c.good)
-        .map_or(0, |i| i + 1);
-    report.inevitable_at = (scan && bad_from < events.len()).then(|| Moment::of(&events[bad_from]));
-    report.avoidable_until = bad_from.checked_sub(1).map(|i| Moment::of(&events[i]));
+    report.anomalies = anomalies(report, events, &writes, found.as_ref(), &tracked);
+    let Some(found) = found else {
+        return;
+    };
+    let bad_from = found.last_good.map_or(0, |i| i + 1);
+    report.inevitable_at = events.get(bad_from).map(Moment::of);
+    report.avoidable_until = found.last_good.map(|i| Moment::of(&events[i]));
+}
+
+/// What the failure-free continuations of a run say, tried from its last event backwards
+/// until one is good: every continuation after a good one is tried, and nothing before it is
+/// needed (a good continuation leaves every key good as well).
+struct Scan {
+    /// The last event whose continuation is good.
+    last_good: Option<usize>,
+    /// Per tracked key: the last event whose continuation leaves it good.
+    key_last_good: Vec<Option<usize>>,
+}
+
+impl Scan {
+    /// `worlds[i]` is the run right after event `i`.
+    fn back(worlds: &[World], expected: &BTreeMap<RowKey, u64>, tracked: &[RowKey]) -> Scan {
+        let mut scan = Scan {
+            last_good: None,
+            key_last_good: vec![None; tracked.len()],
+        };
+        for (i, world) in worlds.iter().enumerate().rev() {
+            let c = Continuation::after(world, expected, tracked);
+            for (last, bad) in scan.key_last_good.iter_mut().zip(&c.bad_keys) {
+                if last.is_none() && !bad {
+                    *last = Some(i);
+                }
+            }
+            if c.good {
+                scan.last_good = Some(i);
+                break;
+            }
+        }
+        scan
+    }
 }
 
 /// The running-sum keys of the report's `wrong_values` (`user-3: 57, expected 42`).
@@ -226,15 +262,11 @@ fn failure_at_or_before(events: &[Event], seq: u64) -> Option<u64> {
 
 /// Per tracked key, the first event after which every continuation leaves it bad, with the
 /// failure at or before it; the run's failures when the run was not scanned.
-fn point_of_no_return(
-    key_index: usize,
-    continuations: &[Continuation],
-    events: &[Event],
-) -> BTreeSet<u64> {
-    if continuations.is_empty() {
+fn point_of_no_return(key_index: usize, scan: Option<&Scan>, events: &[Event]) -> BTreeSet<u64> {
+    let Some(scan) = scan else {
         return failures(events);
-    }
-    let last_good = continuations.iter().rposition(|c| !c.bad_keys[key_index]);
+    };
+    let last_good = scan.key_last_good[key_index];
     let at = last_good.map_or(0, |i| i + 1).min(events.len() - 1) as u64;
     let mut out = BTreeSet::from([at]);
     out.extend(failure_at_or_before(events, at));
@@ -251,7 +283,7 @@ fn anomalies(
     report: &Report,
     events: &[Event],
     writes: &Writes,
-    continuations: &[Continuation],
+    scan: Option<&Scan>,
     tracked: &[RowKey],
 ) -> Vec<Anomaly> {
     let mut out = vec![];
@@ -265,7 +297,7 @@ fn anomalies(
         let mut out = BTreeSet::new();
         for k in keys {
             if let Ok(i) = tracked.binary_search(k) {
-                out.extend(point_of_no_return(i, continuations, events));
+                out.extend(point_of_no_return(i, scan, events));
             }
         }
         out
