@@ -558,6 +558,21 @@ mod tests {
     }
 
     #[test]
+    fn a_stuck_run_names_the_keys_it_never_delivered_and_its_last_progress() {
+        let s = preset("reader-never-closes").expect("a preset");
+        let (r, world) = explained(&s);
+        assert_eq!(r.verdict, Verdict::Stuck);
+        let stuck = anomaly(&r, AnomalyName::Stuck);
+        assert_eq!(stuck.keys, r.lost_keys);
+        assert!(r.anomalies.iter().all(|a| a.name != AnomalyName::Lost));
+        let [last] = stuck.events[..] else {
+            panic!("one event: {stuck:?}");
+        };
+        let at_ms = world.events()[last as usize].at_ms;
+        assert_eq!(at_ms, crate::liveness::last_progress_ms(&world));
+    }
+
+    #[test]
     fn an_exactly_once_run_has_nothing_to_explain() {
         let s = with_crash("kafka-idempotent", "sink-commit@3");
         let (r, _) = explained(&s);
