@@ -1,6 +1,7 @@
 //! The oracle: runs a scenario to convergence and compares the sink with every record the
 //! upstream produced (each expected exactly once).
 
+use crate::anomaly::{Anomaly, Moment};
 pub use crate::liveness::{
     is_stuck, last_progress_ms, liveness_bound_ms, run, run_observed, stall_bound_ms, Ending,
     Limit, Liveness,
@@ -125,6 +126,18 @@ pub struct Report {
     /// Every event, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub events: Option<Vec<Event>>,
+    /// The verdict's parts with the events that prove them (filled by
+    /// [`crate::why::explain`]; empty from [`judge`] alone).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub anomalies: Vec<Anomaly>,
+    /// A bad run: the first event after which every failure-free continuation is bad (filled
+    /// by [`crate::why::explain`]).
+    #[serde(default)]
+    pub inevitable_at: Option<Moment>,
+    /// A bad run: the last event whose failure-free continuation is exactly-once (filled by
+    /// [`crate::why::explain`]).
+    #[serde(default)]
+    pub avoidable_until: Option<Moment>,
 }
 
 /// What a failure-free run of the scenario delivers: no crashes, no faults, no outages.
@@ -217,6 +230,9 @@ pub fn judge_progress(
         end_ms: world.now_ms(),
         steps: world.events().len() as u64,
         events: with_events.then(|| world.events().to_vec()),
+        anomalies: vec![],
+        inevitable_at: None,
+        avoidable_until: None,
     }
 }
 

@@ -2,6 +2,8 @@
 //! the smallest counterexample of each bad verdict with the command that reproduces it.
 
 use crate::run::load_scenario;
+use batchscope_check::anomaly::Moment;
+use batchscope_check::explore::map::{danger_map, DangerMap};
 use batchscope_check::explore::{Explorer, Options, Origin, Summary};
 use batchscope_check::oracle::Verdict;
 use clap::Args;
@@ -31,6 +33,11 @@ pub struct ExploreArgs {
     /// earlier run reached (without it such runs are judged by that run, and counted as pruned).
     #[arg(long)]
     pub no_prune: bool,
+    /// With `--every-event`: print the danger map instead — for the run without crashes, the
+    /// verdict one crash after each event causes, in windows of consecutive events named by
+    /// the protocol steps on either side (depth 1).
+    #[arg(long, requires = "every_event")]
+    pub map: bool,
     /// Trigger intervals over which records arrive (overrides the scenario's).
     #[arg(long)]
     pub batches: Option<u64>,
@@ -137,6 +144,39 @@ pub fn render_text(summary: &Summary, origin: &Origin) -> String {
     out
 }
 
+/// The danger map as text: one line per window.
+pub fn render_map(map: &DangerMap) -> String {
+    let mut out = format!(
+        "batchscope explore --map: {} · seed {} · batches {} · one driver crash after each of {} events\n",
+        map.scenario, map.seed, map.batches, map.events
+    );
+    for w in &map.windows {
+        let verdict = w
+            .verdict
+            .map_or("query not running (no crash)", Verdict::name);
+        let step = |m: &Moment| format!("`{}` (#{})", step_label(&m.line), m.event);
+        let span = match (&w.before, w.after == w.last) {
+            (Some(b), _) => format!("between {} and {}", step(&w.after), step(b)),
+            (None, true) => format!("after {}", step(&w.after)),
+            (None, false) => format!("from {} to the end", step(&w.after)),
+        };
+        out.push_str(&format!("  {span}: {verdict}\n"));
+    }
+    out
+}
+
+/// An event's label from its trace line (`    4134  #53   r1   tasks → sink    task 0: 4 rows
+/// appended` → `task 0: 4 rows appended`), without the details in parentheses.
+fn step_label(line: &str) -> &str {
+    let after_arrow = line
+        .split_once(" → ")
+        .map_or(line, |(_, rest)| rest.trim_start());
+    let label = after_arrow
+        .split_once(char::is_whitespace)
+        .map_or("", |(_, rest)| rest.trim_start());
+    label.split("  (").next().unwrap_or(label)
+}
+
 fn cell(v: Verdict) -> &'static str {
     match v {
         Verdict::ExactlyOnce => ".",
@@ -180,6 +220,9 @@ pub fn explore(explorer: &mut Explorer, bar: bool) -> Summary {
 /// event; `--no-prune` only after every event.
 fn check_options(args: &ExploreArgs) -> Result<(), String> {
     match (args.every_event, args.depth) {
+        (_, d) if args.map && d != 1 => Err(format!(
+            "--map: one crash per run, so --depth must be 1, got {d}"
+        )),
         _ if args.no_prune && !args.every_event => Err(
             "--no-prune: only with --every-event (named crash points are not de-duplicated)".into(),
         ),
@@ -229,6 +272,17 @@ pub fn run(args: &ExploreArgs) -> i32 {
             );
             return 2;
         }
+    }
+    if args.map {
+        let map = danger_map(&scenario);
+        match args.json {
+            true => println!(
+                "{}",
+                serde_json::to_string_pretty(&map).expect("a map serializes")
+            ),
+            false => print!("{}", render_map(&map)),
+        }
+        return 0;
     }
     let options = Options {
         every_event: args.every_event,

@@ -38,6 +38,9 @@ pub struct RunArgs {
     /// Include every event in the JSON report.
     #[arg(long)]
     pub trace: bool,
+    /// Print the trace in the Informal Trace Format (ITF, Apalache/Quint) instead of text.
+    #[arg(long, conflicts_with_all = ["json", "trace"])]
+    pub itf: bool,
     /// Write the simulated Spark checkpoint folder to this directory.
     #[arg(long, value_name = "DIR")]
     pub checkpoint_out: Option<PathBuf>,
@@ -206,6 +209,39 @@ fn print_stopped(report: &Report) {
     }
 }
 
+/// One line per anomaly, then when the bad outcome became inevitable.
+fn print_why(report: &Report, events: &[batchscope_engine::microbatch::event::Event]) {
+    for a in &report.anomalies {
+        let n = a.keys.len();
+        let keys = match n {
+            0 => String::new(),
+            1 => format!("1 key {} ", list(&a.keys)),
+            _ => format!("{n} keys {} ", list(&a.keys)),
+        };
+        println!(
+            "  anomaly {}: {keys}({})",
+            a.name.as_str(),
+            batchscope_check::why::proof_text(a, events)
+        );
+    }
+    let label = |m: &batchscope_check::anomaly::Moment| {
+        let kind = events.get(m.event as usize).map(|e| e.kind.label());
+        format!("#{} `{}`", m.event, kind.unwrap_or_default())
+    };
+    match (&report.inevitable_at, &report.avoidable_until) {
+        (Some(at), Some(until)) => println!(
+            "  why: bad for good from {} on (no failure-free continuation after it is exactly-once); still avoidable at {} (running on from there with no further failure is exactly-once)",
+            label(at),
+            label(until)
+        ),
+        (Some(at), None) => println!(
+            "  why: bad for good from {} on (even the failure-free continuation after the first event is bad)",
+            label(at)
+        ),
+        _ => {}
+    }
+}
+
 fn print_text(
     report: &Report,
     world: &batchscope_engine::microbatch::World,
@@ -269,6 +305,7 @@ fn print_text(
     if world.phase() == &batchscope_engine::microbatch::Phase::Stopped {
         print_stopped(report);
     }
+    print_why(report, world.events());
     println!("reproduce: {}", reproduce_command(scenario, origin));
 }
 
@@ -305,13 +342,19 @@ pub fn run(args: &RunArgs) -> i32 {
         }
     };
     let origin = Origin::of(args.preset.as_deref(), args.file.as_deref());
-    let (report, world) = check_world(&scenario, args.trace);
+    let (mut report, world) = check_world(&scenario, args.trace);
     if let Some(dir) = &args.checkpoint_out {
         if let Err(e) = write_folder(&world.checkpoint, dir) {
             eprintln!("error: --checkpoint-out: {e}");
             return 2;
         }
     }
+    if args.itf {
+        let source = reproduce_command(&scenario, origin);
+        println!("{}", crate::itf::trace(&scenario, &report, &source));
+        return exit_code(expect, &report, &scenario, origin);
+    }
+    batchscope_check::why::explain(&scenario, &mut report);
     if args.json {
         println!(
             "{}",
@@ -334,12 +377,17 @@ pub fn run(args: &RunArgs) -> i32 {
         );
         print_text(&report, &world, &scenario, origin);
     }
+    exit_code(expect, &report, &scenario, origin)
+}
+
+/// 1 when `--expect` names another verdict than the report's, else 0.
+fn exit_code(expect: Option<Verdict>, report: &Report, scenario: &Scenario, origin: Origin) -> i32 {
     match expect {
         Some(v) if v != report.verdict => {
             eprintln!(
                 "expected {v}, got {} — reproduce: {}",
                 report.verdict,
-                reproduce_command(&scenario, origin)
+                reproduce_command(scenario, origin)
             );
             1
         }

@@ -85,6 +85,74 @@ fn kafka_append_duplicates_after_a_crash_between_sink_commit_and_commit_log() {
 }
 
 #[test]
+fn a_bad_run_names_its_anomalies_with_their_events_and_when_it_became_inevitable() {
+    let args = [
+        "run",
+        "--preset",
+        "kafka-append",
+        "--crash",
+        "sink-commit@3",
+    ];
+    let r = json(&batchscope(&[&args[..], &["--json", "--trace"]].concat()));
+    let events = r["events"].as_array().unwrap();
+    let anomalies = r["anomalies"].as_array().unwrap();
+    let dup = anomalies.iter().find(|a| a["name"] == "duplicate").unwrap();
+    assert_eq!(dup["keys"], r["duplicate_keys"]);
+    let seqs: Vec<u64> = dup["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_u64().unwrap())
+        .collect();
+    let kind = |seq: u64| {
+        events[seq as usize]["kind"]["type"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // The crash, then the re-run's writes into the sink.
+    assert_eq!(kind(seqs[0]), "crashed");
+    assert!(seqs[1..]
+        .iter()
+        .all(|&s| kind(s) == "task-finished" || kind(s) == "sink-committed"));
+    let at = &r["inevitable_at"];
+    let until = &r["avoidable_until"];
+    assert_eq!(at["event"], seqs[0], "{at}");
+    assert_eq!(until["event"].as_u64().unwrap() + 1, seqs[0]);
+    assert!(at["line"]
+        .as_str()
+        .unwrap()
+        .contains("CRASH at sink-commit@3"));
+    let text = String::from_utf8(batchscope(&args).stdout).unwrap();
+    let line = format!(
+        "anomaly duplicate: {} keys {}",
+        dup["keys"].as_array().unwrap().len(),
+        r["duplicate_keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    assert!(text.contains(&line), "{text}");
+    assert!(text.contains(&format!("(#{} crash → ", seqs[0])), "{text}");
+    assert!(
+        text.contains(&format!("bad for good from #{} `CRASH", seqs[0])),
+        "{text}"
+    );
+    // A good run has neither.
+    let good = json(&batchscope(&[
+        "run",
+        "--preset",
+        "kafka-idempotent",
+        "--json",
+    ]));
+    assert!(good.get("anomalies").is_none());
+    assert!(good["inevitable_at"].is_null());
+}
+
+#[test]
 fn text_mode_prints_a_legend_one_line_per_event_and_the_reproducer() {
     let out = batchscope(&["run", "--preset", "tablestore", "--crash", "task@2"]);
     let text = String::from_utf8(out.stdout).unwrap();
@@ -448,7 +516,8 @@ fn the_dashboards_trace_export_is_the_clis_trace_json() {
     ]);
     let mut scenario = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
     scenario.crashes = vec!["sink-commit@3".parse().unwrap()];
-    let (report, world) = batchscope_check::oracle::check_world(&scenario, false);
+    let (mut report, world) = batchscope_check::oracle::check_world(&scenario, false);
+    batchscope_check::why::explain(&scenario, &mut report);
     let exported = batchscope_view::microbatch::export::trace_json(&report, world.events());
     assert_eq!(
         String::from_utf8(out.stdout).unwrap().trim_end(),

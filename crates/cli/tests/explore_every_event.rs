@@ -124,3 +124,61 @@ fn every_event_with_a_bad_option_is_one_line_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+#[test]
+fn the_danger_map_shows_a_duplicates_window_from_each_append_to_commits_n() {
+    let args = ["--preset", "kafka-append", "--every-event", "--map"];
+    let map = explore_json(&args);
+    let windows = map["windows"].as_array().unwrap();
+    // The run's batches with rows, from its own trace.
+    let run = batchscope(&["run", "--preset", "kafka-append", "--json", "--trace"]);
+    let run: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let events = run["events"].as_array().unwrap();
+    assert_eq!(map["events"].as_u64().unwrap() as usize, events.len());
+    let batches: std::collections::BTreeSet<u64> = events
+        .iter()
+        .filter(|e| e["kind"]["type"] == "task-finished" && e["kind"]["rows"].as_u64() > Some(0))
+        .map(|e| e["kind"]["batch_id"].as_u64().unwrap())
+        .collect();
+    assert!(!batches.is_empty());
+    let mut out = vec!["explore"];
+    out.extend_from_slice(&args);
+    let text = String::from_utf8(batchscope(&out).stdout).unwrap();
+    for b in batches {
+        let commit = format!("write commits/{b}");
+        let w = windows
+            .iter()
+            .find(|w| {
+                w["before"]["line"]
+                    .as_str()
+                    .is_some_and(|l| l.ends_with(&commit))
+            })
+            .unwrap_or_else(|| panic!("no window ends at {commit}: {map}"));
+        assert_eq!(w["verdict"], "duplicates", "{w}");
+        let first = &events[w["after"]["event"].as_u64().unwrap() as usize]["kind"];
+        assert_eq!(first["type"], "task-finished", "{w}");
+        assert_eq!(first["batch_id"].as_u64(), Some(b));
+        let line = format!("between `task {}: ", first["partition"].as_u64().unwrap());
+        let end = format!("and `{commit}` (#{}): duplicates", w["before"]["event"]);
+        assert!(
+            text.lines().any(|l| l.contains(&line) && l.ends_with(&end)),
+            "{text}"
+        );
+    }
+    bad_input(
+        &["explore", "--preset", "kafka-append", "--map"],
+        "--every-event",
+    );
+    bad_input(
+        &[
+            "explore",
+            "--preset",
+            "kafka-append",
+            "--every-event",
+            "--map",
+            "--depth",
+            "2",
+        ],
+        "--map",
+    );
+}

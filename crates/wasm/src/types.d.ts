@@ -418,6 +418,27 @@ export interface Report {
     end_ms: number;
     steps: number;
     events?: BatchscopeEvent[];
+    /** The verdict's parts with the events that prove them (CLI `run`; absent when none). */
+    anomalies?: Anomaly[];
+    /** A bad run: the first event after which every failure-free continuation is bad. */
+    inevitable_at?: Moment | null;
+    /** A bad run: the last event whose failure-free continuation is exactly-once. */
+    avoidable_until?: Moment | null;
+}
+
+/** One part of a bad verdict, named as Jepsen's queue checker names them where one fits. */
+export interface Anomaly {
+    name: "duplicate" | "lost" | "wrong-value" | "unread-after-stop" | "stuck";
+    /** Keys as text (`ch0-17`, `user-3`). */
+    keys: string[];
+    /** The `seq` of every event that proves it (`#N` in the text trace), ascending. */
+    events: number[];
+}
+
+/** One event of the trace: its `seq` and its text line. */
+export interface Moment {
+    event: number;
+    line: string;
 }
 
 /** Source costs. */

@@ -59,6 +59,9 @@
 //! without one (the driver was down, or the depth ran out), and each named crash point, with
 //! those never reached (`state-prepared` outside SeaTunnel readers).
 //!
+//! **The danger map** ([`map`]): one crash after each event of the run without crashes, the
+//! verdicts merged into windows of consecutive events named by their protocol steps.
+//!
 //! **Chunks.** [`Explorer::run_chunk`] does a bounded slice of runs, so a browser can explore
 //! between animation frames; natively the runs of a chunk go in parallel (rayon, feature
 //! `parallel`). Results do not depend on the chunk size or on parallelism.
@@ -67,6 +70,7 @@ mod coverage;
 mod dedup;
 mod fault;
 mod job;
+pub mod map;
 mod summary;
 
 pub use coverage::{Coverage, CrashWindow, PointCoverage};

@@ -209,6 +209,26 @@ impl World {
         Some(w)
     }
 
+    /// The same world with no failure still to come: armed crashes (named points, crashes
+    /// after an event, a crash whose site is the last event and that would fire next), armed
+    /// faults and sink outages that have not begun are dropped. What has happened stays: a
+    /// crash already fired, a query down or stopped, an outage in progress. Running it on is
+    /// the failure-free continuation of the run from this moment.
+    pub fn without_failures(&self) -> World {
+        let mut w = self.clone();
+        let now = w.now_ms;
+        w.scenario.crash_after_events.clear();
+        w.pending_crashes.clear();
+        w.pending_faults.clear();
+        if w.crash_next.take().is_some() {
+            // A `checkpoint-deleted` fault whose stop has not fired yet goes with it.
+            w.delete_checkpoint = false;
+        }
+        w.scenario.sink.outages.retain(|o| o.from_ms <= now);
+        w.sink.spec.outages.retain(|o| o.from_ms <= now);
+        w
+    }
+
     /// Where a failed or crashed query goes: down until the scenario's restart, or stopped.
     fn after_failure(&self) -> Phase {
         let delay = match self.scenario.restart {

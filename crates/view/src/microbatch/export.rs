@@ -9,7 +9,8 @@ use batchscope_engine::microbatch::event::Event;
 use std::io::{Cursor, Write};
 
 /// The run as exported: the oracle's report with every event, as pretty JSON — the very
-/// document `batchscope run --trace --json` prints for the same scenario.
+/// document `batchscope run --trace --json` prints for the same scenario once the report has
+/// been through `batchscope_check::why::explain` (its anomalies and when it became inevitable).
 pub fn trace_json(report: &Report, events: &[Event]) -> String {
     let mut report = report.clone();
     report.events = Some(events.to_vec());

@@ -1,0 +1,66 @@
+//! The parts of a bad verdict and the moments of a run, as the report carries them (filled by
+//! [`crate::why::explain`]).
+
+use batchscope_engine::microbatch::event::Event;
+use batchscope_engine::microbatch::trace;
+use batchscope_engine::microbatch::upstream::RowKey;
+use serde::{Deserialize, Serialize};
+
+/// The name of an anomaly (`duplicate` in JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnomalyName {
+    /// Keys visible more than once.
+    Duplicate,
+    /// Expected keys missing at the end.
+    Lost,
+    /// Running-sum keys with a wrong value.
+    WrongValue,
+    /// Keys a query stopped for good never delivered (still upstream).
+    UnreadAfterStop,
+    /// The run did not converge.
+    Stuck,
+}
+
+impl AnomalyName {
+    /// The stable name (`unread-after-stop`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnomalyName::Duplicate => "duplicate",
+            AnomalyName::Lost => "lost",
+            AnomalyName::WrongValue => "wrong-value",
+            AnomalyName::UnreadAfterStop => "unread-after-stop",
+            AnomalyName::Stuck => "stuck",
+        }
+    }
+}
+
+/// One part of a bad verdict, with its proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Anomaly {
+    /// What is wrong.
+    pub name: AnomalyName,
+    /// The keys it concerns, in key order (as text in JSON: `ch0-17`).
+    pub keys: Vec<RowKey>,
+    /// The trace events that prove it (their `seq`, `#N` in the text trace), ascending.
+    pub events: Vec<u64>,
+}
+
+/// One event of the trace, named by its number and its text line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Moment {
+    /// The event's `seq`.
+    pub event: u64,
+    /// Its line in the text trace.
+    pub line: String,
+}
+
+impl Moment {
+    /// The moment of event `e`.
+    pub fn of(e: &Event) -> Moment {
+        Moment {
+            event: e.seq,
+            line: trace::line(e),
+        }
+    }
+}
