@@ -190,20 +190,16 @@ impl World {
     }
 
     /// The same world after a stop (`restart: none`), started again by an operator after the
-    /// default restart delay, with no further crashes or faults (outage windows stay: they are
-    /// the store's): what the next start would deliver from the checkpoint and the upstream.
+    /// default restart delay, with no further failure ([`World::without_failures`]): what the
+    /// next start would deliver from the checkpoint and the upstream.
     /// The oracle counts the records it delivers as unread by the stopped query, not lost.
     /// `None` unless the query is stopped.
     pub fn started_again(&self) -> Option<World> {
         if self.phase != Phase::Stopped {
             return None;
         }
-        let mut w = self.clone();
+        let mut w = self.without_failures();
         w.scenario.restart = None;
-        w.scenario.crash_after_events.clear();
-        w.pending_crashes.clear();
-        w.pending_faults.clear();
-        w.crash_next = None;
         w.delete_checkpoint = false;
         w.phase = w.after_failure();
         Some(w)
