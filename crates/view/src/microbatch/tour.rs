@@ -7,7 +7,7 @@
 
 use super::tab::Tab;
 use crate::microbatch::lessons::lesson_head;
-use crate::microbatch::tour_text::tour_texts;
+use crate::microbatch::tour_text::{tour_texts, tour_titles};
 use crate::tour_runner::resolve_in_order;
 use batchscope_engine::microbatch::event::tag::EventTag;
 use batchscope_engine::microbatch::event::{Event, EventKind};
@@ -149,12 +149,12 @@ pub fn stop_cursors(stops: &[Stop], events: &[Event]) -> Vec<Option<usize>> {
     )
 }
 
-/// A stop without its text (the texts are [`tour_texts`], joined by [`tour`]).
-const fn stop(at: Moment, panel: Option<Tab>, title: &'static str) -> Stop {
+/// A stop without its title and text ([`tour_titles`], [`tour_texts`], joined by [`tour`]).
+const fn stop(at: Moment, panel: Option<Tab>) -> Stop {
     Stop {
         at,
         panel,
-        title,
+        title: "",
         text: "",
     }
 }
@@ -166,15 +166,17 @@ use Tab::*;
 /// The tour of a preset (an unknown name gets a general one).
 pub fn tour(preset: &str) -> Tour {
     let mut t = tour_frame(preset);
-    for (stop, text) in t.stops.iter_mut().zip(tour_texts(preset)) {
+    let words = tour_titles(preset).into_iter().zip(tour_texts(preset));
+    for (stop, (title, text)) in t.stops.iter_mut().zip(words) {
+        stop.title = title;
         stop.text = text;
     }
     t
 }
 
-/// A preset's tour without the stops' texts (empty): where each stop pauses, its tab and
-/// title — what the page needs before the texts come ([`tour_texts`]; the dashboard's first
-/// load carries no stop text).
+/// A preset's tour without the stops' titles and texts (empty): where each stop pauses and
+/// its tab — what the page needs before the words come ([`tour_titles`], [`tour_texts`]; the
+/// dashboard's first load carries only the opening preset's).
 #[rustfmt::skip]
 pub fn tour_frame(preset: &str) -> Tour {
     let crash = lesson_head(preset).try_crash;
@@ -183,118 +185,118 @@ pub fn tour_frame(preset: &str) -> Tour {
     }
     let stops = match preset {
         "kafka-idempotent" => vec![
-            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log"),
-            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Done for good"),
-            stop(Batch(E::SinkCommitted, 3), Some(Sink), "Batch 3 is in the sink"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/3"),
-            stop(Next(E::Recovered), Some(Checkpoint), "The restart reads the logs"),
-            stop(SinkSkipped, Some(Sink), "The sink skips what it has"),
-            stop(End, Some(Sink), "Exactly-once"),
+            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint)),
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint)),
+            stop(Batch(E::SinkCommitted, 3), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(SinkSkipped, Some(Sink)),
+            stop(End, Some(Sink)),
         ],
         "kafka-append" => vec![
-            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log"),
-            stop(Batch(E::TaskFinished, 0), Some(Sink), "Rows are visible early"),
-            stop(Batch(E::SinkCommitted, 3), Some(Sink), "Batch 3 is in the sink"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/3"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 3"),
-            stop(Batch(E::TaskFinished, 3), Some(Sink), "Appended again"),
-            stop(End, Some(Sink), "Duplicates"),
+            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint)),
+            stop(Batch(E::TaskFinished, 0), Some(Sink)),
+            stop(Batch(E::SinkCommitted, 3), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(Batch(E::TaskFinished, 3), Some(Sink)),
+            stop(End, Some(Sink)),
         ],
         "tablestore" => vec![
-            stop(Next(E::SourceInitialized), Some(Meta), "The Meta table"),
-            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "A UUID as the offset"),
-            stop(Batch(E::MetaRowWritten, 1), Some(Meta), "Tasks write the end"),
-            stop(Batch(E::SourceCommit, 2), Some(Channels), "Checkpoints one batch late"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2"),
-            stop(MetaOverwritten, Some(Meta), "The re-run reads more"),
-            stop(End, Some(Sink), "Exactly-once with upserts"),
+            stop(Next(E::SourceInitialized), Some(Meta)),
+            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint)),
+            stop(Batch(E::MetaRowWritten, 1), Some(Meta)),
+            stop(Batch(E::SourceCommit, 2), Some(Channels)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(MetaOverwritten, Some(Meta)),
+            stop(End, Some(Sink)),
         ],
         "tablestore-append" => vec![
-            stop(Batch(E::TaskFinished, 2), Some(Sink), "Batch 2 appends"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 2"),
-            stop(Batch(E::TaskFinished, 2), Some(Sink), "Appended again, and more"),
-            stop(MetaOverwritten, Some(Meta), "The end moved"),
-            stop(End, Some(Sink), "Duplicates"),
+            stop(Batch(E::TaskFinished, 2), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(Batch(E::TaskFinished, 2), Some(Sink)),
+            stop(MetaOverwritten, Some(Meta)),
+            stop(End, Some(Sink)),
         ],
         "tablestore-split" => vec![
-            stop(ChannelFinished, Some(Meta), "The parent ends"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the commit"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 4"),
-            stop(TaskThrows, Some(Meta), "A finished start row"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Again"),
-            stop(End, Some(Channels), "Stuck"),
+            stop(ChannelFinished, Some(Meta)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(TaskThrows, Some(Meta)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(End, Some(Channels)),
         ],
         "tablestore-two-phase" => vec![
-            stop(Batch(E::SinkCommitted, 2), Some(Sink), "Batch 2 committed"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2"),
-            stop(MetaOverwritten, Some(Meta), "The re-run reads more"),
-            stop(SinkSkipped, Some(Sink), "…and the sink skips it"),
-            stop(Batch(E::GetBatch, 3), Some(Meta), "Batch 3 starts after them"),
-            stop(End, Some(Sink), "Data loss"),
+            stop(Batch(E::SinkCommitted, 2), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(MetaOverwritten, Some(Meta)),
+            stop(SinkSkipped, Some(Sink)),
+            stop(Batch(E::GetBatch, 3), Some(Meta)),
+            stop(End, Some(Sink)),
         ],
         "pull-ahead" => vec![
-            stop(Batch(E::GetOffset, 1), Some(Channels), "Reading ahead"),
-            stop(Batch(E::OffsetLogWritten, 1), Some(Checkpoint), "Real positions"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2"),
-            stop(Batch(E::TaskRead, 2), Some(Channels), "Read again"),
-            stop(End, Some(Channels), "Exactly-once, at a price"),
+            stop(Batch(E::GetOffset, 1), Some(Channels)),
+            stop(Batch(E::OffsetLogWritten, 1), Some(Checkpoint)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Batch(E::TaskRead, 2), Some(Channels)),
+            stop(End, Some(Channels)),
         ],
         "auto-commit" => vec![
-            stop(Batch(E::TaskRead, 2), Some(Channels), "Commit on read"),
-            stop(Batch(E::TaskFinished, 2), Some(Sink), "One task done"),
-            stop(Next(E::Crashed), Some(Channels), "Killed mid-batch"),
-            stop(Batch(E::TaskRead, 2), Some(Channels), "The re-run starts past them"),
-            stop(End, Some(Sink), "Data loss"),
+            stop(Batch(E::TaskRead, 2), Some(Channels)),
+            stop(Batch(E::TaskFinished, 2), Some(Sink)),
+            stop(Next(E::Crashed), Some(Channels)),
+            stop(Batch(E::TaskRead, 2), Some(Channels)),
+            stop(End, Some(Sink)),
         ],
         "foreach-batch-multi" => vec![
-            stop(Batch(E::SinkCommitted, 2), Some(Sink), "One store of three"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/2"),
-            stop(Batch(E::SinkCommitted, 2), Some(Sink), "Written again"),
-            stop(End, Some(Sink), "Duplicates"),
+            stop(Batch(E::SinkCommitted, 2), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Batch(E::SinkCommitted, 2), Some(Sink)),
+            stop(End, Some(Sink)),
         ],
         "sink-outage" => sink_outage_stops(),
         "continuous-epochs" => vec![
-            stop(Batch(E::EpochAdvanced, 1), None, "An epoch ends"),
-            stop(Batch(E::CommitLogWritten, 1), Some(Checkpoint), "Writers first, then commits/1"),
-            stop(Batch(E::SinkCommitted, 3), Some(Sink), "Epoch 3 is in the sink"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before commits/3"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Restart from commits/2"),
-            stop(Batch(E::TaskFinished, 3), Some(Sink), "Written again"),
-            stop(End, Some(Sink), "Duplicates, never loss"),
+            stop(Batch(E::EpochAdvanced, 1), None),
+            stop(Batch(E::CommitLogWritten, 1), Some(Checkpoint)),
+            stop(Batch(E::SinkCommitted, 3), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(Batch(E::TaskFinished, 3), Some(Sink)),
+            stop(End, Some(Sink)),
         ],
         "checkpoint-deleted-latest" => vec![
-            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint), "Batch 2 is done"),
-            stop(Next(E::Crashed), Some(Checkpoint), "The query stops"),
-            stop(Next(E::CheckpointDeleted), Some(Checkpoint), "The folder is deleted"),
-            stop(Next(E::SourceInitialized), Some(Checkpoint), "startingOffsets=latest"),
-            stop(End, Some(Sink), "Data loss"),
+            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::CheckpointDeleted), Some(Checkpoint)),
+            stop(Next(E::SourceInitialized), Some(Checkpoint)),
+            stop(End, Some(Sink)),
         ],
         "checkpoint-deleted-earliest" => vec![
-            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint), "Batch 2 is done"),
-            stop(Next(E::CheckpointDeleted), Some(Checkpoint), "The folder is deleted"),
-            stop(Next(E::SourceInitialized), Some(Checkpoint), "startingOffsets=earliest"),
-            stop(Batch(E::TaskFinished, 0), Some(Sink), "Appended again"),
-            stop(End, Some(Sink), "Duplicates"),
+            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint)),
+            stop(Next(E::CheckpointDeleted), Some(Checkpoint)),
+            stop(Next(E::SourceInitialized), Some(Checkpoint)),
+            stop(Batch(E::TaskFinished, 0), Some(Sink)),
+            stop(End, Some(Sink)),
         ],
         "batch-id-in-memory" => vec![
-            stop(Batch(E::SinkCommitted, 3), Some(Sink), "latestBatchId = 3"),
-            stop(Next(E::Crashed), Some(Checkpoint), "The field dies with the driver"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Re-run batch 3"),
-            stop(Batch(E::AddBatch, 3), Some(Sink), "A new sink object"),
-            stop(End, Some(Sink), "Duplicates"),
+            stop(Batch(E::SinkCommitted, 3), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(Batch(E::AddBatch, 3), Some(Sink)),
+            stop(End, Some(Sink)),
         ],
         "kafka-v1-source" => vec![
-            stop(Batch(E::CommitLogWritten, 3), Some(Checkpoint), "Batch 3 is done"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed after commits/3"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Batch 4 is next"),
-            stop(Next(E::RecoveryGetBatch), None, "getBatch(3), not run"),
-            stop(End, Some(Sink), "Nothing changes in the sink"),
+            stop(Batch(E::CommitLogWritten, 3), Some(Checkpoint)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(Next(E::RecoveryGetBatch), None),
+            stop(End, Some(Sink)),
         ],
         _ => vec![
-            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint), "The write-ahead log"),
-            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 done"),
-            stop(End, Some(Sink), "The verdict"),
+            stop(Batch(E::OffsetLogWritten, 0), Some(Checkpoint)),
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint)),
+            stop(End, Some(Sink)),
         ],
     };
     Tour { crash, stops }
@@ -305,14 +307,14 @@ pub fn tour_frame(preset: &str) -> Tour {
 #[rustfmt::skip]
 fn sink_outage_stops() -> Vec<Stop> {
     vec![
-        stop(Next(E::TaskFailed), Some(Sink), "The store is down"),
-        stop(Next(E::QueryFailed), Some(Checkpoint), "Out of attempts: the query fails"),
-        stop(Next(E::Recovered), Some(Checkpoint), "A scheduler restarts it"),
-        stop(Next(E::QueryFailed), Some(Sink), "Still down"),
-        stop(Next(E::CommitLogWritten), Some(Checkpoint), "The store is back"),
-        stop(Next(E::TaskFailed), Some(Sink), "A short outage"),
-        stop(Next(E::TaskFinished), Some(Sink), "Ridden out"),
-        stop(End, Some(Sink), "Nothing lost"),
+        stop(Next(E::TaskFailed), Some(Sink)),
+        stop(Next(E::QueryFailed), Some(Checkpoint)),
+        stop(Next(E::Recovered), Some(Checkpoint)),
+        stop(Next(E::QueryFailed), Some(Sink)),
+        stop(Next(E::CommitLogWritten), Some(Checkpoint)),
+        stop(Next(E::TaskFailed), Some(Sink)),
+        stop(Next(E::TaskFinished), Some(Sink)),
+        stop(End, Some(Sink)),
     ]
 }
 
@@ -321,47 +323,47 @@ fn sink_outage_stops() -> Vec<Stop> {
 fn seatunnel_stops(preset: &str) -> Option<Vec<Stop>> {
     Some(match preset {
         "reader-never-closes" => vec![
-            stop(Batch(E::AddBatch, 0), Some(Sink), "Batch 0 starts"),
-            stop(Next(E::ReaderPolled), Some(Channels), "The reader polls"),
-            stop(ReaderWaits, Some(Channels), "The data has stopped"),
-            stop(End, Some(Sink), "Stuck"),
+            stop(Batch(E::AddBatch, 0), Some(Sink)),
+            stop(Next(E::ReaderPolled), Some(Channels)),
+            stop(ReaderWaits, Some(Channels)),
+            stop(End, Some(Sink)),
         ],
         "reader-idle-timeout" => vec![
-            stop(StatePrepared, Some(Checkpoint), "One snapshot, mid-batch"),
-            stop(StateCommitted, Some(Checkpoint), "Renamed .committed"),
-            stop(ReaderCloses, Some(Channels), "The idle timeout"),
-            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 commits"),
-            stop(Batch(E::ReaderPolled, 1), Some(Sink), "Read again"),
-            stop(End, Some(Sink), "Duplicates without a failure"),
+            stop(StatePrepared, Some(Checkpoint)),
+            stop(StateCommitted, Some(Checkpoint)),
+            stop(ReaderCloses, Some(Channels)),
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint)),
+            stop(Batch(E::ReaderPolled, 1), Some(Sink)),
+            stop(End, Some(Sink)),
         ],
         "seatunnel-checkpoint-records" => vec![
-            stop(StatePrepared, Some(Checkpoint), "A checkpoint record is due"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the sink saw the record"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Re-run the batch"),
-            stop(Next(E::GetBatch), Some(Channels), "Restore from .prepared"),
-            stop(End, Some(Sink), "Loss, and duplicates"),
+            stop(StatePrepared, Some(Checkpoint)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(Next(E::GetBatch), Some(Channels)),
+            stop(End, Some(Sink)),
         ],
         "seatunnel-committed-only" => vec![
-            stop(StatePrepared, Some(Checkpoint), "A checkpoint record"),
-            stop(Batch(E::SinkCommitted, 0), Some(Sink), "Visible before the rename"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the rename"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Resume from .committed"),
-            stop(StateCommitted, Some(Sink), "Written twice"),
-            stop(End, Some(Sink), "At-least-once"),
+            stop(StatePrepared, Some(Checkpoint)),
+            stop(Batch(E::SinkCommitted, 0), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(StateCommitted, Some(Sink)),
+            stop(End, Some(Sink)),
         ],
         "seatunnel-idempotent-sink" => vec![
-            stop(Batch(E::SinkCommitted, 0), Some(Sink), "Rows before the record"),
-            stop(Next(E::Crashed), Some(Checkpoint), "Killed before the rename"),
-            stop(Next(E::Recovered), Some(Checkpoint), "Resume from .committed"),
-            stop(StateCommitted, Some(Sink), "Overwritten, not duplicated"),
-            stop(End, Some(Sink), "Exactly-once"),
+            stop(Batch(E::SinkCommitted, 0), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(StateCommitted, Some(Sink)),
+            stop(End, Some(Sink)),
         ],
         "seatunnel-dev-timer" => vec![
-            stop(ReaderCloses, Some(Channels), "A timer, not the data"),
-            stop(StatePrepared, Some(Checkpoint), "sources/0/<subtask>/1"),
-            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint), "Batch 0 commits"),
-            stop(Batch(E::NoNewData, 1), None, "latestOffset did not move"),
-            stop(End, Some(Sink), "Stuck"),
+            stop(ReaderCloses, Some(Channels)),
+            stop(StatePrepared, Some(Checkpoint)),
+            stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint)),
+            stop(Batch(E::NoNewData, 1), None),
+            stop(End, Some(Sink)),
         ],
         _ => return None,
     })

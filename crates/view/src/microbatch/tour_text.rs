@@ -1,6 +1,6 @@
-//! The texts of the guided tours' stops, apart from the stops themselves ([`super::tour`]):
-//! the dashboard's first load carries the stops (where each pauses, its tab and title) and
-//! only the opening preset's texts; the second module hands it the others.
+//! The titles and texts of the guided tours' stops, apart from the stops themselves
+//! ([`super::tour`]): the dashboard's first load carries the stops (where each pauses, its
+//! tab) and only the opening preset's words; the second module hands it the others.
 
 /// The texts of a preset's tour stops, in order (an unknown name: the general tour's).
 pub fn tour_texts(preset: &str) -> Vec<&'static str> {
@@ -177,4 +177,177 @@ pub(crate) fn tablestore_stop_texts() -> Vec<&'static str> {
             "Batch 2 re-runs from the same start rows, but the data kept arriving: the tasks read further and overwrite the end rows (marked). getBatch is not deterministic here.",
             "The upsert sink absorbs the re-read rows (counted as rewrites). With an append sink the same crash duplicates — see tablestore-append.",
         ]
+}
+
+/// The titles of a preset's tour stops, in order (an unknown name: the general tour's).
+pub fn tour_titles(preset: &str) -> Vec<&'static str> {
+    match preset {
+        "tablestore" => tablestore_stop_titles(),
+        "kafka-idempotent" => vec![
+            "The write-ahead log",
+            "Done for good",
+            "Batch 3 is in the sink",
+            "Killed before commits/3",
+            "The restart reads the logs",
+            "The sink skips what it has",
+            "Exactly-once",
+        ],
+        "kafka-append" => vec![
+            "The write-ahead log",
+            "Rows are visible early",
+            "Batch 3 is in the sink",
+            "Killed before commits/3",
+            "Re-run batch 3",
+            "Appended again",
+            "Duplicates",
+        ],
+        "tablestore-append" => vec![
+            "Batch 2 appends",
+            "Killed before commits/2",
+            "Re-run batch 2",
+            "Appended again, and more",
+            "The end moved",
+            "Duplicates",
+        ],
+        "tablestore-split" => vec![
+            "The parent ends",
+            "Killed before the commit",
+            "Re-run batch 4",
+            "A finished start row",
+            "Again",
+            "Stuck",
+        ],
+        "tablestore-two-phase" => vec![
+            "Batch 2 committed",
+            "Killed before commits/2",
+            "The re-run reads more",
+            "…and the sink skips it",
+            "Batch 3 starts after them",
+            "Data loss",
+        ],
+        "pull-ahead" => vec![
+            "Reading ahead",
+            "Real positions",
+            "Killed before commits/2",
+            "Read again",
+            "Exactly-once, at a price",
+        ],
+        "auto-commit" => vec![
+            "Commit on read",
+            "One task done",
+            "Killed mid-batch",
+            "The re-run starts past them",
+            "Data loss",
+        ],
+        "foreach-batch-multi" => vec![
+            "One store of three",
+            "Killed before commits/2",
+            "Written again",
+            "Duplicates",
+        ],
+        "continuous-epochs" => vec![
+            "An epoch ends",
+            "Writers first, then commits/1",
+            "Epoch 3 is in the sink",
+            "Killed before commits/3",
+            "Restart from commits/2",
+            "Written again",
+            "Duplicates, never loss",
+        ],
+        "checkpoint-deleted-latest" => vec![
+            "Batch 2 is done",
+            "The query stops",
+            "The folder is deleted",
+            "startingOffsets=latest",
+            "Data loss",
+        ],
+        "checkpoint-deleted-earliest" => vec![
+            "Batch 2 is done",
+            "The folder is deleted",
+            "startingOffsets=earliest",
+            "Appended again",
+            "Duplicates",
+        ],
+        "batch-id-in-memory" => vec![
+            "latestBatchId = 3",
+            "The field dies with the driver",
+            "Re-run batch 3",
+            "A new sink object",
+            "Duplicates",
+        ],
+        "kafka-v1-source" => vec![
+            "Batch 3 is done",
+            "Killed after commits/3",
+            "Batch 4 is next",
+            "getBatch(3), not run",
+            "Nothing changes in the sink",
+        ],
+        "sink-outage" => vec![
+            "The store is down",
+            "Out of attempts: the query fails",
+            "A scheduler restarts it",
+            "Still down",
+            "The store is back",
+            "A short outage",
+            "Ridden out",
+            "Nothing lost",
+        ],
+        "reader-never-closes" => vec![
+            "Batch 0 starts",
+            "The reader polls",
+            "The data has stopped",
+            "Stuck",
+        ],
+        "reader-idle-timeout" => vec![
+            "One snapshot, mid-batch",
+            "Renamed .committed",
+            "The idle timeout",
+            "Batch 0 commits",
+            "Read again",
+            "Duplicates without a failure",
+        ],
+        "seatunnel-checkpoint-records" => vec![
+            "A checkpoint record is due",
+            "Killed before the sink saw the record",
+            "Re-run the batch",
+            "Restore from .prepared",
+            "Loss, and duplicates",
+        ],
+        "seatunnel-committed-only" => vec![
+            "A checkpoint record",
+            "Visible before the rename",
+            "Killed before the rename",
+            "Resume from .committed",
+            "Written twice",
+            "At-least-once",
+        ],
+        "seatunnel-idempotent-sink" => vec![
+            "Rows before the record",
+            "Killed before the rename",
+            "Resume from .committed",
+            "Overwritten, not duplicated",
+            "Exactly-once",
+        ],
+        "seatunnel-dev-timer" => vec![
+            "A timer, not the data",
+            "sources/0/<subtask>/1",
+            "Batch 0 commits",
+            "latestOffset did not move",
+            "Stuck",
+        ],
+        _ => vec!["The write-ahead log", "Batch 0 done", "The verdict"],
+    }
+}
+
+/// The tablestore tour's stop titles (the preset a bare link opens).
+pub(crate) fn tablestore_stop_titles() -> Vec<&'static str> {
+    vec![
+        "The Meta table",
+        "A UUID as the offset",
+        "Tasks write the end",
+        "Checkpoints one batch late",
+        "Killed before commits/2",
+        "The re-run reads more",
+        "Exactly-once with upserts",
+    ]
 }

@@ -12,8 +12,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 
-/// A preset's lesson paragraphs and its tour's stop texts, in order.
-pub type Texts = (Vec<&'static str>, Vec<&'static str>);
+/// A preset's lesson paragraphs, and its tour stops' titles and texts, in order.
+pub type Texts = batchscope_view::microbatch::lesson_text::LessonWords<&'static str>;
 
 /// Where the texts come from: `None` while they cannot be had yet (the module is loading).
 #[derive(Clone, Copy)]
@@ -43,8 +43,10 @@ pub fn texts_from_module() -> TextSource {
 pub fn texts_in_place() -> TextSource {
     TextSource {
         get: |preset| {
-            use batchscope_view::microbatch::{lessons::lesson_paragraphs, tour_text::tour_texts};
-            Some((lesson_paragraphs(preset), tour_texts(preset)))
+            use batchscope_view::microbatch::lessons::lesson_paragraphs;
+            use batchscope_view::microbatch::tour_text::{tour_texts, tour_titles};
+            let stops = tour_titles(preset).into_iter().zip(tour_texts(preset));
+            Some((lesson_paragraphs(preset), stops.collect()))
         },
         from_module: false,
     }
@@ -72,7 +74,11 @@ fn from_module(preset: &str) -> Option<Texts> {
             .map(|s| &*Box::leak(s.into_boxed_str()))
             .collect()
     };
-    let texts = (keep(paragraphs), keep(stops));
+    let (titles, texts): (Vec<String>, Vec<String>) = stops.into_iter().unzip();
+    let texts = (
+        keep(paragraphs),
+        keep(titles).into_iter().zip(keep(texts)).collect(),
+    );
     KEPT.with(|k| k.borrow_mut().insert(preset.to_string(), texts.clone()));
     Some(texts)
 }
@@ -112,13 +118,13 @@ pub fn use_lesson_texts(preset: &str, source: Option<TextSource>) -> Texts {
 }
 
 /// The tour of `preset` as the lesson card shows it: what starting it arms (`arms
-/// sink-commit@2`), and each stop's title with its text (empty until the texts come).
+/// sink-commit@2`), and each stop's title with its text (empty until the words come).
 pub fn tour_stops(
     preset: &str,
-    texts: Vec<&'static str>,
+    words: Vec<(&'static str, &'static str)>,
 ) -> (Option<String>, Vec<(&'static str, &'static str)>) {
     let frame = batchscope_view::microbatch::tour::tour_frame(preset);
-    let texts = texts.into_iter().chain(std::iter::repeat(""));
-    let stops = frame.stops.iter().zip(texts).map(|(s, t)| (s.title, t));
+    let words = words.into_iter().chain(std::iter::repeat(("", "")));
+    let stops = frame.stops.iter().zip(words).map(|(_, w)| w);
     (frame.crash.map(|c| format!("arms {c}")), stops.collect())
 }
