@@ -173,7 +173,7 @@ pub fn App(props: &AppProps) -> Html {
                 e.seq,
                 e.run,
                 e.at_ms,
-                batchscope_view::microbatch::labels::arrow_label(&e.kind)
+                batchscope_view::microbatch::labels::arrow_label_for(&e.kind, scenario.source.kind)
             ),
             explain(e, scenario),
             matches!(
