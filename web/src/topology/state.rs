@@ -234,7 +234,8 @@ impl Mode for Topo {
     }
 
     fn open(state: TopoUrl) -> Opened<Topo> {
-        let (timeline, notes) = match record(&state) {
+        let state = if state.tour { tour_link(state) } else { state };
+        let (timeline, mut notes) = match record(&state) {
             Ok(t) => (t, vec![]),
             Err(e) => {
                 let fallback = Topo::default_link();
@@ -242,6 +243,23 @@ impl Mode for Topo {
                 (t, vec![format!("This run could not be built: {e}.")])
             }
         };
+        if state.tour {
+            let stops = topo::topology_tour(&state.topology).stops;
+            let cursors = topo::topo_stop_cursors(&stops, timeline.events());
+            let missed: Vec<&str> = stops
+                .iter()
+                .zip(&cursors)
+                .filter(|(_, c)| c.is_none())
+                .map(|(s, _)| s.title)
+                .collect();
+            if !missed.is_empty() {
+                notes.push(format!(
+                    "This link's run never reaches {} of the tour's stops ({}): it sets its own failure, level or consistency. Start the tour again for the lesson's run.",
+                    missed.len(),
+                    missed.join("; ")
+                ));
+            }
+        }
         Opened {
             at: state.at,
             tour: state.tour,
@@ -282,6 +300,39 @@ impl Mode for Topo {
             p.playing = true;
         }
     }
+}
+
+/// A `tour=1` link runs its lesson's run as a micro-batch tour link arms its crash: where the
+/// link leaves a setting of the tour's run at its default (no fault, the default seed, level,
+/// consistency, barriers per checkpoint, barriers on), the tour's own is taken; what the link
+/// sets itself it keeps (the page then says which stops that run never reaches).
+fn tour_link(mut state: TopoUrl) -> TopoUrl {
+    let Ok(t) = parse_topology(topo::topology_tour(&state.topology).hash) else {
+        return state;
+    };
+    if t.topology != state.topology {
+        return state;
+    }
+    let d = TopoUrl::default_for(&state.topology);
+    if state.faults.is_empty() {
+        state.faults = t.faults;
+    }
+    if state.seed == d.seed {
+        state.seed = t.seed;
+    }
+    if state.level == d.level {
+        state.level = t.level;
+    }
+    if state.consistency == d.consistency {
+        state.consistency = t.consistency;
+    }
+    if state.per_checkpoint == d.per_checkpoint {
+        state.per_checkpoint = t.per_checkpoint;
+    }
+    if state.no_barriers == d.no_barriers {
+        state.no_barriers = t.no_barriers;
+    }
+    state
 }
 
 impl Player<Topo> {
@@ -413,6 +464,40 @@ mod tests {
         let p = reduce(p, TopoAction::ReviseNow("shopping".into(), 4));
         assert!(p.mode.url.faults.is_empty());
         assert!(p.notices[0].text.contains("has not WRITTEN barrier 4"));
+    }
+
+    #[test]
+    fn a_tour_link_without_the_lessons_settings_runs_the_lessons_run() {
+        for (name, _) in batchscope_engine::barrier::presets() {
+            let tour = topo::topology_tour(name);
+            let lesson = parse_topology(tour.hash).expect("the tour's link");
+            let p = TopoPlayer::from_hash(&format!("#mode=topology&topology={name}&tour=1&at=0"));
+            let u = &p.mode.url;
+            assert_eq!(
+                (&u.faults, u.seed, u.level, u.consistency),
+                (
+                    &lesson.faults,
+                    lesson.seed,
+                    lesson.level,
+                    lesson.consistency
+                ),
+                "{name}"
+            );
+            assert!(p.tour_cursors().iter().all(Option::is_some), "{name}");
+            assert!(p.notices.is_empty(), "{name}: {:?}", p.notices);
+        }
+        // A link that sets its own level keeps it, and the page names the stops it misses.
+        let p = TopoPlayer::from_hash(
+            "#mode=topology&topology=three-queries&tour=1&at=0&level=ru&consistency=strong",
+        );
+        let missed = p.tour_cursors().iter().filter(|c| c.is_none()).count();
+        if missed > 0 {
+            assert!(
+                p.notices[0].text.contains("never reaches"),
+                "{:?}",
+                p.notices
+            );
+        }
     }
 
     #[test]
