@@ -92,8 +92,21 @@ async fn crash_now_draws_a_red_crash_row_and_records_it() {
 #[derive(Properties, PartialEq)]
 struct DiagramHarnessProps {
     events: Vec<batchscope_engine::microbatch::event::Event>,
-    #[prop_or(batchscope_engine::microbatch::scenario::SourceKind::Tablestore)]
     source: batchscope_engine::microbatch::scenario::SourceKind,
+}
+
+/// The diagram of `w`'s events so far, in its scenario's lanes, mounted in a fresh root.
+fn mount_diagram(w: &World) -> (web_sys::Element, yew::AppHandle<DiagramHarness>) {
+    let r = root();
+    let app = yew::Renderer::<DiagramHarness>::with_root_and_props(
+        r.clone(),
+        DiagramHarnessProps {
+            events: w.events().to_vec(),
+            source: w.scenario().source.kind,
+        },
+    )
+    .render();
+    (r, app)
 }
 
 #[component]
@@ -106,8 +119,7 @@ fn DiagramHarness(props: &DiagramHarnessProps) -> Html {
 #[wasm_bindgen_test]
 async fn a_kafka_run_draws_a_broker_and_no_meta_table() {
     use batchscope_engine::microbatch::event::EventKind;
-    let s = preset("kafka-append").unwrap();
-    let mut w = World::new(s.clone());
+    let mut w = World::new(preset("kafka-append").unwrap());
     while !w
         .events()
         .iter()
@@ -115,15 +127,7 @@ async fn a_kafka_run_draws_a_broker_and_no_meta_table() {
     {
         w.step();
     }
-    let r = root();
-    let app = yew::Renderer::<DiagramHarness>::with_root_and_props(
-        r.clone(),
-        DiagramHarnessProps {
-            events: w.events().to_vec(),
-            source: s.source.kind,
-        },
-    )
-    .render();
+    let (r, app) = mount_diagram(&w);
     settle().await;
     let lanes: Vec<String> = (0..r.query_selector_all(".lane").unwrap().length())
         .map(|i| {
@@ -163,15 +167,7 @@ async fn the_diagram_draws_one_arrow_per_event_and_highlights_the_last() {
     for _ in 0..8 {
         w.step();
     }
-    let r = root();
-    let app = yew::Renderer::<DiagramHarness>::with_root_and_props(
-        r.clone(),
-        DiagramHarnessProps {
-            events: w.events().to_vec(),
-            source: batchscope_engine::microbatch::scenario::SourceKind::Tablestore,
-        },
-    )
-    .render();
+    let (r, app) = mount_diagram(&w);
     settle().await;
     assert_eq!(r.query_selector_all(".lane").unwrap().length(), 7);
     assert_eq!(

@@ -95,9 +95,11 @@ pub const FAILED: &str =
 pub fn use_lesson_texts(preset: &str, source: Option<TextSource>) -> Texts {
     let loaded = use_state(|| 0u32);
     let failed = use_state(|| false);
+    // Asked once per draw: the answer both decides the effect and is what the card shows.
+    let got = source.and_then(|s| (s.get)(preset));
     {
         let (loaded, failed) = (loaded.clone(), failed.clone());
-        let wanted = source.is_some_and(|s| s.from_module && (s.get)(preset).is_none());
+        let wanted = source.is_some_and(|s| s.from_module) && got.is_none();
         use_effect_with((preset.to_string(), wanted), move |(_, wanted)| {
             if *wanted {
                 wasm_bindgen_futures::spawn_local(async move {
@@ -109,7 +111,7 @@ pub fn use_lesson_texts(preset: &str, source: Option<TextSource>) -> Texts {
             }
         });
     }
-    match source.and_then(|s| (s.get)(preset)) {
+    match got {
         Some(texts) => texts,
         None if source.is_none() => (vec![], vec![]),
         None if *failed => (vec![FAILED], vec![]),

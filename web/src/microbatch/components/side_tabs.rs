@@ -1,7 +1,6 @@
 //! The tab strip of the side panel; a dot marks the tab whose contents the step just changed.
 
 use crate::microbatch::state::Action;
-use batchscope_engine::microbatch::event::Actor;
 use batchscope_engine::microbatch::scenario::SourceKind;
 use batchscope_view::microbatch::tab::Tab;
 use yew::prelude::*;
@@ -18,14 +17,14 @@ pub struct SideTabsProps {
     /// Every intent.
     pub on_action: Callback<Action>,
     /// The scenario's source: the Meta table tab only for a source that has one
-    /// (`Actor::lanes_for`).
+    /// (`SourceKind::uses_meta_table`).
     pub source: SourceKind,
 }
 
 /// Tabs: Channels, Meta table (where the source has one), Checkpoint folder, Sink, Spark UI.
 #[component]
 pub fn SideTabs(props: &SideTabsProps) -> Html {
-    let meta = Actor::lanes_for(props.source).contains(&Actor::MetaTable);
+    let meta = props.source.uses_meta_table();
     let shown = Tab::ALL
         .iter()
         .enumerate()

@@ -50,7 +50,7 @@ impl Actor {
             Actor::Checkpoint,
             Actor::Sink,
         ];
-        if matches!(source, SourceKind::Tablestore | SourceKind::AutoCommit) {
+        if source.uses_meta_table() {
             &Actor::ALL
         } else {
             &NO_META_TABLE

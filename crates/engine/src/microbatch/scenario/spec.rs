@@ -202,6 +202,12 @@ impl SourceKind {
         )
     }
 
+    /// Whether the source keeps channel checkpoints in a Meta table (Tablestore's UUID design
+    /// and its auto-commit variant).
+    pub fn uses_meta_table(self) -> bool {
+        matches!(self, SourceKind::Tablestore | SourceKind::AutoCommit)
+    }
+
     /// The Spark source API this kind implements when the scenario does not say: the
     /// Kafka-like log is Spark 3's V2 `KafkaMicroBatchStream`, the Tablestore-based sources
     /// are V1 `Source`s (the emr-tablestore connector), SeaTunnel's is a V2 `MicroBatchStream`.

@@ -375,7 +375,7 @@ pub fn meta_positions(meta: &MetaTable, upstream: &Upstream, uuid: &str) -> BTre
 
 /// Whether the source spec needs a Meta table.
 pub fn uses_meta_table(spec: &SourceSpec) -> bool {
-    matches!(spec.kind, SourceKind::Tablestore | SourceKind::AutoCommit)
+    spec.kind.uses_meta_table()
 }
 
 /// What the source writes to `sources/0/0` on the first start of a query.
