@@ -16,6 +16,7 @@ pub mod explore;
 pub mod liveness;
 pub mod oracle;
 pub mod progress;
+pub mod swarm;
 pub mod topology;
 pub mod why;
 

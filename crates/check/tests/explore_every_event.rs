@@ -10,10 +10,12 @@ use std::collections::{BTreeMap, BTreeSet};
 const EVERY: Options = Options {
     every_event: true,
     prune: false,
+    shard: None,
 };
 const EVERY_PRUNED: Options = Options {
     every_event: true,
     prune: true,
+    shard: None,
 };
 
 fn small(name: &str, batches: u64) -> Scenario {
@@ -104,6 +106,7 @@ fn pruning_leaves_every_count_as_an_unpruned_exploration_has_it() {
             Options {
                 every_event: false,
                 prune: true,
+                shard: None,
             },
         );
         assert_eq!(counts(&named_on), counts(&named_off), "{name}");

@@ -4,9 +4,9 @@
 use crate::run::load_scenario;
 use batchscope_check::anomaly::Moment;
 use batchscope_check::explore::map::{danger_map, DangerMap};
-use batchscope_check::explore::{Explorer, Options, Origin, Summary};
+use batchscope_check::explore::{shard, Explorer, Options, Origin, Shard, ShardReport, Summary};
 use batchscope_check::oracle::Verdict;
-use clap::Args;
+use clap::{Args, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -15,7 +15,11 @@ const CHUNK: u64 = 128;
 
 /// Arguments of `batchscope explore`.
 #[derive(Args, Debug, Clone)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct ExploreArgs {
+    /// `merge`: combine shard reports.
+    #[command(subcommand)]
+    pub command: Option<ExploreCommand>,
     /// A built-in scenario (see `batchscope presets`).
     #[arg(long, conflicts_with = "file")]
     pub preset: Option<String>,
@@ -26,7 +30,7 @@ pub struct ExploreArgs {
     #[arg(long, default_value_t = 1)]
     pub depth: u32,
     /// Crash the driver after every event of the run, not only at the named crash points
-    /// (depth 1 or 2).
+    /// (depth 1 to 3; depth 3 is millions of runs for a six-batch preset: shard it).
     #[arg(long)]
     pub every_event: bool,
     /// With `--every-event`: run every crash schedule, even one whose state after its crash an
@@ -48,9 +52,69 @@ pub struct ExploreArgs {
     /// checkpoint-deleted); repeatable. A scenario file lists its own under `faults`.
     #[arg(long = "fault", value_name = "KIND@N")]
     pub fault: Vec<String>,
+    /// Explore one share of the runs, shard K of N (1 ≤ K ≤ N), and print its report as JSON
+    /// for `batchscope explore merge`; the N reports merge into exactly the result of one
+    /// process.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, conflicts_with = "map")]
+    pub shard: Option<Shard>,
     /// Print one JSON object instead of text (no progress bar).
     #[arg(long)]
     pub json: bool,
+}
+
+/// What `batchscope explore` does besides exploring.
+#[derive(Subcommand, Debug, Clone)]
+pub enum ExploreCommand {
+    /// Combine the reports of `explore --shard K/N`, all N of them, into exactly what one
+    /// process prints (text, or `--json`).
+    Merge(MergeArgs),
+}
+
+/// Arguments of `batchscope explore merge`.
+#[derive(Args, Debug, Clone)]
+pub struct MergeArgs {
+    /// The shard reports (JSON files written by `explore --shard K/N`), in any order.
+    #[arg(required = true)]
+    pub reports: Vec<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `batchscope explore merge`; returns the exit code (0 merged, 2 bad input).
+pub fn merge(args: &MergeArgs) -> i32 {
+    let mut reports = vec![];
+    for path in &args.reports {
+        let shown = path.display();
+        let read = std::fs::read_to_string(path)
+            .map_err(|e| format!("{shown}: {e}"))
+            .and_then(|text| {
+                serde_json::from_str::<ShardReport>(&text)
+                    .map_err(|e| format!("{shown}: not a shard report of `explore --shard`: {e}"))
+            });
+        match read {
+            Ok(r) => reports.push(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    }
+    let (summary, origin) = match shard::merge(&reports) {
+        Ok(merged) => merged,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    match args.json {
+        true => println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).expect("summary serializes")
+        ),
+        false => print!("{}", render_text(&summary, &origin)),
+    }
+    0
 }
 
 /// The text report: counts per verdict, counterexamples with commands, the matrix.
@@ -226,16 +290,17 @@ fn check_options(args: &ExploreArgs) -> Result<(), String> {
         _ if args.no_prune && !args.every_event => Err(
             "--no-prune: only with --every-event (named crash points are not de-duplicated)".into(),
         ),
-        (false, 1..=3) | (true, 1..=2) => Ok(()),
+        (_, 1..=3) => Ok(()),
         (false, d) => Err(format!("--depth: must be 1, 2 or 3, got {d}")),
-        (true, d) => Err(format!(
-            "--every-event: --depth must be 1 or 2, got {d} (depth 3 explores the named crash points only)"
-        )),
+        (true, d) => Err(format!("--every-event: --depth must be 1, 2 or 3, got {d}")),
     }
 }
 
 /// Runs `batchscope explore`; returns the exit code (0 done, 2 bad input).
 pub fn run(args: &ExploreArgs) -> i32 {
+    if let Some(ExploreCommand::Merge(m)) = &args.command {
+        return merge(m);
+    }
     if let Err(e) = check_options(args) {
         eprintln!("error: {e}");
         return 2;
@@ -289,11 +354,17 @@ pub fn run(args: &ExploreArgs) -> i32 {
         // Named crash points lie apart in simulated time, so two rarely reach one state (none
         // on the tablestore preset at depth 3): keying them costs more than it saves.
         prune: args.every_event && !args.no_prune,
+        shard: args.shard,
     };
     let mut explorer = Explorer::with_options(scenario, args.depth, options);
     let bar = !args.json && std::io::stderr().is_terminal();
     let summary = explore(&mut explorer, bar);
-    if args.json {
+    if let Some(report) = explorer.shard_report(&origin) {
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("a shard report serializes")
+        );
+    } else if args.json {
         println!(
             "{}",
             serde_json::to_string_pretty(&summary.with_commands(&origin))

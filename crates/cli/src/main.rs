@@ -1,6 +1,6 @@
 //! The `batchscope` binary: parses arguments and hands over to the library's commands.
 
-use batchscope_cli::{compare, explore, inspect, lesson, run, schema, topology};
+use batchscope_cli::{compare, explore, inspect, lesson, run, schema, swarm, topology};
 use clap::{Parser, Subcommand};
 
 /// Deterministic simulator of streaming fault tolerance: run protocols, crash them, judge the sink.
@@ -29,6 +29,8 @@ enum Command {
     Schema(schema::SchemaArgs),
     /// Run two scenarios with the same seed and crashes: both verdicts, where the traces part, what differs.
     Compare(compare::CompareArgs),
+    /// Random scenarios and faults from one seed, each run held to the engine's invariants.
+    Swarm(swarm::SwarmArgs),
 }
 
 fn main() {
@@ -57,6 +59,7 @@ fn main() {
         Command::Lesson(args) => lesson::run(args),
         Command::Schema(args) => schema::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Swarm(args) => swarm::run(args),
     };
     std::process::exit(code);
 }

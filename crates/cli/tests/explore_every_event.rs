@@ -96,9 +96,9 @@ fn every_event_with_a_bad_option_is_one_line_and_exit_2() {
                 "tablestore",
                 "--every-event",
                 "--depth",
-                "3",
+                "4",
             ][..],
-            "--every-event: --depth must be 1 or 2",
+            "--every-event: --depth must be 1, 2 or 3",
         ),
         (
             &[
@@ -109,7 +109,7 @@ fn every_event_with_a_bad_option_is_one_line_and_exit_2() {
                 "--depth",
                 "0",
             ][..],
-            "--every-event: --depth must be 1 or 2",
+            "--every-event: --depth must be 1, 2 or 3",
         ),
         (
             &["explore", "--preset", "tablestore", "--no-prune"][..],

@@ -11,9 +11,16 @@
 
 use batchscope_engine::microbatch::scenario::CrashKind;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-type Gap = (&'static str, &'static str);
+/// A window: the kinds of the events on either side (borrowed from the engine's names while
+/// exploring, owned when read back from a shard's report).
+type Gap = (Cow<'static, str>, Cow<'static, str>);
+
+fn gap(g: &(&'static str, &'static str)) -> Gap {
+    (Cow::Borrowed(g.0), Cow::Borrowed(g.1))
+}
 
 /// A window a crash went into, with how many explored runs crashed there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,23 +65,85 @@ pub struct Coverage {
 pub(crate) struct Tally {
     crashed: BTreeMap<Gap, u64>,
     seen: BTreeSet<Gap>,
-    named: BTreeMap<&'static str, BTreeSet<Gap>>,
+    named: BTreeMap<Cow<'static, str>, BTreeSet<Gap>>,
+}
+
+/// A [`Tally`] as a shard's report carries it (JSON has no tuple keys).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RawTally {
+    /// Windows a crash went into, with the runs that crashed there: (before, after, runs).
+    pub crashed: Vec<(String, String, u64)>,
+    /// Windows the runs passed.
+    pub seen: Vec<(String, String)>,
+    /// Per named crash point, the windows its sites lie in.
+    pub named: Vec<(String, Vec<(String, String)>)>,
+}
+
+fn owned(g: &Gap) -> (String, String) {
+    (g.0.to_string(), g.1.to_string())
+}
+
+fn from_owned((a, b): &(String, String)) -> Gap {
+    (Cow::Owned(a.clone()), Cow::Owned(b.clone()))
 }
 
 impl Tally {
     /// Adds a finished run's gaps and named sites, and the windows of the crashes queued after it.
     pub(crate) fn add(
         &mut self,
-        gaps: &[Gap],
-        named: &[(&'static str, Gap)],
-        crashes: impl Iterator<Item = Gap>,
+        gaps: &[(&'static str, &'static str)],
+        named: &[(&'static str, (&'static str, &'static str))],
+        crashes: impl Iterator<Item = (&'static str, &'static str)>,
     ) {
-        self.seen.extend(gaps.iter().copied());
-        for (point, gap) in named {
-            self.named.entry(point).or_default().insert(*gap);
+        self.seen.extend(gaps.iter().map(gap));
+        for (point, g) in named {
+            self.named
+                .entry(Cow::Borrowed(*point))
+                .or_default()
+                .insert(gap(g));
         }
-        for gap in crashes {
-            *self.crashed.entry(gap).or_insert(0) += 1;
+        for g in crashes {
+            *self.crashed.entry(gap(&g)).or_insert(0) += 1;
+        }
+    }
+
+    /// The tally as a shard's report carries it.
+    pub(crate) fn raw(&self) -> RawTally {
+        RawTally {
+            crashed: self
+                .crashed
+                .iter()
+                .map(|(g, &n)| (g.0.to_string(), g.1.to_string(), n))
+                .collect(),
+            seen: self.seen.iter().map(owned).collect(),
+            named: self
+                .named
+                .iter()
+                .map(|(p, gaps)| (p.to_string(), gaps.iter().map(owned).collect()))
+                .collect(),
+        }
+    }
+
+    /// A tally read back from a shard's report.
+    pub(crate) fn from_raw(raw: &RawTally) -> Tally {
+        let mut t = Tally::default();
+        t.union(raw);
+        for (a, b, n) in &raw.crashed {
+            t.crashed
+                .insert((Cow::Owned(a.clone()), Cow::Owned(b.clone())), *n);
+        }
+        t
+    }
+
+    /// Adds another shard's windows passed and named sites (sets: a union). The crash counts
+    /// are not added: only runs with children place crashes, and every shard runs those.
+    pub(crate) fn union(&mut self, raw: &RawTally) {
+        self.seen.extend(raw.seen.iter().map(from_owned));
+        for (point, gaps) in &raw.named {
+            self.named
+                .entry(Cow::Owned(point.clone()))
+                .or_default()
+                .extend(gaps.iter().map(from_owned));
         }
     }
 
@@ -84,7 +153,7 @@ impl Tally {
             CrashKind::ALL
                 .iter()
                 .map(|k| k.name())
-                .filter(|k| self.named.get(k).is_some_and(|g| g.contains(gap)))
+                .filter(|&k| self.named.get(k).is_some_and(|g| g.contains(gap)))
                 .map(str::to_string)
                 .collect()
         };

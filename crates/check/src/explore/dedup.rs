@@ -69,6 +69,12 @@ impl Key {
             waits: named.map_or_else(Vec::new, |c| named_waits(world, c)),
         }
     }
+
+    /// A number spread evenly over keys, the same in every process of one build: which shard
+    /// owns the runs with this key.
+    pub(crate) fn spread(&self) -> u64 {
+        (self.state as u64) ^ ((self.state >> 64) as u64)
+    }
 }
 
 /// Per point occurring or crashed so far: the occurrences a child crash at it still waits for
@@ -130,6 +136,8 @@ pub(crate) fn fingerprint(world: &World) -> u128 {
 pub(crate) struct Node {
     /// Crashes in the run.
     level: u32,
+    /// A run of the last level (no children): a shard runs only its own share of these.
+    last: bool,
     /// The nodes of the runs that reached this state by one more crash (with repeats).
     parents: Vec<usize>,
     /// The judgement: verdict, duplicates, lost, faults (none while the run is pending).
@@ -155,14 +163,22 @@ pub(crate) enum Place {
 }
 
 impl Graph {
-    /// Places a job with `key` (none: it always runs) whose parent run is `parent`.
-    pub(crate) fn place(&mut self, key: Option<Key>, level: u32, parent: Option<usize>) -> Place {
+    /// Places a job with `key` (none: it always runs) whose parent run is `parent`; `last`: a
+    /// run without children.
+    pub(crate) fn place(
+        &mut self,
+        key: Option<Key>,
+        level: u32,
+        last: bool,
+        parent: Option<usize>,
+    ) -> Place {
         if let Some(&n) = key.as_ref().and_then(|k| self.memo.get(k)) {
             return Place::Seen(n);
         }
         let id = self.nodes.len();
         self.nodes.push(Node {
             level,
+            last,
             parents: parent.into_iter().collect(),
             judged: None,
             converged: false,
@@ -221,13 +237,19 @@ impl Graph {
     /// Counts over every run, de-duplicated or not: per verdict, per depth, in all, and how
     /// many of them were judged by an equal run instead of running.
     pub(crate) fn counts(&self) -> Counts {
+        self.counts_where(false)
+    }
+
+    /// [`Graph::counts`], over the runs with children only when `shared` (what every shard
+    /// of an exploration runs alike).
+    pub(crate) fn counts_where(&self, shared: bool) -> Counts {
         let mult = self.multiplicities();
         let mut c = Counts {
             outcomes: Verdict::ALL.iter().map(|&v| (v, 0)).collect(),
             ..Counts::default()
         };
         for (n, m) in self.nodes.iter().zip(mult) {
-            let Some((verdict, _, _, depth)) = n.judged else {
+            let Some((verdict, _, _, depth)) = n.judged.filter(|_| !(shared && n.last)) else {
                 continue;
             };
             *c.outcomes.entry(verdict).or_insert(0) += m;
@@ -248,10 +270,14 @@ pub(crate) struct Ends {
 }
 
 /// Counts over every run (see [`Graph::counts`]).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Counts {
-    pub(crate) outcomes: BTreeMap<Verdict, u64>,
-    pub(crate) runs_by_depth: BTreeMap<u32, u64>,
-    pub(crate) runs: u64,
-    pub(crate) executed: u64,
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Counts {
+    /// Runs per verdict.
+    pub outcomes: BTreeMap<Verdict, u64>,
+    /// Runs per number of faults.
+    pub runs_by_depth: BTreeMap<u32, u64>,
+    /// Runs judged.
+    pub runs: u64,
+    /// Runs that ran (the rest were judged by an equal run).
+    pub executed: u64,
 }

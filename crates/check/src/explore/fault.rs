@@ -113,8 +113,8 @@ impl Outcome {
     }
 
     /// Orders counterexamples: fewest faults, crash-only first, then earliest.
-    pub(crate) fn rank(&self) -> (u32, Option<Fault>, &[u64]) {
-        (self.depth(), self.fault, &self.site_seqs)
+    pub(crate) fn rank(&self) -> (u32, Option<Fault>, &[u64], &[CrashPoint]) {
+        (self.depth(), self.fault, &self.site_seqs, &self.crashes)
     }
 
     /// The scenario that reproduces this run exactly (`base` is the explored scenario).
@@ -146,7 +146,7 @@ pub fn run_scenario(
 }
 
 /// Where the explored scenario came from, for the reproducing command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Origin {
     /// A built-in preset.
     Preset(String),

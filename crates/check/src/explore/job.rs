@@ -45,6 +45,8 @@ pub(crate) struct Job {
     pub(crate) every_event: bool,
     /// The de-duplication node of the run this one forks from (none for a run without crashes).
     pub(crate) parent_node: Option<usize>,
+    /// A shard's: a run of the last level this shard owns (kept when it is queued again).
+    pub(crate) owned: bool,
 }
 
 impl Job {

@@ -62,6 +62,18 @@
 //! **The danger map** ([`map`]): one crash after each event of the run without crashes, the
 //! verdicts merged into windows of consecutive events named by their protocol steps.
 //!
+//! **Shards** ([`Options::shard`], the [`shard`] module). Shard K of N runs a deterministic
+//! share of the run space: every shard runs the runs with children (they are few: one per
+//! crash site of the level above), and of the runs of the last level, the ones without
+//! children that are nearly all of an exploration, only those it owns: by their state's key
+//! when de-duplicating (so every run with one key is in one shard, and de-duplication decides
+//! there exactly as in one process), else by their place in the order. [`shard::merge`]
+//! combines the N reports into exactly the single-process summary.
+//!
+//! **Order.** Counterexamples and the bad runs kept are the smallest by
+//! (faults, fault, crash sites, crashes), and a matrix cell holds its latest crash site's
+//! verdict: an order that does not depend on which process ran a run, or when.
+//!
 //! **Chunks.** [`Explorer::run_chunk`] does a bounded slice of runs, so a browser can explore
 //! between animation frames; natively the runs of a chunk go in parallel (rayon, feature
 //! `parallel`). Results do not depend on the chunk size or on parallelism.
@@ -71,13 +83,16 @@ mod dedup;
 mod fault;
 mod job;
 pub mod map;
+pub mod shard;
 mod summary;
 
-pub use coverage::{Coverage, CrashWindow, PointCoverage};
+pub use coverage::{Coverage, CrashWindow, PointCoverage, RawTally};
+pub use dedup::Counts;
 pub use fault::{
     run_scenario, Counterexample, Fault, Origin, Outcome, Reproduce, COUNTEREXAMPLE_FILE,
 };
 pub use job::crash_sites;
+pub use shard::{Shard, ShardReport};
 pub use summary::{Matrix, MatrixRow, Progress, Summary};
 
 use crate::oracle::{expected_counts, failure_free, Liveness, Verdict};
@@ -88,7 +103,8 @@ use batchscope_engine::microbatch::upstream::RowKey;
 use batchscope_engine::microbatch::World;
 use coverage::Tally;
 use dedup::{Ends, Graph, Place};
-use job::{fork_group, run_all, run_job, Context, Done, Job, Parent, Start, Variant};
+pub(crate) use job::run_all;
+use job::{fork_group, run_job, Context, Done, Job, Parent, Start, Variant};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How an exploration places its crashes.
@@ -99,6 +115,8 @@ pub struct Options {
     /// Run each distinct state after a crash once (see the module docs, *State
     /// de-duplication*).
     pub prune: bool,
+    /// Run only this share of the runs without children (see the module docs, *Shards*).
+    pub shard: Option<Shard>,
 }
 
 /// One job of a chunk, placed: it runs, or an earlier run with the same state judges it.
@@ -128,11 +146,17 @@ pub struct Explorer {
     parents: Vec<Parent>,
     done: u64,
     best: BTreeMap<Verdict, Outcome>,
-    matrix: BTreeMap<(CrashKind, u64), Verdict>,
+    /// Single-crash verdicts of the base scenario, with the crash site that set each.
+    matrix: BTreeMap<(CrashKind, u64), (u64, Verdict)>,
     batches_seen: Vec<u64>,
     crash_points: u64,
     bad_runs: Vec<Outcome>,
     inexact_forks: u64,
+    /// Of [`Explorer::inexact_forks`], those of runs with children (every shard has them).
+    inexact_shared: u64,
+    /// Runs of the last level dequeued so far, in every shard alike: the order that shares
+    /// runs without a key out.
+    last_ordinal: u64,
     forking: bool,
     parallel: bool,
     options: Options,
@@ -174,6 +198,8 @@ impl Explorer {
             crash_points: 0,
             bad_runs: vec![],
             inexact_forks: 0,
+            inexact_shared: 0,
+            last_ordinal: 0,
             forking: true,
             parallel: cfg!(feature = "parallel"),
             options,
@@ -228,8 +254,17 @@ impl Explorer {
         let mut work = Vec::with_capacity(jobs.len());
         for (job, start) in jobs.into_iter().zip(starts) {
             let key = start.key.filter(|_| self.options.prune);
+            let last = self.is_last(&job);
+            let Some(job) = self.claim(job, key.as_ref()) else {
+                // Another shard's run.
+                self.done += 1;
+                continue;
+            };
             work.push(
-                match self.graph.place(key, job.crash_count(), job.parent_node) {
+                match self
+                    .graph
+                    .place(key, job.crash_count(), last, job.parent_node)
+                {
                     Place::New(node) => Placed::Run(job, node, Box::new(start.world)),
                     Place::Seen(node) => {
                         let len = start.world.events().len() as u64;
@@ -270,6 +305,7 @@ impl Explorer {
             site_seqs: vec![],
             every_event: self.options.every_event,
             parent_node: None,
+            owned: false,
         }
     }
 
@@ -338,6 +374,9 @@ impl Explorer {
     fn merge(&mut self, job: Job, node: usize, done: Done) {
         self.done += 1;
         self.inexact_forks += u64::from(done.inexact);
+        if !self.is_last(&job) {
+            self.inexact_shared += u64::from(done.inexact);
+        }
         let o = done.outcome;
         let judged = (o.verdict, o.duplicates, o.lost, o.depth());
         let ends = Ends {
@@ -375,6 +414,7 @@ impl Explorer {
                 site_seqs,
                 every_event: job.every_event,
                 parent_node: Some(node),
+                owned: false,
             });
         }
     }
@@ -391,7 +431,14 @@ impl Explorer {
             _ => None,
         };
         if let Some(c) = single {
-            self.matrix.insert((c.kind, c.batch_id), o.verdict);
+            let site = o.site_seqs[0];
+            let cell = self
+                .matrix
+                .entry((c.kind, c.batch_id))
+                .or_insert((site, o.verdict));
+            if site >= cell.0 {
+                *cell = (site, o.verdict);
+            }
             if !self.batches_seen.contains(&c.batch_id) {
                 self.batches_seen.push(c.batch_id);
             }
@@ -404,8 +451,9 @@ impl Explorer {
             if better {
                 self.best.insert(o.verdict, o.clone());
             }
-            if self.bad_runs.len() < MAX_BAD_RUNS_KEPT {
-                self.bad_runs.push(o);
+            self.bad_runs.push(o);
+            if self.bad_runs.len() >= 2 * MAX_BAD_RUNS_KEPT {
+                keep_smallest(&mut self.bad_runs);
             }
         }
     }
@@ -507,7 +555,7 @@ impl Explorer {
                 point: kind.name().to_string(),
                 verdicts: batches
                     .iter()
-                    .map(|&b| self.matrix.get(&(kind, b)).copied())
+                    .map(|&b| self.matrix.get(&(kind, b)).map(|c| c.1))
                     .collect(),
             })
             .collect();
@@ -535,8 +583,18 @@ impl Explorer {
             faults: self.variants.iter().filter_map(|v| v.fault).collect(),
             counterexamples,
             matrix: Matrix { batches, rows },
-            bad_runs: self.bad_runs.clone(),
+            bad_runs: {
+                let mut kept = self.bad_runs.clone();
+                keep_smallest(&mut kept);
+                kept
+            },
             inexact_forks: self.inexact_forks,
         }
     }
+}
+
+/// Keeps the smallest [`MAX_BAD_RUNS_KEPT`] bad runs, in order (see the module docs, *Order*).
+pub(crate) fn keep_smallest(runs: &mut Vec<Outcome>) {
+    runs.sort_by(|a, b| a.rank().cmp(&b.rank()));
+    runs.truncate(MAX_BAD_RUNS_KEPT);
 }

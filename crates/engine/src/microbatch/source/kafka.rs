@@ -27,10 +27,13 @@ impl OffsetScheme for ReplayableLog {
         Some(InitialOffset::v1(&SourceOffset::Log(map), ctx.upstream))
     }
 
-    /// `sources/0/0` of an earlier run of this query: its initial offsets.
+    /// `sources/0/0` of an earlier run of this query: its initial offsets. The text is the
+    /// file after its marker byte, `v1` and a line break before the JSON, as
+    /// `KafkaSourceInitialOffsetWriter` writes it (and `deserialize` strips the version line).
     fn restore_initial(&self, state: &mut SourceState, body: &str) {
+        let json = body.split_once('\n').map_or(body, |(_, json)| json);
         let parsed: Option<BTreeMap<String, BTreeMap<String, u64>>> =
-            serde_json::from_str(body).ok();
+            serde_json::from_str(json).ok();
         state.initial_log = parsed.and_then(|v| {
             v.get(TOPIC).map(|parts| {
                 parts
