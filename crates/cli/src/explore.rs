@@ -55,8 +55,8 @@ pub struct ExploreArgs {
     /// Explore one share of the runs, shard K of N (1 ≤ K ≤ N), and print its report as JSON
     /// for `batchscope explore merge`; the N reports merge into exactly the result of one
     /// process.
-    #[arg(long, value_name = "K/N", value_parser = Shard::parse, conflicts_with = "map")]
-    pub shard: Option<Shard>,
+    #[arg(long, value_name = "K/N", conflicts_with = "map")]
+    pub shard: Option<String>,
     /// Print one JSON object instead of text (no progress bar).
     #[arg(long)]
     pub json: bool,
@@ -305,6 +305,13 @@ pub fn run(args: &ExploreArgs) -> i32 {
         eprintln!("error: {e}");
         return 2;
     }
+    let shard = match args.shard.as_deref().map(Shard::parse).transpose() {
+        Ok(shard) => shard,
+        Err(e) => {
+            eprintln!("error: --shard: {e}");
+            return 2;
+        }
+    };
     let scenario = match load_scenario(
         args.preset.as_deref(),
         args.file.as_deref(),
@@ -354,7 +361,7 @@ pub fn run(args: &ExploreArgs) -> i32 {
         // Named crash points lie apart in simulated time, so two rarely reach one state (none
         // on the tablestore preset at depth 3): keying them costs more than it saves.
         prune: args.every_event && !args.no_prune,
-        shard: args.shard,
+        shard,
     };
     let mut explorer = Explorer::with_options(scenario, args.depth, options);
     let bar = !args.json && std::io::stderr().is_terminal();
