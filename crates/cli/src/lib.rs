@@ -7,4 +7,5 @@ pub mod itf;
 pub mod lesson;
 pub mod run;
 pub mod schema;
+pub mod store;
 pub mod topology;
