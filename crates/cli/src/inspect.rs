@@ -26,6 +26,7 @@ pub struct InspectArgs {
     /// URL in an object store: s3://bucket/prefix, az://container/prefix (or azure://),
     /// gs://bucket/prefix, file:///absolute/path; configured from the standard AWS_*,
     /// AZURE_*, GOOGLE_* environment variables.
+    #[arg(value_name = "DIR|URL")]
     pub dir: PathBuf,
     /// Print the inspection as JSON instead of a text summary.
     #[arg(long)]
