@@ -4,9 +4,10 @@
 //! A real Spark checkpoint (a fixture, plus a hidden `.crc`, a `*.tmp` and a stray file so the
 //! notes are compared too) is uploaded to a bucket and a container; the built binary's
 //! `inspect --json` on the folder, on `s3://…`, on `az://…` and on `file://…` must print the
-//! same bytes. Then the failures: a missing bucket, a refused credential (Azurite checks the
-//! shared key; moto accepts any), a server that accepts and never answers, a server that is
-//! gone and a bad scheme each end with exit code 2 and one `error: ` line naming the URL,
+//! same bytes. Then the failures: a missing bucket or container, a refused credential (Azurite
+//! checks the shared key; moto accepts any key unless started with
+//! `INITIAL_NO_AUTH_ACTION_COUNT=0`, and then refuses keys it did not issue), a server that
+//! accepts and never answers, a server that is gone and a bad scheme each end with exit code 2 and one `error: ` line naming the URL,
 //! within the timeout. moto and Azurite come from `scripts/setup-spark.sh` (`.venv`) and
 //! `scripts/setup.sh` (`suites/stores/node_modules`); a missing one fails, never skips.
 
@@ -68,8 +69,9 @@ fn free_port() -> u16 {
     listener.local_addr().expect("its address").port()
 }
 
-/// Starts `program args` and waits until it accepts connections on `port` (30 s at most).
-fn start(program: &Path, args: &[&str], port: u16) -> Server {
+/// Starts `program args` (with `env`) and waits until it accepts connections on `port`
+/// (30 s at most).
+fn start(program: &Path, args: &[&str], env: &[(&str, &str)], port: u16) -> Server {
     assert!(
         program.exists(),
         "{} is missing: {SETUP_HINT}",
@@ -77,6 +79,7 @@ fn start(program: &Path, args: &[&str], port: u16) -> Server {
     );
     let child = Command::new(program)
         .args(args)
+        .envs(env.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -94,9 +97,21 @@ fn start(program: &Path, args: &[&str], port: u16) -> Server {
     server
 }
 
-fn start_moto(port: u16) -> Server {
+/// moto's S3 server on `port`; with `check_keys`, it refuses keys it did not issue (moto's
+/// `INITIAL_NO_AUTH_ACTION_COUNT=0`; by default it accepts any).
+fn start_moto(port: u16, check_keys: bool) -> Server {
     let moto = root().join(".venv/bin/moto_server");
-    start(&moto, &["-H", "127.0.0.1", "-p", &port.to_string()], port)
+    let env: &[(&str, &str)] = if check_keys {
+        &[("INITIAL_NO_AUTH_ACTION_COUNT", "0")]
+    } else {
+        &[]
+    };
+    start(
+        &moto,
+        &["-H", "127.0.0.1", "-p", &port.to_string()],
+        env,
+        port,
+    )
 }
 
 fn start_azurite(port: u16, data: &Path) -> Server {
@@ -112,7 +127,7 @@ fn start_azurite(port: u16, data: &Path) -> Server {
         data,
     ];
     let quiet = ["--silent", "--skipApiVersionCheck", "--loose"];
-    start(&azurite, &[&args[..], &quiet[..]].concat(), port)
+    start(&azurite, &[&args[..], &quiet[..]].concat(), &[], port)
 }
 
 /// A fresh temporary folder named for `what`.
@@ -218,7 +233,7 @@ fn a_checkpoint_reads_the_same_from_its_folder_s3_azure_and_a_file_url() {
     let dir = temp("same");
     let folder = checkpoint(&dir);
     let (s3_port, az_port) = (free_port(), free_port());
-    let _moto = start_moto(s3_port);
+    let _moto = start_moto(s3_port, false);
     let _azurite = start_azurite(az_port, &dir.join("azurite"));
     upload(
         "s3",
@@ -287,51 +302,53 @@ fn silent_server() -> u16 {
 fn store_failures_are_one_error_line_and_exit_2_within_the_timeout() {
     let dir = temp("fail");
     let folder = checkpoint(&dir);
-    let (s3_port, az_port) = (free_port(), free_port());
-    let moto = start_moto(s3_port);
+    let (s3_port, guarded_port, az_port) = (free_port(), free_port(), free_port());
+    let moto = start_moto(s3_port, false);
+    let _guarded = start_moto(guarded_port, true);
     let _azurite = start_azurite(az_port, &dir.join("azurite"));
     let azure = format!("http://127.0.0.1:{az_port}/{AZURITE_ACCOUNT}");
     upload("azure", &azure, "lake", "q1", &folder);
-    let timeout = TIMEOUT_SECS.to_string();
-    let flags = |url: &'static str| ["--json", "--timeout-secs", &timeout, url].map(str::to_owned);
-    let run = |url: &'static str, env: &[(&str, String)], says: &str| {
-        let args = flags(url);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        fails(&args, env, url, says);
-    };
-
-    run(
-        "s3://no-such-bucket/q1",
-        &s3_env(s3_port),
-        "the bucket does not exist",
-    );
-    run(
-        "az://no-such-container/q1",
-        &azure_env(az_port, AZURITE_KEY),
-        "the container does not exist",
-    );
     let wrong_key = "d3Jvbmcga2V5IGZvciB0aGUgZGV2IGFjY291bnQ=";
-    run(
-        "az://lake/q1",
-        &azure_env(az_port, wrong_key),
-        "the credentials were refused",
-    );
-    run(
-        "s3://lake/q1",
-        &s3_env(silent_server()),
-        "no answer from the server within 3 s",
-    );
-    let silent = azure_env(silent_server(), AZURITE_KEY);
-    run(
-        "az://lake/q1",
-        &silent,
-        "no answer from the server within 3 s",
-    );
+    let silent = "no answer from the server within 3 s";
+    let cases = [
+        (
+            "s3://no-such-bucket/q1",
+            s3_env(s3_port),
+            "the bucket does not exist",
+        ),
+        (
+            "az://no-such-container/q1",
+            azure_env(az_port, AZURITE_KEY),
+            "the container does not exist",
+        ),
+        (
+            "az://lake/q1",
+            azure_env(az_port, wrong_key),
+            "the credentials were refused",
+        ),
+        (
+            "s3://lake/q1",
+            s3_env(guarded_port),
+            "the credentials were refused",
+        ),
+        ("s3://lake/q1", s3_env(silent_server()), silent),
+        (
+            "az://lake/q1",
+            azure_env(silent_server(), AZURITE_KEY),
+            silent,
+        ),
+    ];
+    let timeout = TIMEOUT_SECS.to_string();
+    for (url, env, says) in &cases {
+        fails(&["--json", "--timeout-secs", &timeout, url], env, url, says);
+    }
     drop(moto);
-    run(
-        "s3://lake/q1",
+    let gone = "the server cannot be reached";
+    fails(
+        &["--timeout-secs", &timeout, "s3://lake/q1"],
         &s3_env(s3_port),
-        "the server cannot be reached",
+        "s3://lake/q1",
+        gone,
     );
     fails(&["ftp://host/q1"], &[], "ftp://host/q1", "is not a store");
     let _ = std::fs::remove_dir_all(&dir);

@@ -354,7 +354,29 @@ fn failed(url: &StoreUrl, what: &str, error: &object_store::Error, timeout: Dura
         }
         None => "the request failed".to_owned(),
     };
-    format!("{}: {what}: {reason} ({})", url.text, shorten(&detail))
+    format!("{}: {what}: {reason} ({})", url.text, summary(&detail))
+}
+
+/// The server's answer when it sent one (`404 Not Found: NoSuchBucket: The specified …`),
+/// else the whole error, shortened.
+fn summary(detail: &str) -> String {
+    let between = |open: &str, close: &str| {
+        let from = detail.find(open)? + open.len();
+        let len = detail[from..].find(close)?;
+        Some(detail[from..from + len].trim().to_owned())
+    };
+    let answer = [
+        between("status code: ", ":"),
+        between("<Code>", "</Code>"),
+        between("<Message>", "</Message>"),
+    ];
+    match answer {
+        [Some(status), Some(code), message] => {
+            let message = message.map_or(String::new(), |m| format!(": {m}"));
+            shorten(&format!("{status}: {code}{message}"))
+        }
+        _ => shorten(detail),
+    }
 }
 
 /// What a store's error code or message means, first match wins.
