@@ -8,12 +8,13 @@
 //! has a timeout, retries are few and end before the timeout, and every step (a page of the
 //! listing, one object) is given up after the timeout, so a dead server is an error within it.
 //! The files go through the same [`Intake`] as the dashboard's `.zip`, with the disk reader's
-//! limits, and in the disk reader's order, so a clean folder gives the same report and notes.
+//! limits, one by one in the disk reader's order, so the folder, the report and the notes are
+//! the disk reader's; a few files are fetched at once ahead of it, those it may ask for.
 //! Only the command-line tool reads stores: the page never holds credentials.
 
 use batchscope_engine::checkpoint::{
-    Admit, CheckpointFolder, Intake, COMMIT_LOG_DIR, MAX_ENTRIES, METADATA_FILE, OFFSET_LOG_DIR,
-    SOURCES_DIR, STATE_DIR,
+    byte_limit, is_ignored_name, Admit, CheckpointFolder, Intake, COMMIT_LOG_DIR, MAX_ENTRIES,
+    METADATA_FILE, OFFSET_LOG_DIR, SOURCES_DIR, STATE_DIR,
 };
 use futures_util::StreamExt as _;
 use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
@@ -36,6 +37,8 @@ pub const TIMEOUT_ENV: &str = "BATCHSCOPE_STORE_TIMEOUT_SECS";
 /// Retries of one failed request (a refused connection, a 5xx answer), all within half the
 /// timeout.
 const MAX_RETRIES: usize = 2;
+/// Files fetched at once, ahead of the intake (which still takes them one by one, in order).
+const AHEAD: usize = 8;
 const SCHEMES: &str = "s3://, az://, azure://, gs:// or file://";
 
 /// The kind of store a URL names.
@@ -210,15 +213,43 @@ async fn read_store(
             url.text
         ));
     }
+    let wanted = listing.iter().filter(|(key, size)| may_read(key, *size));
+    let mut fetched = futures_util::stream::iter(wanted)
+        .map(|(relative, size)| async move {
+            let read = get(store, url, relative, *size, timeout).await;
+            (relative.as_str(), read)
+        })
+        .buffered(AHEAD);
     let mut intake = Intake::new();
     for (relative, size) in &listing {
         match intake.admit(relative, *size) {
             Admit::Skip => {}
             Admit::NameOnly => intake.push_name(relative),
-            Admit::Contents(_) => fetch(store, url, relative, *size, timeout, &mut intake).await?,
+            Admit::Contents(_) => {
+                let read = loop {
+                    match fetched.next().await {
+                        Some((name, read)) if name == relative => break read,
+                        Some(_) => {}
+                        None => break get(store, url, relative, *size, timeout).await,
+                    }
+                };
+                take(read, url, relative, timeout, &mut intake)?;
+            }
         }
     }
     Ok(intake.finish())
+}
+
+/// Whether the [`Intake`] may ask for the bytes of `key` (a superset of what it admits: it
+/// also weighs depth and the total), so they are fetched ahead of it.
+fn may_read(key: &str, size: u64) -> bool {
+    let parts: Vec<&str> = key.split('/').collect();
+    let wanted = match (parts[0], parts.len()) {
+        (METADATA_FILE, 1) | (OFFSET_LOG_DIR | COMMIT_LOG_DIR, 2) => true,
+        (SOURCES_DIR, n) => n >= 2,
+        _ => false,
+    };
+    wanted && size <= byte_limit(key) && !parts.iter().any(|part| is_ignored_name(part))
 }
 
 /// The keys below the root (relative to it) with their sizes, at most [`MAX_ENTRIES`] + 1
@@ -276,32 +307,40 @@ pub fn disk_order(key: &str) -> (usize, Vec<&str>) {
     (rank, parts)
 }
 
-/// Fetches the admitted file `relative` of `size` bytes (never more) into `intake`. An
-/// object gone since the listing is a note, as an unreadable file is on disk; any other
-/// failure ends the reading.
-async fn fetch(
+/// The bytes of the file `relative`, `size` of them (never more); the outer error is a
+/// step that took longer than `timeout`.
+async fn get(
     store: &dyn ObjectStore,
     url: &StoreUrl,
     relative: &str,
     size: u64,
     timeout: Duration,
-    intake: &mut Intake,
-) -> Result<(), String> {
+) -> Result<object_store::Result<Vec<u8>>, String> {
     if size == 0 {
-        intake.push(relative, Vec::new());
-        return Ok(());
+        return Ok(Ok(Vec::new()));
     }
-    let location = location(url, relative);
     let options = GetOptions {
         range: Some(GetRange::Bounded(0..size)),
         ..GetOptions::default()
     };
     let read = async {
-        let result = store.get_opts(&location, options).await?;
-        result.bytes().await
+        let result = store.get_opts(&location(url, relative), options).await?;
+        result.bytes().await.map(|bytes| bytes.to_vec())
     };
-    match deadline(timeout, read, url, relative).await? {
-        Ok(bytes) => intake.push(relative, bytes.to_vec()),
+    deadline(timeout, read, url, relative).await
+}
+
+/// Hands what [`get`] read to `intake`. An object gone since the listing is a note, as an
+/// unreadable file is on disk; any other failure ends the reading.
+fn take(
+    read: Result<object_store::Result<Vec<u8>>, String>,
+    url: &StoreUrl,
+    relative: &str,
+    timeout: Duration,
+    intake: &mut Intake,
+) -> Result<(), String> {
+    match read? {
+        Ok(bytes) => intake.push(relative, bytes),
         Err(error @ object_store::Error::NotFound { .. }) => intake.note(format!(
             "{relative}: cannot be read ({}); skipped",
             one_line(&error)
