@@ -263,6 +263,12 @@ fn a_checkpoint_reads_the_same_from_its_folder_s3_azure_and_a_file_url() {
     assert_eq!(s3, local, "s3:// differs from the folder");
     assert_eq!(az, local, "az:// differs from the folder");
     assert_eq!(file, local, "file:// differs from the folder");
+    // Spark's own spellings of the same places.
+    let s3a = json(&["--json", "s3a://lake/jobs/q1"], &s3_env(s3_port));
+    assert_eq!(s3a, local, "s3a:// differs from the folder");
+    let abfss = format!("abfss://lake@{AZURITE_ACCOUNT}.dfs.core.windows.net/jobs/q1");
+    let abfss = json(&["--json", &abfss], &azure_env(az_port, AZURITE_KEY));
+    assert_eq!(abfss, local, "abfss:// differs from the folder");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

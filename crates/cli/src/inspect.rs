@@ -23,7 +23,8 @@ use std::path::{Path, PathBuf};
 #[derive(clap::Args, Debug, Default)]
 pub struct InspectArgs {
     /// The checkpoint root (the folder holding `metadata`, `offsets/`, `commits/`), or its
-    /// URL in an object store: s3://bucket/prefix, az://container/prefix (or azure://),
+    /// URL in an object store: s3://bucket/prefix (or s3a://), az://container/prefix (or
+    /// azure://, abfss://container@account.dfs.core.windows.net/prefix, wasbs://),
     /// gs://bucket/prefix, file:///absolute/path; configured from the standard AWS_*,
     /// AZURE_*, GOOGLE_* environment variables.
     #[arg(value_name = "DIR|URL")]

@@ -1,11 +1,12 @@
-//! `batchscope inspect` on an object store: a checkpoint under `s3://`, `az://` (or `azure://`),
-//! `gs://` or `file://`, read through the `object_store` crate into the engine's [`Intake`].
+//! `batchscope inspect` on an object store: a checkpoint under `s3://` (`s3a://`), `az://`
+//! (`azure://`, `abfss://`, `wasbs://`), `gs://` or `file://`, read through the `object_store`
+//! crate into the engine's [`Intake`].
 //!
 //! The stores are configured from the standard environment variables (`AWS_*`, `AZURE_*`,
 //! `GOOGLE_*`, as `AmazonS3Builder::from_env()` and its siblings read them). The listing is
 //! paged by `object_store` itself (S3's continuation tokens, Azure's markers, GCS's page
 //! tokens), and it is bounded here: at most [`MAX_ENTRIES`] + 1 keys are taken. Every request
-//! has a timeout, retries are few and end before the timeout, and every step (a page of the
+//! has a timeout, retries are few and none starts after half of it, and every step (a page of the
 //! listing, one object) is given up after the timeout, so a dead server is an error within it.
 //! The files go through the same [`Intake`] as the dashboard's `.zip`, with the disk reader's
 //! limits, one by one in the disk reader's order, so the folder, the report and the notes are
@@ -39,14 +40,16 @@ pub const TIMEOUT_ENV: &str = "BATCHSCOPE_STORE_TIMEOUT_SECS";
 const MAX_RETRIES: usize = 2;
 /// Files fetched at once, ahead of the intake (which still takes them one by one, in order).
 const AHEAD: usize = 8;
-const SCHEMES: &str = "s3://, az://, azure://, gs:// or file://";
+const SCHEMES: &str = "s3://, s3a://, az://, azure://, abfss://, wasbs://, gs:// or file://";
 
 /// The kind of store a URL names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scheme {
-    /// `s3://bucket/prefix` (Amazon S3 or a compatible server).
+    /// `s3://bucket/prefix` or Spark's `s3a://bucket/prefix` (Amazon S3 or a compatible
+    /// server).
     S3,
-    /// `az://container/prefix` or `azure://container/prefix` (Azure Blob Storage).
+    /// `az://container/prefix` or `azure://container/prefix` (Azure Blob Storage), or Spark's
+    /// `abfs[s]://container@account.dfs.core.windows.net/prefix` and `wasb[s]://…`.
     Azure,
     /// `gs://bucket/prefix` (Google Cloud Storage).
     Gcs,
@@ -64,6 +67,9 @@ pub struct StoreUrl {
     /// The checkpoint root inside it, without a leading or trailing `/`; for `file://` the
     /// absolute path.
     pub prefix: String,
+    /// The storage account that an Azure URL names (`container@account.…`); else the
+    /// environment's.
+    pub account: Option<String>,
     /// The URL as given, for messages.
     pub text: String,
 }
@@ -85,8 +91,8 @@ pub fn parse_url(text: &str) -> Result<StoreUrl, String> {
         return Err(format!("{text}: not a URL; use {SCHEMES}"));
     };
     let scheme = match scheme.to_ascii_lowercase().as_str() {
-        "s3" => Scheme::S3,
-        "az" | "azure" => Scheme::Azure,
+        "s3" | "s3a" => Scheme::S3,
+        "az" | "azure" | "abfs" | "abfss" | "wasb" | "wasbs" => Scheme::Azure,
         "gs" => Scheme::Gcs,
         "file" => Scheme::File,
         other => {
@@ -99,6 +105,7 @@ pub fn parse_url(text: &str) -> Result<StoreUrl, String> {
         scheme,
         bucket: bucket.to_owned(),
         prefix: prefix.trim_matches('/').to_owned(),
+        account: None,
         text: text.to_owned(),
     };
     if scheme == Scheme::File {
@@ -112,11 +119,22 @@ pub fn parse_url(text: &str) -> Result<StoreUrl, String> {
             ..url("", "")
         });
     }
-    let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+    let (authority, prefix) = rest.split_once('/').unwrap_or((rest, ""));
+    let (bucket, host) = match authority.split_once('@') {
+        Some((container, host)) if scheme == Scheme::Azure => (container, Some(host)),
+        _ => (authority, None),
+    };
     if bucket.is_empty() {
         return Err(format!("{text}: no bucket or container name"));
     }
-    Ok(url(bucket, prefix))
+    let account = host.map(|host| host.split('.').next().unwrap_or(host).to_owned());
+    if account.as_deref() == Some("") {
+        return Err(format!("{text}: no storage account after `@`"));
+    }
+    Ok(StoreUrl {
+        account,
+        ..url(bucket, prefix)
+    })
 }
 
 /// The timeout of each request: `flag` (`--timeout-secs`) when given, else [`TIMEOUT_ENV`],
@@ -152,6 +170,9 @@ pub fn read_url(url: &str, timeout: Duration) -> Result<(CheckpointFolder, Vec<S
 /// The store named by `url`, configured from the environment, with the request timeout and
 /// bounded retries.
 fn open(url: &StoreUrl, timeout: Duration) -> Result<Box<dyn ObjectStore>, String> {
+    // The client options' timeouts (what `ClientOptions::with_timeout` and
+    // `with_connect_timeout` set) as config keys: `with_client_options` would replace the
+    // options read from the environment, `AWS_ALLOW_HTTP` among them.
     let limit = format!("{}ms", timeout.as_millis());
     let (t, c) = (ClientConfigKey::Timeout, ClientConfigKey::ConnectTimeout);
     let built: object_store::Result<Box<dyn ObjectStore>> = match url.scheme {
@@ -162,7 +183,7 @@ fn open(url: &StoreUrl, timeout: Duration) -> Result<Box<dyn ObjectStore>, Strin
             .with_retry(retry(timeout))
             .build()
             .map(|s| Box::new(s) as _),
-        Scheme::Azure => MicrosoftAzureBuilder::from_env()
+        Scheme::Azure => azure_from_env(url)
             .with_container_name(&url.bucket)
             .with_config(AzureConfigKey::Client(t), &limit)
             .with_config(AzureConfigKey::Client(c), &limit)
@@ -179,6 +200,15 @@ fn open(url: &StoreUrl, timeout: Duration) -> Result<Box<dyn ObjectStore>, Strin
         Scheme::File => LocalFileSystem::new_with_prefix(&url.prefix).map(|s| Box::new(s) as _),
     };
     built.map_err(|error| format!("{}: cannot open the store: {}", url.text, one_line(&error)))
+}
+
+/// Azure's builder from the environment, with the account that the URL names, if any.
+fn azure_from_env(url: &StoreUrl) -> MicrosoftAzureBuilder {
+    let builder = MicrosoftAzureBuilder::from_env();
+    match &url.account {
+        Some(account) => builder.with_account(account),
+        None => builder,
+    }
 }
 
 /// Few retries, short backoff, and none started after half the timeout: a dead server is
@@ -464,89 +494,4 @@ fn shorten(text: &str) -> String {
 /// An error and its causes on one line, shortened.
 fn one_line(error: &dyn std::error::Error) -> String {
     shorten(&flat(error))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_each_scheme() {
-        let s3 = parse_url("s3://bucket/some/prefix/").unwrap();
-        assert_eq!(
-            (s3.scheme, s3.bucket.as_str(), s3.prefix.as_str()),
-            (Scheme::S3, "bucket", "some/prefix")
-        );
-        for text in ["az://box/cp", "azure://box/cp", "AZ://box/cp"] {
-            let az = parse_url(text).unwrap();
-            assert_eq!((az.scheme, az.bucket.as_str()), (Scheme::Azure, "box"));
-            assert_eq!(az.prefix, "cp");
-        }
-        let gs = parse_url("gs://b").unwrap();
-        assert_eq!(
-            (gs.scheme, gs.bucket.as_str(), gs.prefix.as_str()),
-            (Scheme::Gcs, "b", "")
-        );
-        let file = parse_url("file:///tmp/cp/").unwrap();
-        assert_eq!(
-            (file.scheme, file.prefix.as_str()),
-            (Scheme::File, "/tmp/cp")
-        );
-    }
-
-    #[test]
-    fn rejects_other_schemes_and_missing_parts_in_one_line() {
-        for (text, says) in [
-            ("ftp://host/cp", "`ftp://` is not a store"),
-            ("hdfs://nn/cp", "`hdfs://` is not a store"),
-            ("s3:///prefix", "no bucket or container name"),
-            ("az://", "no bucket or container name"),
-            ("file://relative/cp", "absolute path"),
-        ] {
-            let error = parse_url(text).unwrap_err();
-            assert!(error.starts_with(text) && error.contains(says), "{error}");
-            assert!(!error.contains('\n'), "{error}");
-        }
-    }
-
-    #[test]
-    fn tells_urls_from_folder_paths() {
-        assert!(looks_like_url("s3://b/p") && looks_like_url("ftp://x"));
-        assert!(!looks_like_url("/tmp/cp") && !looks_like_url("cp") && !looks_like_url("://x"));
-        assert!(!looks_like_url("a b://x"));
-    }
-
-    #[test]
-    fn orders_keys_as_the_disk_reader_meets_them() {
-        let mut keys = [
-            "zz.txt",
-            "state/0/0/1.delta",
-            "sources/0-x/a",
-            "sources/0/0",
-            "commits/0",
-            "offsets/1",
-            "offsets/0",
-            "metadata",
-        ];
-        keys.sort_by_key(|k| disk_order(k));
-        assert_eq!(
-            keys,
-            [
-                "metadata",
-                "offsets/0",
-                "offsets/1",
-                "commits/0",
-                "sources/0/0",
-                "sources/0-x/a",
-                "state/0/0/1.delta",
-                "zz.txt"
-            ]
-        );
-    }
-
-    #[test]
-    fn the_timeout_comes_from_the_flag_first_and_is_never_zero() {
-        assert_eq!(timeout(Some(3)), Ok(Duration::from_secs(3)));
-        assert!(timeout(Some(0)).unwrap_err().contains("at least 1 second"));
-    }
 }

@@ -1,9 +1,11 @@
 //! `batchscope inspect URL` without a server: a `file://` URL goes through `object_store` and
 //! the engine's `Intake`, and must read every fixture folder (and a damaged one) exactly as
-//! the disk reader does; a bad URL is refused in one line.
+//! the disk reader does; a bad URL is refused in one line; URLs parse without a server.
 
 use batchscope_cli::inspect::read_folder_with_notes;
-use batchscope_cli::store::{read_url, DEFAULT_TIMEOUT_SECS};
+use batchscope_cli::store::{
+    disk_order, looks_like_url, parse_url, read_url, timeout, Scheme, DEFAULT_TIMEOUT_SECS,
+};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -75,4 +77,95 @@ fn bad_urls_are_one_line_and_exit_code_2() {
         assert_eq!(stderr.lines().count(), 1, "{url}: {stderr}");
         assert!(stderr.starts_with(&format!("error: {url}: ")), "{stderr}");
     }
+}
+
+#[test]
+fn parses_each_scheme() {
+    let s3 = parse_url("s3://bucket/some/prefix/").unwrap();
+    assert_eq!(
+        (s3.scheme, s3.bucket.as_str(), s3.prefix.as_str()),
+        (Scheme::S3, "bucket", "some/prefix")
+    );
+    for text in ["az://box/cp", "azure://box/cp", "AZ://box/cp"] {
+        let az = parse_url(text).unwrap();
+        assert_eq!((az.scheme, az.bucket.as_str()), (Scheme::Azure, "box"));
+        assert_eq!(az.prefix, "cp");
+    }
+    let abfss = parse_url("abfss://box@acct.dfs.core.windows.net/jobs/q1").unwrap();
+    assert_eq!(
+        (abfss.scheme, abfss.bucket.as_str()),
+        (Scheme::Azure, "box")
+    );
+    assert_eq!(
+        (abfss.account.as_deref(), abfss.prefix.as_str()),
+        (Some("acct"), "jobs/q1")
+    );
+    assert_eq!(parse_url("s3a://b/p").unwrap().scheme, Scheme::S3);
+    let gs = parse_url("gs://b").unwrap();
+    assert_eq!(
+        (gs.scheme, gs.bucket.as_str(), gs.prefix.as_str()),
+        (Scheme::Gcs, "b", "")
+    );
+    let file = parse_url("file:///tmp/cp/").unwrap();
+    assert_eq!(
+        (file.scheme, file.prefix.as_str()),
+        (Scheme::File, "/tmp/cp")
+    );
+}
+
+#[test]
+fn rejects_other_schemes_and_missing_parts_in_one_line() {
+    for (text, says) in [
+        ("ftp://host/cp", "`ftp://` is not a store"),
+        ("hdfs://nn/cp", "`hdfs://` is not a store"),
+        ("s3:///prefix", "no bucket or container name"),
+        ("az://", "no bucket or container name"),
+        ("file://relative/cp", "absolute path"),
+        ("abfss://box@/cp", "no storage account"),
+    ] {
+        let error = parse_url(text).unwrap_err();
+        assert!(error.starts_with(text) && error.contains(says), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+    }
+}
+
+#[test]
+fn tells_urls_from_folder_paths() {
+    assert!(looks_like_url("s3://b/p") && looks_like_url("ftp://x"));
+    assert!(!looks_like_url("/tmp/cp") && !looks_like_url("cp") && !looks_like_url("://x"));
+    assert!(!looks_like_url("a b://x"));
+}
+
+#[test]
+fn orders_keys_as_the_disk_reader_meets_them() {
+    let mut keys = [
+        "zz.txt",
+        "state/0/0/1.delta",
+        "sources/0-x/a",
+        "sources/0/0",
+        "commits/0",
+        "offsets/1",
+        "offsets/0",
+        "metadata",
+    ];
+    keys.sort_by_key(|k| disk_order(k));
+    assert_eq!(
+        keys,
+        [
+            "metadata",
+            "offsets/0",
+            "offsets/1",
+            "commits/0",
+            "sources/0/0",
+            "sources/0-x/a",
+            "state/0/0/1.delta",
+            "zz.txt"
+        ]
+    );
+}
+
+#[test]
+fn the_timeout_comes_from_the_flag_first_and_is_never_zero() {
+    assert_eq!(timeout(Some(3)), Ok(Duration::from_secs(3)));
+    assert!(timeout(Some(0)).unwrap_err().contains("at least 1 second"));
 }
