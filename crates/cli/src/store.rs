@@ -396,13 +396,9 @@ async fn deadline<T>(
     url: &StoreUrl,
     what: &str,
 ) -> Result<T, String> {
-    tokio::time::timeout(timeout, step).await.map_err(|_| {
-        format!(
-            "{}: {what}: no answer from the server within {} s",
-            url.text,
-            timeout.as_secs()
-        )
-    })
+    tokio::time::timeout(timeout, step)
+        .await
+        .map_err(|_| timed_out(url, what, timeout))
 }
 
 /// One line naming the URL, the step and what went wrong.
@@ -418,12 +414,20 @@ fn failed(url: &StoreUrl, what: &str, error: &object_store::Error, timeout: Dura
     {
         _ if denied => "the credentials were refused".to_owned(),
         Some((_, reason)) => (*reason).to_owned(),
-        None if detail.contains("timed out") => {
-            format!("no answer from the server within {} s", timeout.as_secs())
-        }
+        // The client's timeout said as the step's deadline says it (whichever came first).
+        None if detail.contains("timed out") => return timed_out(url, what, timeout),
         None => "the request failed".to_owned(),
     };
     format!("{}: {what}: {reason} ({})", url.text, summary(&detail))
+}
+
+/// The line of a step that had no answer within `timeout`.
+fn timed_out(url: &StoreUrl, what: &str, timeout: Duration) -> String {
+    format!(
+        "{}: {what}: no answer from the server within {} s",
+        url.text,
+        timeout.as_secs()
+    )
 }
 
 /// The server's answer when it sent one (`404 Not Found: NoSuchBucket: The specified …`),
@@ -444,7 +448,12 @@ fn summary(detail: &str) -> String {
             let message = message.map_or(String::new(), |m| format!(": {m}"));
             shorten(&format!("{status}: {code}{message}"))
         }
-        _ => shorten(detail),
+        // No answer: the client's last words (`… - HTTP error: … Connection refused`).
+        _ => match (detail.rsplit_once(" - "), between(", after ", " retries")) {
+            (Some((_, last)), Some(n)) => shorten(&format!("{last}; after {n} retries")),
+            (Some((_, last)), None) => shorten(last),
+            (None, _) => shorten(detail),
+        },
     }
 }
 
