@@ -3,13 +3,14 @@
 //!
 //! A real Spark checkpoint (a fixture, plus a hidden `.crc`, a `*.tmp` and a stray file so the
 //! notes are compared too) is uploaded to a bucket and a container; the built binary's
-//! `inspect --json` on the folder, on `s3://…`, on `az://…` and on `file://…` must print the
-//! same bytes. Then the failures: a missing bucket or container, a refused credential (Azurite
-//! checks the shared key; moto accepts any key unless started with
+//! `inspect --json` on the folder, on `s3://…` and `s3a://…`, on `az://…` and `abfss://…` and
+//! on `file://…` must print the same bytes. Then the failures: a missing bucket or container, a
+//! refused credential (Azurite checks the shared key; moto accepts any key unless started with
 //! `INITIAL_NO_AUTH_ACTION_COUNT=0`, and then refuses keys it did not issue), a server that
-//! accepts and never answers, a server that is gone and a bad scheme each end with exit code 2 and one `error: ` line naming the URL,
-//! within the timeout. moto and Azurite come from `scripts/setup-spark.sh` (`.venv`) and
-//! `scripts/setup.sh` (`suites/stores/node_modules`); a missing one fails, never skips.
+//! accepts and never answers, moto paused with SIGSTOP, a server that is gone and a bad scheme:
+//! each ends with exit code 2 and one `error: ` line naming the URL, within the timeout. moto
+//! and Azurite come from `scripts/setup-spark.sh` (`.venv`) and `scripts/setup.sh`
+//! (`suites/stores/node_modules`); a missing one fails, never skips.
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -294,6 +295,16 @@ fn fails(args: &[&str], env: &[(&str, String)], url: &str, says: &str) {
     assert!(took < limit, "{args:?} took {took:?}, over {limit:?}");
 }
 
+/// Sends `SIGname` to the server's process.
+fn signal(server: &Server, name: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(server.0.id().to_string())
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill -{name} failed");
+}
+
 /// A server that accepts connections and never writes a byte.
 fn silent_server() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -351,6 +362,11 @@ fn store_failures_are_one_error_line_and_exit_2_within_the_timeout() {
     for (url, env, says) in &cases {
         fails(&["--json", "--timeout-secs", &timeout, url], env, url, says);
     }
+    // The real server stops answering: moto paused (SIGSTOP) still takes connections.
+    let paused = ["--timeout-secs", &timeout, "s3://lake/q1"];
+    signal(&moto, "STOP");
+    fails(&paused, &s3_env(s3_port), "s3://lake/q1", silent);
+    signal(&moto, "CONT");
     drop(moto);
     let gone = "the server cannot be reached";
     fails(
