@@ -1,4 +1,5 @@
-"""Creates a bucket (moto's S3) or a container (Azurite) and uploads a folder into it.
+"""Creates a bucket (moto's S3) or a container (Azurite) and uploads a folder into it (on S3,
+with a folder marker beside the files, as the S3 console makes one).
 
 Used by suites/tests/inspect_stores.rs with the project's .venv (boto3 comes with moto,
 azure-storage-blob is pinned beside it by scripts/setup-spark.sh):
@@ -41,6 +42,8 @@ def to_s3(endpoint, bucket, prefix, folder):
     for key, path in files(folder):
         with open(path, "rb") as body:
             s3.put_object(Bucket=bucket, Key=f"{prefix}/{key}", Body=body.read())
+    # An empty object named like a folder, as the S3 console's "Create folder" leaves: no file.
+    s3.put_object(Bucket=bucket, Key=f"{prefix}/offsets/", Body=b"")
 
 
 def to_azure(endpoint, container, prefix, folder):

@@ -233,10 +233,13 @@ async fn read_store(
     timeout: Duration,
 ) -> Result<(CheckpointFolder, Vec<String>), String> {
     let listing = list(store, url, timeout).await?;
-    if !listing
-        .iter()
-        .any(|(key, _)| key == METADATA_FILE || key.starts_with("offsets/"))
-    {
+    let in_root = |key: &str| {
+        key == METADATA_FILE
+            || key
+                .split_once('/')
+                .is_some_and(|(top, _)| top == OFFSET_LOG_DIR)
+    };
+    if !listing.iter().any(|(key, _)| in_root(key)) {
         return Err(format!(
             "{}: not a Spark checkpoint folder (no `{METADATA_FILE}` object and no \
              `{OFFSET_LOG_DIR}/` under it)",
@@ -311,11 +314,17 @@ async fn list(
             .map_or(Some(key), |dir| key.strip_prefix(dir));
         keys.push((relative.unwrap_or(key).to_owned(), meta.size));
     }
-    let folders: BTreeSet<String> = keys
+    // A folder written as an empty object (`offsets/` made by a console) is no file.
+    let folders: BTreeSet<&str> = keys
         .iter()
-        .filter_map(|(key, _)| key.rsplit_once('/').map(|(dir, _)| dir.to_owned()))
+        .flat_map(|(key, _)| key.match_indices('/').map(|(at, _)| &key[..at]))
         .collect();
-    keys.retain(|(key, size)| *size > 0 || !folders.contains(key));
+    let markers: BTreeSet<String> = keys
+        .iter()
+        .filter(|(key, size)| *size == 0 && folders.contains(key.as_str()))
+        .map(|(key, _)| key.clone())
+        .collect();
+    keys.retain(|(key, _)| !markers.contains(key));
     keys.sort_by(|(a, _), (b, _)| disk_order(a).cmp(&disk_order(b)));
     Ok(keys)
 }
