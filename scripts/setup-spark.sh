@@ -2,13 +2,18 @@
 #! Installs what the Spark conformance suite needs: Java 17 and a project-local venv `.venv` with
 #! the pinned pyspark, plus a pinned 3.5.x pyspark beside it in `.venv/pyspark-3.5` (the suite
 #! puts that folder first on PYTHONPATH to run Spark 3.5). Idempotent: a second run only checks
-#! versions and returns at once.
+#! versions and returns at once. The same venv holds the object-store suite's servers and clients
+#! (suites/tests/inspect_stores.rs): moto's S3 server (boto3 comes with it) and azure-storage-blob,
+#! which creates the suite's container in Azurite (installed by scripts/setup.sh).
 set -euo pipefail
 
 # The version the conformance table (docs/CONFORMANCE.md) was generated with; changing it
 # changes the table, so regenerate the doc in the same commit.
 PYSPARK_VERSION="4.3.0"
 PYSPARK_35_VERSION="3.5.9"
+# The S3 server and the Azure client of the object-store suite.
+MOTO_VERSION="5.2.6"
+AZURE_BLOB_VERSION="12.31.1"
 
 log() { printf '[setup-spark] %s\n' "$*" >&2; }
 
@@ -42,4 +47,12 @@ if [ "$installed35" != "$PYSPARK_35_VERSION" ]; then
     "pyspark==$PYSPARK_35_VERSION"
 fi
 
-log "spark ready: pyspark $PYSPARK_VERSION and $PYSPARK_35_VERSION, $(java -version 2>&1 | head -n 1)"
+version_of() { "$venv/bin/python" -c "import importlib.metadata as m; print(m.version('$1'))" 2>/dev/null || true; }
+if [ "$(version_of moto)" != "$MOTO_VERSION" ] || [ ! -x "$venv/bin/moto_server" ] \
+  || [ "$(version_of azure-storage-blob)" != "$AZURE_BLOB_VERSION" ]; then
+  log "installing moto[server] $MOTO_VERSION and azure-storage-blob $AZURE_BLOB_VERSION into $venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "moto[server]==$MOTO_VERSION" "azure-storage-blob==$AZURE_BLOB_VERSION"
+fi
+
+log "spark ready: pyspark $PYSPARK_VERSION and $PYSPARK_35_VERSION, $(java -version 2>&1 | head -n 1); moto $MOTO_VERSION"

@@ -49,4 +49,11 @@ if ! grep -qs "\"version\": \"4.14.1\"" "$root/suites/a11y/node_modules/axe-core
   npm ci --prefix "$root/suites/a11y" --no-audit --no-fund >/dev/null
 fi
 
+# Azurite, the Azure Blob Storage emulator of suites/tests/inspect_stores.rs (pinned by its lock file;
+# 3.35.0 is the last release whose `engines` accepts the Node 20 of Debian's package).
+if ! grep -qs "\"version\": \"3.35.0\"" "$root/suites/stores/node_modules/azurite/package.json"; then
+  log "installing azurite 3.35.0 for the object-store suite"
+  npm ci --prefix "$root/suites/stores" --no-audit --no-fund >/dev/null
+fi
+
 log "toolchain ready"

@@ -5,6 +5,7 @@
 //! are the engine's (`batchscope_engine::checkpoint::inspect`), so the simulation, this
 //! command and the dashboard agree.
 
+use crate::store;
 use batchscope_engine::checkpoint::{byte_limit, is_ignored_name};
 pub use batchscope_engine::checkpoint::{inspect, InspectOptions, Inspection};
 use batchscope_engine::checkpoint::{
@@ -21,7 +22,12 @@ use std::path::{Path, PathBuf};
 /// Arguments of `batchscope inspect`.
 #[derive(clap::Args, Debug, Default)]
 pub struct InspectArgs {
-    /// The checkpoint root (the folder holding `metadata`, `offsets/`, `commits/`).
+    /// The checkpoint root (the folder holding `metadata`, `offsets/`, `commits/`), or its
+    /// URL in an object store: s3://bucket/prefix (or s3a://), az://container/prefix (or
+    /// azure://, abfss://container@account.dfs.core.windows.net/prefix, wasbs://),
+    /// gs://bucket/prefix, file:///absolute/path; configured from the standard AWS_*,
+    /// AZURE_*, GOOGLE_* environment variables.
+    #[arg(value_name = "DIR|URL")]
     pub dir: PathBuf,
     /// Print the inspection as JSON instead of a text summary.
     #[arg(long)]
@@ -47,6 +53,10 @@ pub struct InspectArgs {
     /// The restarted query's sources: a count (`2`) or names (`orders,users`).
     #[arg(long, value_name = "N|NAMES", value_parser = parse_sources)]
     pub sources: Option<QuerySources>,
+    /// Seconds each request to an object store may take before the command gives up
+    /// (default 10, or BATCHSCOPE_STORE_TIMEOUT_SECS).
+    #[arg(long, value_name = "SECS")]
+    pub timeout_secs: Option<u64>,
 }
 
 /// The sources of the restarted query, as `--sources` gives them.
@@ -102,7 +112,7 @@ impl InspectArgs {
 /// Runs `batchscope inspect`; returns the process exit code (0 ok, 2 bad input with
 /// one line on stderr naming the problem).
 pub fn run(args: &InspectArgs) -> i32 {
-    let (folder, notes) = match read_folder_with_notes(&args.dir) {
+    let (folder, notes) = match read_checkpoint(args) {
         Ok(read) => read,
         Err(message) => {
             eprintln!("error: {message}");
@@ -143,6 +153,15 @@ pub fn run(args: &InspectArgs) -> i32 {
         print!("{}", render_text(&inspection));
     }
     0
+}
+
+/// Reads the checkpoint that `args.dir` names: a folder, or a URL of an object store
+/// (`crate::store`), with the same limits and notes.
+fn read_checkpoint(args: &InspectArgs) -> Result<(CheckpointFolder, Vec<String>), String> {
+    match args.dir.to_str().filter(|text| store::looks_like_url(text)) {
+        Some(url) => store::read_url(url, store::timeout(args.timeout_secs)?),
+        None => read_folder_with_notes(&args.dir),
+    }
 }
 
 pub use batchscope_engine::checkpoint::{

@@ -7,5 +7,6 @@ pub mod itf;
 pub mod lesson;
 pub mod run;
 pub mod schema;
+pub mod store;
 pub mod swarm;
 pub mod topology;

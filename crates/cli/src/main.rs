@@ -19,7 +19,7 @@ enum Command {
     Run(run::RunArgs),
     /// Crash a scenario at every crash point (and pair), judge each run, print the counterexamples.
     Explore(explore::ExploreArgs),
-    /// Read a real Spark checkpoint folder: batches, offsets, commits, and what a restart would do.
+    /// Read a real Spark checkpoint folder (or its s3://, az://, gs:// URL): batches, offsets, commits, and what a restart would do.
     Inspect(inspect::InspectArgs),
     /// Timestamp barriers across an ETL topology (FLIP-276): consistency levels, delay, failover, revision.
     Topology(topology::TopologyArgs),
