@@ -99,6 +99,27 @@ log "explorer: tablestore, --every-event --depth 2"
 timed_explore every-event --every-event --depth 2
 log "explorer: tablestore, --depth 3"
 timed_explore depth3 --depth 3
+log "explorer: tablestore, --every-event --depth 3"
+timed_explore every-event3 --every-event --depth 3
+
+# The largest preset after every event at depth 2: one process, then its two shards at once
+# (each on its own core) merged; the merge's wall clock counts from the shards' start.
+log "explorer: tablestore-split, --every-event --depth 2, one process and two shards"
+split=(explore --preset tablestore-split --every-event --depth 2)
+start="$(date +%s.%N)"
+"$cli" "${split[@]}" --json >"$out/split.json"
+echo "wall split $start $(date +%s.%N)" >>"$out/wall.txt"
+start="$(date +%s.%N)"
+"$cli" "${split[@]}" --shard 1/2 >"$out/shard-1-of-2.json" &
+"$cli" "${split[@]}" --shard 2/2 >"$out/shard-2-of-2.json"
+wait
+"$cli" explore merge "$out/shard-1-of-2.json" "$out/shard-2-of-2.json" --json >"$out/split-shards.json"
+echo "wall split-shards $start $(date +%s.%N)" >>"$out/wall.txt"
+
+log "swarm: seed 1, 100,000 runs"
+start="$(date +%s.%N)"
+"$cli" swarm --seed 1 --runs 100000 --json --corpus "$out/swarm-corpus" >"$out/swarm.json" || true
+echo "wall swarm $start $(date +%s.%N)" >>"$out/wall.txt"
 
 log "dashboard .wasm size"
 # The page loads one module (the micro-batch dashboard); the second (Topology and Inspect) is

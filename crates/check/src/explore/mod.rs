@@ -41,8 +41,8 @@
 //! ([`World::crash_now`], recorded as the scenario's `crash_after_events`, so a replay gives the
 //! same trace). A named point `NAME@N` fires right after its site event, so the named crashes
 //! are among these (the tests check that each has the same verdict). At depth 2 the second
-//! crash goes after every event of the first crash's run after it. Depth 3 is for named
-//! points only: after every event it is some hundred thousand runs for a six-batch preset.
+//! crash goes after every event of the first crash's run after it, and so on at depth 3,
+//! some hundred thousand runs for a six-batch preset (a case for shards, below).
 //!
 //! **State de-duplication** ([`Options::prune`]). A forked run is stepped past its crash and
 //! keyed by its durable state, what survives the crash of its volatile state, the clock and the

@@ -9,8 +9,12 @@
 //!   `benches/wasm_node.cjs`: `wasm NAME EVENTS MS HEAP_BYTES WARM_MS`;
 //! - `NAME.json.time` and `NAME.small.json.time`: the report of `/usr/bin/time -v` on
 //!   `batchscope run` of the scenario file;
-//! - `explore.json`, `every-event.json`, `depth3.json`: `batchscope explore --json`;
-//! - `wall.txt`, from the script: `wall NAME START_S END_S`, an explorer command's wall clock;
+//! - `explore.json`, `every-event.json`, `depth3.json`, `every-event3.json`, `split.json`:
+//!   `batchscope explore --json`; `split-shards.json`: `batchscope explore merge --json` of
+//!   the two shards of `split.json`'s exploration, run at once;
+//! - `swarm.json`: `batchscope swarm --json`;
+//! - `wall.txt`, from the script: `wall NAME START_S END_S`, an explorer's or the swarm's
+//!   wall clock;
 //! - `sizes.txt`, from the script: `size web RAW_BYTES GZIP_BYTES` and `size modes …`;
 //! - `load.txt`, from the script: `load before L1 L5 L15` and `load after …`;
 //! - `browser.txt`, from `benches/browser.rs`: `browser KEY VALUE…` (empty if it failed).
@@ -116,6 +120,16 @@ pub struct Measurements {
     pub every_event: Explore,
     /// `explore --preset tablestore --depth 3`.
     pub depth3: Explore,
+    /// `explore --preset tablestore --every-event --depth 3`.
+    pub every_event3: Explore,
+    /// `explore --preset tablestore-split --every-event --depth 2`, one process.
+    pub split: Explore,
+    /// The same as two shards at once, merged.
+    pub split_shards: Explore,
+    /// Whether the merged shards' runs, pruned runs and outcomes equal the one process's.
+    pub split_same: bool,
+    /// `batchscope swarm`.
+    pub swarm: Swarm,
     /// The module the page loads first.
     pub web: Size,
     /// The module fetched when a second mode is first used.
@@ -182,6 +196,14 @@ impl Measurements {
             explore: explore("explore")?,
             every_event: explore("every-event")?,
             depth3: explore("depth3")?,
+            every_event3: explore("every-event3")?,
+            split: explore("split")?,
+            split_shards: explore("split-shards")?,
+            split_same: same_result(&text("split.json")?, &text("split-shards.json")?)?,
+            swarm: swarm(
+                &text("swarm.json")?,
+                *wall.get("swarm").ok_or("wall.txt: no `wall swarm` line")?,
+            )?,
             web: size("web")?,
             modes: size("modes")?,
             load_before: load
@@ -353,6 +375,38 @@ pub fn explore(json: &str, seconds: f64) -> Result<Explore, String> {
         never_crashed: count(&coverage["never_crashed"]),
         seconds,
     })
+}
+
+/// One `batchscope swarm --json` command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Swarm {
+    /// Runs checked.
+    pub runs: u64,
+    /// Invariants broken.
+    pub violations: usize,
+    /// The command's wall clock.
+    pub seconds: f64,
+}
+
+/// `batchscope swarm --json`'s tally, with the command's wall clock.
+pub fn swarm(json: &str, seconds: f64) -> Result<Swarm, String> {
+    let tally: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("swarm.json: {e}"))?;
+    Ok(Swarm {
+        runs: tally["runs"].as_u64().ok_or("swarm.json: no `runs`")?,
+        violations: tally["violations"]
+            .as_array()
+            .ok_or("swarm.json: no `violations`")?
+            .len(),
+        seconds,
+    })
+}
+
+/// Whether two explorations' reports agree on runs, pruned runs and outcomes.
+pub fn same_result(a: &str, b: &str) -> Result<bool, String> {
+    let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).map_err(|e| e.to_string());
+    let (a, b) = (parse(a)?, parse(b)?);
+    Ok(["runs", "pruned", "outcomes"].iter().all(|k| a[k] == b[k]))
 }
 
 /// `size WHICH RAW_BYTES GZIP_BYTES` lines.

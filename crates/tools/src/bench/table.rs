@@ -43,6 +43,7 @@ pub fn table(m: &Measurements) -> String {
         warm_rows(m),
         memory_rows(m),
         size_and_explorer_rows(m),
+        scale_rows(m),
         browser_rows(&m.browser),
     ];
     let mut out = String::from("| measure | measured | goal |\n|---|---|---|");
@@ -53,6 +54,52 @@ pub fn table(m: &Measurements) -> String {
         ));
     }
     out
+}
+
+/// The explorer at depth 3 after every event, sharded on the largest preset, and the swarm.
+fn scale_rows(m: &Measurements) -> Vec<Row> {
+    let (three, one, two) = (&m.every_event3, &m.split, &m.split_shards);
+    let same = match m.split_same {
+        true => "the merged result equals the one process's",
+        false => "the merged result DIFFERS from the one process's",
+    };
+    let rate = m.swarm.runs as f64 / m.swarm.seconds.max(1e-9);
+    vec![
+        row(
+            "explorer, `tablestore`, crash after every event, depth 3 (`--every-event --depth 3 \
+             --json`)",
+            format!(
+                "{} runs ({} pruned) in {:.1} s",
+                commas(three.runs),
+                commas(three.pruned),
+                three.seconds
+            ),
+            "≤ 10 min",
+        ),
+        row(
+            "explorer, largest preset `tablestore-split`, after every event, depth 2: one \
+             process / two shards at once (`--shard 1/2`, `--shard 2/2`, then `explore merge`)",
+            format!(
+                "{} runs ({} pruned): {:.2} s / {:.2} s; {same}",
+                commas(one.runs),
+                commas(one.pruned),
+                one.seconds,
+                two.seconds
+            ),
+            NONE,
+        ),
+        row(
+            "swarm: random scenarios and faults, every invariant checked (`batchscope swarm \
+             --seed 1 --json`)",
+            format!(
+                "{} runs in {:.2} s ({rate:.0} runs/s), {} violations",
+                commas(m.swarm.runs),
+                m.swarm.seconds,
+                m.swarm.violations
+            ),
+            "0 violations",
+        ),
+    ]
 }
 
 /// `f` of every scenario, joined with ` / `.
