@@ -78,6 +78,7 @@
 //! between animation frames; natively the runs of a chunk go in parallel (rayon, feature
 //! `parallel`). Results do not depend on the chunk size or on parallelism.
 
+mod claim;
 mod coverage;
 mod dedup;
 mod fault;
@@ -88,6 +89,7 @@ mod summary;
 
 pub use coverage::{Coverage, CrashWindow, PointCoverage, RawTally};
 pub use dedup::Counts;
+use fault::{keep_smallest, MAX_BAD_RUNS_KEPT};
 pub use fault::{
     run_scenario, Counterexample, Fault, Origin, Outcome, Reproduce, COUNTEREXAMPLE_FILE,
 };
@@ -133,8 +135,6 @@ enum Finished {
 
 /// Outage lengths, in trigger intervals as (numerator, denominator): half an interval, two intervals.
 const OUTAGE_LENGTHS: [(u64, u64); 2] = [(1, 2), (2, 1)];
-/// Bad outcomes kept in [`Summary::bad_runs`] (counts are always complete).
-const MAX_BAD_RUNS_KEPT: usize = 10_000;
 
 /// The crash-point explorer of one scenario (see the module docs).
 pub struct Explorer {
@@ -591,10 +591,4 @@ impl Explorer {
             inexact_forks: self.inexact_forks,
         }
     }
-}
-
-/// Keeps the smallest [`MAX_BAD_RUNS_KEPT`] bad runs, in order (see the module docs, *Order*).
-pub(crate) fn keep_smallest(runs: &mut Vec<Outcome>) {
-    runs.sort_by(|a, b| a.rank().cmp(&b.rank()));
-    runs.truncate(MAX_BAD_RUNS_KEPT);
 }

@@ -23,18 +23,14 @@
 //! fork steps a few events; a run steps to the end), and runs every run with children.
 
 use super::coverage::{RawTally, Tally};
-use super::dedup::{Counts, Key};
-use super::fault::{Counterexample, Origin, Outcome};
-use super::job::Job;
+use super::dedup::Counts;
+use super::fault::{keep_smallest, Counterexample, Origin, Outcome};
 use super::summary::{Matrix, MatrixRow, Summary};
-use super::{keep_smallest, Explorer};
 use crate::oracle::Verdict;
 use batchscope_engine::microbatch::scenario::CrashKind;
 use serde::{Deserialize, Serialize};
-use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::hash::Hasher;
 
 /// One share of an exploration: shard `index` (from 1) of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,7 +57,7 @@ impl Shard {
     }
 
     /// Whether this shard owns a run whose key spreads to `spread`.
-    fn owns(self, spread: u64) -> bool {
+    pub(crate) fn owns(self, spread: u64) -> bool {
         spread % u64::from(self.count) == u64::from(self.index - 1)
     }
 }
@@ -106,72 +102,6 @@ pub struct ShardReport {
     pub tally: RawTally,
     /// The matrix with each cell's crash site.
     pub cells: Vec<MatrixCell>,
-}
-
-impl Explorer {
-    /// Whether a job is of the last level: its faults reach the depth, so it has no children.
-    pub(crate) fn is_last(&self, job: &Job) -> bool {
-        job.crash_count() + u32::from(self.variants[job.variant].fault.is_some()) >= self.depth
-    }
-
-    /// The job, if this process runs it (see the module docs): always without shards, and for a
-    /// run with children; a last-level run only when its key (or, without one, its place in
-    /// the order) falls to this shard. A job queued again stays with the shard that owned it.
-    pub(crate) fn claim(&mut self, mut job: Job, key: Option<&Key>) -> Option<Job> {
-        let Some(shard) = self.options.shard else {
-            return Some(job);
-        };
-        if job.owned || !self.is_last(&job) {
-            return Some(job);
-        }
-        let ordinal = self.last_ordinal;
-        self.last_ordinal += 1;
-        job.owned = shard.owns(key.map_or(ordinal, Key::spread));
-        job.owned.then_some(job)
-    }
-
-    /// The report of a sharded exploration (its options name the shard), with reproducing
-    /// commands for `origin`; `None` without a shard.
-    pub fn shard_report(&self, origin: &Origin) -> Option<ShardReport> {
-        let shard = self.options.shard?;
-        Some(ShardReport {
-            shard,
-            space: self.space(),
-            origin: origin.clone(),
-            summary: self.summary().with_commands(origin),
-            shared: self.graph.counts_where(true),
-            inexact_shared: self.inexact_shared,
-            tally: self.tally.raw(),
-            cells: self
-                .matrix
-                .iter()
-                .map(|(&(point, batch), &(site, verdict))| MatrixCell {
-                    point,
-                    batch,
-                    site,
-                    verdict,
-                })
-                .collect(),
-        })
-    }
-
-    /// What identifies this exploration across processes.
-    fn space(&self) -> String {
-        let json = serde_json::to_string(&self.base).expect("a scenario serializes");
-        let mut h = DefaultHasher::new();
-        h.write(json.as_bytes());
-        format!(
-            "{} · seed {} · depth {} · every_event {} · prune {} · forking {} · batchscope {} · scenario {:016x}",
-            self.base.name,
-            self.base.seed,
-            self.depth,
-            self.options.every_event,
-            self.options.prune,
-            self.forking,
-            env!("CARGO_PKG_VERSION"),
-            h.finish()
-        )
-    }
 }
 
 /// Checks that the reports are the N shards of one exploration, each once; returns them in
