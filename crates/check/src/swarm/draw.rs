@@ -81,12 +81,18 @@ fn shape_upstream(s: &mut Scenario, rng: &mut Prng) {
         try_change(s, |s| s.upstream.splits.push(split));
     }
     if one_in(rng, 8) {
-        let from_ms = rng.below(span.max(1));
-        let idle = Window {
-            from_ms,
-            to_ms: from_ms + 1 + rng.below(3 * s.trigger_interval_ms),
-        };
+        let idle = window(s, rng, 3);
         try_change(s, |s| s.upstream.idle.push(idle));
+    }
+}
+
+/// A window that starts within the data's span and lasts up to `intervals` trigger intervals.
+fn window(s: &Scenario, rng: &mut Prng, intervals: u64) -> Window {
+    let span = s.batches * s.trigger_interval_ms;
+    let from_ms = rng.below(span.max(1));
+    Window {
+        from_ms,
+        to_ms: from_ms + 1 + rng.below(intervals * s.trigger_interval_ms),
     }
 }
 
@@ -97,12 +103,7 @@ fn shape_sink(s: &mut Scenario, rng: &mut Prng) {
         try_change(s, |s| s.sink.kind = kind);
     }
     if one_in(rng, 4) {
-        let span = s.batches * s.trigger_interval_ms;
-        let from_ms = rng.below(span.max(1));
-        let outage = Window {
-            from_ms,
-            to_ms: from_ms + 1 + rng.below(4 * s.trigger_interval_ms),
-        };
+        let outage = window(s, rng, 4);
         try_change(s, |s| s.sink.outages.push(outage));
     }
 }
