@@ -9,8 +9,8 @@ use crate::shell::Shared;
 use batchscope_check::topology::{disagree, value_text};
 use batchscope_engine::barrier::{Consistency, QueryResult, ReadLevel, TopologyWorld};
 use batchscope_view::topology::{
-    after_event, consistency_short, level_title, ratio_text, rolled_back, value_changes,
-    HistoryPoint,
+    after_event, consistency_short, history_caption, level_title, query_sql, ratio_text,
+    rolled_back, value_changes, HistoryPoint,
 };
 use yew::prelude::*;
 
@@ -122,19 +122,9 @@ pub fn QueryPanel(props: &QueryPanelProps) -> Html {
     let changes = value_changes(&props.history, props.cursor);
     let shown = changes.len().saturating_sub(6);
     // Before the first row the value columns are unknown: list only what is.
-    let selected: Vec<String> = spec
-        .on
-        .iter()
-        .cloned()
-        .chain(columns.iter().map(|c| short_col(c).to_string()))
-        .chain(ratio_name.clone())
-        .collect();
-    let sql = format!(
-        "SELECT {} FROM {} ON {}",
-        selected.join(", "),
-        spec.tables.join(" JOIN "),
-        spec.on.join(", ")
-    );
+    let shown_columns: Vec<String> = columns.iter().map(|c| short_col(c).to_string()).collect();
+    let sql = query_sql(spec, &shown_columns);
+    let caption = history_caption(spec, r.rows.first().map(|x| x.on.as_slice()));
     html! {
         <section class="card query" data-testid="query-panel">
             <div class="card-head">
@@ -185,7 +175,7 @@ pub fn QueryPanel(props: &QueryPanelProps) -> Html {
             </table>
             { side_by_side(w, props.level, props.consistency) }
             <div class="history" data-testid="query-history">
-                <span class="muted small">{ format!("{} of row {} over the steps:", ratio_name.clone().unwrap_or_else(|| "value".into()), r.rows.first().map(|x| format!("{:?}", x.on)).unwrap_or_default()) }</span>
+                <span class="muted small">{ caption }</span>
                 <div class="hist-chips">
                     if shown > 0 { <span class="muted small">{ "…" }</span> }
                     { for changes.iter().enumerate().skip(shown).map(|(i, p)| {

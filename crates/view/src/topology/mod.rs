@@ -10,6 +10,7 @@ pub mod delay_chart;
 pub mod history;
 pub mod layout;
 pub mod lesson;
+pub mod query_text;
 pub mod text;
 pub mod url;
 
@@ -28,6 +29,7 @@ pub use lesson::{
     simplifications, topo_stop_cursors, topology_heading, topology_lesson, topology_tour,
     TopoHeading, TopoLesson, TopoMoment, TopoStop, TopoTour,
 };
+pub use query_text::{history_caption, query_sql};
 pub use text::{
     active, consistency_short, edge_label, event_text, fault_text, fault_text_in, level_title,
     step_text, Active,
