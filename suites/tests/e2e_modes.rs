@@ -310,6 +310,25 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
         ));
     }
 
+    // The trace in the Informal Trace Format, as `batchscope run --itf` writes it: read back
+    // with the `itf` crate, one state per event.
+    click(client, "[data-testid=export-itf]").await?;
+    saved(client, "tablestore-trace.itf.json|application/json|").await?;
+    let itf_text = String::from_utf8(saved_bytes(client).await?)
+        .map_err(|e| format!("the ITF trace is not UTF-8: {e}"))?;
+    let itf_trace = itf::trace_from_str::<ItfState>(&itf_text)
+        .map_err(|e| format!("the ITF trace does not parse with the itf crate: {e:?}"))?;
+    let last_rows = itf_trace.states.last().map(|s| s.value.sink_rows);
+    if itf_trace.states.len() != world.events().len() || last_rows != Some(report.delivered as i64)
+    {
+        return Err(format!(
+            "the ITF trace should hold one state per event ({}) ending with {} sink rows: {} states, {last_rows:?}",
+            world.events().len(),
+            report.delivered,
+            itf_trace.states.len()
+        ));
+    }
+
     // The checkpoint folder at the cursor: the engine's after 40 events.
     click(client, "[data-testid=export-checkpoint]").await?;
     saved(client, "tablestore-checkpoint-at-40.zip|application/zip|").await?;
@@ -631,4 +650,10 @@ async fn the_second_module_loads_when_topology_inspect_explore_an_export_a_chart
     if let Err(message) = result {
         panic!("{message}");
     }
+}
+
+/// What the ITF export's states hold that the export test reads (the `itf` crate decodes them).
+#[derive(Debug, serde::Deserialize)]
+struct ItfState {
+    sink_rows: i64,
 }

@@ -13,9 +13,11 @@
 pub mod anomaly;
 pub mod compare;
 pub mod explore;
+pub mod itf;
 pub mod liveness;
 pub mod oracle;
 pub mod progress;
+#[cfg(feature = "swarm")]
 pub mod swarm;
 pub mod topology;
 pub mod why;

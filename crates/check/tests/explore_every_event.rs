@@ -11,11 +11,13 @@ const EVERY: Options = Options {
     every_event: true,
     prune: false,
     shard: None,
+    every_bad_run: false,
 };
 const EVERY_PRUNED: Options = Options {
     every_event: true,
     prune: true,
     shard: None,
+    every_bad_run: false,
 };
 
 fn small(name: &str, batches: u64) -> Scenario {
@@ -107,6 +109,7 @@ fn pruning_leaves_every_count_as_an_unpruned_exploration_has_it() {
                 every_event: false,
                 prune: true,
                 shard: None,
+                every_bad_run: false,
             },
         );
         assert_eq!(counts(&named_on), counts(&named_off), "{name}");

@@ -2,7 +2,7 @@
 //! one process gives (runs, pruned, outcomes, coverage, counterexamples, matrix, bad runs),
 //! whatever N; reports that are not the N shards of one exploration are refused.
 
-use batchscope_check::explore::shard::merge;
+use batchscope_check::explore::shard::{merge, ordered};
 use batchscope_check::explore::{Explorer, Options, Origin, Shard, ShardReport, Summary};
 use batchscope_engine::microbatch::scenario::{preset, Scenario};
 
@@ -18,8 +18,7 @@ fn origin(name: &str) -> Origin {
 
 fn single(scenario: &Scenario, depth: u32, options: Options) -> Summary {
     let name = scenario.name.clone();
-    Explorer::with_options(scenario.clone(), depth, options)
-        .run_to_completion()
+    ordered(Explorer::with_options(scenario.clone(), depth, options).run_to_completion())
         .with_commands(&origin(&name))
 }
 
@@ -42,6 +41,7 @@ fn cases() -> Vec<(Scenario, u32, Options)> {
         every_event: true,
         prune,
         shard: None,
+        every_bad_run: true,
     };
     vec![
         (small("tablestore", 3), 2, every(true)),
@@ -50,7 +50,10 @@ fn cases() -> Vec<(Scenario, u32, Options)> {
         (
             preset("seatunnel-checkpoint-records").unwrap(),
             2,
-            Options::default(),
+            Options {
+                every_bad_run: true,
+                ..Options::default()
+            },
         ),
     ]
 }

@@ -3,7 +3,6 @@
 pub mod compare;
 pub mod explore;
 pub mod inspect;
-pub mod itf;
 pub mod lesson;
 pub mod run;
 pub mod schema;

@@ -351,7 +351,10 @@ pub fn run(args: &RunArgs) -> i32 {
     }
     if args.itf {
         let source = reproduce_command(&scenario, origin);
-        println!("{}", crate::itf::trace(&scenario, &report, &source));
+        println!(
+            "{}",
+            batchscope_check::itf::trace(&scenario, &report, &source)
+        );
         return exit_code(expect, &report, &scenario, origin);
     }
     batchscope_check::why::explain(&scenario, &mut report);

@@ -13,6 +13,7 @@
 
 use crate::microbatch::state::{Micro, MicroPlayer};
 use crate::shell::{Mode, Player};
+use batchscope_check::itf;
 use batchscope_view::microbatch::export::{checkpoint_zip, standalone_svg, trace_json};
 use js_sys::{Array, Promise, Uint8Array};
 use std::future::Future;
@@ -35,16 +36,19 @@ pub enum ExportKind {
     Png,
     /// Every event and the verdict, as JSON.
     Trace,
+    /// The run in the Informal Trace Format (Apalache, Quint): one state per event.
+    Itf,
     /// The checkpoint folder at the cursor, as a `.zip` with one top folder `checkpoint/`.
     Checkpoint,
 }
 
 impl ExportKind {
     /// Every kind, in the menu's order.
-    pub const ALL: [ExportKind; 4] = [
+    pub const ALL: [ExportKind; 5] = [
         ExportKind::Svg,
         ExportKind::Png,
         ExportKind::Trace,
+        ExportKind::Itf,
         ExportKind::Checkpoint,
     ];
 
@@ -54,6 +58,7 @@ impl ExportKind {
             ExportKind::Svg => "svg",
             ExportKind::Png => "png",
             ExportKind::Trace => "trace",
+            ExportKind::Itf => "itf",
             ExportKind::Checkpoint => "checkpoint",
         }
     }
@@ -69,6 +74,7 @@ impl ExportKind {
             ExportKind::Svg => "the diagram as SVG",
             ExportKind::Png => "the diagram as PNG",
             ExportKind::Trace => "the trace",
+            ExportKind::Itf => "the trace in ITF",
             ExportKind::Checkpoint => "the checkpoint folder",
         }
     }
@@ -78,7 +84,7 @@ impl ExportKind {
         match self {
             ExportKind::Svg => "image/svg+xml",
             ExportKind::Png => "image/png",
-            ExportKind::Trace => "application/json",
+            ExportKind::Trace | ExportKind::Itf => "application/json",
             ExportKind::Checkpoint => "application/zip",
         }
     }
@@ -89,6 +95,7 @@ impl ExportKind {
             ExportKind::Svg => format!("{name}-diagram.svg"),
             ExportKind::Png => format!("{name}-diagram.png"),
             ExportKind::Trace => format!("{name}-trace.json"),
+            ExportKind::Itf => format!("{name}-trace.itf.json"),
             ExportKind::Checkpoint if at_end => format!("{name}-checkpoint.zip"),
             ExportKind::Checkpoint => format!("{name}-checkpoint-at-{cursor}.zip"),
         }
@@ -116,7 +123,7 @@ pub async fn export_file(kind: ExportKind, hash: &str) -> Result<Vec<u8>, String
                 .await
                 .map_err(|e| format!("{e:?}"))
         }
-        ExportKind::Trace | ExportKind::Checkpoint => run_file(kind, hash),
+        ExportKind::Trace | ExportKind::Itf | ExportKind::Checkpoint => run_file(kind, hash),
     }
 }
 
@@ -134,16 +141,22 @@ pub fn files_in_place() -> FileMaker {
 pub fn run_file(kind: ExportKind, hash: &str) -> Result<Vec<u8>, String> {
     let mut link = Micro::parse_link(hash).map_err(|errors| errors.join("; "))?;
     link.vs = None;
-    file_of(kind, &Player::from_link(link))
+    file_of(kind, &Player::from_link(link), hash)
 }
 
-/// The file of `kind` (the trace or the checkpoint folder) for the moment `player` is at.
-fn file_of(kind: ExportKind, player: &MicroPlayer) -> Result<Vec<u8>, String> {
+/// The file of `kind` (the trace or the checkpoint folder) for the moment `player` is at, the
+/// moment the link `hash` names.
+fn file_of(kind: ExportKind, player: &MicroPlayer, hash: &str) -> Result<Vec<u8>, String> {
     let run = &player.mode.run;
     match kind {
         ExportKind::Trace => {
             let (_, report) = run.verdict_at(run.last(), run.len());
             Ok(trace_json(&report, run.events()).into_bytes())
+        }
+        ExportKind::Itf => {
+            let (_, report) = run.verdict_at(run.last(), run.len());
+            let source = format!("batchscope dashboard link {hash}");
+            Ok(itf::trace(player.scenario(), &report, &source).into_bytes())
         }
         ExportKind::Checkpoint => Ok(checkpoint_zip(&player.world.checkpoint, "checkpoint")),
         ExportKind::Svg | ExportKind::Png => {
@@ -283,10 +296,10 @@ mod tests {
                 p.notices
             );
             let hash = Micro::format_link(&p.url_state());
-            for kind in [ExportKind::Trace, ExportKind::Checkpoint] {
+            for kind in [ExportKind::Trace, ExportKind::Itf, ExportKind::Checkpoint] {
                 let file = run_file(kind, &hash).unwrap();
                 assert!(
-                    file == file_of(kind, &p).unwrap(),
+                    file == file_of(kind, &p, &hash).unwrap(),
                     "{} of {hash} differs from the page's",
                     kind.name()
                 );

@@ -39,7 +39,7 @@ impl Explorer {
             shard,
             space: self.space(),
             origin: origin.clone(),
-            summary: self.summary().with_commands(origin),
+            summary: super::shard::ordered(self.summary()).with_commands(origin),
             shared: self.graph.counts_where(true),
             inexact_shared: self.inexact_shared,
             tally: self.tally.raw(),

@@ -11,16 +11,10 @@
 
 use batchscope_engine::microbatch::scenario::CrashKind;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A window: the kinds of the events on either side (borrowed from the engine's names while
-/// exploring, owned when read back from a shard's report).
-type Gap = (Cow<'static, str>, Cow<'static, str>);
-
-fn gap(g: &(&'static str, &'static str)) -> Gap {
-    (Cow::Borrowed(g.0), Cow::Borrowed(g.1))
-}
+/// A window: the kinds of the events on either side.
+type Gap = (&'static str, &'static str);
 
 /// A window a crash went into, with how many explored runs crashed there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,7 +59,7 @@ pub struct Coverage {
 pub(crate) struct Tally {
     crashed: BTreeMap<Gap, u64>,
     seen: BTreeSet<Gap>,
-    named: BTreeMap<Cow<'static, str>, BTreeSet<Gap>>,
+    named: BTreeMap<&'static str, BTreeSet<Gap>>,
 }
 
 /// A [`Tally`] as a shard's report carries it (JSON has no tuple keys).
@@ -83,27 +77,30 @@ fn owned(g: &Gap) -> (String, String) {
     (g.0.to_string(), g.1.to_string())
 }
 
+/// A name read back from a shard's report, as the `'static` name the tally keys by: leaked (a
+/// merge, once per command, reads a few hundred names of the protocol's few steps).
+fn name(s: &str) -> &'static str {
+    Box::leak(s.to_owned().into_boxed_str())
+}
+
 fn from_owned((a, b): &(String, String)) -> Gap {
-    (Cow::Owned(a.clone()), Cow::Owned(b.clone()))
+    (name(a), name(b))
 }
 
 impl Tally {
     /// Adds a finished run's gaps and named sites, and the windows of the crashes queued after it.
     pub(crate) fn add(
         &mut self,
-        gaps: &[(&'static str, &'static str)],
-        named: &[(&'static str, (&'static str, &'static str))],
-        crashes: impl Iterator<Item = (&'static str, &'static str)>,
+        gaps: &[Gap],
+        named: &[(&'static str, Gap)],
+        crashes: impl Iterator<Item = Gap>,
     ) {
-        self.seen.extend(gaps.iter().map(gap));
-        for (point, g) in named {
-            self.named
-                .entry(Cow::Borrowed(*point))
-                .or_default()
-                .insert(gap(g));
+        self.seen.extend(gaps.iter().copied());
+        for (point, gap) in named {
+            self.named.entry(point).or_default().insert(*gap);
         }
-        for g in crashes {
-            *self.crashed.entry(gap(&g)).or_insert(0) += 1;
+        for gap in crashes {
+            *self.crashed.entry(gap).or_insert(0) += 1;
         }
     }
 
@@ -129,8 +126,7 @@ impl Tally {
         let mut t = Tally::default();
         t.union(raw);
         for (a, b, n) in &raw.crashed {
-            t.crashed
-                .insert((Cow::Owned(a.clone()), Cow::Owned(b.clone())), *n);
+            t.crashed.insert((name(a), name(b)), *n);
         }
         t
     }
@@ -141,7 +137,7 @@ impl Tally {
         self.seen.extend(raw.seen.iter().map(from_owned));
         for (point, gaps) in &raw.named {
             self.named
-                .entry(Cow::Owned(point.clone()))
+                .entry(name(point))
                 .or_default()
                 .extend(gaps.iter().map(from_owned));
         }
@@ -153,7 +149,7 @@ impl Tally {
             CrashKind::ALL
                 .iter()
                 .map(|k| k.name())
-                .filter(|&k| self.named.get(k).is_some_and(|g| g.contains(gap)))
+                .filter(|k| self.named.get(k).is_some_and(|g| g.contains(gap)))
                 .map(str::to_string)
                 .collect()
         };

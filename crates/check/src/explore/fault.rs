@@ -131,12 +131,6 @@ impl Outcome {
 /// Bad outcomes kept in [`super::Summary::bad_runs`] (counts are always complete).
 pub(crate) const MAX_BAD_RUNS_KEPT: usize = 10_000;
 
-/// Keeps the smallest [`MAX_BAD_RUNS_KEPT`] bad runs, in order (see the explorer's *Order*).
-pub(crate) fn keep_smallest(runs: &mut Vec<Outcome>) {
-    runs.sort_by(|a, b| a.rank().cmp(&b.rank()));
-    runs.truncate(MAX_BAD_RUNS_KEPT);
-}
-
 /// The scenario of an explored run: `base` with exactly these crash inputs (its own replaced)
 /// and `fault` applied.
 pub fn run_scenario(

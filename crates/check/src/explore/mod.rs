@@ -70,9 +70,10 @@
 //! there exactly as in one process), else by their place in the order. [`shard::merge`]
 //! combines the N reports into exactly the single-process summary.
 //!
-//! **Order.** Counterexamples and the bad runs kept are the smallest by
-//! (faults, fault, crash sites, crashes), and a matrix cell holds its latest crash site's
-//! verdict: an order that does not depend on which process ran a run, or when.
+//! **Order.** Counterexamples are the smallest runs by (faults, fault, crash sites, crashes),
+//! and a matrix cell holds its latest crash site's verdict: an order that does not depend on
+//! which process ran a run, or when. Bad runs are kept as found (the first 10 000), or all of
+//! them ([`Options::every_bad_run`]) for [`shard::ordered`] to keep the smallest.
 //!
 //! **Chunks.** [`Explorer::run_chunk`] does a bounded slice of runs, so a browser can explore
 //! between animation frames; natively the runs of a chunk go in parallel (rayon, feature
@@ -89,7 +90,7 @@ mod summary;
 
 pub use coverage::{Coverage, CrashWindow, PointCoverage, RawTally};
 pub use dedup::Counts;
-use fault::{keep_smallest, MAX_BAD_RUNS_KEPT};
+use fault::MAX_BAD_RUNS_KEPT;
 pub use fault::{
     run_scenario, Counterexample, Fault, Origin, Outcome, Reproduce, COUNTEREXAMPLE_FILE,
 };
@@ -119,6 +120,9 @@ pub struct Options {
     pub prune: bool,
     /// Run only this share of the runs without children (see the module docs, *Shards*).
     pub shard: Option<Shard>,
+    /// Keep every bad run, not only the first 10 000 found: for a command that orders them
+    /// ([`shard::ordered`]: the smallest first, whichever process found them).
+    pub every_bad_run: bool,
 }
 
 /// One job of a chunk, placed: it runs, or an earlier run with the same state judges it.
@@ -451,9 +455,8 @@ impl Explorer {
             if better {
                 self.best.insert(o.verdict, o.clone());
             }
-            self.bad_runs.push(o);
-            if self.bad_runs.len() >= 2 * MAX_BAD_RUNS_KEPT {
-                keep_smallest(&mut self.bad_runs);
+            if self.options.every_bad_run || self.bad_runs.len() < MAX_BAD_RUNS_KEPT {
+                self.bad_runs.push(o);
             }
         }
     }
@@ -583,11 +586,7 @@ impl Explorer {
             faults: self.variants.iter().filter_map(|v| v.fault).collect(),
             counterexamples,
             matrix: Matrix { batches, rows },
-            bad_runs: {
-                let mut kept = self.bad_runs.clone();
-                keep_smallest(&mut kept);
-                kept
-            },
+            bad_runs: self.bad_runs.clone(),
             inexact_forks: self.inexact_forks,
         }
     }

@@ -24,7 +24,7 @@
 
 use super::coverage::{RawTally, Tally};
 use super::dedup::Counts;
-use super::fault::{keep_smallest, Counterexample, Origin, Outcome};
+use super::fault::{Counterexample, Origin, Outcome, MAX_BAD_RUNS_KEPT};
 use super::summary::{Matrix, MatrixRow, Summary};
 use crate::oracle::Verdict;
 use batchscope_engine::microbatch::scenario::CrashKind;
@@ -102,6 +102,20 @@ pub struct ShardReport {
     pub tally: RawTally,
     /// The matrix with each cell's crash site.
     pub cells: Vec<MatrixCell>,
+}
+
+/// Keeps the smallest 10 000 bad runs by (faults, fault, crash sites, crashes), in that order.
+fn keep_smallest(runs: &mut Vec<Outcome>) {
+    runs.sort_by(|a, b| a.rank().cmp(&b.rank()));
+    runs.dedup();
+    runs.truncate(MAX_BAD_RUNS_KEPT);
+}
+
+/// A summary whose bad runs were all kept ([`super::Options::every_bad_run`]) with the smallest
+/// 10 000 kept, in order: what any process, or a merge of shards, prints for the exploration.
+pub fn ordered(mut summary: Summary) -> Summary {
+    keep_smallest(&mut summary.bad_runs);
+    summary
 }
 
 /// Checks that the reports are the N shards of one exploration, each once; returns them in
@@ -237,8 +251,6 @@ pub fn merge(reports: &[ShardReport]) -> Result<(Summary, Origin), String> {
         .iter()
         .flat_map(|p| p.summary.bad_runs.iter().cloned())
         .collect();
-    bad_runs.sort_by(|a, b| a.rank().cmp(&b.rank()));
-    bad_runs.dedup();
     keep_smallest(&mut bad_runs);
     let summary = Summary {
         runs: counts.runs,

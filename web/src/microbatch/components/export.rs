@@ -112,6 +112,8 @@ pub fn ExportMenu(props: &ExportMenuProps) -> Html {
                 <button data-testid="export-png" onclick={export(ExportKind::Png)}>{ "Diagram as PNG" }</button>
                 <button data-testid="export-trace" onclick={export(ExportKind::Trace)}
                         title="Every event and the verdict: what `batchscope run --trace --json` prints">{ "Trace as JSON" }</button>
+                <button data-testid="export-itf" onclick={export(ExportKind::Itf)}
+                        title="One state per event in the Informal Trace Format, which Apalache and Quint read">{ "Trace as ITF" }</button>
                 <button data-testid="export-checkpoint" onclick={export(ExportKind::Checkpoint)}
                         title="The simulated Spark checkpoint folder, in Spark's exact format">{ format!("Checkpoint folder (.zip, {at})") }</button>
                 <p class="muted export-status" role="status" aria-live="polite">{ (*status).clone() }</p>

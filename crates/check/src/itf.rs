@@ -1,5 +1,5 @@
-//! `batchscope run --itf`: a run's trace in the Informal Trace Format (ITF) that Apalache and
-//! Quint read and write.
+//! A run's trace in the Informal Trace Format (ITF) that Apalache and Quint read and write:
+//! what `batchscope run --itf` prints and the dashboard's Export menu saves.
 //!
 //! The format (Apalache ADR-015, <https://apalache-mc.org/docs/adr/015adr-trace.html>): one
 //! JSON object with `#meta`, `vars` (the variable names) and `states`, one object per state
@@ -19,8 +19,8 @@
 //! - `crashes_fired`: the set of crashes fired so far (`sink-commit@3`,
 //!   `after-event@SEQ`).
 
-use batchscope_check::oracle::Report;
-use batchscope_check::progress::fired_crash_names;
+use crate::oracle::Report;
+use crate::progress::fired_crash_names;
 use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_engine::microbatch::World;
 use serde_json::{json, Value};
