@@ -7,13 +7,16 @@
 use std::collections::BTreeMap;
 
 use batchscope_engine::barrier::{
-    BarrierEvent, BarrierEventKind, Consistency, DelaySeries, FailPhase, Fault, HeldSnapshot,
-    JobProgress, JobRegistration, QueryResult, ReadLevel, RowCorrection, SnapshotRef,
-    TableJobToOptimise, TopologyError, TopologyRun, TopologyWorld,
+    BarrierEvent, BarrierEventKind, CheckpointStats, Consistency, DelaySeries, FailPhase, Fault,
+    HeldSnapshot, JobProgress, JobRegistration, MarkerPoint, QueryResult, ReadLevel, RowCorrection,
+    SnapshotRef, TableJobToOptimise, TopologyError, TopologyRun, TopologyWorld,
 };
 use serde::Serialize;
 
 use crate::liveness::Limit;
+pub use sinks::{checkpoint_history, kafka_report, markers, KafkaReport, TxnEntry};
+
+mod sinks;
 
 /// How far one query's answers lagged behind the newest version of its tables, in barriers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -392,6 +395,15 @@ pub struct TopologyReport {
     pub consistency: BTreeMap<String, ConsistencyTally>,
     /// The declared query at repeatable read once the run drained.
     pub final_query: QueryResult,
+    /// Each job's checkpoints as Flink's web UI counts them (REST `CheckpointingStatistics`).
+    pub checkpoint_history: BTreeMap<String, CheckpointStats>,
+    /// Kafka tables' transactions and the rows lost to the broker's timeout (topologies with a
+    /// Kafka table only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kafka: Option<KafkaReport>,
+    /// Per job reading CDC: its checkpoint's offset and the consumer group's committed offset
+    /// against the CDC head, at every change (with barriers only).
+    pub progress_markers: BTreeMap<String, Vec<MarkerPoint>>,
     /// Every event (printed in text mode; not in the JSON).
     #[serde(skip)]
     pub trace: Vec<BarrierEvent>,
@@ -549,6 +561,13 @@ pub fn report(run: TopologyRun, consistency: Consistency) -> Result<TopologyRepo
             .zip(tallies)
             .collect(),
         final_query: world.query(&world.declared_query(ReadLevel::RepeatableRead, consistency)),
+        checkpoint_history: checkpoint_history(&world),
+        kafka: kafka_report(&world),
+        progress_markers: if run.spec.no_barriers {
+            BTreeMap::new()
+        } else {
+            markers(&world)
+        },
         trace: world.trace().to_vec(),
     })
 }

@@ -72,6 +72,14 @@ pub struct TopologyArgs {
     /// No timestamp barriers: every job checkpoints on its own schedule
     #[arg(long)]
     pub no_barriers: bool,
+    /// How long a failed job stays down before it restores its checkpoint, for every job
+    /// (default: each job's `restart_ms`); against a Kafka table's transaction timeout
+    #[arg(long, value_name = "MS")]
+    pub restart_ms: Option<u64>,
+    /// Every streaming reader without a snapshot guard records its progress under a Paimon
+    /// `consumer-id`, so expiry keeps the snapshots it will still read
+    #[arg(long)]
+    pub consumer_id: bool,
     /// Print a JSON report instead of one line per event
     #[arg(long)]
     pub json: bool,
@@ -96,6 +104,8 @@ impl Default for TopologyArgs {
             barriers_per_checkpoint: None,
             snapshot_retention: None,
             no_barriers: false,
+            restart_ms: None,
+            consumer_id: false,
             json: false,
             seed: None,
             consistency: ConsistencyArg::Strong,
@@ -157,6 +167,14 @@ pub fn topology_run(args: &TopologyArgs) -> Result<TopologyRun, String> {
     }
     if let Some(n) = args.snapshot_retention {
         spec.snapshot_retention = n;
+    }
+    for j in &mut spec.jobs {
+        if let Some(ms) = args.restart_ms {
+            j.restart_ms = ms;
+        }
+        if args.consumer_id && j.snapshot_guard == barrier::SnapshotGuard::None {
+            j.snapshot_guard = barrier::SnapshotGuard::ConsumerId;
+        }
     }
     let mut faults = Vec::new();
     for f in &args.fail {
@@ -245,6 +263,64 @@ pub fn summary_lines(report: &TopologyReport) -> Vec<String> {
     out
 }
 
+/// One line per job failover: when it failed, the checkpoint restored and what it replayed.
+pub fn failover_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in &report.failovers {
+        let when = trace::fail_phase(f.phase, f.in_flight, &f.table);
+        if report.no_barriers {
+            out.push(format!(
+                "failover: {} {when} — restored its own checkpoint {}, lost {:?}",
+                f.job, f.restored_checkpoint, f.lost_barriers
+            ));
+        } else {
+            out.push(format!(
+                "failover: {} {when} — restored checkpoint {} (barriers up to {}), replayed barriers {:?}",
+                f.job, f.restored_checkpoint, f.restored_barrier, f.replayed_barriers
+            ));
+        }
+    }
+    out
+}
+
+/// Kafka transactions (the rows lost to the broker's timeout) and each job's checkpoint
+/// counts and latest restore, as Flink's web UI shows them.
+pub fn sink_lines(report: &TopologyReport) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(k) = &report.kafka {
+        let aborted: Vec<String> = k
+            .transactions
+            .iter()
+            .filter(|t| t.state == barrier::TxnState::Aborted)
+            .map(|t| format!("{} barrier {} ({} rows)", t.table, t.barrier, t.rows))
+            .collect();
+        out.push(format!(
+            "kafka: {} rows committed, {} rows lost{}",
+            k.committed_rows,
+            k.lost_rows,
+            if aborted.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " — transactions aborted by the broker: {}",
+                    aborted.join(", ")
+                )
+            }
+        ));
+    }
+    for (job, s) in &report.checkpoint_history {
+        let c = s.counts;
+        let restore = s.latest.restored.as_ref().map_or(String::new(), |r| {
+            format!("; latest restore: checkpoint {} at {} ms", r.id, r.at_ms)
+        });
+        out.push(format!(
+            "checkpoints {job}: triggered {}, in progress {}, completed {}, failed {}, restored {}{restore}",
+            c.total, c.in_progress, c.completed, c.failed, c.restored
+        ));
+    }
+    out
+}
+
 /// Runs `batchscope topology`: 0 when the run completed, 2 on bad input (one line on stderr).
 pub fn run(args: &TopologyArgs) -> i32 {
     let report = match report(args) {
@@ -288,21 +364,13 @@ pub fn run(args: &TopologyArgs) -> i32 {
     } else {
         "barrier"
     };
-    for f in &report.failovers {
-        let when = trace::fail_phase(f.phase, f.in_flight, &f.table);
-        if report.no_barriers {
-            println!(
-                "failover: {} {when} — restored its own checkpoint {}, lost {:?}",
-                f.job, f.restored_checkpoint, f.lost_barriers
-            );
-        } else {
-            println!(
-                "failover: {} {when} — restored checkpoint {} (barriers up to {}), replayed barriers {:?}",
-                f.job, f.restored_checkpoint, f.restored_barrier, f.replayed_barriers
-            );
-        }
+    for line in failover_lines(&report) {
+        println!("{line}");
     }
-    for line in revision_lines(&report) {
+    for line in revision_lines(&report)
+        .into_iter()
+        .chain(sink_lines(&report))
+    {
         println!("{line}");
     }
     for line in lineage_lines(&report) {

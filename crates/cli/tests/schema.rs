@@ -223,18 +223,20 @@ fn schema_and_validator_reject_the_same_topologies_naming_the_field() {
         for (path, leaf) in all {
             let mut bad = good.clone();
             set(&mut bad, &path, wrong_type(&leaf));
-            if path.ends_with(".op") {
-                continue; // The operator's tag: a wrong tag is an unknown variant, checked below.
+            if path.ends_with(".op") || path.ends_with(".fault") {
+                continue; // A tag: a wrong tag is an unknown variant.
             }
             assert!(!schema_errors(&v, &bad).is_empty(), "{name}: {path}");
             let err = TopologySpec::from_json(&bad.to_string()).expect_err("wrong type");
-            // serde buffers an operator (tagged by `op`), so a wrong type inside one names
-            // the operator (`jobs[1].operators[0]`); everything else names the leaf itself.
+            // serde buffers an operator (tagged by `op`) and a fault (tagged by `fault`), so a
+            // wrong type inside one names the element (`jobs[1].operators[0]`, `faults[0]`);
+            // everything else names the leaf itself.
             let text = err.to_string();
             let text = text.strip_prefix("topology JSON: ").unwrap_or(&text);
             let named = text.split(": ").next().unwrap_or_default();
             let exact = named == path;
-            let operator = named.contains(".operators[") && path.starts_with(named);
+            let tagged = named.contains(".operators[") || named.starts_with("faults[");
+            let operator = tagged && path.starts_with(named);
             assert!(exact || operator, "{name}: {path}: {err}");
         }
     }

@@ -325,7 +325,9 @@ fn bad_flags_name_the_flag() {
     assert!(e.contains("needs timestamp barriers"), "{e}");
     let e = report(&args(&["--preset", "nope"])).unwrap_err();
     assert!(
-        e.contains("unknown preset `nope` (known: shopping, chain, three-queries)"),
+        e.contains(
+            "unknown preset `nope` (known: shopping, chain, three-queries, kafka-2pc-timeout"
+        ),
         "{e}"
     );
     let e = report(&args(&["/no/such/topology.json"])).unwrap_err();
@@ -340,7 +342,18 @@ fn help_says_when_the_fault_strikes_and_presets_are_listed() {
     assert!(help.contains("PRECOMMIT"), "{help}");
     assert!(help.contains("JOB@BARRIER"));
     let names: Vec<&str> = topology_presets().iter().map(|p| p.0).collect();
-    assert_eq!(names, vec!["shopping", "chain", "three-queries"]);
+    assert_eq!(
+        names,
+        vec![
+            "shopping",
+            "chain",
+            "three-queries",
+            "kafka-2pc-timeout",
+            "paimon-expired-snapshot",
+            "group-offset-lag",
+            "notify-twice"
+        ]
+    );
 }
 
 #[test]

@@ -46,6 +46,8 @@ fn topology() -> impl Strategy<Value = TopologySpec> {
                 let mut tables = vec![TableSpec {
                     name: "t0".into(),
                     columns: cols(),
+                    kind: Default::default(),
+                    transaction_timeout_ms: None,
                 }];
                 let mut jobs = vec![job("j0", vec![CDC_SOURCE.into()], vec![], "t0", 20, 50, 0)];
                 for (i, (w, process, commit, read)) in writers.into_iter().enumerate() {
@@ -79,6 +81,8 @@ fn topology() -> impl Strategy<Value = TopologySpec> {
                     tables.push(TableSpec {
                         name: format!("t{n}"),
                         columns: cols(),
+                        kind: Default::default(),
+                        transaction_timeout_ms: None,
                     });
                     jobs.push(job(
                         &format!("j{n}"),
@@ -129,6 +133,7 @@ fn topology() -> impl Strategy<Value = TopologySpec> {
                     barriers_per_checkpoint: per_checkpoint.min(barriers),
                     revisions: vec![],
                     snapshot_retention: 1,
+                    faults: vec![],
                 }
             },
         )
@@ -153,6 +158,9 @@ fn job(
         commit_ms,
         restart_ms: 300,
         checkpoint_interval_ms: 700,
+        committer: None,
+        restart_attempts: None,
+        snapshot_guard: Default::default(),
     }
 }
 

@@ -63,6 +63,8 @@ fn a_job_joining_the_two_sources_makes_every_table_related() {
     spec.tables.push(TableSpec {
         name: "table4".into(),
         columns: vec!["userId".into(), "totalAmount".into(), "totalPrice".into()],
+        kind: Default::default(),
+        transaction_timeout_ms: None,
     });
     let mut join = spec.jobs[1].clone();
     join.name = "join_job".into();

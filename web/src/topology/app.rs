@@ -3,7 +3,9 @@
 //! Every view is a pure function of the world at the cursor.
 
 use super::state::{TopoAction, TopoPlayer};
-use super::{BarrierTable, DelayChart, QueryPanel, TopoControls, TopoFaults, TopologyGraph};
+use super::{
+    BarrierTable, CheckpointPanel, DelayChart, QueryPanel, TopoControls, TopoFaults, TopologyGraph,
+};
 use crate::hooks::{use_keyboard, use_play_timer, use_player, use_theme, use_url_sync, Shortcut};
 use crate::shell::{LessonCard, ModeTabs, Notices, PlayerCmd, Shared};
 use batchscope_engine::barrier::{self, BarrierEventKind};
@@ -69,7 +71,11 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
             step_text(&e.kind, spec.no_barriers),
             matches!(
                 e.kind,
-                BarrierEventKind::JobFailed { .. } | BarrierEventKind::Revised { .. }
+                BarrierEventKind::JobFailed { .. }
+                    | BarrierEventKind::Revised { .. }
+                    | BarrierEventKind::TransactionAborted { .. }
+                    | BarrierEventKind::ExpiredSnapshotRead { .. }
+                    | BarrierEventKind::CommitRenotified { threw: true, .. }
             ),
         ),
         None => (
@@ -98,17 +104,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
         })
     };
     let total = player.len();
-    let marks = player.mode.last().trace().iter().filter_map(|e| {
-        let (class, sym) = match e.kind {
-            BarrierEventKind::Commit { .. } => ("mark-commit", "●"),
-            BarrierEventKind::JobFailed { .. } | BarrierEventKind::Revised { .. } => {
-                ("mark-fail", "✕")
-            }
-            _ => return None,
-        };
-        let left = (e.step + 1) as f64 / total.max(1) as f64 * 100.0;
-        Some(html! { <span class={classes!("scrub-mark", class)} style={format!("left:{left:.2}%")}>{ sym }</span> })
-    });
+    let marks = scrub_marks(player.mode.last().trace(), total);
     let stops = tour_view.marks().into_iter().map(|(c, title)| {
             let left = c as f64 / total.max(1) as f64 * 100.0;
             html! {
@@ -139,6 +135,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                         <BarrierTable world={world.clone()} />
                         <DelayChart world={world.clone()} dark={dark} />
                     </div>
+                    <CheckpointPanel world={world.clone()} dark={dark} />
                 </section>
                 <aside class="side topo-side">
                     <LessonCard class="topo-lesson" tour={tour_view} on_cmd={on_action.reform(TopoAction::from)}
@@ -157,6 +154,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                         tables={spec.tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>()}
                         barriers={world.run().barriers} no_barriers={spec.no_barriers}
                         fault_texts={url.faults.iter().map(|f| fault_text_in(f, spec)).collect::<Vec<_>>()}
+                        own_texts={barrier::preset(&url.topology).map(|t| t.faults.iter().map(|f| fault_text_in(f, spec)).collect::<Vec<_>>()).unwrap_or_default()}
                         faults={url.faults.clone()} on_action={on_action.clone()} />
                 </aside>
             </main>
@@ -164,7 +162,7 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
                 <div class="scrub">
                     <input type="range" class="scrub-range" data-testid="topo-scrub" aria-label="Step"
                            min="0" max={total.to_string()} value={cursor.to_string()} oninput={on_scrub} />
-                    <div class="scrub-marks" aria-hidden="true">{ for marks }{ for stops }</div>
+                    <div class="scrub-marks" aria-hidden="true">{ marks }{ for stops }</div>
                 </div>
                 <div class="shortcuts" aria-label="Keyboard shortcuts">
                     <span><kbd>{ "→" }</kbd>{ "step" }</span><span><kbd>{ "←" }</kbd>{ "back" }</span>
@@ -175,4 +173,20 @@ pub fn TopologyApp(props: &TopologyAppProps) -> Html {
             </footer>
         </div>
     }
+}
+
+/// The timeline's marks: a dot at every COMMIT, a cross at every failure or revision.
+fn scrub_marks(trace: &[barrier::BarrierEvent], total: usize) -> Html {
+    let marks = trace.iter().filter_map(|e| {
+        let (class, sym) = match e.kind {
+            BarrierEventKind::Commit { .. } => ("mark-commit", "●"),
+            BarrierEventKind::JobFailed { .. } | BarrierEventKind::Revised { .. } => {
+                ("mark-fail", "✕")
+            }
+            _ => return None,
+        };
+        let left = (e.step + 1) as f64 / total.max(1) as f64 * 100.0;
+        Some(html! { <span class={classes!("scrub-mark", class)} style={format!("left:{left:.2}%")}>{ sym }</span> })
+    });
+    html! { { for marks } }
 }

@@ -22,6 +22,9 @@ pub struct TopoFaultsProps {
     pub faults: Vec<Fault>,
     /// Each recorded fault in words, for this topology (when it strikes relative to PRECOMMIT).
     pub fault_texts: Vec<String>,
+    /// The failures the topology ships with, in words (part of the preset: not removable).
+    #[prop_or_default]
+    pub own_texts: Vec<String>,
     /// Every intent.
     pub on_action: Callback<TopoAction>,
 }
@@ -95,6 +98,7 @@ pub fn TopoFaults(props: &TopoFaultsProps) -> Html {
                         { "Revise now" }</button>
                 </div>
             }
+            { own_chips(&props.own_texts) }
             if !props.faults.is_empty() {
                 <div class="armed">
                     { for props.fault_texts.iter().enumerate().map(|(i, text)| {
@@ -110,5 +114,19 @@ pub fn TopoFaults(props: &TopoFaultsProps) -> Html {
                 </div>
             }
         </section>
+    }
+}
+
+/// The failures the topology ships with, as chips without a remove button.
+fn own_chips(texts: &[String]) -> Html {
+    if texts.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="armed" data-testid="topo-own-faults">
+            { for texts.iter().map(|text| html! {
+                <span class="chip chip-crash" title="This topology's own failure (part of the preset)">{ text }</span>
+            }) }
+        </div>
     }
 }

@@ -109,6 +109,7 @@ impl TopologyWorld {
         );
         table.write(n, out);
         let records = table.mark_processed(n, coverage, self.now_ms);
+        self.txn_write(sink, n);
         self.meta.on_processed(&name, n);
         if self.jobs[j].written + 1 == n && !self.jobs[j].snapshot_scheduled {
             self.schedule_snapshot(j, n);
@@ -204,6 +205,7 @@ impl TopologyWorld {
         self.check_transactions();
         self.expire_snapshots();
         self.fire_written_faults(&table, n);
+        self.after_written(j, sink, n);
         Some(BarrierEventKind::SnapshotWritten {
             job: name,
             table,
@@ -211,6 +213,7 @@ impl TopologyWorld {
             snapshot_id: id,
             total_record_count: total,
             delta_record_count: delta,
+            precommitted_txn: self.is_kafka(sink),
         })
     }
 
@@ -270,6 +273,7 @@ impl TopologyWorld {
         );
         self.meta.committed = b;
         self.meta.barriers[b as usize - 1].commit_at_ms = Some(self.now_ms);
+        self.txn_on_commit(b);
         self.check_transactions();
         self.expire_snapshots();
         Some(BarrierEventKind::Commit { barrier: b })

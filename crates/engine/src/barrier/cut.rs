@@ -90,7 +90,11 @@ impl TopologyWorld {
         let barrier = self.open_barrier(j);
         self.jobs[j].cdc_written = self.cdc_arrived as u64;
         let sink = self.sink_of(j);
-        self.tables[sink].write(barrier, recs)
+        let written = self.tables[sink].write(barrier, recs);
+        if written > 0 {
+            self.txn_write(sink, barrier);
+        }
+        written
     }
 
     /// Availability time of barrier `n` at a source, if available.
@@ -168,7 +172,9 @@ impl TopologyWorld {
             table.assert_replay_equal(n, &recs, "reads");
             return Vec::new();
         }
-        self.tables[sink].write(n, recs);
+        if self.tables[sink].write(n, recs) > 0 {
+            self.txn_write(sink, n);
+        }
         Vec::new()
     }
 
@@ -206,6 +212,9 @@ impl TopologyWorld {
         }
         let count = recs.len() as u32;
         let expired_snapshot = self.expired_snapshot(&source, n);
+        if let Some(failed) = self.expired_read(j, &source, n, expired_snapshot) {
+            return Some(failed);
+        }
         let delta = self.deliver(j, n, recs);
         let job = &mut self.jobs[j];
         let ninputs = job.inputs.len();
@@ -240,6 +249,26 @@ impl TopologyWorld {
             records: count,
             waiting_for,
             expired_snapshot,
+        })
+    }
+
+    /// Job `j` without a snapshot guard reads barrier `n` of `source`, whose snapshot expired:
+    /// the reader's files are gone, so Paimon's scan fails, and the job with it (it restores
+    /// the same checkpoint, so every restart fails alike). `None`: the read goes ahead.
+    fn expired_read(
+        &mut self,
+        j: usize,
+        source: &str,
+        n: u64,
+        expired: Option<u64>,
+    ) -> Option<BarrierEventKind> {
+        let snapshot_id = expired.filter(|_| !self.jobs[j].spec.snapshot_guard.protects())?;
+        self.urgent.push_back(Action::Fail { job: j });
+        Some(BarrierEventKind::ExpiredSnapshotRead {
+            job: self.jobs[j].spec.name.clone(),
+            table: source.to_string(),
+            barrier: n,
+            snapshot_id,
         })
     }
 

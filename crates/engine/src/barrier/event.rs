@@ -190,6 +190,10 @@ pub enum BarrierEventKind {
         total_record_count: i64,
         /// Records of this barrier.
         delta_record_count: i64,
+        /// A Kafka table: no snapshot, the barrier's transaction was pre-committed into the
+        /// job's checkpoint (its commit follows on COMMIT).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        precommitted_txn: bool,
     },
     /// The barrier is PROCESSED in all tables.
     Precommit {
@@ -221,6 +225,10 @@ pub enum BarrierEventKind {
         replayed_barriers: Vec<u64>,
         /// PROCESSED barriers rolled back.
         lost_barriers: Vec<u64>,
+        /// Set when this failure spent the job's restart attempts: the restart strategy gives
+        /// up and the job stays FAILED (the attempts it had).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gave_up_after: Option<u64>,
     },
     /// A recovering job recomputed a barrier its table had already WRITTEN before the failure:
     /// the same records (deterministic replay), so the commit is skipped as a duplicate.
@@ -269,5 +277,60 @@ pub enum BarrierEventKind {
         tables: Vec<String>,
         /// Jobs restarted.
         jobs: Vec<String>,
+    },
+    /// A Kafka table's transaction of a barrier was committed: its rows are visible to
+    /// `read_committed` consumers.
+    TransactionCommitted {
+        /// Job.
+        job: String,
+        /// Kafka table.
+        table: String,
+        /// Barrier.
+        barrier: u64,
+        /// Rows in the transaction.
+        records: u32,
+    },
+    /// The commit found the transaction aborted: the broker aborts a transaction still open
+    /// `timeout_ms` after it began, and the checkpoint restored is past its rows, so they are
+    /// lost (Flink's Kafka connector documentation, FLINK-23839).
+    TransactionAborted {
+        /// Job.
+        job: String,
+        /// Kafka table.
+        table: String,
+        /// Barrier.
+        barrier: u64,
+        /// Rows lost.
+        records: u32,
+        /// When the transaction began.
+        opened_at_ms: u64,
+        /// The producer's `transaction.timeout.ms`.
+        timeout_ms: u64,
+    },
+    /// After a restore, the restored checkpoint was notified complete again
+    /// (`notifyCheckpointComplete` is at least once).
+    CommitRenotified {
+        /// Job.
+        job: String,
+        /// Checkpoint notified.
+        checkpoint: u64,
+        /// Its last barrier.
+        barrier: u64,
+        /// Whether its commit had already happened (a repeat).
+        repeat: bool,
+        /// Whether the committer threw on it: the job fails again.
+        threw: bool,
+    },
+    /// A job without a snapshot guard read a snapshot expiry had removed: Paimon's scan throws
+    /// `OutOfRangeException` ("The snapshot with id N has expired"), and the job fails.
+    ExpiredSnapshotRead {
+        /// Job.
+        job: String,
+        /// Table read.
+        table: String,
+        /// Barrier it needed.
+        barrier: u64,
+        /// The expired snapshot's id.
+        snapshot_id: u64,
     },
 }

@@ -38,7 +38,11 @@ impl TopologyWorld {
                 by.push(who.clone());
             }
         }
-        for job in &self.jobs {
+        for job in self
+            .jobs
+            .iter()
+            .filter(|j| j.spec.snapshot_guard.protects())
+        {
             // Not only what the job has yet to read: a restart restores its last complete
             // checkpoint and reads again every snapshot after it (several barriers per
             // checkpoint), so those stay too.

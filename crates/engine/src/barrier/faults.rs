@@ -116,6 +116,7 @@ impl TopologyWorld {
         let table = self.tables[sink].name.clone();
         self.meta.on_rollback(&name, &table, keep);
         let lost = self.tables[sink].truncate(keep);
+        self.txn_rollback(sink, keep);
         assert!(
             self.tables[sink].processed() <= keep && self.tables[sink].written() <= keep,
             "`{table}` rolled back to barrier {keep}"
@@ -150,8 +151,16 @@ impl TopologyWorld {
         };
         let replayed: Vec<u64> = (b + 1..=last.max(b)).collect();
         let lost = self.restore(j, b, keep);
-        let at = self.now_ms + self.jobs[j].spec.restart_ms;
-        self.schedule(at, Action::Recover { job: j });
+        self.jobs[j].restarts += 1;
+        self.jobs[j].restored_from = b;
+        let gave_up_after = self.jobs[j]
+            .spec
+            .restart_attempts
+            .filter(|max| self.jobs[j].restarts > *max);
+        if gave_up_after.is_none() {
+            let at = self.now_ms + self.jobs[j].spec.restart_ms;
+            self.schedule(at, Action::Recover { job: j });
+        }
         self.check_transactions();
         Some(BarrierEventKind::JobFailed {
             job: self.jobs[j].spec.name.clone(),
@@ -162,6 +171,7 @@ impl TopologyWorld {
             restored_barrier: b,
             replayed_barriers: replayed,
             lost_barriers: lost,
+            gave_up_after,
         })
     }
 
@@ -191,6 +201,7 @@ impl TopologyWorld {
         } else {
             self.schedule_reads(j);
         }
+        self.after_recover(j, self.jobs[j].restored_from);
         BarrierEventKind::JobRecovered {
             job: self.jobs[j].spec.name.clone(),
             from_barrier: from,

@@ -104,6 +104,12 @@ pub struct Job {
     pub(super) process_scheduled: bool,
     #[serde(skip)]
     pub(super) snapshot_scheduled: bool,
+    /// Failures so far (each spends a restart attempt).
+    #[serde(skip)]
+    pub(super) restarts: u64,
+    /// The last barrier of the checkpoint the latest failure restored.
+    #[serde(skip)]
+    pub(super) restored_from: u64,
 }
 
 impl Job {
@@ -138,6 +144,8 @@ impl Job {
             cdc_written: 0,
             process_scheduled: false,
             snapshot_scheduled: false,
+            restarts: 0,
+            restored_from: 0,
         }
     }
 

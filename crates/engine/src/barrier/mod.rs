@@ -18,6 +18,7 @@ mod cut;
 mod delay;
 mod event;
 mod expire;
+mod fault;
 mod faults;
 mod job;
 mod meta;
@@ -26,10 +27,13 @@ mod presets;
 mod query;
 mod revise;
 mod run;
+mod sinks;
 mod snapshot;
 mod spec;
+mod stats;
 mod table;
 pub mod trace;
+mod txn;
 mod validate;
 mod world;
 
@@ -51,11 +55,18 @@ pub use query::{
     lineage, related_groups, Consistency, Query, QueryResult, QueryRow, ReadLevel, TableRead,
 };
 pub use run::{Fault, TopologyRun};
+pub use sinks::{
+    Committer, SnapshotGuard, TableKind, Txn, TxnState, DEFAULT_TRANSACTION_TIMEOUT_MS,
+};
 pub use snapshot::{PaimonSnapshot, SNAPSHOT_VERSION};
 pub use spec::is_cdc_source;
 pub use spec::{
     CdcRecordSpec, CdcSpec, JobSpec, OperatorSpec, QuerySpec, RatioSpec, TableSpec, TopologyError,
     TopologySpec, CDC_COLUMNS, CDC_SOURCE,
+};
+pub use stats::{
+    checkpoint_stats, progress_markers, CheckpointCounts, CheckpointRef, CheckpointStats,
+    LatestCheckpoints, MarkerPoint,
 };
 pub use table::{Table, TableBarrier, TableRecord, TableSnapshot};
 pub use world::TopologyWorld;

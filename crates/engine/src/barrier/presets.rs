@@ -47,6 +47,13 @@ ETL job to optimise): a table's delay = its snapshot's time - the CDC time of th
 it covers; a job's = its snapshot's time - all its inputs of that barrier available; the job to \
 optimise for a table = the job on its path from CDC with the largest mean job delay. The \
 durations live in the simulation, not in a MetaService table.
+- A `kafka` table stands for a topic behind Flink's exactly-once KafkaSink: a barrier's rows \
+are one Kafka transaction, whose clock starts at the barrier's first write (Kafka starts it at the \
+first record sent), pre-committed when the checkpoint holds the barrier (WRITTEN) and committed on \
+COMMIT, or on the restore if the job was down then; the abort is seen when the commit is tried. \
+No job or query reads the topic back.
+- A checkpoint is notified complete when its barrier is COMMIT; after a restore the restored \
+checkpoint is notified again (drawn for jobs whose `committer` the topology names).
 - Without barriers, each job cuts its own checkpoints and reads every snapshot upstream has \
 WRITTEN so far; checkpoint ids of different jobs are then not comparable.";
 
@@ -65,6 +72,22 @@ pub fn presets() -> Vec<(&'static str, &'static str)> {
             "three-queries",
             "FLIP-276's Query1 / Query2 / Query3 over table1, table2 (CDC source cdc) and table3 (its own source cdc3): Strong vs Weak",
         ),
+        (
+            "kafka-2pc-timeout",
+            "Flink's exactly-once Kafka sink: a job down longer than transaction.timeout.ms restores a checkpoint whose transaction the broker aborted — its rows are lost",
+        ),
+        (
+            "paimon-expired-snapshot",
+            "A Paimon streaming reader without consumer-id, restored onto a snapshot that expired while it was down: it fails on every restart",
+        ),
+        (
+            "group-offset-lag",
+            "A consumer group's committed offset lags the checkpoint: it moves only on a checkpoint's notification, and a restore uses the checkpoint, not the group",
+        ),
+        (
+            "notify-twice",
+            "A restored checkpoint is notified complete again: an idempotent committer skips it, one that throws fails on every restart until the restart strategy gives up",
+        ),
     ]
 }
 
@@ -74,6 +97,10 @@ pub fn preset(name: &str) -> Option<TopologySpec> {
         "shopping" => include_str!("presets/shopping.json"),
         "chain" => include_str!("presets/chain.json"),
         "three-queries" => include_str!("presets/three_queries.json"),
+        "kafka-2pc-timeout" => include_str!("presets/kafka_2pc_timeout.json"),
+        "notify-twice" => include_str!("presets/notify_twice.json"),
+        "group-offset-lag" => include_str!("presets/group_offset_lag.json"),
+        "paimon-expired-snapshot" => include_str!("presets/paimon_expired_snapshot.json"),
         _ => return None,
     };
     Some(TopologySpec::from_json(text).expect("built-in presets are valid"))

@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::fault::Fault;
+use super::sinks::{Committer, SnapshotGuard, TableKind};
 use crate::spec_json::printable;
 
 /// The name a job uses in `sources` to read the simulated CDC stream (the external source of a
@@ -76,6 +78,13 @@ pub struct TopologySpec {
     /// ones, unless a reader still uses them.
     #[serde(default = "default_retention")]
     pub snapshot_retention: u64,
+    /// Failures the topology ships with (a lesson's own failure), replayed as `--fail` ones.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::spec_json::deserialize_tagged_list"
+    )]
+    pub faults: Vec<Fault>,
 }
 
 fn default_one() -> u64 {
@@ -212,6 +221,21 @@ pub struct TableSpec {
     pub name: String,
     /// Column names in order; must equal what the writing job produces.
     pub columns: Vec<String>,
+    /// `paimon` (the default) or `kafka`: a topic behind Flink's exactly-once two-phase sink.
+    #[serde(default, skip_serializing_if = "TableKind::is_paimon")]
+    pub kind: TableKind,
+    /// A `kafka` table's producer `transaction.timeout.ms`: the broker aborts a transaction
+    /// still open this long after it began. Default: Flink's, one hour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transaction_timeout_ms: Option<u64>,
+}
+
+impl TableSpec {
+    /// The transaction timeout of a `kafka` table (its own, or Flink's default).
+    pub fn transaction_timeout(&self) -> u64 {
+        self.transaction_timeout_ms
+            .unwrap_or(super::sinks::DEFAULT_TRANSACTION_TIMEOUT_MS)
+    }
 }
 
 /// A Flink ETL job: sources → operators → one sink table.
@@ -245,6 +269,19 @@ pub struct JobSpec {
     /// Own checkpoint interval, used only with `no_barriers`.
     #[serde(default = "default_checkpoint_ms")]
     pub checkpoint_interval_ms: u64,
+    /// What its committer does when a committed checkpoint is notified again after a restore.
+    /// Unset: the re-notification is not drawn (Paimon's own committer, idempotent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub committer: Option<Committer>,
+    /// Restarts the job's restart strategy allows (Flink's
+    /// `restart-strategy.fixed-delay.attempts`); once spent, the job stays FAILED. Default:
+    /// unlimited, as Flink's default strategy with checkpointing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_attempts: Option<u64>,
+    /// What keeps the upstream snapshots it will still read from expiring: `meta_service` (the
+    /// default, FLIP-276), `consumer_id` (Paimon's consumer) or `none`.
+    #[serde(default, skip_serializing_if = "SnapshotGuard::is_meta_service")]
+    pub snapshot_guard: SnapshotGuard,
 }
 
 fn default_read_ms() -> u64 {

@@ -16,11 +16,96 @@ legend: CDC record arrives (and is streamed to root tables) | ISSUE MetaService 
         HELD fault holds a snapshot | WRITTEN snapshot created | PRECOMMIT processed in all tables |
         COMMIT written in all tables | FAIL / RECOVER job failover (restore a checkpoint, replay
         the barriers after it) | REPLAYED recomputed, identical to its snapshot | REVISE correct a
-        barrier, roll back downstream";
+        barrier, roll back downstream | TXN / ABORTED a Kafka table's transaction committed or
+        found aborted | NOTIFY a checkpoint notified complete again after a restore | EXPIRED a
+        reader without a snapshot guard finds its snapshot expired";
 
 /// One line for an event: time, step number, then what happened in the field's words.
 pub fn line(e: &BarrierEvent) -> String {
     format!("{:>6} ms #{:<4} {}", e.at_ms, e.step, what(&e.kind))
+}
+
+/// The lines of recoveries, two-phase sinks, committers and expired reads; `None` for the
+/// other events.
+fn failure_what(kind: &BarrierEventKind) -> Option<String> {
+    Some(match kind {
+        BarrierEventKind::SnapshotWritten {
+            table,
+            barrier,
+            precommitted_txn: true,
+            delta_record_count,
+            ..
+        } => format!(
+            "WRITTEN   {table} barrier {barrier}: its Kafka transaction ({delta_record_count} rows) pre-committed into the checkpoint"
+        ),
+        BarrierEventKind::TransactionCommitted {
+            table,
+            barrier,
+            records,
+            ..
+        } => format!(
+            "TXN       {table} barrier {barrier}: Kafka transaction committed ({records} rows visible to read_committed consumers)"
+        ),
+        BarrierEventKind::TransactionAborted {
+            table,
+            barrier,
+            records,
+            opened_at_ms,
+            timeout_ms,
+            ..
+        } => format!(
+            "ABORTED   {table} barrier {barrier}: the broker aborted its transaction (open since {opened_at_ms} ms, transaction.timeout.ms {timeout_ms}); the restored checkpoint is past its {records} rows: lost"
+        ),
+        BarrierEventKind::ExpiredSnapshotRead {
+            job,
+            table,
+            barrier,
+            snapshot_id,
+        } => format!(
+            "EXPIRED   {job} reads {table} barrier {barrier}: snapshot-{snapshot_id} has expired (OutOfRangeException), the job fails"
+        ),
+        BarrierEventKind::CommitRenotified {
+            job,
+            checkpoint,
+            barrier,
+            repeat,
+            threw,
+        } => {
+            let what = match (repeat, threw) {
+                (_, true) => "committed already: the committer throws, the job fails again",
+                (true, false) => "committed already: the committer skips it",
+                (false, false) => "its first commit",
+            };
+            format!("NOTIFY    {job} checkpoint {checkpoint} (barrier {barrier}) complete, again after the restore: {what}")
+        }
+        BarrierEventKind::JobFailed {
+            job,
+            table,
+            phase,
+            in_flight,
+            restored_barrier,
+            gave_up_after: Some(n),
+            ..
+        } => format!(
+            "FAIL      {job} {}: {n} restart attempts spent, the restart strategy gives up: {job} stays FAILED and {table} stops at barrier {restored_barrier}",
+            fail_phase(*phase, *in_flight, table)
+        ),
+        BarrierEventKind::Replayed {
+            table,
+            barrier,
+            records,
+            ..
+        } => format!(
+            "REPLAYED  {table} barrier {barrier}: {records} records, the same as its snapshot (commit skipped)"
+        ),
+        BarrierEventKind::JobRecovered {
+            job,
+            from_barrier,
+            replay,
+            revision,
+        } => recovered(job, *from_barrier, replay, revision.as_ref()),
+        _ => return None,
+    })
 }
 
 /// [`line`] for a run with or without timestamp barriers: without them the numbers of
@@ -134,6 +219,9 @@ fn cdc_line(record: &CdcRecord, written: &[TableBarrierRef]) -> String {
 }
 
 fn what(kind: &BarrierEventKind) -> String {
+    if let Some(text) = failure_what(kind) {
+        return text;
+    }
     match kind {
         BarrierEventKind::CdcRecord { record, written } => cdc_line(record, written),
         BarrierEventKind::BarrierIssued {
@@ -189,6 +277,7 @@ fn what(kind: &BarrierEventKind) -> String {
             restored_barrier,
             replayed_barriers,
             lost_barriers,
+            ..
         } => {
             let when = fail_phase(*phase, *in_flight, table);
             if *phase == FailPhase::OwnCheckpoint {
@@ -201,20 +290,6 @@ fn what(kind: &BarrierEventKind) -> String {
                 )
             }
         }
-        BarrierEventKind::Replayed {
-            table,
-            barrier,
-            records,
-            ..
-        } => format!(
-            "REPLAYED  {table} barrier {barrier}: {records} records, the same as its snapshot (commit skipped)"
-        ),
-        BarrierEventKind::JobRecovered {
-            job,
-            from_barrier,
-            replay,
-            revision,
-        } => recovered(job, *from_barrier, replay, revision.as_ref()),
         BarrierEventKind::Revised {
             table,
             barrier,
@@ -237,6 +312,8 @@ fn what(kind: &BarrierEventKind) -> String {
             tables.join(", "),
             jobs.join(", ")
         ),
+        // Said by `failure_what`.
+        _ => String::new(),
     }
 }
 

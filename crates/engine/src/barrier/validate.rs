@@ -3,10 +3,14 @@
 
 use std::collections::BTreeSet;
 
+use super::sinks::{Committer, SnapshotGuard, TableKind};
 use super::spec::{
     invalid, is_cdc_source, JobSpec, OperatorSpec, QuerySpec, TopologyError, TopologySpec,
     CDC_SOURCE,
 };
+
+/// The most restart attempts a job may have (each restart is a few events of the run).
+const MAX_RESTART_ATTEMPTS: u64 = 20;
 
 impl TopologySpec {
     /// Columns flowing out of a job's chain, or the first error (with `field` prefix).
@@ -212,7 +216,81 @@ impl TopologySpec {
                 ));
             }
         }
-        self.validate_revisions()
+        self.validate_revisions().and(self.validate_sinks())
+    }
+
+    /// Kafka tables (a timeout above 0, barriers, nobody reads the topic back) and committers
+    /// (one that throws on a repeat needs a restart strategy that gives up).
+    fn validate_sinks(&self) -> Result<(), TopologyError> {
+        for (i, t) in self.tables.iter().enumerate() {
+            let f = format!("tables[{i}]");
+            if t.kind != TableKind::Kafka {
+                if t.transaction_timeout_ms.is_some() {
+                    return Err(invalid(
+                        format!("{f}.transaction_timeout_ms"),
+                        "only a `kafka` table has a transaction timeout",
+                    ));
+                }
+                continue;
+            }
+            if t.transaction_timeout_ms == Some(0) {
+                return Err(invalid(
+                    format!("{f}.transaction_timeout_ms"),
+                    "must be above 0 ms: the broker would abort every transaction as it begins",
+                ));
+            }
+            if self.no_barriers {
+                return Err(invalid(
+                    format!("{f}.kind"),
+                    "a `kafka` table needs timestamp barriers here: its transactions commit on COMMIT",
+                ));
+            }
+            let read = self.jobs.iter().position(|j| j.sources.contains(&t.name));
+            if let Some(j) = read {
+                return Err(invalid(
+                    format!("jobs[{j}].sources"),
+                    format!(
+                        "`{}` is a Kafka table: no job reads a topic back here",
+                        t.name
+                    ),
+                ));
+            }
+            if self
+                .all_queries()
+                .iter()
+                .any(|q| q.tables.contains(&t.name))
+            {
+                return Err(invalid(
+                    "query.tables",
+                    format!("`{}` is a Kafka table: queries read Paimon tables", t.name),
+                ));
+            }
+        }
+        for (j, job) in self.jobs.iter().enumerate() {
+            let f = format!("jobs[{j}]");
+            if job
+                .restart_attempts
+                .is_some_and(|n| n > MAX_RESTART_ATTEMPTS)
+            {
+                return Err(invalid(
+                    format!("{f}.restart_attempts"),
+                    format!("at most {MAX_RESTART_ATTEMPTS}"),
+                ));
+            }
+            if job.snapshot_guard == SnapshotGuard::None && job.restart_attempts.is_none() {
+                return Err(invalid(
+                    format!("{f}.restart_attempts"),
+                    "a reader without a snapshot guard can be restored onto an expired snapshot and fail on every restart: set restart_attempts (Flink's restart-strategy.fixed-delay.attempts) so the run ends",
+                ));
+            }
+            if job.committer == Some(Committer::ThrowsOnRepeat) && job.restart_attempts.is_none() {
+                return Err(invalid(
+                    format!("{f}.restart_attempts"),
+                    "a committer that throws on a repeated notification fails on every restart: set restart_attempts (Flink's restart-strategy.fixed-delay.attempts) so the run ends",
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The field of CDC source `k`: `cdc` when the topology has one source, else `cdc[k]`.

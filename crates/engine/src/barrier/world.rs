@@ -51,6 +51,14 @@ pub(super) enum Action {
         table: String,
         barrier: u64,
     },
+    TxnResolve {
+        job: usize,
+        barrier: u64,
+    },
+    Renotify {
+        job: usize,
+        barrier: u64,
+    },
 }
 
 impl Action {
@@ -62,7 +70,9 @@ impl Action {
             | Action::Process { job, .. }
             | Action::Snapshot { job, .. }
             | Action::Fail { job }
-            | Action::Recover { job } => Some(*job),
+            | Action::Recover { job }
+            | Action::TxnResolve { job, .. }
+            | Action::Renotify { job, .. } => Some(*job),
             _ => None,
         }
     }
@@ -93,6 +103,8 @@ pub struct TopologyWorld {
     pub(super) corrections: BTreeMap<(String, u64), super::revise::RevisedBarrier>,
     /// Jobs a revision restarted, with what it revised: their next recovery says so.
     pub(super) revising: BTreeMap<usize, super::event::RevisionReplay>,
+    /// Kafka tables' transactions.
+    pub(super) txns: BTreeMap<(usize, u64), super::sinks::Txn>,
     trace: crate::history::History<BarrierEvent>,
 }
 
@@ -180,6 +192,10 @@ impl TopologyWorld {
     /// Builds the world of a recorded run; its faults fire when their time comes.
     pub fn from_run(mut run: TopologyRun) -> Result<Self, TopologyError> {
         run.spec.barriers = run.barriers;
+        // The topology's own failures become recorded ones, first.
+        let mut faults = std::mem::take(&mut run.spec.faults);
+        faults.append(&mut run.faults);
+        run.faults = faults;
         let meta = MetaService::register(&run.spec)?;
         for f in &run.faults {
             check_fault(&run.spec, &meta, f)?;
@@ -217,6 +233,7 @@ impl TopologyWorld {
             trace: crate::history::History::default(),
             corrections: BTreeMap::new(),
             revising: BTreeMap::new(),
+            txns: BTreeMap::new(),
             cdc_plan,
             run,
         };
@@ -304,6 +321,8 @@ impl TopologyWorld {
             Action::Fail { job } => self.on_fail(job),
             Action::Recover { job } => Some(self.on_recover(job)),
             Action::Revise { table, barrier } => Some(self.on_revise(&table, barrier)),
+            Action::TxnResolve { job, barrier } => self.on_txn_resolve(job, barrier),
+            Action::Renotify { job, barrier } => self.on_renotify(job, barrier),
         }
     }
 

@@ -45,6 +45,10 @@ pub const TOPOLOGY_GOLDEN: &[TopologyGolden] = &[
     TopologyGolden { preset: "chain", seed: 9007199254740993, barriers: 5, no_barriers: false, per_checkpoint: 1, fail: &[("join_job", 3)], revise: Some(("table1", 1, 5)), steps: 138, hash: 0x344b428efd4b395d },
     TopologyGolden { preset: "shopping", seed: 1, barriers: 5, no_barriers: false, per_checkpoint: 2, fail: &[("price_job", 4)], revise: None, steps: 75, hash: 0x366ae659c6584dae },
     TopologyGolden { preset: "three-queries", seed: 3, barriers: 5, no_barriers: false, per_checkpoint: 3, fail: &[("amount_job", 5)], revise: Some(("table1", 2, 5)), steps: 119, hash: 0x5735db36e3f307a1 },
+    TopologyGolden { preset: "kafka-2pc-timeout", seed: 1, barriers: 5, no_barriers: false, per_checkpoint: 1, fail: &[], revise: None, steps: 64, hash: 0x1a0fe68ea35e7634 },
+    TopologyGolden { preset: "paimon-expired-snapshot", seed: 2, barriers: 5, no_barriers: false, per_checkpoint: 1, fail: &[], revise: None, steps: 50, hash: 0xee57c5ffcac59d72 },
+    TopologyGolden { preset: "group-offset-lag", seed: 3, barriers: 5, no_barriers: false, per_checkpoint: 1, fail: &[], revise: None, steps: 68, hash: 0x293eb1d9d612f368 },
+    TopologyGolden { preset: "notify-twice", seed: 4, barriers: 5, no_barriers: false, per_checkpoint: 1, fail: &[], revise: None, steps: 62, hash: 0xdb1ca57fc5cf9941 },
     TopologyGolden { preset: "shopping", seed: 18364758544493064720, barriers: 6, no_barriers: false, per_checkpoint: 1, fail: &[("amount_job", 4)], revise: None, steps: 85, hash: 0x9a8eeec1a6be6f9f },
 ];
 

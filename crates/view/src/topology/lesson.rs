@@ -43,6 +43,26 @@ pub fn topology_heading(name: &str) -> TopoHeading {
             question: "FLIP-276 (Flink wiki, \"Data Consistency Type\"): what do several queries asked at the same moment see?",
             try_hash: "#mode=topology&topology=three-queries&seed=1&fail=amount_job@2&level=rc&consistency=weak&at=0",
         },
+        "kafka-2pc-timeout" => TopoHeading {
+            title: "An exactly-once Kafka sink down longer than its transaction timeout",
+            question: "Flink's Kafka connector (KafkaSink, EXACTLY_ONCE): what happens to a pre-committed transaction when the job stays down longer than transaction.timeout.ms?",
+            try_hash: "#mode=topology&topology=kafka-2pc-timeout&seed=1&level=rc&consistency=strong&at=0",
+        },
+        "paimon-expired-snapshot" => TopoHeading {
+            title: "A Paimon reader restored onto an expired snapshot",
+            question: "Paimon (consumer-id, snapshot expiration; apache/paimon #9533): why is a restored streaming reader stuck in a restart loop, and does consumer-id protect it?",
+            try_hash: "#mode=topology&topology=paimon-expired-snapshot&seed=1&level=rc&consistency=strong&at=0",
+        },
+        "group-offset-lag" => TopoHeading {
+            title: "Two progress markers: the checkpoint and the consumer group",
+            question: "Flink's KafkaSource commits offsets to the consumer group when a checkpoint completes (apache/flink-connector-kafka PR #293, FLINK-33484): is the lag a monitor shows real, and which offset does a restart use?",
+            try_hash: "#mode=topology&topology=group-offset-lag&seed=1&level=rc&consistency=strong&at=0",
+        },
+        "notify-twice" => TopoHeading {
+            title: "A checkpoint notified complete twice: idempotent and throwing committers",
+            question: "Flink's CheckpointListener: notifyCheckpointComplete is at least once — what does a committer do when the restored checkpoint is notified again?",
+            try_hash: "#mode=topology&topology=notify-twice&seed=1&level=rc&consistency=strong&at=0",
+        },
         _ => TopoHeading {
             title: "avgPrice across two tables: timestamp barriers",
             question: "FLIP-276 (Flink wiki): how do timestamp barriers make a query across tables consistent, and what does each consistency level return?",
@@ -58,7 +78,9 @@ pub fn topology_lesson(name: &str) -> TopoLesson {
         question,
         try_hash,
     } = topology_heading(name);
-    let (paragraphs, try_text) = match name {
+    let (paragraphs, try_text) = match super::failure_lessons::paragraphs(name) {
+        Some(p) => p,
+        None => match name {
         "chain" => (
             vec![
             "This chain is batchscope's own shape, not a figure of the FLIP. The MetaService issues a global timestamp barrier every second; it travels through the tables: a job reads barrier N of an upstream table only once that table WROTE a snapshot of N.",
@@ -92,6 +114,7 @@ pub fn topology_lesson(name: &str) -> TopoLesson {
             ],
             "price_job fails after barrier 2 is PRECOMMIT: Read Committed goes 10 → 8.333 → 10",
         ),
+    },
     };
     TopoLesson {
         title,
@@ -119,6 +142,16 @@ pub enum TopoMoment {
     JobFailed,
     /// A job restarts from its checkpoint.
     JobRecovered,
+    /// A Kafka table's transaction was committed.
+    TxnCommitted,
+    /// A Kafka table's transaction was found aborted.
+    TxnAborted,
+    /// A restored checkpoint is notified complete again; `true`: the committer threw.
+    Renotified(bool),
+    /// A job's restart strategy gives up.
+    GaveUp,
+    /// A reader finds the snapshot it reads expired.
+    ExpiredRead,
     /// The end of the run.
     End,
 }
@@ -137,6 +170,11 @@ impl TopoMoment {
             (TopoMoment::Commit(n), K::Commit { barrier }) => *barrier == n,
             (TopoMoment::JobFailed, K::JobFailed { .. }) => true,
             (TopoMoment::JobRecovered, K::JobRecovered { .. }) => true,
+            (TopoMoment::TxnCommitted, K::TransactionCommitted { .. }) => true,
+            (TopoMoment::TxnAborted, K::TransactionAborted { .. }) => true,
+            (TopoMoment::Renotified(t), K::CommitRenotified { threw, .. }) => *threw == t,
+            (TopoMoment::GaveUp, K::JobFailed { gave_up_after, .. }) => gave_up_after.is_some(),
+            (TopoMoment::ExpiredRead, K::ExpiredSnapshotRead { .. }) => true,
             _ => false,
         }
     }
@@ -180,6 +218,9 @@ const fn topo_stop(at: TopoMoment, title: &'static str, text: &'static str) -> T
 pub fn topology_tour(name: &str) -> TopoTour {
     use TopoMoment::*;
     let hash = topology_lesson(name).try_hash;
+    if let Some(stops) = failure_tour(name) {
+        return TopoTour { hash, stops };
+    }
     let stops = match name {
         "chain" => vec![
             topo_stop(Issued(1), "A global barrier",
@@ -235,6 +276,61 @@ pub fn topology_tour(name: &str) -> TopoTour {
         ],
     };
     TopoTour { hash, stops }
+}
+
+/// The tours of the presets about failures around the barriers (two-phase sinks, committers,
+/// expired snapshots); `None` for the others.
+fn failure_tour(name: &str) -> Option<Vec<TopoStop>> {
+    use TopoMoment::*;
+    Some(match name {
+        "kafka-2pc-timeout" => vec![
+            topo_stop(TxnCommitted, "A transaction commits",
+                "Barrier 1 is COMMIT: to_kafka commits its Kafka transaction and orders_topic's rows of barrier 1 become visible to read_committed consumers."),
+            topo_stop(JobFailed, "to_kafka fails after the pre-commit",
+                "Its checkpoint holds barrier 2's pre-committed transaction; the commit was still to come. The job stays down for its restart time."),
+            topo_stop(JobRecovered, "The restore, after the timeout",
+                "to_kafka restores the checkpoint holding barrier 2's transaction and replays only what came after it: barrier 2's rows are not read again."),
+            topo_stop(TxnAborted, "Aborted: rows lost",
+                "The broker aborted the transaction once it had been open longer than transaction.timeout.ms. Nothing will write those rows again: lost (Flink's Kafka connector documentation, FLINK-23839)."),
+            topo_stop(End, "Count what was lost",
+                "The checkpoint panel shows one restore; the report counts the rows of the aborted transaction as lost. Run it again with --restart-ms 30000 in the CLI: within the timeout, nothing is lost."),
+        ],
+        "paimon-expired-snapshot" => vec![
+            topo_stop(JobFailed, "enrich_job fails",
+                "It restores checkpoint 1; the next snapshot it will read is the one of barrier 2. It stays down while ingest_orders writes on."),
+            topo_stop(JobRecovered, "Restored onto an expired snapshot",
+                "Expiry removed the snapshot of barrier 2 while enrich_job was down: no consumer-id kept it."),
+            topo_stop(ExpiredRead, "OutOfRangeException",
+                "The read fails: the snapshot has expired. The job fails and restores the same checkpoint — the next restart will ask for the same snapshot (apache/paimon #9533)."),
+            topo_stop(GaveUp, "Stuck, then given up",
+                "Every restart failed the same way; the restart strategy gives up and enrich_job stays FAILED — the run's last event. The checkpoint panel counts the restores of the same checkpoint, one per attempt. With --consumer-id the snapshot would have been kept."),
+        ],
+        "group-offset-lag" => vec![
+            topo_stop(Commit(1), "The group moves on COMMIT",
+                "Barrier 1 is COMMIT — late, because slow_job's snapshot took long. Only now is fast_job's first checkpoint notified and its offsets committed to the consumer group. Compare the two markers in the checkpoint panel."),
+            topo_stop(JobFailed, "fast_job fails",
+                "Its checkpoint holds more of the stream than the group offset: a monitor reading the group shows lag that is not there."),
+            topo_stop(JobRecovered, "The restore uses the checkpoint",
+                "fast_job resumes from its checkpoint's offsets, not from the group's older ones: nothing is read twice, nothing skipped."),
+            topo_stop(Commit(3), "The group catches up",
+                "The next notification after the restart commits the offsets of the checkpoint it completes: the outside marker jumps forward."),
+            topo_stop(End, "Which marker is the truth",
+                "The checkpoint is what recovery uses; the group offset is what the outside sees, one notification behind."),
+        ],
+        "notify-twice" => vec![
+            topo_stop(JobFailed, "paimon_job fails",
+                "After barrier 3 is PRECOMMIT, before WRITTEN: it will restore checkpoint 2, whose commit happened when barrier 2 became COMMIT."),
+            topo_stop(Renotified(false), "Notified again: skipped",
+                "After the restore Flink notifies checkpoint 2 complete again. paimon_job's committer recognises it as committed and skips it, as Paimon skips a commit identifier it already committed."),
+            topo_stop(Renotified(true), "Notified again: it throws",
+                "custom_job's committer throws on the repeat (apache/seatunnel PR #12150): the job fails again, restores the same checkpoint, and is notified again."),
+            topo_stop(GaveUp, "The restart strategy gives up",
+                "Its restart attempts are spent: custom_job stays FAILED. orders_copy stops at barrier 2, and no later barrier becomes COMMIT anywhere."),
+            topo_stop(End, "Counted as Flink counts",
+                "The checkpoint panel shows custom_job's restores and its failed checkpoint beside paimon_job's single restore."),
+        ],
+        _ => return None,
+    })
 }
 
 /// The engine's list of simplifications, one item a line.

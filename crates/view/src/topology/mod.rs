@@ -6,7 +6,9 @@
 //! One file per concern: [`url`], [`history`], [`layout`](mod@layout), [`text`], [`delay_chart`], [`lesson`];
 //! everything is re-exported here, so `topology::X` names stay as they were.
 
+pub mod checkpoints;
 pub mod delay_chart;
+mod failure_lessons;
 pub mod history;
 pub mod layout;
 pub mod lesson;
@@ -114,9 +116,9 @@ mod tests {
         .unwrap_err();
         let params: Vec<&str> = errors.iter().map(|e| e.param.as_str()).collect();
         assert_eq!(params, ["topology", "seed", "level", "at", "fail"]);
-        assert!(errors[0]
-            .reason
-            .contains("unknown topology `nope` (known: shopping, chain, three-queries)"));
+        assert!(errors[0].reason.contains(
+            "unknown topology `nope` (known: shopping, chain, three-queries, kafka-2pc-timeout"
+        ));
         assert!(errors[4].reason.contains("unknown job `ghost`"));
         assert!(errors[4].reason.contains("price_job"));
         let e = parse_topology("#mode=topology&fail=price_job@9").unwrap_err();
@@ -283,7 +285,12 @@ mod tests {
     fn every_preset_has_its_lesson_and_the_simplifications_are_listed() {
         for (name, _) in barrier::presets() {
             let l = topology_lesson(name);
-            assert!(l.question.contains("FLIP-276"), "{name}");
+            assert!(
+                ["FLIP-276", "Flink", "Paimon"]
+                    .iter()
+                    .any(|s| l.question.contains(s)),
+                "{name}: the question names its public source"
+            );
             assert!(
                 !l.paragraphs.join(" ").contains("seed"),
                 "{name}: cites public sources"

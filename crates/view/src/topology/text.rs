@@ -63,6 +63,9 @@ pub fn fault_text(f: &Fault) -> String {
         }
         // `step` counts the events before the fault: it strikes after the trace's #(step - 1).
         Fault::FailAtStep { job, step } => format!("{job} fails {}", after_event(*step)),
+        Fault::FailAfterWritten { job, barrier } => {
+            format!("{job} fails once its table has WRITTEN barrier {barrier}, before COMMIT")
+        }
         Fault::ReviseAtStep {
             table,
             barrier,
@@ -151,6 +154,24 @@ pub fn active(world: &TopologyWorld, event: Option<&BarrierEvent>) -> Active {
             a.alarm = true;
         }
         BarrierEventKind::JobRecovered { job, .. } => a.nodes.push(job.clone()),
+        BarrierEventKind::TransactionCommitted { job, table, .. } => {
+            a.edges.push((job.clone(), table.clone()));
+            a.nodes.push(table.clone());
+        }
+        BarrierEventKind::TransactionAborted { job, table, .. } => {
+            a.edges.push((job.clone(), table.clone()));
+            a.nodes.push(table.clone());
+            a.alarm = true;
+        }
+        BarrierEventKind::ExpiredSnapshotRead { job, table, .. } => {
+            a.edges.push((table.clone(), job.clone()));
+            a.nodes.push(job.clone());
+            a.alarm = true;
+        }
+        BarrierEventKind::CommitRenotified { job, threw, .. } => {
+            a.nodes.push(job.clone());
+            a.alarm = *threw;
+        }
         BarrierEventKind::Replayed { job, table, .. } => {
             a.edges.push((job.clone(), table.clone()));
             a.nodes.push(table.clone());
@@ -185,8 +206,83 @@ fn cdc_text(record: &CdcRecord, written: &[TableBarrierRef]) -> String {
     )
 }
 
+/// Recoveries, two-phase sinks, committers and expired reads in words; `None` for the other
+/// events.
+fn failure_text(kind: &BarrierEventKind) -> Option<String> {
+    use BarrierEventKind as K;
+    Some(match kind {
+        K::TransactionCommitted {
+            job,
+            table,
+            barrier,
+            records,
+        } => format!(
+            "{job} commits the Kafka transaction of barrier {barrier}: its {records} rows in {table} become visible to read_committed consumers (KafkaSink's committer, on notifyCheckpointComplete or on restore)."
+        ),
+        K::TransactionAborted {
+            job,
+            table,
+            barrier,
+            records,
+            opened_at_ms,
+            timeout_ms,
+        } => format!(
+            "{job} tries to commit the Kafka transaction of barrier {barrier}, but the broker aborted it: it was open since {opened_at_ms} ms, longer than its transaction.timeout.ms of {timeout_ms} ms. The checkpoint {job} restored is past those rows, so nothing writes them again: {records} rows of {table} are lost (Flink's Kafka connector docs: a job down longer than the transaction timeout loses data; FLINK-23839)."
+        ),
+        K::ExpiredSnapshotRead {
+            job,
+            table,
+            barrier,
+            snapshot_id,
+        } => format!(
+            "{job} reads barrier {barrier} of {table}, but snapshot {snapshot_id} has expired: nothing kept it (no consumer-id) while the job was down, and its checkpoint points at it. Paimon's scan throws OutOfRangeException: \"The snapshot with id {snapshot_id} has expired. You can: 1. increase the snapshot or changelog expiration time. 2. use consumer-id to ensure that unconsumed snapshots will not be expired.\" The job fails; the restart restores the same checkpoint (apache/paimon #9533)."
+        ),
+        K::CommitRenotified {
+            job,
+            checkpoint,
+            barrier,
+            repeat,
+            threw,
+        } => {
+            let what = match (repeat, threw) {
+                (_, true) => format!("it committed barrier {barrier} already, and this committer throws on a repeat (apache/seatunnel PR #12150: IllegalStateException on every restart): {job} fails again"),
+                (true, false) => format!("it committed barrier {barrier} already; the committer recognises the checkpoint and does nothing (as Paimon skips a commit identifier it committed)"),
+                (false, false) => format!("barrier {barrier} was not committed yet, so this is its first commit"),
+            };
+            format!("After the restore, Flink notifies checkpoint {checkpoint} complete again (CheckpointListener.notifyCheckpointComplete is at least once): {what}.")
+        }
+        K::JobFailed {
+            job,
+            table,
+            restored_barrier,
+            gave_up_after: Some(n),
+            ..
+        } => format!(
+            "{job} FAILED again, and its {n} restart attempts are spent: the restart strategy gives up (Flink's restart-strategy.fixed-delay.attempts), the job stays FAILED and {table} stays at barrier {restored_barrier}. Every barrier after it waits for {table}: COMMIT stops for the whole topology."
+        ),
+        K::Replayed {
+            job,
+            table,
+            barrier,
+            records,
+        } => format!(
+            "{job} recomputes barrier {barrier} after its restart: the same {records} records as the snapshot {table} already holds, so the commit is skipped as a duplicate."
+        ),
+        K::JobRecovered {
+            job,
+            from_barrier,
+            replay,
+            revision,
+        } => recovered_text(job, *from_barrier, replay, revision.as_ref()),
+        _ => return None,
+    })
+}
+
 /// One step in words, for the step note.
 pub fn event_text(kind: &BarrierEventKind) -> String {
+    if let Some(text) = failure_text(kind) {
+        return text;
+    }
     use BarrierEventKind as K;
     match kind {
         K::CdcRecord { record, written } => cdc_text(record, written),
@@ -263,6 +359,7 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             restored_barrier,
             replayed_barriers,
             lost_barriers,
+            ..
         } => {
             let lost: Vec<String> = lost_barriers.iter().map(u64::to_string).collect();
             let when = barrier::trace::fail_phase(*phase, *in_flight, table);
@@ -280,20 +377,6 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
                 if replay.is_empty() { "none".to_string() } else { replay.join(", ") }
             )
         }
-        K::Replayed {
-            job,
-            table,
-            barrier,
-            records,
-        } => format!(
-            "{job} recomputes barrier {barrier} after its restart: the same {records} records as the snapshot {table} already holds, so the commit is skipped as a duplicate."
-        ),
-        K::JobRecovered {
-            job,
-            from_barrier,
-            replay,
-            revision,
-        } => recovered_text(job, *from_barrier, replay, revision.as_ref()),
         K::Revised {
             table,
             barrier,
@@ -309,6 +392,8 @@ pub fn event_text(kind: &BarrierEventKind) -> String {
             tables.join(", "),
             jobs.join(", ")
         ),
+        // Said by `failure_text`.
+        _ => String::new(),
     }
 }
 

@@ -76,6 +76,7 @@ pub fn topology_names() -> Vec<&'static str> {
 pub fn canonical_faults(mut faults: Vec<Fault>) -> Vec<Fault> {
     faults.sort_by_key(|f| match f {
         Fault::FailBeforeWritten { .. } => 0,
+        Fault::FailAfterWritten { .. } => 4,
         Fault::FailAtStep { .. } => 1,
         Fault::ReviseAtStep { .. } => 2,
         Fault::ReviseAfterWritten { .. } => 3,
@@ -279,8 +280,9 @@ pub fn format_topology(state: &TopoUrl) -> String {
                 barrier,
                 step,
             } => ("revise", format!("{table}@{barrier}@{step}")),
-            // Not produced by the dashboard (the CLI's `--revise`); not expressible in a link.
-            Fault::ReviseAfterWritten { .. } => continue,
+            // Not produced by the dashboard (the CLI's `--revise`, a topology's own failure);
+            // not expressible in a link.
+            Fault::ReviseAfterWritten { .. } | Fault::FailAfterWritten { .. } => continue,
         };
         groups.entry(k).or_default().push(v);
     }
