@@ -1,6 +1,6 @@
 //! End-to-end test of the built dashboard on every screen a class meets, in headless Chromium:
 //! a 1024×768 laptop and a 1280×720 projector (header controls never overlap, the page never
-//! scrolls sideways), a 390×844 phone (one column, the transport on screen), present mode
+//! scrolls sideways, every side tab in view), a 390×844 phone (one column, the transport on screen), present mode
 //! (`present=1`: larger text, only what a class needs) and the embed form (`embed=1`: no
 //! header, a link back to the full page).
 
@@ -59,6 +59,28 @@ async fn diagram_text_readable(client: &Client, what: &str) -> TestResult {
     Ok(())
 }
 
+/// The side panel's tab buttons that are not wholly inside the panel's visible box (a strip
+/// that scrolls sideways hides its last tabs), with the number of tabs.
+const TABS_OUT_OF_VIEW: &str = r#"
+    const strip = document.querySelector('.panels .tabs');
+    const box = strip.getBoundingClientRect();
+    const tabs = [...strip.querySelectorAll('[role=tab]')];
+    const out = tabs.filter(t => { const r = t.getBoundingClientRect();
+      return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5
+          || r.bottom > box.bottom + 0.5 || r.width === 0; })
+      .map(t => t.textContent);
+    if (strip.scrollWidth > strip.clientWidth + 1) out.push(`the strip scrolls: ${strip.scrollWidth} > ${strip.clientWidth}`);
+    return [tabs.length, out];"#;
+
+/// Every side tab (the Tablestore presets have five) is on screen without sideways scrolling.
+async fn every_tab_in_view(client: &Client, what: &str) -> TestResult {
+    let seen = js(client, TABS_OUT_OF_VIEW).await?;
+    if seen[0] != serde_json::json!(5) || seen[1].as_array().is_none_or(|a| !a.is_empty()) {
+        return Err(format!("{what}: [tabs, tabs out of view] = {seen}"));
+    }
+    Ok(())
+}
+
 async fn nothing_overlaps(client: &Client, what: &str) -> TestResult {
     let overlaps = js(client, OVERLAPS).await?;
     if overlaps.as_array().is_some_and(|a| !a.is_empty()) {
@@ -100,6 +122,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         resize(client, w, h).await?;
         nothing_overlaps(client, &format!("{w}×{h}")).await?;
         diagram_text_readable(client, &format!("{w}×{h}")).await?;
+        every_tab_in_view(client, &format!("{w}×{h}")).await?;
     }
 
     // A phone: the transport stays on screen, the page does not scroll sideways.
