@@ -216,6 +216,35 @@ async fn drive(client: &Client, port: u16) -> TestResult {
             "the message should name `seed` as left out: {notice}"
         ));
     }
+    // The notice is drawn over the page: the main area is where it is without it. Another run
+    // (a new seed) leaves the link it talked about behind, and the notice with it.
+    let with = js(
+        client,
+        "return document.querySelector('.main').getBoundingClientRect().top;",
+    )
+    .await?;
+    js(
+        client,
+        "const s = document.querySelector('#seed'); s.value = '8'; s.dispatchEvent(new Event('change')); return true;",
+    )
+    .await?;
+    wait_for(
+        client,
+        "!document.querySelector('[data-testid=notice]') && location.hash.includes('seed=8')",
+        10,
+        "the notice about the old link to leave with it",
+    )
+    .await?;
+    let without = js(
+        client,
+        "return document.querySelector('.main').getBoundingClientRect().top;",
+    )
+    .await?;
+    if with != without {
+        return Err(format!(
+            "a notice moved the main area: {with} px with it, {without} px without"
+        ));
+    }
     Ok(())
 }
 
