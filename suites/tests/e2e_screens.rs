@@ -1,9 +1,10 @@
 //! End-to-end test of the built dashboard on every screen a class meets, in headless Chromium:
 //! a 1024×768 laptop and a 1280×720 projector (header controls never overlap, the page never
-//! scrolls sideways, every side tab in view), a 390×844 phone (one column, the transport on screen), present mode
-//! (`present=1`: larger text, only what a class needs) and the embed form (`embed=1`: no
-//! header, a link back to the full page).
-
+//! scrolls sideways, every side tab in view, each Spark UI chart whole in its box), a 390×844
+//! phone (one column, the transport on screen), present mode (`present=1`: larger text, only
+//! what a class needs; after a reload at 1280×720 nothing clipped, saved as
+//! `target/e2e/present-1280x720-reload.png`) and the embed form (`embed=1`: no header, a link
+//! back to the full page).
 mod common;
 
 use common::browser::*;
@@ -71,6 +72,16 @@ const TABS_OUT_OF_VIEW: &str = r#"
       .map(t => t.textContent);
     if (strip.scrollWidth > strip.clientWidth + 1) out.push(`the strip scrolls: ${strip.scrollWidth} > ${strip.clientWidth}`);
     return [tabs.length, out];"#;
+
+/// The Spark UI tab's scrolling box and its charts: [box height, every chart (caption and
+/// all) fits in it, each chart's height].
+const CHARTS_FIT: &str = r#"
+    const ui = document.querySelector('[data-testid=spark-ui]');
+    let box = ui;
+    while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+    const room = box.clientHeight;
+    const tall = [...ui.querySelectorAll('.spark-chart')].map(f => f.getBoundingClientRect().height);
+    return [room, tall.every(t => t > 50 && t <= room), tall];"#;
 
 /// Every side tab (the Tablestore presets have five) is on screen without sideways scrolling.
 async fn every_tab_in_view(client: &Client, what: &str) -> TestResult {
@@ -153,6 +164,28 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         return Err("on a phone the play button scrolls away".into());
     }
 
+    // The Spark UI tab: each chart, caption and all, fits the box it scrolls in.
+    reopen(
+        client,
+        port,
+        "#preset=kafka-append&seed=7&crash=sink-commit@3&at=80&tab=progress",
+    )
+    .await?;
+    for (w, h) in [(1024, 768), (1280, 720), (1366, 768)] {
+        resize(client, w, h).await?;
+        wait_for(
+            client,
+            "document.querySelectorAll('.spark-chart svg').length === 3",
+            20,
+            "the Spark UI charts",
+        )
+        .await?;
+        let fit = js(client, CHARTS_FIT).await?;
+        if fit[1] != serde_json::json!(true) {
+            return Err(format!("{w}×{h}: a Spark UI chart is taller than its box: [box px, fits, charts px] = {fit}"));
+        }
+    }
+
     // Present mode from the URL, on a projector.
     reopen(
         client,
@@ -190,6 +223,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     // Present mode holds: the page's own writes of its link keep `present=1`, so a reload stays
     // in it; `p` leaves it and takes the flag out of the address bar.
     reopen(client, port, "#preset=tablestore&seed=7&at=20&present=1").await?;
+    resize(client, 1280, 720).await?;
     let first = js(client, "return location.hash;").await?;
     click(client, "[data-testid=play]").await?;
     wait_for(
@@ -221,6 +255,20 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "present mode after a reload",
     )
     .await?;
+    // After the reload, at 1280×720: nothing overlaps, every tab and the badge's numbers whole.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    nothing_overlaps(client, "present mode at 1280×720 after a reload").await?;
+    every_tab_in_view(client, "present mode at 1280×720 after a reload").await?;
+    let clipped = js(
+        client,
+        "return [...document.querySelectorAll('.badge-title, .badge-detail, #preset')] \
+           .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent);",
+    )
+    .await?;
+    if clipped.as_array().is_none_or(|a| !a.is_empty()) {
+        return Err(format!("present mode after a reload clips {clipped}"));
+    }
+    save_screenshot(client, "present-1280x720-reload.png").await?;
     client
         .find(fantoccini::Locator::Css("body"))
         .await
