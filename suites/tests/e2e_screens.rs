@@ -5,6 +5,7 @@
 //! what a class needs; after a reload at 1280×720 nothing clipped, saved as
 //! `target/e2e/present-1280x720-reload.png`) and the embed form (`embed=1`: no header, a link
 //! back to the full page).
+
 mod common;
 
 use common::browser::*;
