@@ -5,6 +5,7 @@
 //! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`
 //! (`apt-get install -y chromium chromium-driver`); it fails, naming the missing piece, without them.
 //! It also prints the release `.wasm` size and the time from a step click to the next frame.
+//! And the glossary: opened from the "?" button in a tab of its own.
 
 mod common;
 
@@ -215,6 +216,35 @@ async fn drive(client: &Client, port: u16) -> TestResult {
             "the message should name `seed` as left out: {notice}"
         ));
     }
+    // The notice is drawn over the page: the main area is where it is without it. Another run
+    // (a new seed) leaves the link it talked about behind, and the notice with it.
+    let with = js(
+        client,
+        "return document.querySelector('.main').getBoundingClientRect().top;",
+    )
+    .await?;
+    js(
+        client,
+        "const s = document.querySelector('#seed'); s.value = '8'; s.dispatchEvent(new Event('change')); return true;",
+    )
+    .await?;
+    wait_for(
+        client,
+        "!document.querySelector('[data-testid=notice]') && location.hash.includes('seed=8')",
+        10,
+        "the notice about the old link to leave with it",
+    )
+    .await?;
+    let without = js(
+        client,
+        "return document.querySelector('.main').getBoundingClientRect().top;",
+    )
+    .await?;
+    if with != without {
+        return Err(format!(
+            "a notice moved the main area: {with} px with it, {without} px without"
+        ));
+    }
     Ok(())
 }
 
@@ -222,6 +252,92 @@ async fn drive(client: &Client, port: u16) -> TestResult {
 async fn kafka_append_with_a_crash_at_sink_commit_shows_duplicates() {
     let session = Session::start("e2e").await;
     let result = drive(&session.client, session.port).await;
+    session.close().await;
+    if let Err(message) = result {
+        panic!("{message}");
+    }
+}
+
+/// The glossary from the "?" button: focused (as a keyboard user reaches it), the help shows
+/// its link; the link opens the glossary in a tab of its own, with a line for the Tunnel
+/// server, a token and the oracle, and the dashboard stays where it was.
+async fn glossary_from_help(client: &Client, port: u16) -> TestResult {
+    open(client, port, "#preset=tablestore&seed=7&at=40").await?;
+    let link_shown = "(() => { const a = document.querySelector('[data-testid=glossary-link]'); \
+                      const r = a && a.getBoundingClientRect(); return !!r && r.width > 0 && r.height > 0; })()";
+    if js(client, &format!("return {link_shown};")).await? != json!(false) {
+        return Err("the glossary link should show only with the help".into());
+    }
+    js(
+        client,
+        "document.querySelector('[data-testid=help]').focus(); return true;",
+    )
+    .await?;
+    wait_for(client, link_shown, 5, "the help with the glossary's link").await?;
+    let home = client.window().await.map_err(|e| format!("window: {e}"))?;
+    click(client, "[data-testid=glossary-link]").await?;
+    let mut opened = None;
+    for _ in 0..50 {
+        let all = client
+            .windows()
+            .await
+            .map_err(|e| format!("windows: {e}"))?;
+        if let Some(w) = all.into_iter().find(|w| *w != home) {
+            opened = Some(w);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let glossary = opened.ok_or("the glossary should open in a tab of its own")?;
+    client
+        .switch_to_window(glossary)
+        .await
+        .map_err(|e| format!("switch: {e}"))?;
+    wait_for(
+        client,
+        "location.pathname.endsWith('/glossary.html') && document.querySelector('[data-testid=glossary]')",
+        10,
+        "the glossary page",
+    )
+    .await?;
+    let words = js(client, "return document.body.textContent;").await?;
+    let words = words.as_str().unwrap_or_default();
+    for term in ["Tunnel server", "t:4", "the oracle", "PRECOMMIT / COMMIT"] {
+        if !words.contains(term) {
+            return Err(format!("the glossary should explain `{term}`"));
+        }
+    }
+    let placed = js(
+        client,
+        "return [...document.querySelectorAll('dd')].every(d => d.querySelector('.where') && d.querySelector('a[href^=\"https://\"]'));",
+    )
+    .await?;
+    if placed != json!(true) {
+        return Err("every line should say where it shows and link a public source".into());
+    }
+    client
+        .close_window()
+        .await
+        .map_err(|e| format!("close: {e}"))?;
+    client
+        .switch_to_window(home)
+        .await
+        .map_err(|e| format!("back: {e}"))?;
+    if !js(client, "return location.hash;")
+        .await?
+        .as_str()
+        .unwrap_or_default()
+        .contains("at=40")
+    {
+        return Err("the dashboard should stay at its moment".into());
+    }
+    no_overflow_no_errors(client).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_glossary_opens_from_the_help_button() {
+    let session = Session::start("glossary").await;
+    let result = glossary_from_help(&session.client, session.port).await;
     session.close().await;
     if let Err(message) = result {
         panic!("{message}");

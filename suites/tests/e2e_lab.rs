@@ -58,13 +58,43 @@ async fn custom_scenario(client: &Client, port: u16) -> TestResult {
     }
     save_screenshot(client, "lab-scenario.png").await?;
 
-    // Copy link gives back a link with the scenario in it.
+    // Copy link puts a link with the scenario in it on the clipboard (the same as the address
+    // bar), and says so in a few words that leave by themselves, over the page: the main area
+    // does not move.
+    js(
+        client,
+        "window.__copied = null; navigator.clipboard.writeText = t => { window.__copied = t; return Promise.resolve(); }; \
+         window.__mainTop = document.querySelector('.main').getBoundingClientRect().top; return true;",
+    )
+    .await?;
     click(client, "[data-testid=copy-link]").await?;
     wait_for(
         client,
-        "[...document.querySelectorAll('[data-testid=notice]')].some(n => n.textContent.includes('#scenario='))",
+        "window.__copied && window.__copied.includes('#scenario=') && window.__copied === location.href \
+         && [...document.querySelectorAll('[data-testid=notice]')].some(n => n.textContent.includes('Link copied'))",
         10,
-        "the copied link",
+        "the copied link (the address bar's) and its confirmation",
+    )
+    .await?;
+    let echoed = js(
+        client,
+        "return [[...document.querySelectorAll('[data-testid=notice]')].map(n => n.textContent).join(' '), \
+                 document.querySelector('.main').getBoundingClientRect().top - window.__mainTop];",
+    )
+    .await?;
+    if echoed[0].as_str().unwrap_or_default().contains("scenario=")
+        || echoed[1].as_f64() != Some(0.0)
+    {
+        return Err(format!(
+            "the confirmation should not echo the link nor move the main area: [text, moved px] = {echoed}"
+        ));
+    }
+    wait_for(
+        client,
+        "![...document.querySelectorAll('[data-testid=notice]')].some(n => n.textContent.includes('Link copied') \
+            && getComputedStyle(n).visibility !== 'hidden')",
+        10,
+        "the confirmation to leave by itself",
     )
     .await?;
     // The comparison menu extends this run's link (its scenario too) at the moment of picking.

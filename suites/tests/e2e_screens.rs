@@ -1,8 +1,10 @@
 //! End-to-end test of the built dashboard on every screen a class meets, in headless Chromium:
 //! a 1024×768 laptop and a 1280×720 projector (header controls never overlap, the page never
-//! scrolls sideways), a 390×844 phone (one column, the transport on screen), present mode
-//! (`present=1`: larger text, only what a class needs) and the embed form (`embed=1`: no
-//! header, a link back to the full page).
+//! scrolls sideways, every side tab in view, each Spark UI chart whole in its box), a 390×844
+//! phone (one column, the transport on screen), present mode (`present=1`: larger text, only
+//! what a class needs; after a reload at 1280×720 nothing clipped, saved as
+//! `target/e2e/present-1280x720-reload.png`) and the embed form (`embed=1`: no header, a link
+//! back to the full page).
 
 mod common;
 
@@ -59,6 +61,38 @@ async fn diagram_text_readable(client: &Client, what: &str) -> TestResult {
     Ok(())
 }
 
+/// The side panel's tab buttons that are not wholly inside the panel's visible box (a strip
+/// that scrolls sideways hides its last tabs), with the number of tabs.
+const TABS_OUT_OF_VIEW: &str = r#"
+    const strip = document.querySelector('.panels .tabs');
+    const box = strip.getBoundingClientRect();
+    const tabs = [...strip.querySelectorAll('[role=tab]')];
+    const out = tabs.filter(t => { const r = t.getBoundingClientRect();
+      return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5
+          || r.bottom > box.bottom + 0.5 || r.width === 0; })
+      .map(t => t.textContent);
+    if (strip.scrollWidth > strip.clientWidth + 1) out.push(`the strip scrolls: ${strip.scrollWidth} > ${strip.clientWidth}`);
+    return [tabs.length, out];"#;
+
+/// The Spark UI tab's scrolling box and its charts: [box height, every chart (caption and
+/// all) fits in it, each chart's height].
+const CHARTS_FIT: &str = r#"
+    const ui = document.querySelector('[data-testid=spark-ui]');
+    let box = ui;
+    while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+    const room = box.clientHeight;
+    const tall = [...ui.querySelectorAll('.spark-chart')].map(f => f.getBoundingClientRect().height);
+    return [room, tall.every(t => t > 50 && t <= room), tall];"#;
+
+/// Every side tab (the Tablestore presets have five) is on screen without sideways scrolling.
+async fn every_tab_in_view(client: &Client, what: &str) -> TestResult {
+    let seen = js(client, TABS_OUT_OF_VIEW).await?;
+    if seen[0] != serde_json::json!(5) || seen[1].as_array().is_none_or(|a| !a.is_empty()) {
+        return Err(format!("{what}: [tabs, tabs out of view] = {seen}"));
+    }
+    Ok(())
+}
+
 async fn nothing_overlaps(client: &Client, what: &str) -> TestResult {
     let overlaps = js(client, OVERLAPS).await?;
     if overlaps.as_array().is_some_and(|a| !a.is_empty()) {
@@ -100,6 +134,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         resize(client, w, h).await?;
         nothing_overlaps(client, &format!("{w}×{h}")).await?;
         diagram_text_readable(client, &format!("{w}×{h}")).await?;
+        every_tab_in_view(client, &format!("{w}×{h}")).await?;
     }
 
     // A phone: the transport stays on screen, the page does not scroll sideways.
@@ -128,6 +163,28 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     .await?;
     if play_after_scroll != serde_json::Value::Bool(true) {
         return Err("on a phone the play button scrolls away".into());
+    }
+
+    // The Spark UI tab: each chart, caption and all, fits the box it scrolls in.
+    reopen(
+        client,
+        port,
+        "#preset=kafka-append&seed=7&crash=sink-commit@3&at=80&tab=progress",
+    )
+    .await?;
+    for (w, h) in [(1024, 768), (1280, 720), (1366, 768)] {
+        resize(client, w, h).await?;
+        wait_for(
+            client,
+            "document.querySelectorAll('.spark-chart svg').length === 3",
+            20,
+            "the Spark UI charts",
+        )
+        .await?;
+        let fit = js(client, CHARTS_FIT).await?;
+        if fit[1] != serde_json::json!(true) {
+            return Err(format!("{w}×{h}: a Spark UI chart is taller than its box: [box px, fits, charts px] = {fit}"));
+        }
     }
 
     // Present mode from the URL, on a projector.
@@ -167,6 +224,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     // Present mode holds: the page's own writes of its link keep `present=1`, so a reload stays
     // in it; `p` leaves it and takes the flag out of the address bar.
     reopen(client, port, "#preset=tablestore&seed=7&at=20&present=1").await?;
+    resize(client, 1280, 720).await?;
     let first = js(client, "return location.hash;").await?;
     click(client, "[data-testid=play]").await?;
     wait_for(
@@ -198,6 +256,20 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "present mode after a reload",
     )
     .await?;
+    // After the reload, at 1280×720: nothing overlaps, every tab and the badge's numbers whole.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    nothing_overlaps(client, "present mode at 1280×720 after a reload").await?;
+    every_tab_in_view(client, "present mode at 1280×720 after a reload").await?;
+    let clipped = js(
+        client,
+        "return [...document.querySelectorAll('.badge-title, .badge-detail, #preset')] \
+           .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent);",
+    )
+    .await?;
+    if clipped.as_array().is_none_or(|a| !a.is_empty()) {
+        return Err(format!("present mode after a reload clips {clipped}"));
+    }
+    save_screenshot(client, "present-1280x720-reload.png").await?;
     client
         .find(fantoccini::Locator::Css("body"))
         .await

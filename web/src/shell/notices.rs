@@ -1,4 +1,8 @@
-//! Dismissible messages (a broken link, a crash point that cannot be armed), in both modes.
+//! Dismissible messages (a broken link, a crash point that cannot be armed), in both modes,
+//! drawn over the top of the page's main area, never pushing it down. A confirmation (a text
+//! opening with ✓) fades out by itself (`.notice-brief`, a CSS animation: no timer in the
+//! page's code); the others leave when the run they are about does
+//! ([`Player::reduce`](super::player::Player)).
 
 use yew::prelude::*;
 
@@ -23,14 +27,15 @@ pub struct NoticesProps {
 /// A stack of messages, each with a close button.
 #[component]
 pub fn Notices(props: &NoticesProps) -> Html {
-    // Always rendered (possibly empty) so the page grid keeps its rows.
+    // Always rendered (possibly empty) so the page grid keeps its rows; a row of no height,
+    // the messages drawn over what follows (style.css).
     html! {
         <div class="notices" role="status">
             { for props.notices.iter().map(|n| {
                 let id = n.id;
                 let on_dismiss = props.on_dismiss.clone();
                 html! {
-                    <div class="notice" key={id} data-testid="notice">
+                    <div class={classes!("notice", n.text.starts_with('✓').then_some("notice-brief"))} key={id} data-testid="notice">
                         <span class="notice-text">{ &n.text }</span>
                         <button class="notice-close" title="Dismiss" aria-label="Dismiss"
                                 data-testid="notice-dismiss"

@@ -27,7 +27,7 @@ pub const BASE_STEP_MS: f64 = 900.0;
 /// stretch) plays them faster, so a class never waits through dead air.
 pub const TOUR_LEG_MS: f64 = 5000.0;
 
-/// Notices on screen at most: more would push the page down a line at a time.
+/// Notices on screen at most: more would cover the page's top.
 pub const MAX_NOTICES: usize = 3;
 
 /// What every mode's player does alike: transport, speed, seed, theme, notices, the tour.
@@ -376,9 +376,14 @@ impl<M: Mode> Reducible for Player<M> {
             return self; // A late tick of a stopped timer: nothing to render.
         }
         let mut p = (*self).clone();
+        let before = p.next_notice;
         match cmd {
             Some(cmd) => p.command(cmd),
             None => M::act(&mut p, action),
+        }
+        // A new run: what the older notices were about (a link, a field, a run) is gone.
+        if !std::ptr::eq(self.mode.timeline(), p.mode.timeline()) {
+            p.notices.retain(|n| n.id >= before);
         }
         Rc::new(p)
     }

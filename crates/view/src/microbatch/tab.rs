@@ -43,12 +43,12 @@ impl Tab {
         Tab::ALL.into_iter().find(|t| t.name() == name)
     }
 
-    /// The title on the tab: `Channels`, `Meta table`, `Checkpoint folder`, `Sink`, `Spark UI`.
+    /// The title on the tab: `Channels`, `Meta table`, `Checkpoint` (the folder), `Sink`, `Spark UI`.
     pub fn title(self) -> &'static str {
         match self {
             Tab::Channels => "Channels",
             Tab::Meta => "Meta table",
-            Tab::Checkpoint => "Checkpoint folder",
+            Tab::Checkpoint => "Checkpoint",
             Tab::Sink => "Sink",
             Tab::Progress => "Spark UI",
         }

@@ -25,7 +25,8 @@ pub enum Moment {
     SinkSkipped,
     /// A re-run overwrites an end row of the Meta table.
     MetaOverwritten,
-    /// A task reads a channel to its end (`finished`); not a task that throws there.
+    /// A task writes `finished` as a channel's end row in the Meta table: it read the channel to
+    /// its end (not a task that throws there).
     ChannelFinished,
     /// The Tunnel server opens a channel.
     ChannelOpened,
@@ -62,16 +63,10 @@ impl Moment {
                     ..
                 }
             ),
-            Moment::ChannelFinished => {
-                matches!(
-                    kind,
-                    EventKind::TaskRead {
-                        to: Token::Finished,
-                        error: None,
-                        ..
-                    }
-                )
-            }
+            Moment::ChannelFinished => matches!(
+                kind,
+                EventKind::MetaRowWritten { row, .. } if row.token == Token::Finished
+            ),
             Moment::ChannelOpened => {
                 matches!(
                     kind,

@@ -22,7 +22,6 @@ use batchscope_engine::microbatch::scenario::{presets, Scenario, SourceKind};
 use batchscope_engine::microbatch::source::uses_meta_table;
 use batchscope_view::microbatch::explain::explain;
 use batchscope_view::microbatch::lessons::lesson_head;
-use batchscope_view::microbatch::lessons::SIMPLIFICATIONS;
 use batchscope_view::microbatch::panels::{self, batch_offsets, offset_text, SinkDetail};
 use batchscope_view::microbatch::tab::Tab;
 use batchscope_view::microbatch::{focus, strip};
@@ -349,7 +348,7 @@ pub fn App(props: &AppProps) -> Html {
                         step_head={step_head} note={note} alarm={alarm} note_testid="step-note"
                         title={lesson_data.title} title_testid="lesson-title" question={lesson_data.question}
                         paragraphs={paragraphs} current={preset.clone()}>
-                        <p class="simplified">{ SIMPLIFICATIONS }</p>
+                        <p class="simplified"><a href="glossary.html#simplified" target="_blank">{ "Where the simulation simplifies ↗" }</a></p>
                     </LessonCard>
                     <CrashControls armed={armed} faults={scenario.faults.clone()}
                         crash_after_events={scenario.crash_after_events.clone()}

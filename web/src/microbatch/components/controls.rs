@@ -1,5 +1,5 @@
 //! The micro-batch header controls: the shared control bar with the preset picker, next batch,
-//! crash now and the shortcut help.
+//! crash now and the help (the glossary's link, the keyboard shortcuts).
 
 use crate::hooks::SHORTCUTS;
 use crate::microbatch::state::Action;
@@ -40,9 +40,10 @@ pub fn Controls(props: &ControlsProps) -> Html {
     };
     let at_end = props.cursor >= props.total;
     let help = html! {
-        <span class="help" tabindex="0" data-testid="help" aria-label="Keyboard shortcuts">
+        <span class="help" tabindex="0" data-testid="help" aria-label="Help: keyboard shortcuts and glossary">
             { "?" }
-            <span class="help-pop" role="tooltip">
+            <span class="help-pop">
+                <a href="glossary.html" target="_blank" data-testid="glossary-link">{ "Glossary: what the words mean ↗" }</a>
                 <strong>{ "Keyboard" }</strong>
                 { for SHORTCUTS.iter().map(|(k, what)| html! {
                     <span class="help-row"><kbd>{ *k }</kbd>{ *what }</span>

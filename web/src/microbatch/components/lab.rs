@@ -62,11 +62,12 @@ pub fn LabButtons(props: &LabButtonsProps) -> Html {
                 .navigator()
                 .clipboard()
                 .write_text(&link);
-            // A page without clipboard permission still shows the link in the notice.
+            // The notice only confirms: the same link is in the address bar (a page without
+            // clipboard permission still has it there).
             let ignore = Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {});
             let _ = written.catch(&ignore);
             ignore.forget();
-            on_action.emit(PlayerCmd::Notify(format!("Link copied: {link}")).into());
+            on_action.emit(PlayerCmd::Notify("✓ Link copied".into()).into());
         })
     };
     let link = props.link.clone();

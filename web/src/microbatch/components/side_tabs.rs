@@ -21,7 +21,8 @@ pub struct SideTabsProps {
     pub source: SourceKind,
 }
 
-/// Tabs: Channels, Meta table (where the source has one), Checkpoint folder, Sink, Spark UI.
+/// Tabs: Channels, Meta table (where the source has one), Checkpoint, Sink, Spark UI; they wrap
+/// to a second row where the panel is narrower than all of them.
 #[component]
 pub fn SideTabs(props: &SideTabsProps) -> Html {
     let meta = props.source.uses_meta_table();

@@ -31,31 +31,42 @@ fn key_list(keys: &[RowKey], total: u64, class: &'static str, max: usize) -> Htm
     }
 }
 
+/// The sink's counts: visible rows, delivered, duplicate keys, rewrites, staged rows, epoch.
+fn stats(v: &SinkView) -> Html {
+    html! {
+        <div class="sink-stats">
+            <span>{ "visible rows " }<b>{ v.visible }</b></span>
+            <span>{ "delivered " }<b>{ format!("{} / {}", v.delivered, v.expected) }</b></span>
+            <span class={classes!((!v.duplicate_keys.is_empty()).then_some("bad"))} data-testid="dup-count">
+                { "duplicate keys " }<b>{ v.duplicate_keys.len() }</b>
+            </span>
+            if v.rewrites > 0 {
+                <span title="Rows written again by a re-run and absorbed by the upsert key">{ "upsert rewrites " }<b>{ v.rewrites }</b></span>
+            }
+            if v.staged_rows > 0 {
+                <span title="Staged by the attempt in flight; visible only after its commit">{ "staged " }<b>{ v.staged_rows }</b></span>
+            }
+            if let Some(e) = v.last_committed_epoch {
+                <span>{ "last committed epoch " }<b>{ e }</b></span>
+            }
+        </div>
+    }
+}
+
 /// The Sink tab.
 #[component]
 pub fn SinkPanel(props: &SinkPanelProps) -> Html {
     let v = &props.view;
+    // Every group and file of the batch the step points at carries `data-focus`; only the
+    // newest is outlined (style.css) and scrolled to (`use_stop_focus`): a re-run's rows.
+    let is_focus =
+        |batch: u64| (props.focus.as_deref() == Some(sink_key(batch).as_str())).then_some("true");
     html! {
         <div role="tabpanel" tabindex="0" aria-labelledby="tab-sink" class="panel sink" data-testid="panel-sink">
             <div class="panel-sub">
                 <span class="pill">{ v.kind }</span>
             </div>
-            <div class="sink-stats">
-                <span>{ "visible rows " }<b>{ v.visible }</b></span>
-                <span>{ "delivered " }<b>{ format!("{} / {}", v.delivered, v.expected) }</b></span>
-                <span class={classes!((!v.duplicate_keys.is_empty()).then_some("bad"))} data-testid="dup-count">
-                    { "duplicate keys " }<b>{ v.duplicate_keys.len() }</b>
-                </span>
-                if v.rewrites > 0 {
-                    <span title="Rows written again by a re-run and absorbed by the upsert key">{ "upsert rewrites " }<b>{ v.rewrites }</b></span>
-                }
-                if v.staged_rows > 0 {
-                    <span title="Staged by the attempt in flight; visible only after its commit">{ "staged " }<b>{ v.staged_rows }</b></span>
-                }
-                if let Some(e) = v.last_committed_epoch {
-                    <span>{ "last committed epoch " }<b>{ e }</b></span>
-                }
-            </div>
+            { stats(v) }
             if !v.duplicate_keys.is_empty() {
                 <div class="sink-line bad" data-testid="duplicate-keys">
                     <span class="line-label">{ "duplicated" }</span>{ key_list(&v.duplicate_keys, v.duplicate_keys.len() as u64, "dup", 24) }
@@ -87,7 +98,7 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                         </div>
                     }
                     { for s.groups.iter().map(|g| html! {
-                        <div class="group" data-focus={(props.focus.as_deref() == Some(sink_key(g.batch_id).as_str())).then_some("true")}>
+                        <div class="group" data-focus={is_focus(g.batch_id)}>
                             <span class="group-label">{ format!("batch {}", g.batch_id) }</span>
                             <span class="keys">
                                 { for g.keys.iter().map(|k| html! {
@@ -113,7 +124,7 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                     }
                     { for v.files.iter().map(|f| html! {
                         <div class={classes!("sink-file", (!f.committed && !f.staged).then_some("orphan"), f.staged.then_some("staged"))}
-                             data-focus={(props.focus.as_deref() == Some(sink_key(f.batch_id).as_str())).then_some("true")}>
+                             data-focus={is_focus(f.batch_id)}>
                             <code>{ ellipsize(&f.name, 30) }</code>
                             <span>{ format!("batch {} · {}", f.batch_id, rows_text(f.rows)) }</span>
                             if f.staged {

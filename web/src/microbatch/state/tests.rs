@@ -195,6 +195,28 @@ fn notices_do_not_pile_up() {
     assert!(!texts.contains(&"message 0"));
 }
 
+/// A notice about a link or a field stays while the run it was about is on screen (steps,
+/// another tab) and leaves with it (a valid seed, another preset); a new run's own notes stay.
+#[test]
+fn notices_leave_with_the_run_they_were_about() {
+    let mut p = MicroPlayer::from_hash("#preset=kafka-append&seed=7x");
+    assert_eq!(p.notices.len(), 1, "the bad seed is named");
+    p = reduce(
+        p,
+        PlayerCmd::Notify("seed: `abc` is not a whole number".into()),
+    );
+    p = reduce(p, PlayerCmd::Step);
+    p = reduce(p, Action::SetTab(Tab::Sink));
+    assert_eq!(p.notices.len(), 2, "the same run: both stay");
+    p = reduce(p, PlayerCmd::SetSeed(8));
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    let url = p.url_state();
+    p = reduce(p, PlayerCmd::Notify("x".into()));
+    p = reduce(p, Action::SetPreset("tablestore".into()));
+    assert!(p.notices.is_empty());
+    assert_ne!(p.url_state(), url);
+}
+
 #[test]
 fn a_tour_link_without_its_crash_arms_it_and_one_with_another_says_so() {
     let crash: CrashPoint = tour::tour("tablestore").crash.unwrap().parse().unwrap();

@@ -28,6 +28,7 @@ pub fn files_written_by(kind: &EventKind) -> Vec<String> {
         EventKind::SourceInitialized { path, .. } => vec![path.clone()],
         EventKind::OffsetLogWritten { batch_id, .. } => vec![format!("offsets/{batch_id}")],
         EventKind::CommitLogWritten { batch_id, .. } => vec![format!("commits/{batch_id}")],
+        EventKind::StateFile { path, .. } => vec![path.clone()],
         _ => vec![],
     }
 }
