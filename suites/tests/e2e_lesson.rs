@@ -554,6 +554,10 @@ fn topo_stop_names(name: &str) -> Vec<&'static [&'static str]> {
         "shopping" => vec![&["cdc"], &["user_item_price"], SHOP, SHOP, SHOP, &["price_job", "user_item_price"], &["price_job"], SHOP, SHOP],
         "chain" => vec![&["cdc"], &["join_job"], CHAIN, CHAIN, &["sum_job", "table2"], &["sum_job"], CHAIN, CHAIN],
         "three-queries" => vec![&["cdc", "cdc3"], &["table2"], CHAIN, CHAIN, &["amount_job", "table2"], CHAIN],
+        "kafka-2pc-timeout" => vec![&["orders_topic"], &["to_kafka", "orders_topic"], &["to_kafka"], &["orders_topic"], &["orders_topic"]],
+        "paimon-expired-snapshot" => vec![&["enrich_job", "order_totals"], &["enrich_job"], &["enrich_job"], &["enrich_job", "order_totals"]],
+        "group-offset-lag" => vec![&["orders", "order_totals"], &["fast_job", "orders"], &["fast_job"], &["orders", "order_totals"], &["orders", "order_totals"]],
+        "notify-twice" => vec![&["paimon_job", "orders"], &["paimon_job"], &["custom_job"], &["custom_job", "orders_copy"], &["orders"]],
         _ => vec![],
     }
 }

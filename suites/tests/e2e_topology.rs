@@ -1,7 +1,9 @@
 //! End-to-end test of the dashboard's Topology mode in headless Chromium: open
 //! `#mode=topology&topology=shopping`, play to the end, and check the topology SVG, the query
 //! panel (Repeatable Read + Strong is consistent) and the delay chart; then load the seed's
-//! failure (`fail=price_job@2`) and check that Read Committed shows the roll-back; switch modes.
+//! failure (`fail=price_job@2`) and check that Read Committed shows the roll-back, and that the
+//! checkpoint panel counts the restore as the engine does (also on `notify-twice`, whose
+//! committer loops); switch modes.
 //! Saves `target/e2e/topology.png` (and a dark one).
 //!
 //! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`;
@@ -14,20 +16,67 @@ use common::browser::*;
 use fantoccini::Client;
 use serde_json::Value;
 
-/// Steps of the shopping run with `price_job` failing at barrier 2, from the engine itself.
-fn failure_run_steps() -> usize {
-    let spec = barrier::preset("shopping").expect("preset");
+/// The drained world of a preset's run with `faults` (besides its own), from the engine itself.
+fn drained(preset: &str, seed: u64, faults: Vec<Fault>) -> TopologyWorld {
+    let spec = barrier::preset(preset).expect("preset");
     let mut w = TopologyWorld::from_run(TopologyRun {
         barriers: spec.barriers,
         spec,
-        seed: 1,
-        faults: vec![Fault::FailBeforeWritten {
+        seed,
+        faults,
+    })
+    .expect("a valid run");
+    w.run_to_end();
+    w
+}
+
+/// Steps of the shopping run with `price_job` failing at barrier 2, from the engine itself.
+fn failure_run() -> TopologyWorld {
+    drained(
+        "shopping",
+        1,
+        vec![Fault::FailBeforeWritten {
             job: "price_job".into(),
             barrier: 2,
         }],
-    })
-    .expect("a valid run");
-    w.run_to_end().len()
+    )
+}
+
+/// The checkpoint panel's row of `job` shows the engine's counts and latest restore.
+async fn check_checkpoints(client: &Client, world: &TopologyWorld, job: &str) -> TestResult {
+    let stats = batchscope_check::topology::checkpoint_history(world);
+    let want = stats
+        .get(job)
+        .ok_or(format!("{job} has checkpoint statistics"))?;
+    for (key, n) in [
+        ("total", want.counts.total),
+        ("completed", want.counts.completed),
+        ("failed", want.counts.failed),
+        ("restored", want.counts.restored),
+    ] {
+        let shown = text(client, &format!("[data-testid=ckpt-{job}-{key}]")).await?;
+        if shown.trim() != n.to_string() {
+            return Err(format!(
+                "{job}'s {key} should be {n}, the panel shows {shown}"
+            ));
+        }
+    }
+    let restore = text(client, &format!("[data-testid=ckpt-{job}-restore]")).await?;
+    let r = want
+        .latest
+        .restored
+        .as_ref()
+        .ok_or(format!("{job} was restored"))?;
+    let needle = format!(
+        "checkpoint {} (barriers up to {}) at {} ms",
+        r.id, r.barrier, r.at_ms
+    );
+    if restore.trim() != needle {
+        return Err(format!(
+            "{job}'s latest restore should read `{needle}`: {restore}"
+        ));
+    }
+    Ok(())
 }
 
 async fn drive(client: &Client, port: u16) -> TestResult {
@@ -83,7 +132,8 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     }
 
     // The seed's failure after PRECOMMIT: Read Committed goes back to 10.
-    let steps = failure_run_steps();
+    let failed = failure_run();
+    let steps = failed.steps();
     js(
         client,
         &format!("location.hash = '#mode=topology&topology=shopping&seed=1&fail=price_job@2&level=rc&consistency=strong&at={steps}'; return true;"),
@@ -101,6 +151,11 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         if !history.contains(needle) {
             return Err(format!("the RC history should show `{needle}`: {history}"));
         }
+    }
+    check_checkpoints(client, &failed, "price_job").await?;
+    let untouched = text(client, "[data-testid=ckpt-amount_job-restore]").await?;
+    if untouched.trim() != "none yet" {
+        return Err(format!("amount_job never failed: {untouched}"));
     }
     let scrolls = js(
         client,
@@ -120,6 +175,24 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     )
     .await?;
     save_screenshot(client, "topology-dark.png").await?;
+
+    // notify-twice: the throwing committer's restarts, counted as Flink counts them.
+    let looped = drained("notify-twice", 1, vec![]);
+    js(
+        client,
+        &format!("location.hash = '#mode=topology&topology=notify-twice&seed=1&level=rc&consistency=strong&at={}'; return true;", looped.steps()),
+    )
+    .await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=ckpt-row-custom_job]')",
+        10,
+        "notify-twice's checkpoint panel",
+    )
+    .await?;
+    check_checkpoints(client, &looped, "custom_job").await?;
+    check_checkpoints(client, &looped, "paimon_job").await?;
+    save_screenshot(client, "topology-checkpoints.png").await?;
 
     // A bad value is named.
     js(

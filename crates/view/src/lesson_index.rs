@@ -10,8 +10,6 @@ use crate::topology::topology_heading;
 pub struct LessonLink {
     /// Preset or topology name.
     pub name: &'static str,
-    /// The lesson's heading.
-    pub title: &'static str,
     /// The question it answers.
     pub question: &'static str,
     /// The dashboard hash that opens it with its tour on (and the tour's crash or fault armed).
@@ -31,17 +29,15 @@ pub fn lesson_index() -> Vec<LessonLink> {
                 .unwrap_or_default();
             LessonLink {
                 name: p.name,
-                title: l.title,
                 question: l.question,
                 href: format!("#preset={}{crash}&tour=1&at=0", p.name),
             }
         })
         .collect();
-    for (name, _) in batchscope_engine::barrier::presets() {
+    for name in batchscope_engine::barrier::PRESET_NAMES {
         let l = topology_heading(name);
         out.push(LessonLink {
             name,
-            title: l.title,
             question: l.question,
             // The tour starts from the lesson's link (`topology_tour(name).hash`); read from
             // the lesson, the page that lists it does not carry the tours' text.

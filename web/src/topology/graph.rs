@@ -29,7 +29,9 @@ fn job_node(w: &TopologyWorld, n: &TopoNode, on: bool) -> Html {
         return html! {};
     };
     let nb = w.spec().no_barriers;
-    let (status, class) = if !job.up {
+    let (status, class) = if job.gave_up() {
+        ("FAILED · gave up".to_string(), "job-down")
+    } else if !job.up {
         ("FAILED · restarting".to_string(), "job-down")
     } else if let Some(b) = job.held {
         (format!("holds snapshot b{b}"), "job-held")

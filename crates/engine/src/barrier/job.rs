@@ -204,6 +204,15 @@ impl Job {
         out
     }
 
+    /// Whether the job is down for good: its restart strategy spent its attempts.
+    pub fn gave_up(&self) -> bool {
+        !self.up
+            && self
+                .spec
+                .restart_attempts
+                .is_some_and(|max| self.restarts > max)
+    }
+
     /// The last barrier of the newest complete checkpoint (a checkpoint holds
     /// `per_checkpoint` barriers; 0 before the first).
     pub fn checkpoint_barrier(&self) -> u64 {

@@ -50,7 +50,7 @@ pub use meta::{
     TableRegistration,
 };
 pub use operator::{OperatorState, Record};
-pub use presets::{preset, presets, SIMPLIFICATIONS};
+pub use presets::{preset, presets, PRESET_NAMES, SIMPLIFICATIONS};
 pub use query::{
     lineage, related_groups, Consistency, Query, QueryResult, QueryRow, ReadLevel, TableRead,
 };

@@ -57,38 +57,32 @@ checkpoint is notified again (drawn for jobs whose `committer` the topology name
 - Without barriers, each job cuts its own checkpoints and reads every snapshot upstream has \
 WRITTEN so far; checkpoint ids of different jobs are then not comparable.";
 
+/// The built-in topologies' names, in the order the dashboard lists them (apart from their
+/// descriptions, so a caller that needs only the names does not carry the words).
+pub const PRESET_NAMES: [&str; 7] = [
+    "shopping",
+    "chain",
+    "three-queries",
+    "kafka-2pc-timeout",
+    "paimon-expired-snapshot",
+    "group-offset-lag",
+    "notify-twice",
+];
+
+/// Each built-in topology's one-line description, in [`PRESET_NAMES`]'s order.
+const DESCRIPTIONS: [&str; 7] = [
+    "FLIP-276's avgPrice example: shopping -> user_item_amount / user_item_price",
+    "this project's own chain (not a FLIP-276 figure): table1 -> table2 (a sum) -> table3 (a join)",
+    "FLIP-276's Query1 / Query2 / Query3 over table1, table2 (CDC source cdc) and table3 (its own source cdc3): Strong vs Weak",
+    "Flink's exactly-once Kafka sink: a job down longer than transaction.timeout.ms restores a checkpoint whose transaction the broker aborted — its rows are lost",
+    "A Paimon streaming reader without consumer-id, restored onto a snapshot that expired while it was down: it fails on every restart",
+    "A consumer group's committed offset lags the checkpoint: it moves only on a checkpoint's notification, and a restore uses the checkpoint, not the group",
+    "A restored checkpoint is notified complete again: an idempotent committer skips it, one that throws fails on every restart until the restart strategy gives up",
+];
+
 /// Built-in topologies: name and one-line description.
 pub fn presets() -> Vec<(&'static str, &'static str)> {
-    vec![
-        (
-            "shopping",
-            "FLIP-276's avgPrice example: shopping -> user_item_amount / user_item_price",
-        ),
-        (
-            "chain",
-            "this project's own chain (not a FLIP-276 figure): table1 -> table2 (a sum) -> table3 (a join)",
-        ),
-        (
-            "three-queries",
-            "FLIP-276's Query1 / Query2 / Query3 over table1, table2 (CDC source cdc) and table3 (its own source cdc3): Strong vs Weak",
-        ),
-        (
-            "kafka-2pc-timeout",
-            "Flink's exactly-once Kafka sink: a job down longer than transaction.timeout.ms restores a checkpoint whose transaction the broker aborted — its rows are lost",
-        ),
-        (
-            "paimon-expired-snapshot",
-            "A Paimon streaming reader without consumer-id, restored onto a snapshot that expired while it was down: it fails on every restart",
-        ),
-        (
-            "group-offset-lag",
-            "A consumer group's committed offset lags the checkpoint: it moves only on a checkpoint's notification, and a restore uses the checkpoint, not the group",
-        ),
-        (
-            "notify-twice",
-            "A restored checkpoint is notified complete again: an idempotent committer skips it, one that throws fails on every restart until the restart strategy gives up",
-        ),
-    ]
+    PRESET_NAMES.into_iter().zip(DESCRIPTIONS).collect()
 }
 
 /// A built-in topology by name.

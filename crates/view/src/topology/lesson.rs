@@ -18,53 +18,60 @@ pub struct TopoLesson {
     pub try_text: &'static str,
 }
 
-/// What the lesson index lists of a topology lesson: its heading, question and link.
+/// What the lesson index lists of a topology lesson: its question and link (its title is apart,
+/// [`topology_title`]: the index does not show it, so the page that lists the lessons does not
+/// carry the titles).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TopoHeading {
-    /// Heading.
-    pub title: &'static str,
-    /// The FLIP-276 question it answers.
+    /// The question it answers, naming its public source.
     pub question: &'static str,
     /// A link (hash) that shows the point of the lesson.
     pub try_hash: &'static str,
 }
 
-/// The heading of a topology preset's lesson (an unknown name gets the general one): apart
-/// from the lesson's paragraphs, so the page that lists the lessons does not carry them.
+/// The heading of a topology preset's lesson (an unknown name gets the general one).
+pub fn topology_title(name: &str) -> &'static str {
+    match name {
+        "chain" => "table1 → table2 → table3: alignment across jobs (this project's own chain)",
+        "three-queries" => "Query1, Query2, Query3: Strong vs Weak consistency",
+        "kafka-2pc-timeout" => "A Kafka sink down longer than its transaction timeout",
+        "paimon-expired-snapshot" => "A Paimon reader restored onto an expired snapshot",
+        "group-offset-lag" => "The checkpoint and the consumer group",
+        "notify-twice" => "A checkpoint notified twice",
+        _ => "avgPrice across two tables: timestamp barriers",
+    }
+}
+
+/// The question and link of a topology preset's lesson (an unknown name gets the general
+/// one): apart from the lesson's paragraphs, so the page that lists the lessons does not carry
+/// them.
 pub fn topology_heading(name: &str) -> TopoHeading {
     match name {
         "chain" => TopoHeading {
-            title: "table1 → table2 → table3: alignment across jobs (this project's own chain)",
             question: "FLIP-276 (Flink wiki): how do barriers flow across ETL jobs, how is E2E delay defined, which job to optimise, and how is a table revised?",
             try_hash: "#mode=topology&topology=chain&seed=1&fail=sum_job@2&level=rc&consistency=strong&at=0",
         },
         "three-queries" => TopoHeading {
-            title: "Query1, Query2, Query3: Strong vs Weak consistency",
             question: "FLIP-276 (Flink wiki, \"Data Consistency Type\"): what do several queries asked at the same moment see?",
             try_hash: "#mode=topology&topology=three-queries&seed=1&fail=amount_job@2&level=rc&consistency=weak&at=0",
         },
         "kafka-2pc-timeout" => TopoHeading {
-            title: "An exactly-once Kafka sink down longer than its transaction timeout",
-            question: "Flink's Kafka connector (KafkaSink, EXACTLY_ONCE): what happens to a pre-committed transaction when the job stays down longer than transaction.timeout.ms?",
+            question: "Flink's KafkaSink, exactly-once: a job down longer than transaction.timeout.ms?",
             try_hash: "#mode=topology&topology=kafka-2pc-timeout&seed=1&level=rc&consistency=strong&at=0",
         },
         "paimon-expired-snapshot" => TopoHeading {
-            title: "A Paimon reader restored onto an expired snapshot",
-            question: "Paimon (consumer-id, snapshot expiration; apache/paimon #9533): why is a restored streaming reader stuck in a restart loop, and does consumer-id protect it?",
+            question: "Paimon (apache/paimon #9533): why is a restored reader stuck, and does consumer-id help?",
             try_hash: "#mode=topology&topology=paimon-expired-snapshot&seed=1&level=rc&consistency=strong&at=0",
         },
         "group-offset-lag" => TopoHeading {
-            title: "Two progress markers: the checkpoint and the consumer group",
-            question: "Flink's KafkaSource commits offsets to the consumer group when a checkpoint completes (apache/flink-connector-kafka PR #293, FLINK-33484): is the lag a monitor shows real, and which offset does a restart use?",
+            question: "Flink's KafkaSource (FLINK-33484): is the group's lag real, and which offset does a restart use?",
             try_hash: "#mode=topology&topology=group-offset-lag&seed=1&level=rc&consistency=strong&at=0",
         },
         "notify-twice" => TopoHeading {
-            title: "A checkpoint notified complete twice: idempotent and throwing committers",
-            question: "Flink's CheckpointListener: notifyCheckpointComplete is at least once — what does a committer do when the restored checkpoint is notified again?",
+            question: "Flink's CheckpointListener: what if a restored checkpoint is notified again?",
             try_hash: "#mode=topology&topology=notify-twice&seed=1&level=rc&consistency=strong&at=0",
         },
         _ => TopoHeading {
-            title: "avgPrice across two tables: timestamp barriers",
             question: "FLIP-276 (Flink wiki): how do timestamp barriers make a query across tables consistent, and what does each consistency level return?",
             try_hash: "#mode=topology&topology=shopping&seed=1&fail=price_job@2&level=rc&consistency=strong&at=0",
         },
@@ -73,11 +80,8 @@ pub fn topology_heading(name: &str) -> TopoHeading {
 
 /// The lesson of a topology preset (an unknown name gets the general one).
 pub fn topology_lesson(name: &str) -> TopoLesson {
-    let TopoHeading {
-        title,
-        question,
-        try_hash,
-    } = topology_heading(name);
+    let title = topology_title(name);
+    let TopoHeading { question, try_hash } = topology_heading(name);
     let (paragraphs, try_text) = match super::failure_lessons::paragraphs(name) {
         Some(p) => p,
         None => match name {
@@ -287,39 +291,39 @@ fn failure_tour(name: &str) -> Option<Vec<TopoStop>> {
             topo_stop(TxnCommitted, "A transaction commits",
                 "Barrier 1 is COMMIT: to_kafka commits its Kafka transaction and orders_topic's rows of barrier 1 become visible to read_committed consumers."),
             topo_stop(JobFailed, "to_kafka fails after the pre-commit",
-                "Its checkpoint holds barrier 2's pre-committed transaction; the commit was still to come. The job stays down for its restart time."),
+                "Its checkpoint holds barrier 2's pre-committed transaction; the commit into orders_topic was still to come. The job stays down for its restart time."),
             topo_stop(JobRecovered, "The restore, after the timeout",
                 "to_kafka restores the checkpoint holding barrier 2's transaction and replays only what came after it: barrier 2's rows are not read again."),
             topo_stop(TxnAborted, "Aborted: rows lost",
-                "The broker aborted the transaction once it had been open longer than transaction.timeout.ms. Nothing will write those rows again: lost (Flink's Kafka connector documentation, FLINK-23839)."),
+                "The broker aborted the transaction once it had been open longer than transaction.timeout.ms. Nothing will write those rows of orders_topic again: lost (Flink's Kafka connector documentation, FLINK-23839)."),
             topo_stop(End, "Count what was lost",
                 "The checkpoint panel shows one restore; the report counts the rows of the aborted transaction as lost. Run it again with --restart-ms 30000 in the CLI: within the timeout, nothing is lost."),
         ],
         "paimon-expired-snapshot" => vec![
             topo_stop(JobFailed, "enrich_job fails",
-                "It restores checkpoint 1; the next snapshot it will read is the one of barrier 2. It stays down while ingest_orders writes on."),
+                "order_totals loses barrier 2, not yet WRITTEN. enrich_job restores checkpoint 1: the next snapshot it will read is the one of barrier 2. It stays down while ingest_orders writes on."),
             topo_stop(JobRecovered, "Restored onto an expired snapshot",
                 "Expiry removed the snapshot of barrier 2 while enrich_job was down: no consumer-id kept it."),
             topo_stop(ExpiredRead, "OutOfRangeException",
-                "The read fails: the snapshot has expired. The job fails and restores the same checkpoint — the next restart will ask for the same snapshot (apache/paimon #9533)."),
+                "enrich_job's read fails: the snapshot has expired. The job fails and restores the same checkpoint — the next restart will ask for the same snapshot (apache/paimon #9533)."),
             topo_stop(GaveUp, "Stuck, then given up",
-                "Every restart failed the same way; the restart strategy gives up and enrich_job stays FAILED — the run's last event. The checkpoint panel counts the restores of the same checkpoint, one per attempt. With --consumer-id the snapshot would have been kept."),
+                "Every restart failed the same way; the restart strategy gives up and enrich_job stays FAILED, order_totals stuck at barrier 1 — the run's last event. The checkpoint panel counts the restores of the same checkpoint, one per attempt. With --consumer-id the snapshot would have been kept."),
         ],
         "group-offset-lag" => vec![
             topo_stop(Commit(1), "The group moves on COMMIT",
-                "Barrier 1 is COMMIT — late, because slow_job's snapshot took long. Only now is fast_job's first checkpoint notified and its offsets committed to the consumer group. Compare the two markers in the checkpoint panel."),
+                "Barrier 1 is COMMIT, WRITTEN in every table — late, because slow_job's snapshot took long. Only now is fast_job's first checkpoint notified and its offsets committed to the consumer group. Compare the two markers in the checkpoint panel."),
             topo_stop(JobFailed, "fast_job fails",
-                "Its checkpoint holds more of the stream than the group offset: a monitor reading the group shows lag that is not there."),
+                "orders loses barrier 4, not yet WRITTEN. fast_job's checkpoint holds more of the stream than the group offset: a monitor reading the group shows lag that is not there."),
             topo_stop(JobRecovered, "The restore uses the checkpoint",
                 "fast_job resumes from its checkpoint's offsets, not from the group's older ones: nothing is read twice, nothing skipped."),
             topo_stop(Commit(3), "The group catches up",
-                "The next notification after the restart commits the offsets of the checkpoint it completes: the outside marker jumps forward."),
+                "Barrier 3 is WRITTEN in every table. The next notification after the restart commits the offsets of the checkpoint it completes: the outside marker jumps forward."),
             topo_stop(End, "Which marker is the truth",
                 "The checkpoint is what recovery uses; the group offset is what the outside sees, one notification behind."),
         ],
         "notify-twice" => vec![
             topo_stop(JobFailed, "paimon_job fails",
-                "After barrier 3 is PRECOMMIT, before WRITTEN: it will restore checkpoint 2, whose commit happened when barrier 2 became COMMIT."),
+                "After barrier 3 is PRECOMMIT, before WRITTEN: orders loses barrier 3, and paimon_job will restore checkpoint 2, whose commit happened when barrier 2 became COMMIT."),
             topo_stop(Renotified(false), "Notified again: skipped",
                 "After the restore Flink notifies checkpoint 2 complete again. paimon_job's committer recognises it as committed and skips it, as Paimon skips a commit identifier it already committed."),
             topo_stop(Renotified(true), "Notified again: it throws",

@@ -28,8 +28,8 @@ pub use layout::{
     layout, layout_width, NodeKind, TopoEdge, TopoLayout, TopoNode, LEGEND_H, TABLE_H,
 };
 pub use lesson::{
-    simplifications, topo_stop_cursors, topology_heading, topology_lesson, topology_tour,
-    TopoHeading, TopoLesson, TopoMoment, TopoStop, TopoTour,
+    simplifications, topo_stop_cursors, topology_heading, topology_lesson, topology_title,
+    topology_tour, TopoHeading, TopoLesson, TopoMoment, TopoStop, TopoTour,
 };
 pub use query_text::{history_caption, query_sql};
 pub use text::{

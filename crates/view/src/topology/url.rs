@@ -68,7 +68,7 @@ impl TopoUrl {
 
 /// Topology preset names, in the engine's order.
 pub fn topology_names() -> Vec<&'static str> {
-    barrier::presets().into_iter().map(|(n, _)| n).collect()
+    barrier::PRESET_NAMES.to_vec()
 }
 
 /// Faults sorted by kind (fail after PRECOMMIT, fail at a step, revise at a step, revise after
