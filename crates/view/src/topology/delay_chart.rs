@@ -58,6 +58,25 @@ pub fn delay_failures(trace: &[BarrierEvent]) -> Vec<DelayFailure> {
         .collect()
 }
 
+/// The label of failure `i` and the row it is drawn in: a job failing again at the same
+/// barrier (a restart loop) gets one label, counted (`✕ custom_job fails at b3 (×4)`), and its
+/// repeats none; each label takes the next row.
+fn loop_label(failures: &[DelayFailure], i: usize) -> (String, i32) {
+    let key = |g: &DelayFailure| (g.job.clone(), g.barrier);
+    let first = |k: usize| !failures[..k].iter().any(|g| key(g) == key(&failures[k]));
+    let row = (0..i).filter(|k| first(*k)).count() as i32;
+    let f = &failures[i];
+    let label = match (
+        first(i),
+        failures.iter().filter(|g| key(g) == key(f)).count(),
+    ) {
+        (false, _) => String::new(),
+        (true, 1) => f.label(),
+        (true, n) => format!("{} (×{n})", f.label()),
+    };
+    (label, row)
+}
+
 /// What a point's tooltip says: `job amount_job · barrier 3: 420 ms (snapshot written at 3150 ms)`.
 pub fn point_title(series: &str, is_job: bool, sample: &barrier::DelaySample) -> String {
     let kind = if is_job { "job" } else { "table" };
@@ -174,29 +193,19 @@ pub fn delay_chart_svg(
             .y_labels(5)
             .draw();
         let (_, y_range) = chart.plotting_area().get_pixel_range();
-        // A job failing again at the same barrier (a restart loop) is one label, counted.
-        let mut row = 0;
         for (i, f) in failures.iter().enumerate() {
             let (x, _) = chart.backend_coord(&(f.at_ms, 0));
-            let same = |g: &&DelayFailure| g.job == f.job && g.barrier == f.barrier;
-            let first = !failures[..i].iter().any(|g| same(&g));
-            let times = failures.iter().filter(same).count();
+            let (mut label, row) = loop_label(failures, i);
             // The label sits above the plot (the next ones just below its top), centred on the
             // line and kept inside the chart (its width estimated at 0.6 em a character).
             // A chart too narrow for the label says only `✕ b2`; the tooltip says the rest.
             let half_of = |l: &str| (l.chars().count() as f64 * f64::from(TICK_PX) * 0.3) as i32;
-            let mut label = match (first, times) {
-                (false, _) => String::new(),
-                (true, 1) => f.label(),
-                (true, n) => format!("{} (×{n})", f.label()),
-            };
             if 2 * half_of(&label) + 4 > width as i32 {
                 label = format!("✕ b{}", f.barrier);
             }
             let half = half_of(&label);
             let tx = x.clamp(half + 2, (width as i32 - half - 2).max(half + 2));
             let ty = y_range.start - 4 + row * (TICK_PX as i32 + 3);
-            row += i32::from(first);
             let _ = write!(
                 extra,
                 r##"<g class="dc-failure" data-testid="delay-failure"><line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" stroke="#e5484d" stroke-width="2" stroke-dasharray="5 4"/><text x="{tx}" y="{ty}" text-anchor="middle" font-family="sans-serif" font-size="{TICK_PX}" font-weight="600" fill="#e5484d">{label}</text><title>{title}</title></g>"##,
@@ -322,7 +331,10 @@ mod tests {
         assert!(loops > 1, "{failures:?}");
         let svg = delay_chart_svg(&w.delays(), &failures, 900, false);
         // One marker per failure, one label per job and barrier.
-        assert_eq!(svg.matches("data-testid=\"delay-failure\"").count(), failures.len());
+        assert_eq!(
+            svg.matches("data-testid=\"delay-failure\"").count(),
+            failures.len()
+        );
         let label = format!("{} (×{loops})", xml_escape(&failures[1].label()));
         assert_eq!(svg.matches(&label).count(), 1, "{svg}");
     }
