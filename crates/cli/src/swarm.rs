@@ -105,7 +105,7 @@ pub fn run(args: &SwarmArgs) -> i32 {
     while next < end {
         let n = SLICE.min(end - next);
         let (t, b) = swarm(args.seed, next, n);
-        merge(&mut tally, t);
+        tally.absorb(t);
         bad.extend(b);
         next += n;
         if !args.json && end - args.from > SLICE {
@@ -135,18 +135,4 @@ pub fn run(args: &SwarmArgs) -> i32 {
         print!("{}", render_text(args, &tally, secs, &files));
     }
     i32::from(!tally.violations.is_empty())
-}
-
-fn merge(into: &mut Tally, t: Tally) {
-    into.runs += t.runs;
-    for (k, n) in t.verdicts {
-        *into.verdicts.entry(k).or_insert(0) += n;
-    }
-    for (k, n) in t.kinds {
-        *into.kinds.entry(k).or_insert(0) += n;
-    }
-    into.restarts_inspected += t.restarts_inspected;
-    into.idempotent_runs += t.idempotent_runs;
-    into.events += t.events;
-    into.violations.extend(t.violations);
 }

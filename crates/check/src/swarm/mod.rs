@@ -62,12 +62,32 @@ pub struct Checked {
     pub violations: Vec<Violation>,
 }
 
-/// Runs a scenario once to its end: the world, how it ended, and every restart's recovery
-/// with what `inspect` predicted from the folder at that moment.
-fn run_once(scenario: &Scenario) -> (World, Ending, Vec<(u64, Recovery, String)>) {
+/// What `inspect` says a restart does: its action (`fresh`, `rerun`, `next`, `fail`) and the
+/// batch it names, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Prediction {
+    action: String,
+    batch: Option<u64>,
+}
+
+impl std::fmt::Display for Prediction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.batch {
+            Some(b) => write!(f, "{} {b}", self.action),
+            None => f.write_str(&self.action),
+        }
+    }
+}
+
+/// Runs a scenario once to its end: the world, how it ended, and (with `inspects`) every
+/// restart's recovery with what `inspect` predicted from the folder at that moment.
+fn run_once(
+    scenario: &Scenario,
+    inspects: bool,
+) -> (World, Ending, Vec<(u64, Recovery, Prediction)>) {
     let mut world = World::new(scenario.clone());
     let mut restarts = vec![];
-    let inspects = scenario.execution == Execution::MicroBatch;
+    let inspects = inspects && scenario.execution == Execution::MicroBatch;
     let ending = run_observed(&mut world, Limit::JUDGE, |w: &World| {
         let e = w.events().last().expect("a step takes an event");
         if let (true, EventKind::Recovered { recovery, .. }) = (inspects, &e.kind) {
@@ -78,17 +98,20 @@ fn run_once(scenario: &Scenario) -> (World, Ending, Vec<(u64, Recovery, String)>
 }
 
 /// What `inspect` says a restart does on the world's checkpoint folder, read back file by file
-/// through the bounded reader: `fresh`, `rerun N`, `next N` or `fail`.
-fn predicted(world: &World) -> String {
+/// through the bounded reader.
+fn predicted(world: &World) -> Prediction {
     let mut intake = Intake::new();
     for (path, bytes) in world.checkpoint.files() {
         intake.push(path, bytes.to_vec());
     }
     let (folder, _) = intake.finish();
     let r = inspect(&folder, &InspectOptions::default()).restart;
-    match (r.action.as_str(), r.batch) {
-        ("rerun" | "next", Some(b)) => format!("{} {b}", r.action),
-        (action, _) => action.to_string(),
+    let batch = r
+        .batch
+        .filter(|_| matches!(r.action.as_str(), "rerun" | "next"));
+    Prediction {
+        action: r.action,
+        batch,
     }
 }
 
@@ -144,9 +167,10 @@ fn guarded(f: impl FnOnce() -> Checked) -> Checked {
 }
 
 fn check_unguarded(scenario: &Scenario) -> Checked {
-    let (world, ending, restarts) = run_once(scenario);
+    let (world, ending, restarts) = run_once(scenario, true);
     let mut v = vec![];
-    let (again, _, _) = run_once(scenario);
+    // The determinism re-run compares events only: it need not inspect again.
+    let (again, _, _) = run_once(scenario, false);
     if again.events() != world.events() {
         let at = first_difference(world.events(), again.events());
         v.push(Violation::new(
@@ -196,10 +220,8 @@ fn check_unguarded(scenario: &Scenario) -> Checked {
 
 /// Whether `inspect`'s prediction (`fresh`, `fail`, `rerun N`, `next N`) is the recovery the
 /// engine took.
-fn inspect_agrees(recovery: &Recovery, said: &str) -> bool {
-    let action = said.split(' ').next().unwrap_or("");
-    let batch = said.split(' ').nth(1).and_then(|b| b.parse::<u64>().ok());
-    recovered(recovery).contains(&action) && batch == recovered_batch(recovery)
+fn inspect_agrees(recovery: &Recovery, said: &Prediction) -> bool {
+    recovered(recovery).contains(&said.action.as_str()) && said.batch == recovered_batch(recovery)
 }
 
 /// The sink's rows against the oracle's counts (see the module docs).
@@ -259,6 +281,22 @@ impl Tally {
         self.events += c.events;
         self.violations
             .extend(c.violations.into_iter().map(|v| (index, v)));
+    }
+
+    /// Adds another tally (of other runs) to this one, field by field: the shards of one swarm
+    /// merge into what one process counts.
+    pub fn absorb(&mut self, t: Tally) {
+        self.runs += t.runs;
+        for (k, n) in t.verdicts {
+            *self.verdicts.entry(k).or_insert(0) += n;
+        }
+        for (k, n) in t.kinds {
+            *self.kinds.entry(k).or_insert(0) += n;
+        }
+        self.restarts_inspected += t.restarts_inspected;
+        self.idempotent_runs += t.idempotent_runs;
+        self.events += t.events;
+        self.violations.extend(t.violations);
     }
 }
 
