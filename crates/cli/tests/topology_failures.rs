@@ -263,6 +263,13 @@ fn bad_settings_of_sinks_and_committers_are_named_in_one_line() {
             "jobs[1].restart_attempts: a reader without a snapshot guard",
         ),
         (
+            with("paimon-expired-snapshot", |v| {
+                v["snapshot_retention"] = 0.into();
+                v["barriers_per_checkpoint"] = 2.into();
+            }),
+            "snapshot_retention: 1 snapshots kept cannot hold a checkpoint of 2 barriers",
+        ),
+        (
             with("kafka-2pc-timeout", |v| {
                 v["query"]["tables"] = serde_json::json!(["orders_topic"])
             }),

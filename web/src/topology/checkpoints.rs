@@ -34,17 +34,18 @@ pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
         format!("background:#{r:02x}{g:02x}{b:02x}")
     };
     html! {
-        <section class="card ckpt" data-testid="checkpoint-panel">
+        <section class="card cps" data-testid="checkpoint-panel">
             <h2>{ "Checkpoints" }
                 <span class="muted small">{ " · counted as " }
                     <a href={FLINK_MONITORING} target="_blank" rel="noopener">{ "Flink's web UI" }</a>
                     { " counts them (REST: CheckpointingStatistics)" }</span></h2>
             <div class="txn-scroll">
-            <table class="grid ckpt-grid">
+            <table class="grid cps-grid">
                 <thead><tr>
                     <th>{ "job" }</th><th title="total">{ "Triggered" }</th><th title="in_progress">{ "In progress" }</th>
                     <th title="completed">{ "Completed" }</th><th title="failed">{ "Failed" }</th>
-                    <th title="restored">{ "Restored" }</th><th>{ "Latest completed" }</th><th>{ "Latest restore" }</th>
+                    <th title="restored">{ "Restored" }</th><th title="checkpoint id · when">{ "Latest completed" }</th>
+                    <th title="checkpoint id · when (type: checkpoint; batchscope takes no savepoints)">{ "Latest restore" }</th>
                 </tr></thead>
                 <tbody>
                     { for rows.iter().map(|r| {
@@ -56,28 +57,28 @@ pub fn CheckpointPanel(props: &CheckpointPanelProps) -> Html {
                                 <td data-testid={id("total")}>{ c.total }</td>
                                 <td data-testid={id("in_progress")}>{ c.in_progress }</td>
                                 <td data-testid={id("completed")}>{ c.completed }</td>
-                                <td data-testid={id("failed")} class={classes!((c.failed > 0).then_some("ckpt-bad"))}>{ c.failed }</td>
-                                <td data-testid={id("restored")} class={classes!((c.restored > 0).then_some("ckpt-bad"))}>{ c.restored }</td>
+                                <td data-testid={id("failed")} class={classes!((c.failed > 0).then_some("cps-bad"))}>{ c.failed }</td>
+                                <td data-testid={id("restored")} class={classes!((c.restored > 0).then_some("cps-bad"))}>{ c.restored }</td>
                                 <td class="mono small">{ latest_text(r.stats.latest.completed.as_ref()) }</td>
                                 <td class="mono small" data-testid={id("restore")}
-                                    title="Type: Checkpoint (batchscope takes no savepoints)">{ restore_text(r.stats.latest.restored.as_ref()) }</td>
+                                    title={restore_text(r.stats.latest.restored.as_ref())}>{ latest_text(r.stats.latest.restored.as_ref()) }</td>
                             </tr>
                         }
                     }) }
                 </tbody>
             </table>
             </div>
-            { for kafka.iter().map(|l| html! { <p class="ckpt-kafka small" data-testid="ckpt-kafka">{ l }</p> }) }
+            { for kafka.iter().map(|l| html! { <p class="cps-kafka small" data-testid="ckpt-kafka">{ l }</p> }) }
             if !series.is_empty() {
-                <div class="ckpt-markers">
+                <div class="cps-markers">
                     <p class="muted small">
                         <span class="dl"><i style={color(0)}></i>{ "CDC head" }</span>
                         <span class="dl"><i style={color(1)}></i>{ "checkpoint offset (a restore resumes here)" }</span>
                         <span class="dl"><i style={color(2)}></i>{ "group offset (committed on notification; what a lag monitor sees)" }</span>
                     </p>
                     { for series.iter().map(|(job, points)| html! {
-                        <figure class="ckpt-marker" data-testid={format!("ckpt-markers-{job}")}>
-                            <div class="ckpt-svg">{ Html::from_html_unchecked(AttrValue::from(markers_svg(points, 320, props.dark))) }</div>
+                        <figure class="cps-marker" data-testid={format!("ckpt-markers-{job}")}>
+                            <div class="cps-svg">{ Html::from_html_unchecked(AttrValue::from(markers_svg(points, 320, props.dark))) }</div>
                             <figcaption class="small">{ points.last().map(|p| marker_caption(job, p)).unwrap_or_default() }</figcaption>
                         </figure>
                     }) }

@@ -277,6 +277,17 @@ impl TopologySpec {
                     format!("at most {MAX_RESTART_ATTEMPTS}"),
                 ));
             }
+            let per = self.barriers_per_checkpoint;
+            if job.snapshot_guard == SnapshotGuard::None && self.snapshot_retention + 1 < per {
+                return Err(invalid(
+                    "snapshot_retention",
+                    format!(
+                        "{} snapshots kept cannot hold a checkpoint of {per} barriers: `{}` reads without a snapshot guard, and every restore would find its snapshots gone",
+                        self.snapshot_retention + 1,
+                        job.name
+                    ),
+                ));
+            }
             if job.snapshot_guard == SnapshotGuard::None && job.restart_attempts.is_none() {
                 return Err(invalid(
                     format!("{f}.restart_attempts"),
