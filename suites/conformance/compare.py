@@ -137,12 +137,15 @@ def compare(record, scenario, batchscope, spark):
 
 
 def offset_log_version(folder):
-    """The version line of the latest offset entry Spark wrote, as a number."""
+    """The version line of the latest offset entry Spark wrote, as a number; None without an
+    entry, or when the entry was left without a readable version line (a torn write)."""
     latest = log_ids(os.path.join(folder, "offsets"))
     if not latest:
         return None
-    with open(os.path.join(folder, "offsets", str(latest[-1])), encoding="utf-8") as entry:
-        return int(entry.readline().strip()[1:])
+    with open(os.path.join(folder, "offsets", str(latest[-1])), encoding="utf-8",
+              errors="replace") as entry:
+        line = entry.readline().strip()
+    return int(line[1:]) if re.fullmatch(r"v[0-9]+", line) else None
 
 
 def compare_folder(prediction, observed, scenario, at_kill):
@@ -151,7 +154,7 @@ def compare_folder(prediction, observed, scenario, at_kill):
     mismatches = []
     version = offset_log_version(at_kill)
     read = prediction.get("format", {}).get("offset_log")
-    if observed["latest_offset"] is not None and read != version:
+    if observed["latest_offset"] is not None and version is not None and read != version:
         mismatches.append(f"offset log version: Spark wrote v{version}, batchscope read {read}")
     names = scenario.get("source_names")
     if names:

@@ -59,8 +59,11 @@ SIMPLIFICATIONS = """## Where batchscope simplifies on purpose
 - **Orphan files.** A killed file-sink attempt can leave `part-…` files that no manifest lists;
   readers that use `_spark_metadata` never see them, so they are not counted as delivered
   (batchscope models the manifest, not the orphans).
-- **Tampered folders** (`metadata-deleted`, `offset-gap`) have no `batchscope run` equivalent:
-  only the restart prediction is compared.
+- **Tampered folders** (`metadata-deleted`, `offset-gap`, and the torn entries
+  `offset-log-empty`, `offset-log-truncated`) have no `batchscope run` equivalent: only the
+  restart prediction is compared (and, where `inspect` quotes Spark's error, that text against
+  the error Spark raised). A torn entry is cut after the kill, with its `.crc` removed, as a
+  store without atomic rename leaves it; the folder `inspect` reads is that folder.
 - **No preset for** async progress tracking, changed sources, and named sources added on
   restart: only the restart prediction (and what inspect reads) is compared. The stateful
   aggregation's rows are `<src>:<count>` per batch; its verdict comes from the append preset.

@@ -201,6 +201,17 @@ def remove_entry(path):
         os.remove(crc)
 
 
+def truncate_entry(path, keep):
+    """Cuts a log entry to its first `keep` bytes and deletes its checksum file, as a store
+    without atomic rename (or checksums) can leave a half-written entry."""
+    with open(path, "r+b") as handle:
+        handle.truncate(keep)
+    folder, name = os.path.split(path)
+    crc = os.path.join(folder, f".{name}.crc")
+    if os.path.exists(crc):
+        os.remove(crc)
+
+
 def kill_phase(scenario, work_dir, spark):
     """Runs kill attempts until one leaves the expected folder; returns the attempt record."""
     tries = []
@@ -228,6 +239,8 @@ def kill_phase(scenario, work_dir, spark):
         if not problems:
             for rel in scenario.get("tamper", []):
                 remove_entry(os.path.join(try_dir, rel))
+            for rel, keep in sorted(scenario.get("truncate", {}).items()):
+                truncate_entry(os.path.join(try_dir, rel), keep)
             # The folder exactly as the restart will find it, for batchscope inspect.
             shutil.copytree(os.path.join(try_dir, "ckpt"), os.path.join(try_dir, "ckpt-at-kill"))
             return {"try_dir": try_dir, "tries": tries, "expected": expected}

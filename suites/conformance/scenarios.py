@@ -15,6 +15,9 @@ Each scenario is plain data:
   work folder: ``ckpt/…`` checkpoint, ``sink/…`` file sink output). A kill on a file watch can
   land late; then the attempt is retried, so the table never records a misplaced kill.
 * ``tamper``: files deleted after the kill, before the restart (to see Spark refuse to start).
+* ``truncate``: files cut to their first N bytes after the kill (0: left empty), with Hadoop's
+  checksum file beside them removed, as a store without atomic rename or checksums can leave a
+  half-written entry.
 * ``batchscope``: the equivalent ``batchscope run`` (preset and crash point), or None where
   batchscope has no equivalent (the row comparison is then skipped and said so).
 * ``why``: one line on what the scenario shows (goes into the doc).
@@ -213,6 +216,33 @@ SCENARIOS = [
         "tamper": [f"ckpt/offsets/{N - 1}"],
         "batchscope": None,
         "why": "the batch before the last must exist to re-run the last one",
+    },
+    {
+        "name": "offset-log-empty",
+        "kill_point": f"as foreach-batch-after-write, then `offsets/{N}` left empty "
+                      "(a store without atomic rename)",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("after_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "truncate": {f"ckpt/offsets/{N}": 0},
+        "batchscope": None,
+        "why": "an empty latest offset-log entry stops the restart: Spark reads it to re-run "
+               "the batch",
+    },
+    {
+        "name": "offset-log-truncated",
+        "kill_point": f"as foreach-batch-after-write, then `offsets/{N}` cut to its first 40 "
+                      "bytes (a half-written entry)",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("after_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "truncate": {f"ckpt/offsets/{N}": 40},
+        "batchscope": None,
+        "why": "a half-written latest offset-log entry stops the restart too",
     },
 ]
 

@@ -231,6 +231,33 @@ fn reads_sources_state_and_skips_crc_and_tmp() {
 }
 
 #[test]
+fn an_empty_offsets_file_fails_the_restart_with_sparks_incomplete_log_file() {
+    // A write torn on a store without atomic rename leaves the latest entry empty; pyspark
+    // 4.3.0 and 3.5.9 then fail with "Incomplete log file" (conformance row offset-log-empty).
+    let dir = temp_dir("empty-entry");
+    write(
+        &dir,
+        "metadata",
+        b"{\"id\":\"fc415a71-f0a2-4c3c-aeaf-f9e258c3f726\"}",
+    );
+    write(&dir, "offsets/0", b"v1\n\n0");
+    write(&dir, "offsets/1", b"");
+    let inspection = inspect(&read_folder(&dir).unwrap());
+    assert_eq!(inspection.restart.action, "fail");
+    assert_eq!(inspection.restart.rule.to_string(), "unreadable_log");
+    let said = batchscope_engine::checkpoint::EMPTY_LOG_FILE_ERROR;
+    assert_eq!(inspection.restart.spark_error.as_deref(), Some(said));
+    let problem = inspection
+        .problems
+        .iter()
+        .find(|p| p.code == "unreadable_file")
+        .unwrap();
+    assert_eq!(problem.path.as_deref(), Some("offsets/1"));
+    assert_eq!(problem.spark_says.as_deref(), Some(said));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn garbage_offsets_file_is_a_problem_naming_it_and_the_restart_fails() {
     let dir = temp_dir("garbage");
     write(

@@ -170,6 +170,9 @@ fn unreadable(error: &CheckpointError) -> Problem {
              Spark and cannot be read by this version. You need to upgrade."
         ));
     }
+    if text.contains("empty file") {
+        return problem.says(super::restart::EMPTY_LOG_FILE_ERROR);
+    }
     if text.contains("expected a version line") {
         return problem.says(
             "[MALFORMED_LOG_FILE] Log file was malformed: failed to read correct log version \

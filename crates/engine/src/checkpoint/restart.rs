@@ -34,6 +34,11 @@ use super::offsets::{OffsetLogEntry, SourceId};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// What Spark says of an empty log entry (a write torn on a store without atomic rename), as
+/// pyspark 4.3.0 and 3.5.9 print it (`HDFSMetadataLog`'s "Incomplete log file"; the conformance
+/// suite's `offset-log-empty` row checks it against real Spark).
+pub const EMPTY_LOG_FILE_ERROR: &str = "Failed to read log file <path> Incomplete log file";
+
 /// The decision Spark takes on restart (micro-batch).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
