@@ -45,10 +45,11 @@ fn drop_file(root: &Element, name: &str, bytes: &[u8]) {
         .unwrap();
 }
 
-/// Waits (yielding to the browser) until `css` matches an element, at most 20 s: reading and
-/// inspecting a zip in a debug build on a busy machine takes seconds.
+/// Waits (yielding to the browser) until `css` matches an element, at most 60 s: reading and
+/// inspecting a zip in a debug build on a busy CI machine has taken over 20 s (a hang guard,
+/// not a speed check).
 async fn wait_for(root: &Element, css: &str) -> Element {
-    for _ in 0..1000 {
+    for _ in 0..3000 {
         if let Some(found) = root.query_selector(css).unwrap() {
             return found;
         }
