@@ -71,28 +71,18 @@ pub fn kafka_report(world: &TopologyWorld) -> Option<KafkaReport> {
 /// Each job's checkpoint statistics after the run's events so far.
 pub fn checkpoint_history(world: &TopologyWorld) -> BTreeMap<String, CheckpointStats> {
     let spec = world.spec();
-    let per = if spec.no_barriers {
-        1
-    } else {
-        spec.barriers_per_checkpoint
-    };
-    checkpoint_stats(world.trace(), per, spec.no_barriers)
+    checkpoint_stats(world.trace(), spec.per_checkpoint(), spec.no_barriers)
 }
 
 /// Each CDC-reading job's progress markers over the run: its checkpoint's offset and the
 /// offset committed outside (the consumer group), against the CDC head.
 pub fn markers(world: &TopologyWorld) -> BTreeMap<String, Vec<MarkerPoint>> {
     let spec = world.spec();
-    let per = if spec.no_barriers {
-        1
-    } else {
-        spec.barriers_per_checkpoint
-    };
     let cdc_jobs: Vec<String> = spec
         .jobs
         .iter()
         .filter(|j| j.sources.iter().any(|s| is_cdc_source(s)))
         .map(|j| j.name.clone())
         .collect();
-    progress_markers(world.trace(), per, &cdc_jobs)
+    progress_markers(world.trace(), spec.per_checkpoint(), &cdc_jobs)
 }

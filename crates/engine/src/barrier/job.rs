@@ -133,11 +133,7 @@ impl Job {
             held: None,
             buffered: Vec::new(),
             state: OperatorState::default(),
-            per_checkpoint: if topology.no_barriers {
-                1
-            } else {
-                topology.barriers_per_checkpoint.max(1)
-            },
+            per_checkpoint: topology.per_checkpoint(),
             arrived: BTreeMap::new(),
             staged: BTreeMap::new(),
             checkpoints: BTreeMap::new(),

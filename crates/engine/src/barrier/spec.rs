@@ -230,6 +230,18 @@ pub struct TableSpec {
     pub transaction_timeout_ms: Option<u64>,
 }
 
+impl TopologySpec {
+    /// Barriers in each job's checkpoint: `barriers_per_checkpoint`, or 1 without barriers
+    /// (each own checkpoint is one).
+    pub fn per_checkpoint(&self) -> u64 {
+        if self.no_barriers {
+            1
+        } else {
+            self.barriers_per_checkpoint.max(1)
+        }
+    }
+}
+
 impl TableSpec {
     /// The transaction timeout of a `kafka` table (its own, or Flink's default).
     pub fn transaction_timeout(&self) -> u64 {
