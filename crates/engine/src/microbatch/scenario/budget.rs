@@ -136,6 +136,9 @@ impl Scenario {
                 times.push((format!("{name}[{i}].to_ms"), w.to_ms));
             }
         }
+        if let Some(r) = self.source.retention {
+            times.push(("source.retention.retention_ms".into(), r.retention_ms));
+        }
         for (i, b) in u.bursts.iter().enumerate() {
             times.push((format!("upstream.bursts[{i}].at_ms"), b.at_ms));
         }

@@ -1,6 +1,6 @@
 //! Failures that are not a driver crash (a task attempt fails, a foreachBatch function throws,
 //! the checkpoint folder is deleted), who restarts a failed query, and where a new query starts
-//! reading (`startingOffsets`).
+//! reading (`startingOffsets`), and the Kafka-like log's retention with `failOnDataLoss`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -184,4 +184,38 @@ pub fn default_task_max_failures() -> u32 {
 /// Whether `n` is the default of `spark.task.maxFailures` (left out of the JSON).
 pub fn is_default_task_max_failures(n: &u32) -> bool {
     *n == default_task_max_failures()
+}
+
+/// The Kafka-like log's retention (Kafka's `retention.ms`, simplified): at every moment the
+/// records that arrived more than `retention_ms` ago are deleted from the log and its
+/// log-start offset moves past them. Kafka deletes whole segments, later; the model deletes
+/// each record exactly `retention_ms` after it arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Retention {
+    /// How long a record stays in the log after it arrives (ms, at least 1).
+    #[schemars(range(min = 1))]
+    pub retention_ms: u64,
+}
+
+impl Retention {
+    /// The log-start offset at `now_ms` of a partition whose records arrived at the times
+    /// `arrived` counts (how many arrived at or before a moment): the first record that
+    /// arrived less than `retention_ms` before `now_ms`.
+    pub fn log_start(&self, now_ms: u64, arrived: impl Fn(u64) -> u64) -> u64 {
+        match now_ms.checked_sub(self.retention_ms.saturating_add(1)) {
+            Some(cutoff) => arrived(cutoff),
+            None => 0,
+        }
+    }
+}
+
+/// Spark's `failOnDataLoss` default (`true`).
+pub fn default_fail_on_data_loss() -> bool {
+    true
+}
+
+/// Whether `failOnDataLoss` is its default (left out of the JSON).
+pub fn is_default_fail_on_data_loss(b: &bool) -> bool {
+    *b
 }

@@ -2,7 +2,8 @@
 
 use super::crash::CrashPoint;
 use super::fault::{
-    default_task_max_failures, is_default_task_max_failures, Fault, Restart, StartingOffsets,
+    default_fail_on_data_loss, default_task_max_failures, is_default_fail_on_data_loss,
+    is_default_task_max_failures, Fault, Restart, Retention, StartingOffsets,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -275,6 +276,17 @@ pub struct SourceSpec {
     /// `spark.sql.streaming.disabledV2MicroBatchReaders` naming `KafkaSourceProvider`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api: Option<SourceApi>,
+    /// Kafka-like log: records older than `retention_ms` are deleted from the log (absent: the
+    /// log keeps everything).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention: Option<Retention>,
+    /// Kafka-like log: Spark's `failOnDataLoss` (default `true`): a task whose range retention
+    /// removed fails the query; `false` skips what is gone.
+    #[serde(
+        default = "default_fail_on_data_loss",
+        skip_serializing_if = "is_default_fail_on_data_loss"
+    )]
+    pub fail_on_data_loss: bool,
 }
 
 impl SourceSpec {

@@ -13,6 +13,7 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), ScenarioError> {
         self.validate_sizes()?;
         self.validate_source()?;
+        self.validate_retention()?;
         self.validate_upstream()?;
         self.validate_execution()?;
         self.validate_faults()?;
@@ -90,6 +91,39 @@ impl Scenario {
             return Err(invalid(
                 "source.max_offsets_per_channel",
                 "must be greater than 0",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Retention and `failOnDataLoss` are the Kafka-like log's, in micro-batches.
+    fn validate_retention(&self) -> Result<(), ScenarioError> {
+        let log = self.source.kind == SourceKind::ReplayableLog;
+        if !self.source.fail_on_data_loss && !log {
+            return Err(invalid(
+                "source.fail_on_data_loss",
+                "failOnDataLoss is an option of the Kafka-like log (`replayable-log`) only",
+            ));
+        }
+        let Some(retention) = self.source.retention else {
+            return Ok(());
+        };
+        if !log {
+            return Err(invalid(
+                "source.retention",
+                "only the Kafka-like log (`replayable-log`) has a retention",
+            ));
+        }
+        if self.execution == Execution::Continuous {
+            return Err(invalid(
+                "source.retention",
+                "retention is modelled for micro-batches only, not continuous processing",
+            ));
+        }
+        if retention.retention_ms == 0 {
+            return Err(invalid(
+                "source.retention.retention_ms",
+                "must be greater than 0 (0 would delete every record as it arrives)",
             ));
         }
         Ok(())
