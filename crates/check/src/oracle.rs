@@ -253,9 +253,10 @@ pub fn aged_out_of(world: &World, missing: &[RowKey]) -> Vec<RowKey> {
     if world.aged_out.is_empty() {
         return vec![];
     }
-    let gone: std::collections::BTreeSet<(u32, u64)> = world.aged_out.keys().collect();
     let is_gone = |k: &&RowKey| match **k {
-        RowKey::Record { channel, seq } => gone.contains(&(channel, seq)),
+        RowKey::Record { channel, seq } => {
+            (world.aged_out.runs()).any(|(c, from, to)| c == channel && (from..to).contains(&seq))
+        }
         RowKey::User(_) => false,
     };
     missing.iter().filter(is_gone).copied().collect()

@@ -6,7 +6,7 @@ use batchscope_check::oracle::check_world;
 use batchscope_check::why::explain;
 use batchscope_check::Verdict;
 use batchscope_engine::microbatch::event::EventKind;
-use batchscope_engine::microbatch::scenario::{preset, Retention};
+use batchscope_engine::microbatch::scenario::preset;
 use batchscope_engine::microbatch::upstream::RowKey;
 
 #[test]
@@ -82,9 +82,7 @@ fn fail_on_data_loss_fails_every_restart_with_sparks_message() {
 fn a_retention_longer_than_the_outage_loses_nothing() {
     for name in ["kafka-retention-fail", "kafka-retention-skip"] {
         let mut scenario = preset(name).expect("preset");
-        scenario.source.retention = Some(Retention {
-            retention_ms: 60_000,
-        });
+        scenario.source.retention_ms = Some(60_000);
         let (report, _) = check_world(&scenario, false);
         assert_eq!(report.verdict, Verdict::ExactlyOnce, "{name}: {report:?}");
         assert_eq!(report.aged_out, 0);

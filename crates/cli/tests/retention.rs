@@ -59,20 +59,20 @@ fn a_bad_retention_is_one_line_and_exit_2() {
     };
     let cases = [
         (
-            r#"{"kind":"replayable-log","retention":{"retention_ms":0}}"#,
-            "source.retention.retention_ms: must be greater than 0",
+            r#"{"kind":"replayable-log","retention_ms":0}"#,
+            "source.retention_ms: must be greater than 0",
         ),
         (
-            r#"{"kind":"tablestore","retention":{"retention_ms":100}}"#,
-            "source.retention: only the Kafka-like log",
+            r#"{"kind":"tablestore","retention_ms":100}"#,
+            "source.retention_ms: only the Kafka-like log",
         ),
         (
             r#"{"kind":"tablestore","fail_on_data_loss":false}"#,
             "source.fail_on_data_loss:",
         ),
         (
-            r#"{"kind":"replayable-log","retention":{"retention_ms":100,"ms":1}}"#,
-            "unknown field `ms`",
+            r#"{"kind":"replayable-log","retention_ms":"soon"}"#,
+            "source.retention_ms",
         ),
     ];
     for (i, (source, needle)) in cases.iter().enumerate() {

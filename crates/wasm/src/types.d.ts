@@ -519,8 +519,8 @@ export interface SourceSpec {
     starting_offsets?: "latest" | "earliest";
     /** Spark source API; absent: the kind's own. Only the Kafka-like log takes "v1" (the V1 KafkaSource). */
     api?: "v1" | "v2";
-    /** Kafka-like log: records older than retention_ms are deleted from the log. */
-    retention?: { retention_ms: number };
+    /** Kafka-like log: a record is deleted from the log retention_ms after it arrived. */
+    retention_ms?: number;
     /** Kafka-like log: Spark's failOnDataLoss (default true). */
     fail_on_data_loss?: boolean;
 }

@@ -65,7 +65,7 @@ fn line_of(e: &Event, source: Option<SourceKind>) -> String {
             error: Some(error), ..
         } => format!("  ({error})"),
         EventKind::TaskRead { aged_out, .. } if *aged_out > 0 => format!(
-            "  (failOnDataLoss=false: retention deleted the first {aged_out} records of the range; the consumer warns and reads from the log-start offset: they are gone for good)"
+            "  (failOnDataLoss=false: {aged_out} aged out, skipped)"
         ),
         EventKind::TaskFailed {
             rows,

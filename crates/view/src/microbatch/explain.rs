@@ -244,14 +244,14 @@ fn task_read_trouble(kind: &EventKind, source: SourceKind) -> String {
     };
     match error {
         Some(error) if source == SourceKind::ReplayableLog => format!(
-            "Task {partition} of batch {batch_id} fetches {channel} from offset {}, which retention has deleted from the log; failOnDataLoss is true, so the task throws: {error} The batch and the query fail, and every re-run asks for the same offset.",
+            "Retention has deleted offset {} of {channel}; failOnDataLoss is true, so task {partition} of batch {batch_id} throws: {error}",
             from.offset_or_zero()
         ),
         Some(_) => format!(
             "Task {partition} of batch {batch_id} starts {channel} at a Meta row that says `finished` and throws before any ReadRecords call: readRecords returns null for a finished channel and TableStoreSourceRDD dereferences it (a NullPointerException — inferred from the connector's code, not observed). The row is there because the driver died after offsets/{batch_id} and before source.commit could delete it. The batch fails, and every re-run reads the same row and fails the same way: a crash loop. If the Tunnel server has not yet learned that this split parent finished, its children never open either."
         ),
         None => format!(
-            "Task {partition} reads {channel} from {from} to {to} ({}): retention had deleted the first {} of the range, and with failOnDataLoss=false the consumer skips to the earliest offset the log still has (KafkaDataConsumer). They are gone for good: aged out.",
+            "Task {partition} reads {channel} from {from} to {to} ({}); retention deleted the first {} of the range and failOnDataLoss=false skips them: aged out.",
             rows_text(*rows),
             count(*aged_out, "record")
         ),

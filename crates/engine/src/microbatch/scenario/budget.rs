@@ -136,8 +136,8 @@ impl Scenario {
                 times.push((format!("{name}[{i}].to_ms"), w.to_ms));
             }
         }
-        if let Some(r) = self.source.retention {
-            times.push(("source.retention.retention_ms".into(), r.retention_ms));
+        if let Some(ms) = self.source.retention_ms {
+            times.push(("source.retention_ms".into(), ms));
         }
         for (i, b) in u.bursts.iter().enumerate() {
             times.push((format!("upstream.bursts[{i}].at_ms"), b.at_ms));

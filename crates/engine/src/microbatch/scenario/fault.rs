@@ -186,27 +186,15 @@ pub fn is_default_task_max_failures(n: &u32) -> bool {
     *n == default_task_max_failures()
 }
 
-/// The Kafka-like log's retention (Kafka's `retention.ms`, simplified): at every moment the
-/// records that arrived more than `retention_ms` ago are deleted from the log and its
-/// log-start offset moves past them. Kafka deletes whole segments, later; the model deletes
-/// each record exactly `retention_ms` after it arrived.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Retention {
-    /// How long a record stays in the log after it arrives (ms, at least 1).
-    #[schemars(range(min = 1))]
-    pub retention_ms: u64,
-}
-
-impl Retention {
-    /// The log-start offset at `now_ms` of a partition whose records arrived at the times
-    /// `arrived` counts (how many arrived at or before a moment): the first record that
-    /// arrived less than `retention_ms` before `now_ms`.
-    pub fn log_start(&self, now_ms: u64, arrived: impl Fn(u64) -> u64) -> u64 {
-        match now_ms.checked_sub(self.retention_ms.saturating_add(1)) {
-            Some(cutoff) => arrived(cutoff),
-            None => 0,
-        }
+/// The Kafka-like log's log-start offset at `now_ms` under `retention_ms` (Kafka's
+/// `retention.ms`, simplified: each record is deleted exactly `retention_ms` after it arrived;
+/// Kafka deletes whole segments, later), for a partition whose records `arrived` counts (how
+/// many arrived at or before a moment): the first record that arrived less than
+/// `retention_ms` before `now_ms`.
+pub fn log_start(retention_ms: u64, now_ms: u64, arrived: impl Fn(u64) -> u64) -> u64 {
+    match now_ms.checked_sub(retention_ms.saturating_add(1)) {
+        Some(cutoff) => arrived(cutoff),
+        None => 0,
     }
 }
 

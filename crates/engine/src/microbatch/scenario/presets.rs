@@ -1,7 +1,7 @@
 //! The built-in presets: each a small change to one base scenario, listed in the order
 //! `batchscope presets` shows them.
 
-use super::fault::{default_task_max_failures, Fault, FaultKind, Retention, StartingOffsets};
+use super::fault::{default_task_max_failures, Fault, FaultKind, StartingOffsets};
 use super::spec::{
     default_checkpoint_interval_ms, default_idle_timeout_ms, default_max_offsets_per_channel,
     default_page_size, default_restart_delay_ms, default_seed, default_stores,
@@ -58,7 +58,7 @@ fn base(
                 // `checkpoint-deleted-latest`.
                 starting_offsets: StartingOffsets::Earliest,
                 api: None,
-                retention: None,
+                retention_ms: None,
                 fail_on_data_loss: true,
             },
             sink: SinkSpec {
@@ -219,13 +219,13 @@ fn retention_presets() -> Vec<Preset> {
     vec![
         base(
             "kafka-retention-fail",
-            "A Kafka-like log with a short retention while the sink is down: the re-run batch's range has aged out, and with failOnDataLoss=true (Spark's default) every restart fails on it.",
+            "Kafka-like log with a short retention while the sink is down: the re-run batch's range ages out and failOnDataLoss=true fails every restart.",
             SourceKind::ReplayableLog,
             SinkKind::Upsert,
         ),
         base(
             "kafka-retention-skip",
-            "The same outage with failOnDataLoss=false: the re-run batch skips the records retention deleted, and the query goes on without them.",
+            "The same with failOnDataLoss=false: the aged-out records are skipped.",
             SourceKind::ReplayableLog,
             SinkKind::Upsert,
         ),
@@ -307,9 +307,7 @@ fn tune(p: &mut Preset) {
                 from_ms: 2135,
                 to_ms: 6000,
             }];
-            p.scenario.source.retention = Some(Retention {
-                retention_ms: 2_500,
-            });
+            p.scenario.source.retention_ms = Some(2_500);
             p.scenario.source.fail_on_data_loss = p.name == "kafka-retention-fail";
         }
         "continuous-epochs" => {

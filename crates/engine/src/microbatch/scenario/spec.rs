@@ -3,7 +3,7 @@
 use super::crash::CrashPoint;
 use super::fault::{
     default_fail_on_data_loss, default_task_max_failures, is_default_fail_on_data_loss,
-    is_default_task_max_failures, Fault, Restart, Retention, StartingOffsets,
+    is_default_task_max_failures, Fault, Restart, StartingOffsets,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -276,10 +276,12 @@ pub struct SourceSpec {
     /// `spark.sql.streaming.disabledV2MicroBatchReaders` naming `KafkaSourceProvider`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api: Option<SourceApi>,
-    /// Kafka-like log: records older than `retention_ms` are deleted from the log (absent: the
-    /// log keeps everything).
+    /// Kafka-like log: a record is deleted from the log `retention_ms` after it arrived (the
+    /// log-start offset moves past it; Kafka's `retention.ms`, simplified); absent: the log
+    /// keeps everything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retention: Option<Retention>,
+    #[schemars(range(min = 1))]
+    pub retention_ms: Option<u64>,
     /// Kafka-like log: Spark's `failOnDataLoss` (default `true`): a task whose range retention
     /// removed fails the query; `false` skips what is gone.
     #[serde(

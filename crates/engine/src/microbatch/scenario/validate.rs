@@ -102,29 +102,23 @@ impl Scenario {
         if !self.source.fail_on_data_loss && !log {
             return Err(invalid(
                 "source.fail_on_data_loss",
-                "failOnDataLoss is an option of the Kafka-like log (`replayable-log`) only",
+                "only the Kafka-like log (`replayable-log`) has it",
             ));
         }
-        let Some(retention) = self.source.retention else {
+        let Some(retention_ms) = self.source.retention_ms else {
             return Ok(());
         };
         if !log {
             return Err(invalid(
-                "source.retention",
-                "only the Kafka-like log (`replayable-log`) has a retention",
+                "source.retention_ms",
+                "only the Kafka-like log (`replayable-log`) has it",
             ));
         }
         if self.execution == Execution::Continuous {
-            return Err(invalid(
-                "source.retention",
-                "retention is modelled for micro-batches only, not continuous processing",
-            ));
+            return Err(invalid("source.retention_ms", "micro-batches only"));
         }
-        if retention.retention_ms == 0 {
-            return Err(invalid(
-                "source.retention.retention_ms",
-                "must be greater than 0 (0 would delete every record as it arrives)",
-            ));
+        if retention_ms == 0 {
+            return Err(invalid("source.retention_ms", "must be greater than 0"));
         }
         Ok(())
     }

@@ -8,7 +8,7 @@ use super::{
     read_planned_range, InitialOffset, OffsetScheme, PartitionPlan, Source, SourceCtx,
     SourceOffset, SourceState, SourceView, TaskRead, TOPIC,
 };
-use crate::microbatch::scenario::StartingOffsets;
+use crate::microbatch::scenario::{log_start, StartingOffsets};
 use crate::microbatch::tunnel::Token;
 use std::collections::BTreeMap;
 
@@ -21,11 +21,11 @@ to fail on such cases, set the source option \"failOnDataLoss\" to \"false\".";
 /// How many records at the start of `plan`'s range retention has deleted by now (0 without a
 /// retention, or when the range starts at or after the log-start offset).
 pub fn aged_out(ctx: &SourceCtx, plan: &PartitionPlan) -> u64 {
-    let (Some(retention), Some(Token::At(end))) = (ctx.spec.retention, plan.end) else {
+    let (Some(retention_ms), Some(Token::At(end))) = (ctx.spec.retention_ms, plan.end) else {
         return 0;
     };
     let channel = ctx.upstream.channel(plan.channel);
-    let log_start = retention.log_start(ctx.now_ms, |t| channel.arrived(t));
+    let log_start = log_start(retention_ms, ctx.now_ms, |t| channel.arrived(t));
     log_start
         .min(end)
         .saturating_sub(plan.start.offset_or_zero())

@@ -312,9 +312,10 @@ pub fn aged_out_keys(
     }
     let keys = world.aged_out.keys();
     let gone = keys.map(|(channel, seq)| RowKey::Record { channel, seq });
-    let set: std::collections::BTreeSet<RowKey> =
-        gone.filter(|&k| progress.counts.copies(k) == 0).collect();
-    set.into_iter().collect()
+    let mut out: Vec<RowKey> = gone.filter(|&k| progress.counts.copies(k) == 0).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// How much of the sink a [`SinkView`] reads.
