@@ -99,6 +99,16 @@ const TABLE: &[Row] = &[
     ("batch-id-in-memory", 3, all([E, E, E, E, E, D, E])),
     // The V1 KafkaSource: the extra getBatch on restart changes no verdict (as kafka-append).
     ("kafka-v1-source", 3, all([E, E, E, E, D, D, E])),
+    // Retention with failOnDataLoss=true: batch 1's logged range ages out during the sink's
+    // outage and every restart fails on it, whatever crash came first; batch 1 never reaches
+    // its sink commit, so those two points never fire.
+    (
+        "kafka-retention-fail",
+        1,
+        [Some(S), Some(S), Some(S), Some(S), Some(S), None, None],
+    ),
+    // failOnDataLoss=false: the re-run skips what retention deleted, whatever crash came first.
+    ("kafka-retention-skip", 1, all([L, L, L, L, L, L, L])),
 ];
 
 #[test]
@@ -133,6 +143,19 @@ fn every_preset_without_crash_reaches_its_promise() {
             // key by key in crates/check/tests/seatunnel.rs).
             assert_eq!((r.verdict, r.lost), (Verdict::Duplicates, 0), "{}", p.name);
             assert!(r.batches_committed >= 2, "{}: batches commit", p.name);
+            continue;
+        }
+        if p.name == "kafka-retention-fail" {
+            // Every restart fails on the aged-out range: nothing is skipped, nothing moves.
+            assert_eq!((r.verdict, r.aged_out), (Verdict::Stuck, 0), "{r:?}");
+            assert!(r.runs > 3, "a restart loop: {} runs", r.runs);
+            continue;
+        }
+        if p.name == "kafka-retention-skip" {
+            // Every record missing is one retention deleted before a task read it.
+            assert_eq!(r.verdict, Verdict::DataLoss, "{r:?}");
+            assert!(r.lost > 0 && r.duplicates == 0, "{r:?}");
+            assert_eq!((r.aged_out, &r.aged_out_keys), (r.lost, &r.lost_keys));
             continue;
         }
         if p.name == "reader-never-closes" {

@@ -465,6 +465,8 @@ fn stop_names(preset: &str) -> Vec<Option<&'static str>> {
         "checkpoint-deleted-earliest" => vec![s("commits/2"), N, s("sources/0/0"), s("batch 0"), N],
         "batch-id-in-memory" => vec![s("batch 3"), s("commits/3"), N, s("batch 3"), N],
         "kafka-v1-source" => vec![s("commits/3"), N, N, N, N],
+        "kafka-retention-fail" => vec![N; 5],
+        "kafka-retention-skip" => vec![N; 5],
         _ => vec![],
     }
 }

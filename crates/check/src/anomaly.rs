@@ -12,8 +12,11 @@ use serde::{Deserialize, Serialize};
 pub enum AnomalyName {
     /// Keys visible more than once.
     Duplicate,
-    /// Expected keys missing at the end.
+    /// Expected keys missing at the end, lost by the protocol.
     Lost,
+    /// Expected keys missing because retention deleted them from the log before a task read
+    /// them (`failOnDataLoss` false skipped them).
+    AgedOut,
     /// Running-sum keys with a wrong value.
     WrongValue,
     /// Keys a query stopped for good never delivered (still upstream).
@@ -28,6 +31,7 @@ impl AnomalyName {
         match self {
             AnomalyName::Duplicate => "duplicate",
             AnomalyName::Lost => "lost",
+            AnomalyName::AgedOut => "aged-out",
             AnomalyName::WrongValue => "wrong-value",
             AnomalyName::UnreadAfterStop => "unread-after-stop",
             AnomalyName::Stuck => "stuck",
@@ -44,6 +48,14 @@ pub struct Anomaly {
     pub keys: Vec<RowKey>,
     /// The trace events that prove it (their `seq`, `#N` in the text trace), ascending.
     pub events: Vec<u64>,
+}
+
+/// The events whose task skipped records retention had deleted: the proof of `aged-out`.
+pub fn aged_out_proof(events: &[Event]) -> std::collections::BTreeSet<u64> {
+    use batchscope_engine::microbatch::event::EventKind;
+    let skipped =
+        |e: &&Event| matches!(e.kind, EventKind::TaskRead { aged_out, .. } if aged_out > 0);
+    events.iter().filter(skipped).map(|e| e.seq).collect()
 }
 
 /// One event of the trace, named by its number and its text line.

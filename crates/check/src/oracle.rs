@@ -100,6 +100,14 @@ pub struct Report {
     /// Those keys, in key order (as text in JSON).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unread_keys: Vec<RowKey>,
+    /// Of the lost keys, the records retention deleted from the Kafka-like log before a task
+    /// read them (`failOnDataLoss` false skipped them): aged out upstream, not lost by the
+    /// protocol. Counted in `lost` too.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub aged_out: u64,
+    /// Those keys, in key order (as text in JSON).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aged_out_keys: Vec<RowKey>,
     /// Keys whose value is wrong (`user-3: 57, expected 42`): a running sum that added a
     /// replayed batch twice (counted in `duplicates`) or missed records (counted in `lost`).
     pub wrong_values: Vec<String>,
@@ -201,6 +209,7 @@ pub fn judge_progress(
 ) -> Report {
     let (duplicates, lost) = (progress.duplicates, progress.missing);
     let verdict = verdict_of(converged, progress);
+    let aged_out_keys = aged_out_of(world, &progress.missing_keys);
     let s = world.scenario();
     Report {
         preset: s.name.clone(),
@@ -214,6 +223,8 @@ pub fn judge_progress(
         lost_keys: progress.missing_keys.clone(),
         unread: progress.unread,
         unread_keys: progress.unread_keys.clone(),
+        aged_out: aged_out_keys.len() as u64,
+        aged_out_keys,
         wrong_values: progress.wrong_values.clone(),
         verdict,
         crashes: s.crashes.iter().map(|c| c.to_string()).collect(),
@@ -234,6 +245,25 @@ pub fn judge_progress(
         inevitable_at: None,
         avoidable_until: None,
     }
+}
+
+/// Of `missing` (in key order), the records a task skipped because retention had deleted
+/// them (`World::aged_out`), in key order.
+pub fn aged_out_of(world: &World, missing: &[RowKey]) -> Vec<RowKey> {
+    if world.aged_out.is_empty() {
+        return vec![];
+    }
+    let is_gone = |k: &&RowKey| match **k {
+        RowKey::Record { channel, seq } => {
+            (world.aged_out.runs()).any(|(c, from, to)| c == channel && (from..to).contains(&seq))
+        }
+        RowKey::User(_) => false,
+    };
+    missing.iter().filter(is_gone).copied().collect()
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Runs a scenario with its crashes to the end and judges it; also returns the final world.

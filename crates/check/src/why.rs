@@ -41,7 +41,7 @@
 //! [`MAX_SCANNED_EVENTS`] are not scanned (in the worst case, no good continuation at all, the
 //! cost is quadratic); their `lost` events fall back to the run's failures.
 
-use crate::anomaly::{Anomaly, AnomalyName, Moment};
+use crate::anomaly::{aged_out_proof, Anomaly, AnomalyName, Moment};
 use crate::liveness::{run, Limit, Liveness};
 use crate::oracle::{expected_counts, verdict_of, Report, Verdict};
 use crate::progress::{so_far, Progress};
@@ -309,11 +309,10 @@ fn anomalies(
     );
     let stuck = report.verdict == Verdict::Stuck;
     if !stuck {
-        push(
-            AnomalyName::Lost,
-            report.lost_keys.clone(),
-            no_return(&report.lost_keys),
-        );
+        let (aged, lost): (Vec<RowKey>, Vec<RowKey>) =
+            (report.lost_keys.iter()).partition(|k| report.aged_out_keys.binary_search(k).is_ok());
+        push(AnomalyName::Lost, lost.clone(), no_return(&lost));
+        push(AnomalyName::AgedOut, aged, aged_out_proof(events));
     }
     let wrong = wrong_value_keys(report);
     let mut proof = writes.proof(&wrong, events);
@@ -378,6 +377,7 @@ pub fn proof_text(anomaly: &Anomaly, events: &[Event]) -> String {
         then.push(match anomaly.name {
             AnomalyName::UnreadAfterStop => format!("{others} stopped the query"),
             AnomalyName::Stuck => format!("last progress {others}"),
+            AnomalyName::AgedOut => format!("{others} skipped what retention deleted"),
             _ => format!("no failure-free way back after {others}"),
         });
     }

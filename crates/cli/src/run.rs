@@ -270,6 +270,12 @@ fn print_text(
     if !report.lost_keys.is_empty() {
         println!("  lost keys: {}", list(&report.lost_keys));
     }
+    if !report.aged_out_keys.is_empty() {
+        println!(
+            "  aged out (retention deleted them before a task read them; failOnDataLoss=false skipped them): {}",
+            list(&report.aged_out_keys)
+        );
+    }
     if !report.wrong_values.is_empty() {
         println!("  wrong values: {}", report.wrong_values.join("; "));
     }

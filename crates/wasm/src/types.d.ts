@@ -193,6 +193,8 @@ export interface TaskRead {
     committed: boolean;
     /** Pull-ahead: the rows came from the cache getOffset filled (absent when false). */
     from_cache?: boolean;
+    /** Kafka-like log: records at the start of the range retention deleted, skipped (absent when 0). */
+    aged_out?: number;
 }
 /** A task wrote its channel's end checkpoint into the Meta table. */
 export interface MetaRowWritten {
@@ -406,6 +408,9 @@ export interface Report {
     /** A query stopped for good: records still upstream for its next start (not lost). */
     unread: number;
     unread_keys?: string[];
+    /** Lost records retention deleted before a task read them (failOnDataLoss false): aged out. */
+    aged_out?: number;
+    aged_out_keys?: string[];
     wrong_values: string[];
     verdict: Verdict;
     crashes: string[];
@@ -428,7 +433,7 @@ export interface Report {
 
 /** One part of a bad verdict, named as Jepsen's queue checker names them where one fits. */
 export interface Anomaly {
-    name: "duplicate" | "lost" | "wrong-value" | "unread-after-stop" | "stuck";
+    name: "duplicate" | "lost" | "aged-out" | "wrong-value" | "unread-after-stop" | "stuck";
     /** Keys as text (`ch0-17`, `user-3`). */
     keys: string[];
     /** The `seq` of every event that proves it (`#N` in the text trace), ascending. */
@@ -514,6 +519,10 @@ export interface SourceSpec {
     starting_offsets?: "latest" | "earliest";
     /** Spark source API; absent: the kind's own. Only the Kafka-like log takes "v1" (the V1 KafkaSource). */
     api?: "v1" | "v2";
+    /** Kafka-like log: a record is deleted from the log retention_ms after it arrived. */
+    retention_ms?: number;
+    /** Kafka-like log: Spark's failOnDataLoss (default true). */
+    fail_on_data_loss?: boolean;
 }
 
 /** The sink and its faults. */

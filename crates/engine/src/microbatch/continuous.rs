@@ -55,6 +55,7 @@ impl World {
             committed: false,
             from_cache: false,
             error: None,
+            aged_out: 0,
         };
         let b = self.batch_run_mut(epoch);
         assert_eq!(
@@ -67,6 +68,7 @@ impl World {
             end,
             committed: false,
             from_cache: false,
+            aged_out: 0,
         });
         b.task_durations_ms.push(cost::TASK);
         let n = b.plan.len() as u32;

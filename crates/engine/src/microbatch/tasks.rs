@@ -16,7 +16,7 @@ impl World {
     pub(super) fn task_read(&mut self, batch_id: u64, task: u32) -> EventKind {
         let plan = self.batch_run(batch_id).plan[task as usize].clone();
         let contract = self.contract();
-        if let Some(error) = contract.read_error(&plan) {
+        if let Some(error) = contract.read_error(&self.source_ctx(), &plan) {
             // The task throws before any ReadRecords call; the job fails with it (no task
             // retries: the same start row throws again on every attempt).
             self.now_ms += 1;
@@ -33,6 +33,7 @@ impl World {
                 committed: false,
                 from_cache: false,
                 error: Some(error),
+                aged_out: 0,
             };
         }
         let read = contract.read(&mut self.source_ctx(), &plan);
@@ -50,7 +51,11 @@ impl World {
             committed: read.committed,
             from_cache: read.from_cache,
             error: None,
+            aged_out: read.aged_out,
         };
+        let from = plan.start.offset_or_zero();
+        self.aged_out
+            .push_range(plan.channel, from, from + read.aged_out);
         let now = self.now_ms;
         let b = self.batch_run_mut(batch_id);
         if (task as usize) < b.reads.len() {

@@ -64,6 +64,9 @@ fn line_of(e: &Event, source: Option<SourceKind>) -> String {
         EventKind::TaskRead {
             error: Some(error), ..
         } => format!("  ({error})"),
+        EventKind::TaskRead { aged_out, .. } if *aged_out > 0 => format!(
+            "  (failOnDataLoss=false: {aged_out} aged out, skipped)"
+        ),
         EventKind::TaskFailed {
             rows,
             retried,

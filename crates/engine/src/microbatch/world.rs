@@ -11,7 +11,7 @@ use crate::microbatch::source::{
     self, Source, SourceCounters, SourceCtx, SourceOffset, SourceState, SourceView,
 };
 use crate::microbatch::tunnel::{Token, Tunnel};
-use crate::microbatch::upstream::Upstream;
+use crate::microbatch::upstream::{Rows, Upstream};
 use crate::rng::Prng;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
@@ -85,6 +85,9 @@ pub struct World {
     /// of run 1), kept across crashes and a deleted checkpoint: what `startingOffsets = latest`
     /// left out for good. `None` before the first start writes them, or for other sources.
     pub first_start: Option<BTreeMap<u32, u64>>,
+    /// Records a task skipped because retention had deleted them from the Kafka-like log
+    /// (`failOnDataLoss` false): gone for good, kept across crashes.
+    pub aged_out: Rows,
     pub(super) pending_crashes: Vec<CrashPoint>,
     pub(super) pending_faults: Vec<Fault>,
     /// A `checkpoint-deleted` fault fired: the folder goes before the next start.
@@ -122,6 +125,7 @@ impl World {
             source: SourceState::default(),
             driver: Driver::default(),
             first_start: None,
+            aged_out: Rows::new(),
             pending_crashes,
             pending_faults,
             delete_checkpoint: false,

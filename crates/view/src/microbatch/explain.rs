@@ -108,9 +108,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         EventKind::AddBatch { batch_id, .. } => format!(
             "Sink.addBatch({batch_id}): the batch's tasks run now."
         ),
-        EventKind::TaskRead { partition, channel, batch_id, error: Some(_), .. } => format!(
-            "Task {partition} of batch {batch_id} starts {channel} at a Meta row that says `finished` and throws before any ReadRecords call: readRecords returns null for a finished channel and TableStoreSourceRDD dereferences it (a NullPointerException — inferred from the connector's code, not observed). The row is there because the driver died after offsets/{batch_id} and before source.commit could delete it. The batch fails, and every re-run reads the same row and fails the same way: a crash loop. If the Tunnel server has not yet learned that this split parent finished, its children never open either."
-        ),
+        EventKind::TaskRead { error: Some(_), .. } | EventKind::TaskRead { aged_out: 1.., .. } => task_read_trouble(&event.kind, source),
         EventKind::TaskRead { partition, channel, from, to, rows, from_cache: true, .. } => format!(
             "Task {partition} takes {channel}'s rows {from} → {to} ({n_rows}) from the cache getOffset filled when it read ahead: no ReadRecords call now, because the rows were already pulled once to learn the end offset. A crash empties the cache; a re-run reads the Tunnel server again.",
                 n_rows = rows_text(*rows),
@@ -226,6 +224,38 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             ),
     };
     shorten_uuids(&text)
+}
+
+/// The note of a task read that throws, or that skipped records retention had deleted.
+fn task_read_trouble(kind: &EventKind, source: SourceKind) -> String {
+    let EventKind::TaskRead {
+        partition,
+        channel,
+        batch_id,
+        from,
+        to,
+        rows,
+        error,
+        aged_out,
+        ..
+    } = kind
+    else {
+        return String::new();
+    };
+    match error {
+        Some(error) if source == SourceKind::ReplayableLog => format!(
+            "Retention has deleted offset {} of {channel}; failOnDataLoss is true, so task {partition} of batch {batch_id} throws: {error}",
+            from.offset_or_zero()
+        ),
+        Some(_) => format!(
+            "Task {partition} of batch {batch_id} starts {channel} at a Meta row that says `finished` and throws before any ReadRecords call: readRecords returns null for a finished channel and TableStoreSourceRDD dereferences it (a NullPointerException — inferred from the connector's code, not observed). The row is there because the driver died after offsets/{batch_id} and before source.commit could delete it. The batch fails, and every re-run reads the same row and fails the same way: a crash loop. If the Tunnel server has not yet learned that this split parent finished, its children never open either."
+        ),
+        None => format!(
+            "Task {partition} reads {channel} from {from} to {to} ({}); retention deleted the first {} of the range and failOnDataLoss=false skips them: aged out.",
+            rows_text(*rows),
+            count(*aged_out, "record")
+        ),
+    }
 }
 
 /// The note of the restart's decision (`MicroBatchExecution.populateStartOffsets`).

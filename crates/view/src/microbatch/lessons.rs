@@ -168,7 +168,8 @@ pub fn lesson_head(name: &str) -> Lesson {
     }
 }
 
-/// The lessons of the SeaTunnel presets (apache/seatunnel PR #7476 and the dev reader).
+/// The lessons of the SeaTunnel presets (apache/seatunnel PR #7476 and the dev reader), then
+/// of the retention presets ([`retention_lesson`]).
 fn seatunnel_lesson(name: &str) -> Option<Lesson> {
     Some(match name {
         "reader-never-closes" => Lesson {
@@ -213,7 +214,31 @@ fn seatunnel_lesson(name: &str) -> Option<Lesson> {
             try_crash: None,
             try_outcome: "no crash needed: batch 0 commits, then latestOffset never moves — stuck",
         },
+        _ => return retention_lesson(name),
+    })
+}
+
+/// The lessons of the Kafka-like log with a retention (Spark's `failOnDataLoss`).
+fn retention_lesson(name: &str) -> Option<Lesson> {
+    let fail = match name {
+        "kafka-retention-fail" => true,
+        "kafka-retention-skip" => false,
         _ => return None,
+    };
+    Some(Lesson {
+        title: if fail {
+            "Retention, failOnDataLoss=true: the restart loops"
+        } else {
+            "Retention, failOnDataLoss=false: aged out"
+        },
+        question: "What if the offsets in the checkpoint have aged out of Kafka? (Kafka integration guide, failOnDataLoss)",
+        paragraphs: vec![],
+        try_crash: None,
+        try_outcome: if fail {
+            "no crash needed: every restart fails on the deleted range — stuck"
+        } else {
+            "no crash needed: the deleted records are skipped — aged out"
+        },
     })
 }
 
@@ -344,20 +369,46 @@ pub fn lesson_paragraphs(name: &str) -> Vec<&'static str> {
                 "latestOffset returns the in-memory currentOffset, which only commit(end) moves to end + 1. Spark calls commit for batch 0 only while it constructs batch 1 — and it constructs batch 1 only when latestOffset moves. After batch 0 every trigger finds no new data: the query stalls with the rows still arriving.",
                 "Inferred from the code (the stall is not observed in a report): the oracle calls it stuck.",
             ],
-        "sink-outage" => vec![
-            "The store is down from 2.135 s to 4.2 s, and again for 50 ms at 5.61 s. A write to a down store fails its task, not the query: Spark's TaskSetManager runs the task again, up to spark.task.maxFailures attempts (4 by default), and each attempt reads its rows again and retries the write.",
-            "The long outage outlasts the attempts: after the fourth the job fails, so do the batch and the query. Spark does not restart a failed query; here a job scheduler restarts it.",
-            "offsets/N was written before the batch ran, but commits/N never is: Spark keeps Kafka offsets in its own checkpoint and only marks a batch done after the sink finished.",
-            "Each restart re-runs the same batch from offsets/N until the store is back. Nothing is lost; rows a task wrote before its sibling failed are written again, and the upsert sink absorbs them.",
-            "The short outage is ridden out: two attempts fail, the third writes, and the query never fails.",
-            "No crash needed: press play and watch the red failures on the timeline. (A connector's own write retries, such as the Cassandra connector's, come before a task fails; they are not modelled.)",
-        ],
+        "sink-outage" => sink_outage_paragraphs(),
+        "kafka-retention-fail" | "kafka-retention-skip" => retention_paragraphs(name),
         _ => vec![
                 "Each batch: getOffset → offsets/N → source.commit(N−1) → getBatch → tasks → sink → commits/N.",
                 "Arm a crash point (or press Crash now) and step through the restart: commits/N missing means batch N is re-run with the offsets in offsets/N.",
                 "The badge compares the sink with every record the upstream produced: each should be there exactly once.",
             ],
     }
+}
+
+/// The sink-outage lesson's paragraphs.
+fn sink_outage_paragraphs() -> Vec<&'static str> {
+    vec![
+        "The store is down from 2.135 s to 4.2 s, and again for 50 ms at 5.61 s. A write to a down store fails its task, not the query: Spark's TaskSetManager runs the task again, up to spark.task.maxFailures attempts (4 by default), and each attempt reads its rows again and retries the write.",
+        "The long outage outlasts the attempts: after the fourth the job fails, so do the batch and the query. Spark does not restart a failed query; here a job scheduler restarts it.",
+        "offsets/N was written before the batch ran, but commits/N never is: Spark keeps Kafka offsets in its own checkpoint and only marks a batch done after the sink finished.",
+        "Each restart re-runs the same batch from offsets/N until the store is back. Nothing is lost; rows a task wrote before its sibling failed are written again, and the upsert sink absorbs them.",
+        "The short outage is ridden out: two attempts fail, the third writes, and the query never fails.",
+        "No crash needed: press play and watch the red failures on the timeline. (A connector's own write retries, such as the Cassandra connector's, come before a task fails; they are not modelled.)",
+    ]
+}
+
+/// The retention lessons' paragraphs (`failOnDataLoss` true or false).
+fn retention_paragraphs(name: &str) -> Vec<&'static str> {
+    let mut out = vec![
+        "The log keeps a record 2.5 s after it arrives (Kafka's retention.ms, simplified: Kafka deletes whole segments, later). The sink is down from 2.135 s to 6 s: batch 1 fails, and each restart re-runs it with the range in offsets/1 — a logged batch keeps its offsets.",
+        "By the time a restart's tasks fetch that range, its first offsets are older than the retention: the log no longer has them. Spark does not reset the offsets; the Structured Streaming + Kafka Integration Guide says the query then sees data loss (a note added by apache/spark PR #31089).",
+    ];
+    out.extend(if name == "kafka-retention-fail" {
+        [
+            "failOnDataLoss is true (the default): the executor's consumer cannot fetch the first offset and throws \"Cannot fetch offset …\" with KafkaSourceProvider's instruction to set failOnDataLoss to false (KafkaDataConsumer). The task, the batch and the query fail.",
+            "A scheduler restarts the query; it re-runs batch 1 from the same offsets/1, which is still gone: every restart fails the same way, and nothing after batch 1 is ever read — stuck. Spark retries the task up to spark.task.maxFailures attempts, each throwing the same; the simulation fails the query at the first.",
+        ]
+    } else {
+        [
+            "failOnDataLoss is false: the consumer logs a warning and reads from the earliest offset the log still has (KafkaDataConsumer), so the batch commits with what is left and the query goes on. The fetch arrows say how many records were aged out and skipped.",
+            "The oracle still counts every skipped record as lost — it never reached the sink — but marks it aged out (the Sink tab's mark, `aged_out` in the report's JSON): the log deleted it before any task could read it, not Spark's protocol. With false, Spark only logs a warning; the guide says the failure failOnDataLoss=true gives \"may be a false alarm\".",
+        ]
+    });
+    out
 }
 
 /// The tablestore lesson's paragraphs (the preset a bare link opens: see

@@ -30,8 +30,11 @@ pub enum Moment {
     ChannelFinished,
     /// The Tunnel server opens a channel.
     ChannelOpened,
-    /// A task throws before it reads (a Tablestore start row already `finished`).
+    /// A task throws before it reads (a Tablestore start row already `finished`, a Kafka
+    /// range retention deleted).
     TaskThrows,
+    /// A task skips records retention deleted from the Kafka-like log (`failOnDataLoss` false).
+    AgedOut,
     /// A reader polls an empty queue long after the data stopped, and does not close.
     ReaderWaits,
     /// A reader ends its micro-batch (`next()` returns false).
@@ -78,6 +81,9 @@ impl Moment {
             }
             Moment::TaskThrows => {
                 matches!(kind, EventKind::TaskRead { error: Some(_), .. })
+            }
+            Moment::AgedOut => {
+                matches!(kind, EventKind::TaskRead { aged_out, .. } if *aged_out > 0)
             }
             Moment::ReaderWaits => matches!(
                 kind,
@@ -358,6 +364,28 @@ fn seatunnel_stops(preset: &str) -> Option<Vec<Stop>> {
             stop(StatePrepared, Some(Checkpoint)),
             stop(Batch(E::CommitLogWritten, 0), Some(Checkpoint)),
             stop(Batch(E::NoNewData, 1), None),
+            stop(End, Some(Sink)),
+        ],
+        _ => return retention_stops(preset),
+    })
+}
+
+/// The stops of the retention presets' tours (`failOnDataLoss` true, then false).
+#[rustfmt::skip]
+fn retention_stops(preset: &str) -> Option<Vec<Stop>> {
+    Some(match preset {
+        "kafka-retention-fail" => vec![
+            stop(Next(E::QueryFailed), Some(Checkpoint)),
+            stop(TaskThrows, None),
+            stop(Next(E::QueryFailed), None),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(End, Some(Sink)),
+        ],
+        "kafka-retention-skip" => vec![
+            stop(Next(E::QueryFailed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(AgedOut, None),
+            stop(Batch(E::CommitLogWritten, 1), Some(Checkpoint)),
             stop(End, Some(Sink)),
         ],
         _ => return None,

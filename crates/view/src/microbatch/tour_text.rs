@@ -105,16 +105,8 @@ pub fn tour_texts(preset: &str) -> Vec<&'static str> {
             "First Spark calls getBatch of batch 3 on the V1 KafkaSource and discards the result: the V1 KafkaSource expects the last batch to run before getOffset is called again. A V2 KafkaMicroBatchStream (kafka-append) is not asked.",
             "The extra call writes nothing: every record once.",
         ],
-        "sink-outage" => vec![
-            "From 2.135 s the store refuses writes: a task's write fails. The task fails, not the query — Spark runs it again (spark.task.maxFailures).",
-            "Every attempt failed: the job, the batch and the query fail. The Kafka offsets of the batch are in offsets/N, but Spark marks nothing processed: commits/N is not written.",
-            "Spark does not restart a failed query; a job scheduler does. The failed batch re-runs with the same offsets.",
-            "The re-run's attempts fail too; another restart follows.",
-            "The failed batch finally commits. Rows written before each failure were written again — the upsert sink absorbs them.",
-            "At 5.61 s the store is down again, for 50 ms: a task attempt fails and is retried.",
-            "A retry writes once the store is back: the batch goes on to commit with no query failure and no restart.",
-            "Exactly-once: the offsets were never marked processed while writes failed.",
-        ],
+        "kafka-retention-fail" | "kafka-retention-skip" => retention_texts(preset),
+        "sink-outage" => sink_outage_texts(),
         "reader-never-closes" => vec![
             "The sink waits for the tasks; a task ends when its reader's next() returns false.",
             "SeaTunnel's reader loops while its queue is empty: `while (running && handover.isEmpty()) sleep`.",
@@ -282,6 +274,7 @@ pub fn tour_titles(preset: &str) -> Vec<&'static str> {
             "getBatch(3), not run",
             "Nothing changes in the sink",
         ],
+        "kafka-retention-fail" | "kafka-retention-skip" => retention_titles(preset),
         "sink-outage" => vec![
             "The store is down",
             "Out of attempts: the query fails",
@@ -336,6 +329,63 @@ pub fn tour_titles(preset: &str) -> Vec<&'static str> {
             "Stuck",
         ],
         _ => vec!["The write-ahead log", "Batch 0 done", "The verdict"],
+    }
+}
+
+/// The sink-outage tour's stop texts.
+fn sink_outage_texts() -> Vec<&'static str> {
+    vec![
+            "From 2.135 s the store refuses writes: a task's write fails. The task fails, not the query — Spark runs it again (spark.task.maxFailures).",
+            "Every attempt failed: the job, the batch and the query fail. The Kafka offsets of the batch are in offsets/N, but Spark marks nothing processed: commits/N is not written.",
+            "Spark does not restart a failed query; a job scheduler does. The failed batch re-runs with the same offsets.",
+            "The re-run's attempts fail too; another restart follows.",
+            "The failed batch finally commits. Rows written before each failure were written again — the upsert sink absorbs them.",
+            "At 5.61 s the store is down again, for 50 ms: a task attempt fails and is retried.",
+            "A retry writes once the store is back: the batch goes on to commit with no query failure and no restart.",
+            "Exactly-once: the offsets were never marked processed while writes failed.",
+        ]
+}
+
+/// The retention tours' stop titles (`failOnDataLoss` true or false).
+fn retention_titles(preset: &str) -> Vec<&'static str> {
+    if preset == "kafka-retention-fail" {
+        vec![
+            "Batch 1 fails",
+            "The range has aged out",
+            "failOnDataLoss",
+            "The same offsets/1",
+            "Stuck",
+        ]
+    } else {
+        vec![
+            "Batch 1 fails",
+            "Re-run with offsets/1",
+            "Skipped",
+            "Batch 1 commits",
+            "Aged out",
+        ]
+    }
+}
+
+/// The retention tours' stop texts (`failOnDataLoss` true or false).
+fn retention_texts(preset: &str) -> Vec<&'static str> {
+    let first = "The sink is down: out of task attempts, batch 1 fails with the query. Its range is in offsets/1; commits/1 is not written.";
+    if preset == "kafka-retention-fail" {
+        vec![
+            first,
+            "A restart re-runs batch 1 from offsets/1, but retention has deleted the start of that range from the log: the task cannot fetch its first offset.",
+            "The query fails with the executor's error: \"Cannot fetch offset …\" and KafkaSourceProvider's instruction to set the source option failOnDataLoss to false.",
+            "The next restart reads the same offsets/1 — still gone.",
+            "Every restart fails the same way; nothing after batch 1 is read: stuck.",
+        ]
+    } else {
+        vec![
+            first,
+            "The restart re-runs batch 1 with the same offsets: a logged batch keeps its range.",
+            "Retention has deleted the start of the range: with failOnDataLoss=false the consumer skips to the earliest offset the log still has. The arrow says how many records were aged out.",
+            "Batch 1 commits with what was left, and the query goes on.",
+            "The skipped records never reach the sink: lost, and marked aged out — the log deleted them, not Spark's protocol.",
+        ]
     }
 }
 

@@ -31,6 +31,19 @@ fn key_list(keys: &[RowKey], total: u64, class: &'static str, max: usize) -> Htm
     }
 }
 
+/// Records retention deleted before a task read them (`failOnDataLoss` false): aged out.
+fn aged_out_line(v: &SinkView) -> Html {
+    if v.aged_out_keys.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <div class="sink-line" data-testid="aged-out-keys">
+            <span class="line-label">{ "aged out (retention)" }</span>
+            { key_list(&v.aged_out_keys, v.aged_out_keys.len() as u64, "lost", 40) }
+        </div>
+    }
+}
+
 /// The sink's counts: visible rows, delivered, duplicate keys, rewrites, staged rows, epoch.
 fn stats(v: &SinkView) -> Html {
     html! {
@@ -66,7 +79,7 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
             <div class="panel-sub">
                 <span class="pill">{ v.kind }</span>
             </div>
-            { stats(v) }
+            { stats(v) }{ aged_out_line(v) }
             if !v.duplicate_keys.is_empty() {
                 <div class="sink-line bad" data-testid="duplicate-keys">
                     <span class="line-label">{ "duplicated" }</span>{ key_list(&v.duplicate_keys, v.duplicate_keys.len() as u64, "dup", 24) }

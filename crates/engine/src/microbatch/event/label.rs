@@ -85,10 +85,23 @@ impl EventKind {
     /// [`EventKind::label`] in a scenario whose source is `source`: a Kafka task fetches from
     /// its partition (Tablestore's tasks call ReadRecords on a channel).
     pub fn label_for(&self, source: SourceKind) -> String {
+        let log = source == SourceKind::ReplayableLog;
         match self {
-            EventKind::TaskRead { .. } if source == SourceKind::ReplayableLog => {
+            EventKind::TaskRead {
+                partition,
+                channel,
+                from,
+                error: Some(_),
+                ..
+            } if log => format!(
+                "task {partition} {channel}: offset {} aged out, throws",
+                from.offset_or_zero()
+            ),
+            EventKind::TaskRead { aged_out, .. } if log && *aged_out > 0 => format!(
+                "{} ({aged_out} aged out, skipped)",
                 self.label().replacen("ReadRecords", "fetch", 1)
-            }
+            ),
+            EventKind::TaskRead { .. } if log => self.label().replacen("ReadRecords", "fetch", 1),
             _ => self.label(),
         }
     }

@@ -248,6 +248,11 @@ pub enum EventKind {
         /// out of the JSON when `None`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         error: Option<String>,
+        /// Records at the start of the range that retention had deleted from the Kafka-like
+        /// log, skipped (`failOnDataLoss` false): `[from, from + aged_out)`. Left out of the
+        /// JSON when 0.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        aged_out: u64,
     },
     /// A SeaTunnel reader polled its handover queue (`next()`): rows read, and how long it has been idle.
     ReaderPolled {
@@ -383,6 +388,11 @@ pub fn short(offset: &str) -> String {
     }
 }
 
+/// Whether a count is 0 (left out of an event's JSON).
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// What a task's rows did to the sink, as `TaskFinished` reports it (`appended`, `upserted`,
 /// `staged` in the event JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -487,10 +497,12 @@ mod tests {
             committed: false,
             from_cache: false,
             error: None,
+            aged_out: 0,
         })
         .expect("serializes");
         assert!(!plain.contains("from_cache"), "{plain}");
         assert!(!plain.contains("error"), "{plain}");
+        assert!(!plain.contains("aged_out"), "{plain}");
         assert!(
             plain.contains(r#""channel":"ch0","from":"t:0","to":"t:3""#),
             "{plain}"

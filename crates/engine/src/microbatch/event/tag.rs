@@ -195,6 +195,22 @@ mod tests {
         }
     }
 
+    /// The `TaskRead` of [`example`], every optional field set.
+    fn task_read_example() -> EventKind {
+        EventKind::TaskRead {
+            batch_id: 1,
+            partition: 0,
+            channel: ChannelId(0),
+            from: Token::At(0),
+            to: Token::Finished,
+            rows: 3,
+            committed: false,
+            from_cache: true,
+            error: Some("e".into()),
+            aged_out: 1,
+        }
+    }
+
     /// One event of each kind; the match is exhaustive, so a new tag needs an example here.
     fn example(tag: EventTag) -> EventKind {
         let row = ChannelToken {
@@ -249,17 +265,7 @@ mod tests {
                 batch_id: 1,
                 skipped: false,
             },
-            EventTag::TaskRead => EventKind::TaskRead {
-                batch_id: 1,
-                partition: 0,
-                channel: ChannelId(0),
-                from: Token::At(0),
-                to: Token::Finished,
-                rows: 3,
-                committed: false,
-                from_cache: true,
-                error: Some("e".into()),
-            },
+            EventTag::TaskRead => task_read_example(),
             EventTag::ReaderPolled => EventKind::ReaderPolled {
                 batch_id: 1,
                 partition: 0,

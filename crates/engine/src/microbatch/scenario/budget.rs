@@ -136,6 +136,9 @@ impl Scenario {
                 times.push((format!("{name}[{i}].to_ms"), w.to_ms));
             }
         }
+        if let Some(ms) = self.source.retention_ms {
+            times.push(("source.retention_ms".into(), ms));
+        }
         for (i, b) in u.bursts.iter().enumerate() {
             times.push((format!("upstream.bursts[{i}].at_ms"), b.at_ms));
         }

@@ -1,6 +1,6 @@
 //! Failures that are not a driver crash (a task attempt fails, a foreachBatch function throws,
 //! the checkpoint folder is deleted), who restarts a failed query, and where a new query starts
-//! reading (`startingOffsets`).
+//! reading (`startingOffsets`), and the Kafka-like log's retention with `failOnDataLoss`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -184,4 +184,26 @@ pub fn default_task_max_failures() -> u32 {
 /// Whether `n` is the default of `spark.task.maxFailures` (left out of the JSON).
 pub fn is_default_task_max_failures(n: &u32) -> bool {
     *n == default_task_max_failures()
+}
+
+/// The Kafka-like log's log-start offset at `now_ms` under `retention_ms` (Kafka's
+/// `retention.ms`, simplified: each record is deleted exactly `retention_ms` after it arrived;
+/// Kafka deletes whole segments, later), for a partition whose records `arrived` counts (how
+/// many arrived at or before a moment): the first record that arrived less than
+/// `retention_ms` before `now_ms`.
+pub fn log_start(retention_ms: u64, now_ms: u64, arrived: impl Fn(u64) -> u64) -> u64 {
+    match now_ms.checked_sub(retention_ms.saturating_add(1)) {
+        Some(cutoff) => arrived(cutoff),
+        None => 0,
+    }
+}
+
+/// Spark's `failOnDataLoss` default (`true`).
+pub fn default_fail_on_data_loss() -> bool {
+    true
+}
+
+/// Whether `failOnDataLoss` is its default (left out of the JSON).
+pub fn is_default_fail_on_data_loss(b: &bool) -> bool {
+    *b
 }

@@ -58,6 +58,8 @@ fn base(
                 // `checkpoint-deleted-latest`.
                 starting_offsets: StartingOffsets::Earliest,
                 api: None,
+                retention_ms: None,
+                fail_on_data_loss: true,
             },
             sink: SinkSpec {
                 kind: sink,
@@ -207,10 +209,27 @@ pub fn presets() -> Vec<Preset> {
             SinkKind::Append,
         ),
     ];
-    for p in &mut out {
-        tune(p);
-    }
+    out.extend(retention_presets());
+    out.iter_mut().for_each(tune);
     out
+}
+
+/// The Kafka-like log with a retention, failing on the data it lost or skipping it.
+fn retention_presets() -> Vec<Preset> {
+    vec![
+        base(
+            "kafka-retention-fail",
+            "Kafka-like log with a short retention while the sink is down: the re-run batch's range ages out and failOnDataLoss=true fails every restart.",
+            SourceKind::ReplayableLog,
+            SinkKind::Upsert,
+        ),
+        base(
+            "kafka-retention-skip",
+            "The same with failOnDataLoss=false: the aged-out records are skipped.",
+            SourceKind::ReplayableLog,
+            SinkKind::Upsert,
+        ),
+    ]
 }
 
 /// What sets a preset apart from its base scenario.
@@ -280,6 +299,16 @@ fn tune(p: &mut Preset) {
             // names KafkaSourceProvider (SQLConf.DISABLED_V2_STREAMING_MICROBATCH_READERS,
             // default ""; Spark's KafkaMicroBatchV1SourceSuite sets it).
             p.scenario.source.api = Some(SourceApi::V1);
+        }
+        "kafka-retention-fail" | "kafka-retention-skip" => {
+            // The outage outlasts the task retries; by the time the sink is back the logged
+            // range of the failed batch is older than the retention.
+            p.scenario.sink.outages = vec![Window {
+                from_ms: 2135,
+                to_ms: 6000,
+            }];
+            p.scenario.source.retention_ms = Some(2_500);
+            p.scenario.source.fail_on_data_loss = p.name == "kafka-retention-fail";
         }
         "continuous-epochs" => {
             p.scenario.execution = Execution::Continuous;

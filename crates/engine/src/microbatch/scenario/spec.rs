@@ -2,7 +2,8 @@
 
 use super::crash::CrashPoint;
 use super::fault::{
-    default_task_max_failures, is_default_task_max_failures, Fault, Restart, StartingOffsets,
+    default_fail_on_data_loss, default_task_max_failures, is_default_fail_on_data_loss,
+    is_default_task_max_failures, Fault, Restart, StartingOffsets,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -275,6 +276,19 @@ pub struct SourceSpec {
     /// `spark.sql.streaming.disabledV2MicroBatchReaders` naming `KafkaSourceProvider`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api: Option<SourceApi>,
+    /// Kafka-like log: a record is deleted from the log `retention_ms` after it arrived (the
+    /// log-start offset moves past it; Kafka's `retention.ms`, simplified); absent: the log
+    /// keeps everything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub retention_ms: Option<u64>,
+    /// Kafka-like log: Spark's `failOnDataLoss` (default `true`): a task whose range retention
+    /// removed fails the query; `false` skips what is gone.
+    #[serde(
+        default = "default_fail_on_data_loss",
+        skip_serializing_if = "is_default_fail_on_data_loss"
+    )]
+    pub fail_on_data_loss: bool,
 }
 
 impl SourceSpec {

@@ -13,6 +13,7 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), ScenarioError> {
         self.validate_sizes()?;
         self.validate_source()?;
+        self.validate_retention()?;
         self.validate_upstream()?;
         self.validate_execution()?;
         self.validate_faults()?;
@@ -91,6 +92,33 @@ impl Scenario {
                 "source.max_offsets_per_channel",
                 "must be greater than 0",
             ));
+        }
+        Ok(())
+    }
+
+    /// Retention and `failOnDataLoss` are the Kafka-like log's, in micro-batches.
+    fn validate_retention(&self) -> Result<(), ScenarioError> {
+        let log = self.source.kind == SourceKind::ReplayableLog;
+        if !self.source.fail_on_data_loss && !log {
+            return Err(invalid(
+                "source.fail_on_data_loss",
+                "only the Kafka-like log (`replayable-log`) has it",
+            ));
+        }
+        let Some(retention_ms) = self.source.retention_ms else {
+            return Ok(());
+        };
+        if !log {
+            return Err(invalid(
+                "source.retention_ms",
+                "only the Kafka-like log (`replayable-log`) has it",
+            ));
+        }
+        if self.execution == Execution::Continuous {
+            return Err(invalid("source.retention_ms", "micro-batches only"));
+        }
+        if retention_ms == 0 {
+            return Err(invalid("source.retention_ms", "must be greater than 0"));
         }
         Ok(())
     }

@@ -1,14 +1,35 @@
 //! The replayable log (Kafka-like): offsets are per-partition positions, a batch is a fixed
 //! range, and Spark never commits anything back to the broker. A new query starts at its
 //! `startingOffsets` (`latest` by default, as `KafkaSourceProvider`), written to `sources/0/0`.
+//! With a `retention`, records before the moving log-start offset are gone: a task whose range
+//! starts before it throws (`failOnDataLoss` true) or skips them (false).
 
 use super::{
     read_planned_range, InitialOffset, OffsetScheme, PartitionPlan, Source, SourceCtx,
     SourceOffset, SourceState, SourceView, TaskRead, TOPIC,
 };
-use crate::microbatch::scenario::StartingOffsets;
+use crate::microbatch::scenario::{log_start, StartingOffsets};
 use crate::microbatch::tunnel::Token;
 use std::collections::BTreeMap;
+
+/// `KafkaSourceProvider.INSTRUCTION_FOR_FAIL_ON_DATA_LOSS_TRUE` (Spark 3.x), on one line.
+pub const FAIL_ON_DATA_LOSS_TRUE: &str = "Some data may have been lost because they are not \
+available in Kafka any more; either the data was aged out by Kafka or the topic may have been \
+deleted before all the data in the topic was processed. If you don't want your streaming query \
+to fail on such cases, set the source option \"failOnDataLoss\" to \"false\".";
+
+/// How many records at the start of `plan`'s range retention has deleted by now (0 without a
+/// retention, or when the range starts at or after the log-start offset).
+pub fn aged_out(ctx: &SourceCtx, plan: &PartitionPlan) -> u64 {
+    let (Some(retention_ms), Some(Token::At(end))) = (ctx.spec.retention_ms, plan.end) else {
+        return 0;
+    };
+    let channel = ctx.upstream.channel(plan.channel);
+    let log_start = log_start(retention_ms, ctx.now_ms, |t| channel.arrived(t));
+    log_start
+        .min(end)
+        .saturating_sub(plan.start.offset_or_zero())
+}
 
 /// The Kafka-like source: `{"cdc":{"0":3,"1":3}}` offsets, `maxOffsetsPerTrigger` split evenly.
 #[derive(Clone, Copy, Debug, Default)]
@@ -103,7 +124,36 @@ impl Source for ReplayableLog {
     }
 
     fn read(&self, ctx: &mut SourceCtx, plan: &PartitionPlan) -> TaskRead {
-        read_planned_range(ctx, plan, "a replayable log")
+        let gone = aged_out(ctx, plan);
+        if gone == 0 {
+            return read_planned_range(ctx, plan, "a replayable log");
+        }
+        // `failOnDataLoss` false: the consumer logs a warning and reads from the earliest
+        // offset the log still has (`KafkaDataConsumer`: "Recovering from the earliest offset").
+        let start = Token::At(plan.start.offset_or_zero() + gone);
+        let rest = PartitionPlan {
+            start,
+            ..plan.clone()
+        };
+        let mut read = read_planned_range(ctx, &rest, "a replayable log");
+        read.aged_out = gone;
+        read
+    }
+
+    /// `failOnDataLoss` true and the range starts before the log-start offset: the executor's
+    /// consumer cannot fetch the first offset (`KafkaDataConsumer`'s "Cannot fetch offset",
+    /// with `KafkaSourceProvider`'s instruction). Spark retries the task up to
+    /// `spark.task.maxFailures` times and every attempt throws the same; the engine fails the
+    /// query at the first.
+    fn read_error(&self, ctx: &SourceCtx, plan: &PartitionPlan) -> Option<String> {
+        if !ctx.spec.fail_on_data_loss || aged_out(ctx, plan) == 0 {
+            return None;
+        }
+        Some(format!(
+            "Cannot fetch offset {} (TopicPartition: {TOPIC}-{}). {FAIL_ON_DATA_LOSS_TRUE}",
+            plan.start.offset_or_zero(),
+            plan.channel
+        ))
     }
 
     fn position_after(

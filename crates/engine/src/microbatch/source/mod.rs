@@ -214,6 +214,8 @@ pub struct TaskRead {
     pub committed: bool,
     /// Whether the rows came from the pull-ahead cache.
     pub from_cache: bool,
+    /// Records at the start of the range that retention had deleted (skipped).
+    pub aged_out: u64,
 }
 
 /// Costs and counters of the source, kept across crashes (they describe the run, not the source).
@@ -294,6 +296,7 @@ pub fn read_channel(
             end: Token::Finished,
             committed: false,
             from_cache: false,
+            aged_out: 0,
         };
     }
     loop {
@@ -319,6 +322,7 @@ pub fn read_channel(
         end: token,
         committed: commit_on_read,
         from_cache: false,
+        aged_out: 0,
     }
 }
 
@@ -339,6 +343,7 @@ pub fn read_planned_range(ctx: &mut SourceCtx, plan: &PartitionPlan, kind: &str)
         end,
         committed: false,
         from_cache: false,
+        aged_out: 0,
     }
 }
 
@@ -519,7 +524,7 @@ pub trait Source: OffsetScheme {
 
     /// Why the task of `plan` throws before it reads anything, on every attempt (the
     /// Tablestore connector on a `finished` start row); `None` when it reads.
-    fn read_error(&self, _plan: &PartitionPlan) -> Option<String> {
+    fn read_error(&self, _ctx: &SourceCtx, _plan: &PartitionPlan) -> Option<String> {
         None
     }
 

@@ -108,6 +108,7 @@ impl Source for PullAhead {
                     end,
                     committed: false,
                     from_cache: true,
+                    aged_out: 0,
                 }
             }
             _ => {

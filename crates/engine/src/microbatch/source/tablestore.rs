@@ -137,7 +137,7 @@ impl Source for TablestoreSource {
     /// the task throws on every attempt (inferred from the connector's code,
     /// `TableStoreSourceRDD`; SEMANTICS §3.4). `commit(end_{N-1})` normally deletes such rows
     /// before batch N reads them; a crash between `offsets/N` and that commit leaves them.
-    fn read_error(&self, plan: &PartitionPlan) -> Option<String> {
+    fn read_error(&self, _ctx: &SourceCtx, plan: &PartitionPlan) -> Option<String> {
         (plan.start == Token::Finished).then(|| FINISHED_START_ROW.to_string())
     }
 

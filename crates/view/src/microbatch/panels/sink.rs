@@ -144,6 +144,10 @@ pub struct SinkView {
     pub lost_keys: Vec<RowKey>,
     /// The `commits/N` behind which the lost keys lie.
     pub lost_behind: Option<u64>,
+    /// Records a task skipped because retention had deleted them from the Kafka-like log
+    /// (`failOnDataLoss` false) and that are not in the sink: aged out, gone for good, in key
+    /// order. See [`aged_out_keys`].
+    pub aged_out_keys: Vec<RowKey>,
     /// Upsert: rows written again and absorbed by the key.
     pub rewrites: u64,
     /// Visible rows (with repeats).
@@ -297,6 +301,23 @@ pub fn sink_view_of(
     sink_view_with(world, expected, progress, &lost, SinkDetail::Panel)
 }
 
+/// The records of `world.aged_out` the sink does not show, in key order: a task skipped them
+/// because retention had deleted them (none for a running sum, whose keys are users).
+pub fn aged_out_keys(
+    world: &World,
+    progress: &batchscope_check::progress::Progress,
+) -> Vec<RowKey> {
+    if !world.scenario().sink.value.is_record() {
+        return vec![];
+    }
+    let keys = world.aged_out.keys();
+    let gone = keys.map(|(channel, seq)| RowKey::Record { channel, seq });
+    let mut out: Vec<RowKey> = gone.filter(|&k| progress.counts.copies(k) == 0).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// How much of the sink a [`SinkView`] reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SinkDetail {
@@ -418,7 +439,6 @@ pub fn sink_view_with(
             .collect()
     };
     let missing_keys = KeyList { total, first };
-    let duplicate_keys = progress.duplicate_keys.clone();
     SinkView {
         kind: sink_kind_text(sink.kind()),
         stores,
@@ -448,7 +468,8 @@ pub fn sink_view_with(
         manifest: sink.manifest.keys().copied().collect(),
         last_committed_epoch: sink.last_committed_epoch,
         staged_rows: sink.staged_len(),
-        duplicate_keys,
+        duplicate_keys: progress.duplicate_keys.clone(),
+        aged_out_keys: aged_out_keys(world, progress),
         delivered: progress.delivered,
         missing_keys,
         lost_keys: lost.clone(),
