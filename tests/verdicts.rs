@@ -109,6 +109,11 @@ const TABLE: &[Row] = &[
     ),
     // failOnDataLoss=false: the re-run skips what retention deleted, whatever crash came first.
     ("kafka-retention-skip", 1, all([L, L, L, L, L, L, L])),
+    // A torn offsets/2: every restart fails to read it, whatever crash came first.
+    ("torn-offset-log", 2, all([S, S, S, S, S, S, S])),
+    // A lost metadata file on Spark 3.5 under a txnAppId = query id sink: the re-run of batch 2
+    // after its write is applied again under the new id.
+    ("metadata-lost-txn-sink", 2, all([D, D, D, D, D, D, D])),
 ];
 
 #[test]
@@ -148,6 +153,21 @@ fn every_preset_without_crash_reaches_its_promise() {
         if p.name == "kafka-retention-fail" {
             // Every restart fails on the aged-out range: nothing is skipped, nothing moves.
             assert_eq!((r.verdict, r.aged_out), (Verdict::Stuck, 0), "{r:?}");
+            assert!(r.runs > 3, "a restart loop: {} runs", r.runs);
+            continue;
+        }
+        if p.name == "metadata-lost-txn-sink" {
+            // The new query id makes the table apply batch 2's re-run again.
+            assert_eq!((r.verdict, r.lost), (Verdict::Duplicates, 0), "{r:?}");
+            continue;
+        }
+        if p.name == "torn-offset-log" {
+            // Every restart fails reading the empty offsets/2: a restart loop, nothing moves.
+            assert_eq!(
+                (r.verdict, r.batches_committed),
+                (Verdict::Stuck, 2),
+                "{r:?}"
+            );
             assert!(r.runs > 3, "a restart loop: {} runs", r.runs);
             continue;
         }

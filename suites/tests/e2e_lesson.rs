@@ -467,6 +467,8 @@ fn stop_names(preset: &str) -> Vec<Option<&'static str>> {
         "kafka-v1-source" => vec![s("commits/3"), N, N, N, N],
         "kafka-retention-fail" => vec![N; 5],
         "kafka-retention-skip" => vec![N; 5],
+        "torn-offset-log" => vec![s("batch 2"), N, s("offsets/2"), N, N],
+        "metadata-lost-txn-sink" => vec![s("batch 2"), N, N, s("metadata"), s("batch 2"), N],
         _ => vec![],
     }
 }

@@ -26,7 +26,7 @@ pub struct RunArgs {
     /// Crash the driver at NAME@BATCH (get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log, state-prepared); repeatable.
     #[arg(long = "crash", value_name = "NAME@N")]
     pub crash: Vec<String>,
-    /// A failure inside batch N (task-fail, foreach-fail, checkpoint-deleted); repeatable.
+    /// A failure inside batch N (task-fail, foreach-fail, checkpoint-deleted, torn-offset-log, metadata-lost); repeatable.
     #[arg(long = "fault", value_name = "KIND@N")]
     pub fault: Vec<String>,
     /// Exit 1 unless the verdict is this (exactly-once, stopped, duplicates, data-loss, duplicates-and-loss, stuck).
@@ -44,6 +44,9 @@ pub struct RunArgs {
     /// Write the simulated Spark checkpoint folder to this directory.
     #[arg(long, value_name = "DIR")]
     pub checkpoint_out: Option<PathBuf>,
+    /// The Spark release the query runs on, e.g. 3.5 or 4.3 (overrides the scenario's).
+    #[arg(long, value_name = "X.Y")]
+    pub spark_version: Option<String>,
 }
 
 /// Loads the scenario named by `--preset` or a file, applying `--seed`, `--batches`,
@@ -88,6 +91,17 @@ pub fn load_scenario(
         scenario.faults.push(fault);
     }
     scenario.validate().map_err(|e| e.to_string())?;
+    Ok(scenario)
+}
+
+/// The scenario on the Spark release `--spark-version` names, validated again.
+fn with_spark_version(mut scenario: Scenario, version: Option<&str>) -> Result<Scenario, String> {
+    if let Some(v) = version {
+        scenario.spark_version = Some(v.to_string());
+        scenario
+            .validate()
+            .map_err(|e| format!("--spark-version: {e}"))?;
+    }
     Ok(scenario)
 }
 
@@ -340,7 +354,9 @@ pub fn run(args: &RunArgs) -> i32 {
         args.batches,
         &args.crash,
         &args.fault,
-    ) {
+    )
+    .and_then(|s| with_spark_version(s, args.spark_version.as_deref()))
+    {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");

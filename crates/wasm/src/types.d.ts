@@ -38,7 +38,8 @@ export interface ChannelToken {
 export type Recovery =
     | { action: "fresh" }
     | { action: "rerun"; batch_id: number }
-    | { action: "next"; batch_id: number };
+    | { action: "next"; batch_id: number }
+    | { action: "failed" };
 
 /** One observable action of the simulation. */
 export interface BatchscopeEvent {
@@ -75,6 +76,8 @@ export type EventKind =
     | SinkWriteFailed
     | TaskFailed
     | CheckpointDeleted
+    | OffsetLogTorn
+    | MetadataLost
     | SinkCommitted
     | CommitLogWritten
     | CheckpointWriteRejected
@@ -249,6 +252,16 @@ export interface CheckpointDeleted {
     type: "checkpoint-deleted";
     files: number;
 }
+/** After a `torn-offset-log` fault, `offsets/N` is found empty (never synced before the power loss). */
+export interface OffsetLogTorn {
+    type: "offset-log-torn";
+    batch_id: number;
+    bytes: number;
+}
+/** After a `metadata-lost` fault, the checkpoint's `metadata` file is gone. */
+export interface MetadataLost {
+    type: "metadata-lost";
+}
 /** A second write of an immutable checkpoint file was refused. */
 export interface CheckpointWriteRejected {
     type: "checkpoint-write-rejected";
@@ -351,7 +364,7 @@ export interface TunnelChannelState {
 
 /** The sink's contents. */
 export interface SinkState {
-    kind: "file" | "upsert" | "append" | "foreach-batch" | "two-phase" | "batch-id-in-memory";
+    kind: "file" | "upsert" | "append" | "foreach-batch" | "two-phase" | "batch-id-in-memory" | "txn-app-id";
     down: boolean;
     stores: StoreState[];
     visible_rows: number;
@@ -483,12 +496,14 @@ export interface Scenario {
     crash_after_events?: number[];
     /** Micro-batch (default) or continuous processing. */
     execution?: "micro-batch" | "continuous";
-    /** Failures inside a batch: `task-fail@N`, `foreach-fail@N`, `checkpoint-deleted@N`. */
+    /** Failures inside a batch: `task-fail@N`, `foreach-fail@N`, `checkpoint-deleted@N`, `torn-offset-log@N`, `metadata-lost@N`. */
     faults?: FaultName[];
     /** `spark.task.maxFailures` (default 4). */
     task_max_failures?: number;
     /** Who restarts a failed query: nobody, or a job scheduler after `after_ms`. */
     restart?: "none" | { after_ms: number };
+    /** The Spark release the query runs on ("3.5", "4.3"); absent: 4.3. */
+    spark_version?: string;
 }
 
 /** A fault as `KIND@BATCH`. */
@@ -527,7 +542,7 @@ export interface SourceSpec {
 
 /** The sink and its faults. */
 export interface SinkSpec {
-    kind: "file" | "upsert" | "append" | "foreach-batch" | "two-phase" | "batch-id-in-memory";
+    kind: "file" | "upsert" | "append" | "foreach-batch" | "two-phase" | "batch-id-in-memory" | "txn-app-id";
     stores?: number;
     outages?: Window[];
 }

@@ -115,11 +115,11 @@ fn predicted(world: &World) -> Prediction {
     }
 }
 
-/// A restart's recovery in `inspect`'s words; a failed start shows as a fresh one in the
-/// engine's event (its next step fails the query).
+/// A restart's recovery in `inspect`'s words.
 fn recovered(recovery: &Recovery) -> &'static [&'static str] {
     match recovery {
-        Recovery::Fresh => &["fresh", "fail"],
+        Recovery::Fresh => &["fresh"],
+        Recovery::Failed => &["fail"],
         Recovery::Rerun { .. } => &["rerun"],
         Recovery::Next { .. } => &["next"],
     }
@@ -127,7 +127,7 @@ fn recovered(recovery: &Recovery) -> &'static [&'static str] {
 
 fn recovered_batch(recovery: &Recovery) -> Option<u64> {
     match recovery {
-        Recovery::Fresh => None,
+        Recovery::Fresh | Recovery::Failed => None,
         Recovery::Rerun { batch_id } | Recovery::Next { batch_id } => Some(*batch_id),
     }
 }

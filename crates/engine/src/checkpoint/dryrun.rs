@@ -340,18 +340,34 @@ fn sink_effect(kind: SinkKind, action: &RestartAction, log: Option<&FileSinkLog>
                  is written twice"
             ),
         ),
-        SinkKind::BatchIdInMemory => (
-            true,
-            format!(
-                "latestBatchId is a field of the sink object on the driver, and the restart \
-                 resets it to -1, so addBatch({n}) is not skipped: the sink writes batch {n}'s \
-                 rows again, twice where the killed attempt had written them"
-            ),
-        ),
+        SinkKind::BatchIdInMemory | SinkKind::TxnAppId => keyed_effect(kind, *n),
     };
     ReRunEffect {
         kind,
         duplicates_possible,
         effect,
     }
+}
+
+/// What re-running batch `n` does to a sink that skips by a key: a batch id kept in a
+/// driver-side field, or Delta's (txnAppId, txnVersion) kept in the table.
+fn keyed_effect(kind: SinkKind, n: u64) -> (bool, String) {
+    if kind == SinkKind::TxnAppId {
+        return (
+            false,
+            format!(
+                "foreachBatch writes batch {n} with txnAppId = the query id and txnVersion = \
+                 {n}; the table skips a version it already has for that id, so nothing is \
+                 written twice — as long as the query id in metadata is the one that wrote it"
+            ),
+        );
+    }
+    (
+        true,
+        format!(
+            "latestBatchId is a field of the sink object on the driver, and the restart \
+             resets it to -1, so addBatch({n}) is not skipped: the sink writes batch {n}'s \
+             rows again, twice where the killed attempt had written them"
+        ),
+    )
 }

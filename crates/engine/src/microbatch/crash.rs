@@ -2,7 +2,7 @@
 //! events to crash points ([`World::crash_sites`]), and what a crash takes with it (the
 //! volatile state of the driver, the source and the sink's staged output).
 
-use super::{Driver, Phase, World};
+use super::{Damage, Driver, Phase, World};
 use crate::microbatch::event::EventKind;
 use crate::microbatch::scenario::{CrashKind, CrashPoint, Fault, FaultKind, Restart};
 use crate::microbatch::sink::Sink as _;
@@ -39,6 +39,7 @@ impl World {
             &self.pending_crashes,
             &self.pending_faults,
             self.delete_checkpoint,
+            self.damage,
             &self.crash_next,
             &self.follow_ups,
             self.last_task_done,
@@ -75,29 +76,16 @@ impl World {
             _ => None,
         };
         let seq = self.events.len() as u64;
-        if let EventKind::CommitLogWritten { batch_id, .. } = kind {
-            // `checkpoint-deleted@N`: the query is killed after `commits/N`, and its checkpoint
-            // folder is deleted before anyone starts it again.
-            let fault = Fault {
-                kind: FaultKind::CheckpointDeleted,
-                batch_id: *batch_id,
-            };
-            if self.take_fault(fault) {
-                let point = CrashPoint {
-                    kind: CrashKind::CommitLog,
-                    batch_id: *batch_id,
-                };
-                // A crash armed at the same point is this very crash; otherwise the fault's
-                // stop is not one of the scenario's crash points (no name in the report).
-                let armed = self.pending_crashes.iter().position(|p| *p == point);
-                if let Some(i) = armed {
-                    self.pending_crashes.remove(i);
-                }
-                self.sites.push((seq, point));
-                self.delete_checkpoint = true;
-                self.crash_next = Some((armed.map(|_| point), seq));
-                return;
+        if let Some(point) = self.fault_stop(site) {
+            // A crash armed at the same point is this very crash; otherwise the fault's stop is
+            // not one of the scenario's crash points (no name in the report).
+            let armed = self.pending_crashes.iter().position(|p| *p == point);
+            if let Some(i) = armed {
+                self.pending_crashes.remove(i);
             }
+            self.sites.push((seq, point));
+            self.crash_next = Some((armed.map(|_| point), seq));
+            return;
         }
         if let Some((kind, batch_id)) = site {
             let point = CrashPoint { kind, batch_id };
@@ -148,6 +136,15 @@ impl World {
                 "the query, stopped after commits/{} (checkpoint-deleted): its checkpoint folder is deleted before the restart",
                 self.checkpoint.latest_commit_id().unwrap_or(0)
             ));
+        }
+        match self.damage {
+            Some(Damage::TornOffsets(b)) => lost.push(format!(
+                "offsets/{b}'s bytes: written in place and not yet synced when the machine lost power (torn-offset-log)"
+            )),
+            Some(Damage::MetadataLost) => {
+                lost.push("the checkpoint's metadata file, lost before the restart (metadata-lost)".into())
+            }
+            None => {}
         }
         if self.phase == Phase::Stopped {
             lost.push(
@@ -201,6 +198,7 @@ impl World {
         let mut w = self.without_failures();
         w.scenario.restart = None;
         w.delete_checkpoint = false;
+        w.damage = None;
         w.phase = w.after_failure();
         Some(w)
     }
@@ -217,8 +215,10 @@ impl World {
         w.pending_crashes.clear();
         w.pending_faults.clear();
         if w.crash_next.take().is_some() {
-            // A `checkpoint-deleted` fault whose stop has not fired yet goes with it.
+            // A `checkpoint-deleted` or `torn-offset-log` fault whose stop has not fired yet
+            // goes with it.
             w.delete_checkpoint = false;
+            w.damage = None;
         }
         w.scenario.sink.outages.retain(|o| o.from_ms <= now);
         w.sink.spec.outages.retain(|o| o.from_ms <= now);
@@ -235,6 +235,31 @@ impl World {
         Phase::Down {
             until_ms: self.now_ms + delay,
         }
+    }
+
+    /// A fault that stops the query at this event, armed for what it does to the folder before
+    /// the next start: `checkpoint-deleted@N` after `commits/N` (the folder is deleted),
+    /// `torn-offset-log@N` after the sink wrote batch N (`offsets/N` is found empty).
+    fn fault_stop(&mut self, site: Option<(CrashKind, u64)>) -> Option<CrashPoint> {
+        let (crash, batch_id) = site?;
+        let kinds: &[FaultKind] = match crash {
+            CrashKind::CommitLog => &[FaultKind::CheckpointDeleted],
+            CrashKind::SinkCommit => &[FaultKind::TornOffsetLog, FaultKind::MetadataLost],
+            _ => return None,
+        };
+        let kind = *kinds
+            .iter()
+            .find(|&&kind| self.pending_faults.contains(&Fault { kind, batch_id }))?;
+        self.take_fault(Fault { kind, batch_id });
+        match kind {
+            FaultKind::CheckpointDeleted => self.delete_checkpoint = true,
+            FaultKind::TornOffsetLog => self.damage = Some(Damage::TornOffsets(batch_id)),
+            _ => self.damage = Some(Damage::MetadataLost),
+        }
+        Some(CrashPoint {
+            kind: crash,
+            batch_id,
+        })
     }
 
     /// Takes an armed fault if it is pending; whether it was.
@@ -255,5 +280,29 @@ impl World {
         let files = self.checkpoint.files().count() as u64;
         self.checkpoint = crate::checkpoint::CheckpointFolder::new();
         EventKind::CheckpointDeleted { files }
+    }
+
+    /// What a fault did to the folder while the query was down, found at the next start.
+    pub(super) fn damage_folder(&mut self, damage: Damage) -> EventKind {
+        match damage {
+            Damage::TornOffsets(batch_id) => self.tear_offset_log(batch_id),
+            Damage::MetadataLost => {
+                self.checkpoint.delete(crate::checkpoint::METADATA_FILE);
+                EventKind::MetadataLost
+            }
+        }
+    }
+
+    /// The machine is back after a `torn-offset-log` fault: `offsets/N` was written in place
+    /// and never synced, so it is there but empty (`CheckpointFileManager.createAtomic` writes
+    /// a temporary file and renames it, which a store without an atomic rename cannot do).
+    fn tear_offset_log(&mut self, batch_id: u64) -> EventKind {
+        let path = crate::checkpoint::offsets_path(batch_id);
+        let bytes = self.checkpoint.read(&path).map_or(0, |b| b.len() as u64);
+        self.checkpoint.delete(&path);
+        self.checkpoint
+            .create_atomic(&path, Vec::new())
+            .expect("the entry was just removed");
+        EventKind::OffsetLogTorn { batch_id, bytes }
     }
 }

@@ -22,8 +22,22 @@ impl World {
         match metadata {
             Some(meta) => {
                 self.driver.query_id = Some(meta.id.clone());
+                self.sink.app_id = Some(meta.id.clone());
                 EventKind::QueryStarted {
                     query_id: meta.id,
+                    created: false,
+                }
+            }
+            // Spark 4.2+ refuses to start when offsets or commits exist without `metadata`
+            // (STREAMING_CHECKPOINT_MISSING_METADATA_FILE, apache/spark PR #53844): it writes
+            // no new id, and the restart's plan fails.
+            None if self.scenario.spark().at_least(4, 2)
+                && (self.checkpoint.latest_offset_id().is_some()
+                    || self.checkpoint.latest_commit_id().is_some()) =>
+            {
+                self.driver.query_id = None;
+                EventKind::QueryStarted {
+                    query_id: String::new(),
                     created: false,
                 }
             }
@@ -33,6 +47,7 @@ impl World {
                     .write_metadata(&QueryMetadata { id: id.clone() })
                     .expect("metadata is absent, and a fresh query id is a UUID");
                 self.driver.query_id = Some(id.clone());
+                self.sink.app_id = Some(id.clone());
                 EventKind::QueryStarted {
                     query_id: id,
                     created: true,
@@ -59,12 +74,29 @@ impl World {
         }
         let latest_offset = self.checkpoint.latest_offset_id();
         let latest_commit = self.checkpoint.latest_commit_id();
-        let plan = checkpoint::restart_plan(&self.checkpoint);
-        let action = plan
-            .map(|p| p.action)
-            .unwrap_or_else(|e| RestartAction::Fail {
+        let options = checkpoint::RestartOptions {
+            spark: self.scenario.spark(),
+            ..Default::default()
+        };
+        let action = match checkpoint::restart_plan_with(&self.checkpoint, &options) {
+            // Spark's own words where the plan quotes them.
+            Ok(checkpoint::RestartPlan {
+                action: RestartAction::Fail { .. },
+                spark_error: Some(said),
+                ..
+            }) => RestartAction::Fail { reason: said },
+            Ok(plan) => plan.action,
+            // What Spark says of an empty entry (`HDFSMetadataLog`), as real Spark prints it.
+            Err(e) if e.to_string().contains("empty file") => RestartAction::Fail {
+                reason: checkpoint::EMPTY_LOG_FILE_ERROR.replace(
+                    "<path>",
+                    &checkpoint::offsets_path(latest_offset.unwrap_or_default()),
+                ),
+            },
+            Err(e) => RestartAction::Fail {
                 reason: e.to_string(),
-            });
+            },
+        };
         let recovery = match action {
             RestartAction::Fresh => {
                 self.phase = Phase::Trigger { batch_id: 0 };
@@ -100,7 +132,7 @@ impl World {
             }
             RestartAction::Fail { reason } => {
                 self.phase = Phase::Failing { reason };
-                Recovery::Fresh
+                Recovery::Failed
             }
         };
         EventKind::Recovered {

@@ -89,6 +89,9 @@ fn line_of(e: &Event, source: Option<SourceKind>) -> String {
         EventKind::CheckpointDeleted { .. } => {
             "  (an operator deleted it while the query was down; the restart is a new query that starts from the source's initial offsets)".to_string()
         }
+        EventKind::OffsetLogTorn { bytes, .. } => {
+            format!("  ({bytes} bytes written in place, never synced before the power loss)")
+        }
         EventKind::QueryStarted { .. } if e.run > 1 => {
             "  (restarted by an operator or a job scheduler; Spark does not restart a stopped or failed query)".to_string()
         }

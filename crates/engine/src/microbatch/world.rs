@@ -57,6 +57,15 @@ pub struct FiredCrash {
     pub seq: u64,
 }
 
+/// What a fault does to the checkpoint folder while the query is down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Damage {
+    /// `torn-offset-log@N`: `offsets/N` is found empty.
+    TornOffsets(u64),
+    /// `metadata-lost@N`: the `metadata` file is gone.
+    MetadataLost,
+}
+
 /// Everything that exists in the simulation.
 #[derive(Clone, Debug)]
 pub struct World {
@@ -92,6 +101,9 @@ pub struct World {
     pub(super) pending_faults: Vec<Fault>,
     /// A `checkpoint-deleted` fault fired: the folder goes before the next start.
     pub(super) delete_checkpoint: bool,
+    /// A fault fired that damages the folder before the next start (`offsets/N` found empty,
+    /// `metadata` lost).
+    pub(super) damage: Option<Damage>,
     pub(super) fired: Vec<FiredCrash>,
     pub(super) crash_next: Option<(Option<CrashPoint>, u64)>,
     pub(super) follow_ups: VecDeque<EventKind>,
@@ -129,6 +141,7 @@ impl World {
             pending_crashes,
             pending_faults,
             delete_checkpoint: false,
+            damage: None,
             fired: vec![],
             crash_next: None,
             follow_ups: VecDeque::new(),
@@ -204,7 +217,7 @@ impl World {
         };
         // The stop of a `checkpoint-deleted` fault is the fault's, not one of the scenario's
         // crashes (unless a crash was armed at the same point).
-        let faults_stop = self.delete_checkpoint;
+        let faults_stop = self.delete_checkpoint || self.damage.is_some();
         if let EventKind::Crashed { point, .. } = &event.kind {
             if point.is_some() || !faults_stop {
                 self.fired.push(FiredCrash {
@@ -360,7 +373,7 @@ impl World {
                 if std::mem::take(&mut self.delete_checkpoint) {
                     return Some(self.delete_checkpoint_folder());
                 }
-                None
+                self.damage.take().map(|d| self.damage_folder(d))
             }
             Phase::Stopped => {
                 // The query stays failed; time passes.
@@ -470,6 +483,7 @@ pub(crate) fn sink_contract(kind: SinkKind) -> KindSink {
         SinkKind::File => KindSink::File(sink::file::FileSink),
         SinkKind::ForeachBatch => KindSink::ForeachBatch(sink::foreach_batch::ForeachBatchSink),
         SinkKind::TwoPhase => KindSink::TwoPhase(sink::two_phase::TwoPhaseSink),
+        SinkKind::TxnAppId => KindSink::TxnAppId(sink::txn_app_id::TxnAppIdSink),
         SinkKind::BatchIdInMemory => {
             KindSink::BatchIdInMemory(sink::batch_id_in_memory::BatchIdInMemorySink)
         }

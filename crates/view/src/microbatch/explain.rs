@@ -8,7 +8,7 @@ use batchscope_engine::microbatch::event::sink_outcome::{CommitTarget, SinkFailu
 use batchscope_engine::microbatch::event::Recovery;
 use batchscope_engine::microbatch::event::{ChannelToken, Event, EventKind, SinkEffect};
 use batchscope_engine::microbatch::scenario::{
-    Execution, Scenario, SeaTunnelDesign, SinkKind, SourceApi, SourceKind,
+    Execution, FaultKind, Scenario, SeaTunnelDesign, SinkKind, SourceApi, SourceKind,
 };
 
 /// The note for one event.
@@ -200,6 +200,22 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "{path} already exists: checkpoint files are immutable, a second write is a concurrent-update error."
         ),
         EventKind::Idle { until_ms } => format!("Nothing to do until the next trigger at {until_ms} ms."),
+        EventKind::Crashed { .. } | EventKind::QueryFailed { .. } => stop_note(&event.kind, scenario),
+        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried, sink_down } => {
+            task_failed(sink, (*batch_id, *partition, *attempt, *rows, *retried), sink_down.as_ref())
+        }
+        EventKind::OffsetLogTorn { .. }
+        | EventKind::CheckpointDeleted { .. }
+        | EventKind::MetadataLost => {
+            folder_note(&event.kind, source)
+        }
+    };
+    shorten_uuids(&text)
+}
+
+/// The note of a crash or a failed query.
+fn stop_note(kind: &EventKind, scenario: &Scenario) -> String {
+    match kind {
         EventKind::Crashed { point, lost, .. } => format!(
             "The driver is killed{}. Lost: {}. The checkpoint folder, Meta table, Tunnel checkpoints and the sink stay. {}",
             point.map_or(String::new(), |p| format!(" at {p}")),
@@ -210,9 +226,16 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "The query fails ({reason}) and stops. {}",
             restarter(scenario)
         ),
-        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried, sink_down } => {
-            task_failed(sink, (*batch_id, *partition, *attempt, *rows, *retried), sink_down.as_ref())
-        }
+        _ => String::new(),
+    }
+}
+
+/// The note of what happened to the checkpoint folder while the query was down.
+fn folder_note(kind: &EventKind, source: SourceKind) -> String {
+    match kind {
+        EventKind::OffsetLogTorn { batch_id, bytes } => format!(
+            "The machine is back, and offsets/{batch_id} is there but empty: its {bytes} bytes were written in place and never synced (HDFSMetadataLog writes through CheckpointFileManager.createAtomic, a temporary file renamed into place; a store without an atomic rename can leave a torn file, apache/spark PR #21048). The restart must read the latest entry to re-run batch {batch_id}."
+        ),
         EventKind::CheckpointDeleted { files } => format!(
             "While the query is down, its checkpoint folder ({n_files}) is deleted. The next start is a new query: no offsets, no commits, {} The sink keeps what it holds.",
             match source {
@@ -222,8 +245,9 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             },
                 n_files = count(*files, "file"),
             ),
-    };
-    shorten_uuids(&text)
+        EventKind::MetadataLost => "While the query is down, the checkpoint's metadata file is lost (deleted with a cleanup, or never copied with the folder); offsets/ and commits/ are still there. metadata holds the query's id — the id Spark hands a foreachBatch function and its progress events.".into(),
+        _ => String::new(),
+    }
 }
 
 /// The note of a task read that throws, or that skipped records retention had deleted.
@@ -267,6 +291,12 @@ fn recovered(
 ) -> String {
     match recovery {
             Recovery::Fresh => "No offsets/ entries: a fresh query, starting at batch 0 from the source's initial offsets.".to_string(),
+            Recovery::Failed if latest_offset.is_some_and(|l| Some(l) != latest_commit) && scenario.faults.iter().any(|f| f.kind == FaultKind::TornOffsetLog) => format!(
+                "The driver lists the logs: latest offsets/{0}, latest commits/{1}. To know whether batch {0} ran, it reads offsets/{0} (HDFSMetadataLog.get), and that entry is empty: the read throws, and the query fails before any batch. Every restart reads the same file and fails the same way, until someone deletes the torn entry: then commits/{1} is the latest, batch {0} is planned anew, and what the lost attempt wrote to the sink is written again (read from populateStartOffsets; not run here).",
+                latest_offset.map_or("—".into(), |v| v.to_string()),
+                latest_commit.map_or("none".into(), |v| v.to_string()),
+            ),
+            Recovery::Failed => "The checkpoint has offsets and commits but no metadata file: Spark 4.2+ refuses to start with STREAMING_CHECKPOINT_MISSING_METADATA_FILE rather than give the query a new id (apache/spark PR #53844). Every restart refuses the same way until the metadata file is restored.".to_string(),
             Recovery::Rerun { batch_id } => format!(
                 "The driver lists the logs: latest offsets/{} but latest commits/{}. commits/{batch_id} is missing, so batch {batch_id} is re-run with exactly the offsets in offsets/{batch_id} (MicroBatchExecution.populateStartOffsets). source.commit of the batch before it is not called again. What the killed attempt already wrote to the sink decides the verdict.",
                 latest_offset.map_or("—".into(), |v| v.to_string()),

@@ -214,7 +214,19 @@ fn seatunnel_lesson(name: &str) -> Option<Lesson> {
             try_crash: None,
             try_outcome: "no crash needed: batch 0 commits, then latestOffset never moves — stuck",
         },
-        _ => return retention_lesson(name),
+        _ => return retention_lesson(name).or_else(|| question_lesson(name)),
+    })
+}
+
+/// The lesson head of a preset answering a practitioners' recovery question.
+fn question_lesson(name: &str) -> Option<Lesson> {
+    let head = super::questions::head(name)?;
+    Some(Lesson {
+        title: head.title,
+        question: head.question,
+        paragraphs: vec![],
+        try_crash: head.try_crash,
+        try_outcome: head.try_outcome,
     })
 }
 
@@ -371,12 +383,17 @@ pub fn lesson_paragraphs(name: &str) -> Vec<&'static str> {
             ],
         "sink-outage" => sink_outage_paragraphs(),
         "kafka-retention-fail" | "kafka-retention-skip" => retention_paragraphs(name),
-        _ => vec![
-                "Each batch: getOffset → offsets/N → source.commit(N−1) → getBatch → tasks → sink → commits/N.",
-                "Arm a crash point (or press Crash now) and step through the restart: commits/N missing means batch N is re-run with the offsets in offsets/N.",
-                "The badge compares the sink with every record the upstream produced: each should be there exactly once.",
-            ],
+        _ => super::questions::paragraphs(name).unwrap_or_else(general_paragraphs),
     }
+}
+
+/// The paragraphs of a preset without a lesson of its own.
+fn general_paragraphs() -> Vec<&'static str> {
+    vec![
+        "Each batch: getOffset → offsets/N → source.commit(N−1) → getBatch → tasks → sink → commits/N.",
+        "Arm a crash point (or press Crash now) and step through the restart: commits/N missing means batch N is re-run with the offsets in offsets/N.",
+        "The badge compares the sink with every record the upstream produced: each should be there exactly once.",
+    ]
 }
 
 /// The sink-outage lesson's paragraphs.

@@ -19,6 +19,7 @@ pub mod lessons;
 pub mod overview;
 pub mod palette;
 pub mod panels;
+pub mod questions;
 pub mod spark_ui;
 pub mod strip;
 pub mod tab;

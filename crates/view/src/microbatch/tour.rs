@@ -388,6 +388,21 @@ fn retention_stops(preset: &str) -> Option<Vec<Stop>> {
             stop(Batch(E::CommitLogWritten, 1), Some(Checkpoint)),
             stop(End, Some(Sink)),
         ],
+        "torn-offset-log" => vec![
+            stop(Batch(E::SinkCommitted, 2), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::OffsetLogTorn), Some(Checkpoint)),
+            stop(Next(E::QueryFailed), Some(Checkpoint)),
+            stop(End, Some(Sink)),
+        ],
+        "metadata-lost-txn-sink" => vec![
+            stop(Batch(E::SinkCommitted, 2), Some(Sink)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::MetadataLost), Some(Checkpoint)),
+            stop(Next(E::QueryStarted), Some(Checkpoint)),
+            stop(Batch(E::SinkCommitted, 2), Some(Sink)),
+            stop(End, Some(Sink)),
+        ],
         _ => return None,
     })
 }

@@ -2,6 +2,7 @@
 //! ([`super::tour`]): the dashboard's first load carries the stops (where each pauses, its
 //! tab) and only the opening preset's words; the second module hands it the others.
 
+use crate::microbatch::questions;
 /// The texts of a preset's tour stops, in order (an unknown name: the general tour's).
 pub fn tour_texts(preset: &str) -> Vec<&'static str> {
     match preset {
@@ -150,11 +151,13 @@ pub fn tour_texts(preset: &str) -> Vec<&'static str> {
             "{\"checkpointId\":0} again: commit(end of batch 0) would move it, but Spark calls it only while constructing batch 1.",
             "Rows keep arriving and no batch reads them.",
         ],
-        _ => vec![
-            "offsets/0 is written before anything of batch 0 runs.",
-            "commits/0 only after the sink finished.",
-            "The badge compares the sink with every record the upstream produced.",
-        ],
+        _ => questions::stop_texts(preset).unwrap_or_else(|| {
+            vec![
+                "offsets/0 is written before anything of batch 0 runs.",
+                "commits/0 only after the sink finished.",
+                "The badge compares the sink with every record the upstream produced.",
+            ]
+        }),
     }
 }
 
@@ -328,8 +331,13 @@ pub fn tour_titles(preset: &str) -> Vec<&'static str> {
             "latestOffset did not move",
             "Stuck",
         ],
-        _ => vec!["The write-ahead log", "Batch 0 done", "The verdict"],
+        _ => questions::stop_titles(preset).unwrap_or_else(general_titles),
     }
+}
+
+/// The stop titles of a tour without titles of its own.
+fn general_titles() -> Vec<&'static str> {
+    vec!["The write-ahead log", "Batch 0 done", "The verdict"]
 }
 
 /// The sink-outage tour's stop texts.

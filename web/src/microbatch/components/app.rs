@@ -39,6 +39,7 @@ fn tab_changed(kind: &EventKind) -> Option<Tab> {
         EventKind::QueryStarted { created: true, .. }
         | EventKind::SourceInitialized { .. }
         | EventKind::OffsetLogWritten { .. }
+        | EventKind::OffsetLogTorn { .. }
         | EventKind::CommitLogWritten { .. } => Some(Tab::Checkpoint),
         EventKind::TaskFinished { .. } | EventKind::SinkCommitted { .. } => Some(Tab::Sink),
         EventKind::SourceCommit { .. }

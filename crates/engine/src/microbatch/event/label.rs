@@ -58,6 +58,7 @@ impl EventKind {
             EventKind::SinkWriteFailed { .. } => (Sink, Driver),
             EventKind::TaskFailed { .. } => (Tasks, Driver),
             EventKind::CheckpointDeleted { .. } => (Driver, Checkpoint),
+            EventKind::OffsetLogTorn { .. } | EventKind::MetadataLost => (Checkpoint, Driver),
             // SeaTunnel's prepareCommit runs in the task's sink writer.
             EventKind::SinkCommitted {
                 target: CommitTarget::Prepared { .. } | CommitTarget::Record { .. },
@@ -70,15 +71,7 @@ impl EventKind {
             EventKind::Crashed { .. } => (Driver, Driver),
             // Drawn from where the failure came: a task (read error, spark.task.maxFailures),
             // the checkpoint folder (a concurrent update), or the sink.
-            EventKind::QueryFailed { reason }
-                if reason.to_ascii_lowercase().starts_with("task ") =>
-            {
-                (Tasks, Driver)
-            }
-            EventKind::QueryFailed { reason } if reason.starts_with("Concurrent update") => {
-                (Checkpoint, Driver)
-            }
-            EventKind::QueryFailed { .. } => (Sink, Driver),
+            EventKind::QueryFailed { reason } => (failed_from(reason), Driver),
         }
     }
 
@@ -142,13 +135,7 @@ impl EventKind {
                     "restart: read metadata".into()
                 }
             }
-            EventKind::Recovered { recovery, .. } => match recovery {
-                Recovery::Fresh => "no offsets: fresh query".into(),
-                Recovery::Rerun { batch_id } => {
-                    format!("commits/{batch_id} missing: re-run {batch_id}")
-                }
-                Recovery::Next { batch_id } => format!("committed: next batch {batch_id}"),
-            },
+            EventKind::Recovered { recovery, .. } => recovery_label(recovery),
             EventKind::RecoveryGetBatch { batch_id } => format!("GetBatch({batch_id}) not run"),
             EventKind::SourceInitialized { path, .. } => format!("init {path}"),
             EventKind::TriggerFired { batch_id } => format!("trigger batch {batch_id}"),
@@ -224,9 +211,9 @@ impl EventKind {
                 sink_down,
                 ..
             } => task_failed(*partition, *attempt, *retried, sink_down.is_some()),
-            EventKind::CheckpointDeleted { files } => {
-                format!("checkpoint folder deleted ({files} files)")
-            }
+            EventKind::CheckpointDeleted { .. }
+            | EventKind::OffsetLogTorn { .. }
+            | EventKind::MetadataLost => folder_label(self),
             EventKind::SinkCommitted {
                 batch_id,
                 skipped,
@@ -242,6 +229,43 @@ impl EventKind {
             EventKind::Crashed { after_seq, .. } => format!("CRASH after #{after_seq}"),
             EventKind::QueryFailed { .. } => "query failed".into(),
         }
+    }
+}
+
+/// Where a query's failure came from, by its reason: a task (read error,
+/// spark.task.maxFailures), the checkpoint folder (a concurrent update, an unreadable log, a
+/// refused restart), or the sink.
+fn failed_from(reason: &str) -> Actor {
+    if reason.to_ascii_lowercase().starts_with("task ") {
+        Actor::Tasks
+    } else if reason.starts_with("Concurrent update")
+        || reason.starts_with("Failed to read")
+        || reason.starts_with("[STREAMING_CHECKPOINT")
+    {
+        Actor::Checkpoint
+    } else {
+        Actor::Sink
+    }
+}
+
+/// What happened to the folder while the query was down (`offsets/2 empty`).
+fn folder_label(kind: &EventKind) -> String {
+    match kind {
+        EventKind::CheckpointDeleted { files } => {
+            format!("checkpoint folder deleted ({files} files)")
+        }
+        EventKind::OffsetLogTorn { batch_id, .. } => format!("offsets/{batch_id} empty"),
+        _ => "metadata lost".into(),
+    }
+}
+
+/// The restart's decision (`commits/2 missing: re-run 2`).
+fn recovery_label(recovery: &Recovery) -> String {
+    match recovery {
+        Recovery::Fresh => "no offsets: fresh query".into(),
+        Recovery::Rerun { batch_id } => format!("commits/{batch_id} missing: re-run {batch_id}"),
+        Recovery::Next { batch_id } => format!("committed: next batch {batch_id}"),
+        Recovery::Failed => "cannot restart: fail".into(),
     }
 }
 

@@ -98,6 +98,8 @@ pub enum Recovery {
         /// The batch planned next.
         batch_id: u64,
     },
+    /// The logs cannot be read (a torn entry): the query fails.
+    Failed,
 }
 
 /// A channel position as the Tunnel server and Meta table hold it.
@@ -324,6 +326,16 @@ pub enum EventKind {
         /// Files removed.
         files: u64,
     },
+    /// While the query was down after a `torn-offset-log` fault, `offsets/N` turned out empty:
+    /// its bytes never reached the disk.
+    OffsetLogTorn {
+        /// Batch N.
+        batch_id: u64,
+        /// The entry's length before the power loss (now 0).
+        bytes: u64,
+    },
+    /// While the query was down after a `metadata-lost` fault, the `metadata` file was lost.
+    MetadataLost,
     /// A sink write failed (the store is down): the batch fails.
     SinkWriteFailed {
         /// Batch N.

@@ -50,6 +50,10 @@ pub enum EventTag {
     TaskFailed,
     /// [`EventKind::CheckpointDeleted`].
     CheckpointDeleted,
+    /// [`EventKind::OffsetLogTorn`].
+    OffsetLogTorn,
+    /// [`EventKind::MetadataLost`].
+    MetadataLost,
     /// [`EventKind::SinkWriteFailed`].
     SinkWriteFailed,
     /// [`EventKind::SinkCommitted`].
@@ -68,7 +72,7 @@ pub enum EventTag {
 
 impl EventTag {
     /// Every tag, in declaration order.
-    pub const ALL: [EventTag; 27] = [
+    pub const ALL: [EventTag; 29] = [
         EventTag::QueryStarted,
         EventTag::Recovered,
         EventTag::RecoveryGetBatch,
@@ -89,6 +93,8 @@ impl EventTag {
         EventTag::TaskFinished,
         EventTag::TaskFailed,
         EventTag::CheckpointDeleted,
+        EventTag::OffsetLogTorn,
+        EventTag::MetadataLost,
         EventTag::SinkWriteFailed,
         EventTag::SinkCommitted,
         EventTag::CommitLogWritten,
@@ -121,6 +127,8 @@ impl EventTag {
             EventTag::TaskFinished => "task-finished",
             EventTag::TaskFailed => "task-failed",
             EventTag::CheckpointDeleted => "checkpoint-deleted",
+            EventTag::OffsetLogTorn => "offset-log-torn",
+            EventTag::MetadataLost => "metadata-lost",
             EventTag::SinkWriteFailed => "sink-write-failed",
             EventTag::SinkCommitted => "sink-committed",
             EventTag::CommitLogWritten => "commit-log-written",
@@ -162,6 +170,8 @@ impl EventKind {
             EventKind::TaskFinished { .. } => EventTag::TaskFinished,
             EventKind::TaskFailed { .. } => EventTag::TaskFailed,
             EventKind::CheckpointDeleted { .. } => EventTag::CheckpointDeleted,
+            EventKind::OffsetLogTorn { .. } => EventTag::OffsetLogTorn,
+            EventKind::MetadataLost => EventTag::MetadataLost,
             EventKind::SinkWriteFailed { .. } => EventTag::SinkWriteFailed,
             EventKind::SinkCommitted { .. } => EventTag::SinkCommitted,
             EventKind::CommitLogWritten { .. } => EventTag::CommitLogWritten,
@@ -208,6 +218,26 @@ mod tests {
             from_cache: true,
             error: Some("e".into()),
             aged_out: 1,
+        }
+    }
+
+    /// An example of an event that stops the driver or damages the folder from outside the batch.
+    fn folder_example(tag: EventTag) -> EventKind {
+        match tag {
+            EventTag::CheckpointDeleted => EventKind::CheckpointDeleted { files: 3 },
+            EventTag::OffsetLogTorn => EventKind::OffsetLogTorn {
+                batch_id: 1,
+                bytes: 120,
+            },
+            EventTag::MetadataLost => EventKind::MetadataLost,
+            EventTag::Crashed => EventKind::Crashed {
+                point: None,
+                after_seq: 3,
+                lost: vec![],
+            },
+            _ => EventKind::CheckpointWriteRejected {
+                path: "commits/1".into(),
+            },
         }
     }
 
@@ -299,7 +329,11 @@ mod tests {
                 retried: true,
                 sink_down: Some(unavailable()),
             },
-            EventTag::CheckpointDeleted => EventKind::CheckpointDeleted { files: 3 },
+            EventTag::CheckpointDeleted
+            | EventTag::OffsetLogTorn
+            | EventTag::MetadataLost
+            | EventTag::Crashed
+            | EventTag::CheckpointWriteRejected => folder_example(tag),
             EventTag::SinkWriteFailed => EventKind::SinkWriteFailed {
                 batch_id: 1,
                 reason: unavailable(),
@@ -317,15 +351,7 @@ mod tests {
                 batch_id: 1,
                 contents: "v1".into(),
             },
-            EventTag::CheckpointWriteRejected => EventKind::CheckpointWriteRejected {
-                path: "commits/1".into(),
-            },
             EventTag::Idle => EventKind::Idle { until_ms: 5 },
-            EventTag::Crashed => EventKind::Crashed {
-                point: None,
-                after_seq: 3,
-                lost: vec![],
-            },
             EventTag::QueryFailed => EventKind::QueryFailed { reason: "r".into() },
         }
     }

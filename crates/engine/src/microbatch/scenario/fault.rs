@@ -1,5 +1,5 @@
 //! Failures that are not a driver crash (a task attempt fails, a foreachBatch function throws,
-//! the checkpoint folder is deleted), who restarts a failed query, and where a new query starts
+//! the checkpoint folder is deleted, an offset-log entry is torn), who restarts a failed query, and where a new query starts
 //! reading (`startingOffsets`), and the Kafka-like log's retention with `failOnDataLoss`.
 
 use schemars::JsonSchema;
@@ -18,14 +18,23 @@ pub enum FaultKind {
     /// The query is killed after `commits/N`, the checkpoint folder is deleted, and the restart
     /// is a new query reading from the source's `startingOffsets`.
     CheckpointDeleted,
+    /// The driver's machine loses power after the sink wrote batch N, before `commits/N`; on a
+    /// store that writes in place (no atomic rename) `offsets/N` had not reached the disk and is
+    /// found empty: the restart cannot read it.
+    TornOffsetLog,
+    /// The driver is killed after the sink wrote batch N, before `commits/N`, and the
+    /// checkpoint's `metadata` file is lost before the restart.
+    MetadataLost,
 }
 
 impl FaultKind {
     /// Every fault kind.
-    pub const ALL: [FaultKind; 3] = [
+    pub const ALL: [FaultKind; 5] = [
         FaultKind::TaskFail,
         FaultKind::ForeachFail,
         FaultKind::CheckpointDeleted,
+        FaultKind::TornOffsetLog,
+        FaultKind::MetadataLost,
     ];
 
     /// The stable name used in the CLI, URLs and tests.
@@ -34,6 +43,8 @@ impl FaultKind {
             FaultKind::TaskFail => "task-fail",
             FaultKind::ForeachFail => "foreach-fail",
             FaultKind::CheckpointDeleted => "checkpoint-deleted",
+            FaultKind::TornOffsetLog => "torn-offset-log",
+            FaultKind::MetadataLost => "metadata-lost",
         }
     }
 

@@ -75,6 +75,7 @@ fn base(
             faults: vec![],
             task_max_failures: default_task_max_failures(),
             restart: None,
+            spark_version: None,
         },
     }
 }
@@ -229,6 +230,18 @@ fn retention_presets() -> Vec<Preset> {
             SourceKind::ReplayableLog,
             SinkKind::Upsert,
         ),
+        base(
+            "torn-offset-log",
+            "Power is lost in batch 2 on a store without atomic rename: offsets/2 is found empty and every restart fails to read it.",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
+            "metadata-lost-txn-sink",
+            "Spark 3.5, a Delta sink with txnAppId = the query id: metadata is lost with batch 2 unfinished, the restart takes a new id and the table applies batch 2 again.",
+            SourceKind::ReplayableLog,
+            SinkKind::TxnAppId,
+        ),
     ]
 }
 
@@ -289,6 +302,19 @@ fn tune(p: &mut Preset) {
             if p.name == "checkpoint-deleted-latest" {
                 p.scenario.source.starting_offsets = StartingOffsets::Latest;
             }
+        }
+        "torn-offset-log" => {
+            p.scenario.faults = vec![Fault {
+                kind: FaultKind::TornOffsetLog,
+                batch_id: 2,
+            }];
+        }
+        "metadata-lost-txn-sink" => {
+            p.scenario.faults = vec![Fault {
+                kind: FaultKind::MetadataLost,
+                batch_id: 2,
+            }];
+            p.scenario.spark_version = Some("3.5".into());
         }
         "seatunnel-dev-timer" => {
             p.scenario.source.reader = ReaderEnd::VirtualCheckpoint;

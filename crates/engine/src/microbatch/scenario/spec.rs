@@ -63,6 +63,10 @@ pub struct Scenario {
     /// restarts it after `restart_delay_ms`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart: Option<Restart>,
+    /// The Spark release the query runs on (`"3.5"`, `"4.3"`): the restart rules that changed
+    /// between releases follow it (4.2+ refuses to start without `metadata`). Absent: 4.3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spark_version: Option<String>,
 }
 
 /// How the query executes.
@@ -412,17 +416,21 @@ pub enum SinkKind {
     /// A V1 sink whose `addBatch` skips `batchId <= latestBatchId`, with `latestBatchId` kept in a
     /// driver-side field initialised to -1: de-duplicates within a run, forgets on a restart.
     BatchIdInMemory,
+    /// foreachBatch writing each batch as one Delta transaction with `txnAppId` = the query id
+    /// and `txnVersion` = the batch id: the table skips a version it already has for that id.
+    TxnAppId,
 }
 
 impl SinkKind {
     /// Every sink kind.
-    pub const ALL: [SinkKind; 6] = [
+    pub const ALL: [SinkKind; 7] = [
         SinkKind::File,
         SinkKind::Upsert,
         SinkKind::Append,
         SinkKind::ForeachBatch,
         SinkKind::TwoPhase,
         SinkKind::BatchIdInMemory,
+        SinkKind::TxnAppId,
     ];
 
     /// The stable name used in scenario files, the CLI (`inspect --sink-kind`) and URLs: its
@@ -436,6 +444,7 @@ impl SinkKind {
             SinkKind::ForeachBatch => "foreach-batch",
             SinkKind::TwoPhase => "two-phase",
             SinkKind::BatchIdInMemory => "batch-id-in-memory",
+            SinkKind::TxnAppId => "txn-app-id",
         }
     }
 
@@ -569,6 +578,14 @@ impl Scenario {
 }
 
 impl Scenario {
+    /// The Spark release of [`Scenario::spark_version`] (4.3 when absent).
+    pub fn spark(&self) -> crate::checkpoint::SparkVersion {
+        self.spark_version
+            .as_deref()
+            .and_then(crate::checkpoint::SparkVersion::parse)
+            .unwrap_or_default()
+    }
+
     /// How long a failed or crashed query stays down before it is restarted: the `restart`
     /// setting's delay, else `restart_delay_ms` (also the bound's unit when nobody restarts).
     pub fn restart_delay(&self) -> u64 {

@@ -6,6 +6,7 @@ use super::spec::{
     invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind, SourceApi, SourceKind,
     MAX_BATCHES, MAX_CHANNELS,
 };
+use crate::checkpoint::SparkVersion;
 
 impl Scenario {
     /// Checks the values that serde cannot: ranges and combinations. The first problem is
@@ -205,6 +206,17 @@ impl Scenario {
 
     /// Faults fit the source, the sink and the execution they fail in.
     fn validate_faults(&self) -> Result<(), ScenarioError> {
+        if let Some(v) = &self.spark_version {
+            if SparkVersion::parse(v).is_none() {
+                return Err(invalid(
+                    "spark_version",
+                    format!(
+                        "`{}` is not a Spark release like \"3.5\" or \"4.3\"",
+                        crate::spec_json::printable(v)
+                    ),
+                ));
+            }
+        }
         if self.task_max_failures == 0 {
             return Err(invalid(
                 "task_max_failures",
@@ -226,6 +238,14 @@ impl Scenario {
                         format!(
                             "{fault}: SeaTunnel readers are not retried in this model; use a crash"
                         ),
+                    ));
+                }
+                FaultKind::TornOffsetLog | FaultKind::MetadataLost
+                    if self.execution == Execution::Continuous =>
+                {
+                    return Err(invalid(
+                        &field,
+                        format!("{fault}: modelled for micro-batches only (a continuous restart reads the commit log alone)"),
                     ));
                 }
                 FaultKind::ForeachFail if self.sink.kind != SinkKind::ForeachBatch => {

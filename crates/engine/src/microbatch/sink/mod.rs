@@ -6,7 +6,7 @@
 //!
 //! One implementation per sink kind, each in its own file: [`append`], [`upsert`] (by key:
 //! each record, or a running sum per user), [`file`](mod@file) (a batch-id manifest),
-//! [`foreach_batch`] (to one of several stores), [`two_phase`] and [`batch_id_in_memory`]. The
+//! [`foreach_batch`] (to one of several stores), [`two_phase`], [`batch_id_in_memory`] and [`txn_app_id`] (Delta's idempotent writes). The
 //! driver in `crate::microbatch` changes a sink only through the trait, on the implementation
 //! its scenario's [`SinkKind`] names, and reads it through [`SinkState`].
 
@@ -15,6 +15,7 @@ pub mod batch_id_in_memory;
 pub mod file;
 pub mod foreach_batch;
 pub mod two_phase;
+pub mod txn_app_id;
 pub mod upsert;
 
 use crate::chunked::Chunked;
@@ -236,6 +237,8 @@ pub enum KindSink {
     TwoPhase(two_phase::TwoPhaseSink),
     /// [`batch_id_in_memory::BatchIdInMemorySink`].
     BatchIdInMemory(batch_id_in_memory::BatchIdInMemorySink),
+    /// [`txn_app_id::TxnAppIdSink`].
+    TxnAppId(txn_app_id::TxnAppIdSink),
 }
 
 /// Calls `$call` on the implementation a [`KindSink`] holds, bound to `$s`.
@@ -248,6 +251,7 @@ macro_rules! on_kind {
             KindSink::ForeachBatch($s) => $call,
             KindSink::TwoPhase($s) => $call,
             KindSink::BatchIdInMemory($s) => $call,
+            KindSink::TxnAppId($s) => $call,
         }
     };
 }
@@ -329,6 +333,13 @@ pub struct SinkState {
     /// (volatile: a driver restart creates a new sink with it at -1, `None` here).
     #[serde(default)]
     pub latest_batch_id: Option<u64>,
+    /// Transactional-id sink: the query id the running driver passes as `txnAppId`.
+    #[serde(default)]
+    pub app_id: Option<String>,
+    /// Transactional-id sink: the latest `txnVersion` the table recorded per `txnAppId`
+    /// (durable, in the table's log).
+    #[serde(default)]
+    pub txn_versions: BTreeMap<String, u64>,
     /// Upsert: key → position of its row in the store and how often it was written.
     upsert_index: KeySlots,
     /// Calls that changed this sink so far ([`SinkState::version`]).
@@ -359,6 +370,8 @@ impl SinkState {
             staged: vec![],
             current_store: 0,
             latest_batch_id: None,
+            app_id: None,
+            txn_versions: BTreeMap::new(),
             upsert_index: KeySlots::default(),
             version: 0,
             visible_version: 0,

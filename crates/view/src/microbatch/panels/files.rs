@@ -26,7 +26,10 @@ pub fn files_written_by(kind: &EventKind) -> Vec<String> {
     match kind {
         EventKind::QueryStarted { created: true, .. } => vec!["metadata".into()],
         EventKind::SourceInitialized { path, .. } => vec![path.clone()],
-        EventKind::OffsetLogWritten { batch_id, .. } => vec![format!("offsets/{batch_id}")],
+        EventKind::OffsetLogWritten { batch_id, .. }
+        | EventKind::OffsetLogTorn { batch_id, .. } => {
+            vec![format!("offsets/{batch_id}")]
+        }
         EventKind::CommitLogWritten { batch_id, .. } => vec![format!("commits/{batch_id}")],
         EventKind::StateFile { path, .. } => vec![path.clone()],
         _ => vec![],

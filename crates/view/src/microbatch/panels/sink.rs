@@ -168,6 +168,7 @@ pub fn sink_kind_text(kind: batchscope_engine::microbatch::scenario::SinkKind) -
         ForeachBatch => "foreachBatch writing each batch to one random store",
         TwoPhase => "two-phase (tasks stage, the driver commits epoch N once)",
         BatchIdInMemory => "skips batch ids up to a latestBatchId kept in a driver-side field (forgotten on restart)",
+        TxnAppId => "Delta idempotent writes (skips a txnVersion it has for the same txnAppId = query id)",
     }
 }
 
