@@ -25,6 +25,7 @@ impl World {
                 EventKind::QueryStarted {
                     query_id: meta.id,
                     created: false,
+                    max_offsets_per_trigger: self.restart_change(),
                 }
             }
             None => {
@@ -36,9 +37,16 @@ impl World {
                 EventKind::QueryStarted {
                     query_id: id,
                     created: true,
+                    max_offsets_per_trigger: self.restart_change(),
                 }
             }
         }
+    }
+
+    /// The `on_restart` change in force in this run, if any: its `maxOffsetsPerTrigger`.
+    fn restart_change(&self) -> Option<u64> {
+        let change = self.scenario.on_restart?;
+        (self.run > change.from).then_some(change.max_offsets_per_trigger)
     }
 
     pub(super) fn offset_line(&self, batch_id: u64) -> Option<(SourceOffset, u64)> {

@@ -17,12 +17,19 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
     let sink = scenario.sink.kind;
     let text = match &event.kind {
         EventKind::QueryStarted { created: true, .. } => "The driver starts the query for the first time and writes `metadata` with a new query id. Only the checkpoint folder, the Meta table, the Tunnel server and the sink survive a crash of the driver.".to_string(),
+        EventKind::QueryStarted { created: false, max_offsets_per_trigger: Some(n), .. } => {
+            crate::microbatch::backlog_notes::restarted_with_limit(*n)
+        }
         EventKind::QueryStarted { created: false, .. } => format!(
             "The driver was restarted ({} ms after it went down) and reads `metadata`: same query id. Everything it held in memory — offsets, caches, the batch in flight — is gone.",
             scenario.restart_delay()
         ),
         EventKind::Recovered { recovery, latest_offset, latest_commit } => {
-            recovered(scenario, recovery, *latest_offset, *latest_commit)
+            let mut note = recovered(scenario, recovery, *latest_offset, *latest_commit);
+            if let Recovery::Rerun { batch_id } = recovery {
+                note += &crate::microbatch::backlog_notes::rerun_ignores_limit(scenario, event.run, *batch_id);
+            }
+            note
         }
         EventKind::RecoveryGetBatch { batch_id } => format!(
             "On restart after a committed batch Spark calls getBatch({batch_id}) once more and does not run it: this source is a V1 Source{}, and \"certain sources (e.g., KafkaSource) assume on restart the last batch will be executed before getOffset is called again\" (MicroBatchExecution.populateStartOffsets). V2 streams are not asked.",
@@ -210,7 +217,10 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "The query fails ({reason}) and stops. {}",
             restarter(scenario)
         ),
-        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried, sink_down } => {
+        EventKind::TaskFailed { batch_id, partition, attempt, retried, oom_records, .. } if *oom_records > 0 => {
+            crate::microbatch::backlog_notes::out_of_memory((*batch_id, *partition, *attempt, *retried), *oom_records, scenario)
+        }
+        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried, sink_down, .. } => {
             task_failed(sink, (*batch_id, *partition, *attempt, *rows, *retried), sink_down.as_ref())
         }
         EventKind::CheckpointDeleted { files } => format!(

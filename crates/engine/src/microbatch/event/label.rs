@@ -135,9 +135,15 @@ impl EventKind {
     /// A short label for the arrow (`GetOffset`, `offsets/3`, `Commit(uuid-7f3a)`).
     pub fn label(&self) -> String {
         match self {
-            EventKind::QueryStarted { created, .. } => {
+            EventKind::QueryStarted {
+                created,
+                max_offsets_per_trigger,
+                ..
+            } => {
                 if *created {
                     "start: write metadata".into()
+                } else if let Some(n) = max_offsets_per_trigger {
+                    format!("restart (maxOffsetsPerTrigger {n}): read metadata")
                 } else {
                     "restart: read metadata".into()
                 }
@@ -222,8 +228,16 @@ impl EventKind {
                 attempt,
                 retried,
                 sink_down,
+                oom_records,
                 ..
-            } => task_failed(*partition, *attempt, *retried, sink_down.is_some()),
+            } => {
+                let why = match (sink_down, oom_records) {
+                    (Some(_), _) => " (sink down)",
+                    (None, 0) => "",
+                    _ => " (out of memory)",
+                };
+                task_failed(*partition, *attempt, *retried, why)
+            }
             EventKind::CheckpointDeleted { files } => {
                 format!("checkpoint folder deleted ({files} files)")
             }
@@ -246,8 +260,7 @@ impl EventKind {
 }
 
 /// `task 1 attempt 2 failed (sink down): retry`.
-fn task_failed(partition: u32, attempt: u32, retried: bool, sink_down: bool) -> String {
-    let why = if sink_down { " (sink down)" } else { "" };
+fn task_failed(partition: u32, attempt: u32, retried: bool, why: &str) -> String {
     let then = if retried { "retry" } else { "abort job" };
     format!("task {partition} attempt {attempt} failed{why}: {then}")
 }

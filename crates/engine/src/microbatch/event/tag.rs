@@ -221,6 +221,7 @@ mod tests {
             EventTag::QueryStarted => EventKind::QueryStarted {
                 query_id: "q".into(),
                 created: true,
+                max_offsets_per_trigger: None,
             },
             EventTag::Recovered => EventKind::Recovered {
                 latest_offset: Some(2),
@@ -298,6 +299,7 @@ mod tests {
                 rows: 0,
                 retried: true,
                 sink_down: Some(unavailable()),
+                oom_records: 0,
             },
             EventTag::CheckpointDeleted => EventKind::CheckpointDeleted { files: 3 },
             EventTag::SinkWriteFailed => EventKind::SinkWriteFailed {

@@ -1,6 +1,7 @@
 //! Failures that are not a driver crash (a task attempt fails, a foreachBatch function throws,
 //! the checkpoint folder is deleted), who restarts a failed query, and where a new query starts
-//! reading (`startingOffsets`), and the Kafka-like log's retention with `failOnDataLoss`.
+//! reading (`startingOffsets`), the Kafka-like log's retention with `failOnDataLoss`, and what
+//! an operator changes at a restart (`on_restart`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -206,4 +207,55 @@ pub fn default_fail_on_data_loss() -> bool {
 /// Whether `failOnDataLoss` is its default (left out of the JSON).
 pub fn is_default_fail_on_data_loss(b: &bool) -> bool {
     *b
+}
+
+/// A change of the query an operator makes before a restart (`"on_restart": {"from": 2,
+/// "max_offsets_per_trigger": 6}`): from the `from`-th restart on, the Kafka-like log's
+/// `maxOffsetsPerTrigger` is this. A batch already in `offsets/` keeps its logged range (Spark
+/// re-runs it as logged); the limit applies from the next batch constructed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnRestart {
+    /// The restart the change is made before (1 = the first restart); it stays for later ones.
+    #[serde(default = "first_restart")]
+    #[schemars(range(min = 1))]
+    pub from: u32,
+    /// The new `maxOffsetsPerTrigger` (0 = no limit).
+    pub max_offsets_per_trigger: u64,
+}
+
+fn first_restart() -> u32 {
+    1
+}
+
+impl super::Scenario {
+    /// `maxOffsetsPerTrigger` in run `run` (1 = the first start): the `on_restart` change's
+    /// from its restart on, else the source's.
+    pub fn max_offsets_in_run(&self, run: u32) -> u64 {
+        match self.on_restart {
+            Some(c) if run > c.from => c.max_offsets_per_trigger,
+            _ => self.source.max_offsets_per_trigger,
+        }
+    }
+
+    /// How long a failed or crashed query stays down before it is restarted: the `restart`
+    /// setting's delay, else `restart_delay_ms` (also the bound's unit when nobody restarts).
+    pub fn restart_delay(&self) -> u64 {
+        match self.restart {
+            Some(Restart::After { after_ms }) => after_ms,
+            _ => self.restart_delay_ms,
+        }
+    }
+
+    /// The same scenario with every failure removed — no crash points, no crash after N
+    /// events, no faults, no sink outages: the run the oracle and the explorer compare with.
+    /// What the query is (a memory budget, a change at a restart) stays.
+    pub fn failure_free(&self) -> super::Scenario {
+        let mut clean = self.clone();
+        clean.crashes.clear();
+        clean.crash_after_events.clear();
+        clean.faults.clear();
+        clean.sink.outages.clear();
+        clean
+    }
 }

@@ -13,7 +13,7 @@ mod validate;
 
 pub use budget::{Work, MAX_EVENTS, MAX_LIST, MAX_RECORDS, MAX_TIME_MS};
 pub use crash::{CrashKind, CrashPoint, CrashPointError};
-pub use fault::{log_start, Fault, FaultError, FaultKind, Restart, StartingOffsets};
+pub use fault::{log_start, Fault, FaultError, FaultKind, OnRestart, Restart, StartingOffsets};
 pub use presets::{preset, presets, Preset};
 pub use spec::{
     Burst, Execution, ReaderEnd, Scenario, ScenarioError, SeaTunnelDesign, SinkKind, SinkSpec,
