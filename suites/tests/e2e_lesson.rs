@@ -467,6 +467,8 @@ fn stop_names(preset: &str) -> Vec<Option<&'static str>> {
         "kafka-v1-source" => vec![s("commits/3"), N, N, N, N],
         "kafka-retention-fail" => vec![N; 5],
         "kafka-retention-skip" => vec![N; 5],
+        "backlog-crash-loop" => vec![N, s("offsets/2"), N, N, N, N, N, N],
+        "backlog-limited" => vec![N, N, s("offsets/2"), s("commits/2"), N],
         _ => vec![],
     }
 }
