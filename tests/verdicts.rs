@@ -109,6 +109,18 @@ const TABLE: &[Row] = &[
     ),
     // failOnDataLoss=false: the re-run skips what retention deleted, whatever crash came first.
     ("kafka-retention-skip", 1, all([L, L, L, L, L, L, L])),
+    // The backlog's batch 2 over a task's memory budget, the limit set at restart 4: a crash
+    // before offsets/2 is written is a restart too, so the limit comes before the batch is
+    // logged and every batch fits; from offsets/2 on, each restart re-runs the logged range
+    // and runs out of memory (no task of batch 2 ever finishes: its last three points never
+    // fire).
+    (
+        "backlog-crash-loop",
+        2,
+        [Some(E), Some(S), Some(S), Some(S), None, None, None],
+    ),
+    // The limit set at the first restart, before the backlog's batch was logged.
+    ("backlog-limited", 2, all([E, E, E, E, E, E, E])),
 ];
 
 #[test]
@@ -149,6 +161,16 @@ fn every_preset_without_crash_reaches_its_promise() {
             // Every restart fails on the aged-out range: nothing is skipped, nothing moves.
             assert_eq!((r.verdict, r.aged_out), (Verdict::Stuck, 0), "{r:?}");
             assert!(r.runs > 3, "a restart loop: {} runs", r.runs);
+            continue;
+        }
+        if p.name == "backlog-crash-loop" {
+            // The logged backlog batch runs out of memory on every restart.
+            assert_eq!(
+                (r.verdict, r.batches_committed),
+                (Verdict::Stuck, 2),
+                "{r:?}"
+            );
+            assert!(r.runs > 5, "a restart loop: {} runs", r.runs);
             continue;
         }
         if p.name == "kafka-retention-skip" {

@@ -8,7 +8,7 @@ use batchscope_engine::microbatch::scenario::preset;
 use batchscope_view::microbatch::explain::explain;
 use batchscope_view::microbatch::tour::{stop_cursors, tour};
 
-fn first<'a>(events: &'a [Event], what: impl Fn(&Event) -> bool) -> &'a Event {
+fn first(events: &[Event], what: impl Fn(&Event) -> bool) -> &Event {
     events.iter().find(|e| what(e)).expect("the event")
 }
 

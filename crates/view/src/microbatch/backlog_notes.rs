@@ -1,7 +1,32 @@
 //! The step notes of the backlog crash loop: a task that runs out of memory, a restart with a
 //! changed `maxOffsetsPerTrigger`, and the logged batch that keeps its range.
 
+use batchscope_engine::microbatch::event::{Event, EventKind};
 use batchscope_engine::microbatch::scenario::Scenario;
+
+/// The note of an attempt out of memory or of a restart with a new limit; `None` for the rest.
+pub fn note(event: &Event, scenario: &Scenario) -> Option<String> {
+    Some(match event.kind {
+        EventKind::TaskFailed {
+            batch_id,
+            partition,
+            attempt,
+            retried,
+            oom_records,
+            ..
+        } if oom_records > 0 => out_of_memory(
+            (batch_id, partition, attempt, retried),
+            oom_records,
+            scenario,
+        ),
+        EventKind::QueryStarted {
+            created: false,
+            max_offsets_per_trigger: Some(n),
+            ..
+        } => restarted_with_limit(n),
+        _ => return None,
+    })
+}
 
 /// The note of a task attempt that ran out of memory holding `held` records.
 pub fn out_of_memory(

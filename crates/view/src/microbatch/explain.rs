@@ -15,21 +15,17 @@ use batchscope_engine::microbatch::scenario::{
 pub fn explain(event: &Event, scenario: &Scenario) -> String {
     let source = scenario.source.kind;
     let sink = scenario.sink.kind;
+    if let Some(note) = crate::microbatch::backlog_notes::note(event, scenario) {
+        return note;
+    }
     let text = match &event.kind {
         EventKind::QueryStarted { created: true, .. } => "The driver starts the query for the first time and writes `metadata` with a new query id. Only the checkpoint folder, the Meta table, the Tunnel server and the sink survive a crash of the driver.".to_string(),
-        EventKind::QueryStarted { created: false, max_offsets_per_trigger: Some(n), .. } => {
-            crate::microbatch::backlog_notes::restarted_with_limit(*n)
-        }
         EventKind::QueryStarted { created: false, .. } => format!(
             "The driver was restarted ({} ms after it went down) and reads `metadata`: same query id. Everything it held in memory — offsets, caches, the batch in flight — is gone.",
             scenario.restart_delay()
         ),
         EventKind::Recovered { recovery, latest_offset, latest_commit } => {
-            let mut note = recovered(scenario, recovery, *latest_offset, *latest_commit);
-            if let Recovery::Rerun { batch_id } = recovery {
-                note += &crate::microbatch::backlog_notes::rerun_ignores_limit(scenario, event.run, *batch_id);
-            }
-            note
+            recovered(scenario, event.run, recovery, (*latest_offset, *latest_commit))
         }
         EventKind::RecoveryGetBatch { batch_id } => format!(
             "On restart after a committed batch Spark calls getBatch({batch_id}) once more and does not run it: this source is a V1 Source{}, and \"certain sources (e.g., KafkaSource) assume on restart the last batch will be executed before getOffset is called again\" (MicroBatchExecution.populateStartOffsets). V2 streams are not asked.",
@@ -217,23 +213,25 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "The query fails ({reason}) and stops. {}",
             restarter(scenario)
         ),
-        EventKind::TaskFailed { batch_id, partition, attempt, retried, oom_records, .. } if *oom_records > 0 => {
-            crate::microbatch::backlog_notes::out_of_memory((*batch_id, *partition, *attempt, *retried), *oom_records, scenario)
-        }
         EventKind::TaskFailed { batch_id, partition, attempt, rows, retried, sink_down, .. } => {
             task_failed(sink, (*batch_id, *partition, *attempt, *rows, *retried), sink_down.as_ref())
         }
-        EventKind::CheckpointDeleted { files } => format!(
+        EventKind::CheckpointDeleted { files } => checkpoint_deleted(source, *files),
+    };
+    shorten_uuids(&text)
+}
+
+/// The note of a checkpoint folder deleted while the query was down.
+fn checkpoint_deleted(source: SourceKind, files: u64) -> String {
+    format!(
             "While the query is down, its checkpoint folder ({n_files}) is deleted. The next start is a new query: no offsets, no commits, {} The sink keeps what it holds.",
             match source {
                 SourceKind::Tablestore | SourceKind::PullAhead | SourceKind::AutoCommit => "and the source has no startingOffsets: it re-initialises from the channel checkpoints on the Tunnel server, which lag one batch behind (they are pushed when the next batch commits).",
                 SourceKind::SeaTunnel => "and the readers find no state files: they start from the source's beginning.",
                 _ => "and the source starts from its startingOffsets.",
             },
-                n_files = count(*files, "file"),
-            ),
-    };
-    shorten_uuids(&text)
+        n_files = count(files, "file"),
+            )
 }
 
 /// The note of a task read that throws, or that skipped records retention had deleted.
@@ -271,9 +269,9 @@ fn task_read_trouble(kind: &EventKind, source: SourceKind) -> String {
 /// The note of the restart's decision (`MicroBatchExecution.populateStartOffsets`).
 fn recovered(
     scenario: &Scenario,
+    run: u32,
     recovery: &Recovery,
-    latest_offset: Option<u64>,
-    latest_commit: Option<u64>,
+    (latest_offset, latest_commit): (Option<u64>, Option<u64>),
 ) -> String {
     match recovery {
             Recovery::Fresh => "No offsets/ entries: a fresh query, starting at batch 0 from the source's initial offsets.".to_string(),
@@ -281,7 +279,7 @@ fn recovered(
                 "The driver lists the logs: latest offsets/{} but latest commits/{}. commits/{batch_id} is missing, so batch {batch_id} is re-run with exactly the offsets in offsets/{batch_id} (MicroBatchExecution.populateStartOffsets). source.commit of the batch before it is not called again. What the killed attempt already wrote to the sink decides the verdict.",
                 latest_offset.map_or("—".into(), |v| v.to_string()),
                 latest_commit.map_or("none".into(), |v| v.to_string()),
-            ),
+            ) + &crate::microbatch::backlog_notes::rerun_ignores_limit(scenario, run, *batch_id),
             Recovery::Next { batch_id } if scenario.execution == Execution::Continuous => format!(
                 "commits/{e} is the last committed epoch. Continuous mode looks only at the commit log: every reader starts again from offsets/{e}, so epoch {batch_id} is replayed from there — rows its writers had already committed are written again (ContinuousExecution: at-least-once).",
                 e = batch_id.saturating_sub(1),

@@ -395,13 +395,20 @@ pub fn lesson_paragraphs(name: &str) -> Vec<&'static str> {
             ],
         "sink-outage" => sink_outage_paragraphs(),
         "kafka-retention-fail" | "kafka-retention-skip" => retention_paragraphs(name),
-        "backlog-crash-loop" | "backlog-limited" => backlog_paragraphs(name),
-        _ => vec![
-                "Each batch: getOffset → offsets/N → source.commit(N−1) → getBatch → tasks → sink → commits/N.",
-                "Arm a crash point (or press Crash now) and step through the restart: commits/N missing means batch N is re-run with the offsets in offsets/N.",
-                "The badge compares the sink with every record the upstream produced: each should be there exactly once.",
-            ],
+        _ => other_paragraphs(name),
     }
+}
+
+/// The paragraphs of the backlog presets, or of a preset without a lesson of its own.
+fn other_paragraphs(name: &str) -> Vec<&'static str> {
+    if name.starts_with("backlog-") {
+        return backlog_paragraphs(name);
+    }
+    vec![
+        "Each batch: getOffset → offsets/N → source.commit(N−1) → getBatch → tasks → sink → commits/N.",
+        "Arm a crash point (or press Crash now) and step through the restart: commits/N missing means batch N is re-run with the offsets in offsets/N.",
+        "The badge compares the sink with every record the upstream produced: each should be there exactly once.",
+    ]
 }
 
 /// The sink-outage lesson's paragraphs.

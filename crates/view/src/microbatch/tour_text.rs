@@ -276,7 +276,6 @@ pub fn tour_titles(preset: &str) -> Vec<&'static str> {
             "Nothing changes in the sink",
         ],
         "kafka-retention-fail" | "kafka-retention-skip" => retention_titles(preset),
-        "backlog-crash-loop" | "backlog-limited" => backlog_titles(preset),
         "sink-outage" => vec![
             "The store is down",
             "Out of attempts: the query fails",
@@ -330,8 +329,16 @@ pub fn tour_titles(preset: &str) -> Vec<&'static str> {
             "latestOffset did not move",
             "Stuck",
         ],
-        _ => vec!["The write-ahead log", "Batch 0 done", "The verdict"],
+        _ => other_titles(preset),
     }
+}
+
+/// The stop titles of the backlog tours, or of a preset without a tour of its own.
+fn other_titles(preset: &str) -> Vec<&'static str> {
+    if preset.starts_with("backlog-") {
+        return backlog_titles(preset);
+    }
+    vec!["The write-ahead log", "Batch 0 done", "The verdict"]
 }
 
 /// The sink-outage tour's stop texts.

@@ -137,17 +137,9 @@ impl EventKind {
         match self {
             EventKind::QueryStarted {
                 created,
-                max_offsets_per_trigger,
+                max_offsets_per_trigger: m,
                 ..
-            } => {
-                if *created {
-                    "start: write metadata".into()
-                } else if let Some(n) = max_offsets_per_trigger {
-                    format!("restart (maxOffsetsPerTrigger {n}): read metadata")
-                } else {
-                    "restart: read metadata".into()
-                }
-            }
+            } => started(*created, *m),
             EventKind::Recovered { recovery, .. } => match recovery {
                 Recovery::Fresh => "no offsets: fresh query".into(),
                 Recovery::Rerun { batch_id } => {
@@ -223,21 +215,7 @@ impl EventKind {
                 ..
             } => format!("task {partition}: {} {effect}", rows_text(*rows)),
             EventKind::SinkWriteFailed { .. } => "write failed".into(),
-            EventKind::TaskFailed {
-                partition,
-                attempt,
-                retried,
-                sink_down,
-                oom_records,
-                ..
-            } => {
-                let why = match (sink_down, oom_records) {
-                    (Some(_), _) => " (sink down)",
-                    (None, 0) => "",
-                    _ => " (out of memory)",
-                };
-                task_failed(*partition, *attempt, *retried, why)
-            }
+            EventKind::TaskFailed { .. } => task_failed(self),
             EventKind::CheckpointDeleted { files } => {
                 format!("checkpoint folder deleted ({files} files)")
             }
@@ -259,9 +237,34 @@ impl EventKind {
     }
 }
 
-/// `task 1 attempt 2 failed (sink down): retry`.
-fn task_failed(partition: u32, attempt: u32, retried: bool, why: &str) -> String {
-    let then = if retried { "retry" } else { "abort job" };
+/// The arrow of a start: a new query, a restart, a restart with a new limit (`on_restart`).
+fn started(created: bool, max_offsets_per_trigger: Option<u64>) -> String {
+    match (created, max_offsets_per_trigger) {
+        (true, _) => "start: write metadata".into(),
+        (false, Some(n)) => format!("restart (maxOffsetsPerTrigger {n}): read metadata"),
+        (false, None) => "restart: read metadata".into(),
+    }
+}
+
+/// `task 1 attempt 2 failed (sink down): retry`, of a [`EventKind::TaskFailed`].
+fn task_failed(kind: &EventKind) -> String {
+    let EventKind::TaskFailed {
+        partition,
+        attempt,
+        retried,
+        sink_down,
+        oom_records,
+        ..
+    } = kind
+    else {
+        unreachable!("the label of a failed task")
+    };
+    let why = match (sink_down, oom_records) {
+        (Some(_), _) => " (sink down)",
+        (None, 0) => "",
+        _ => " (out of memory)",
+    };
+    let then = if *retried { "retry" } else { "abort job" };
     format!("task {partition} attempt {attempt} failed{why}: {then}")
 }
 

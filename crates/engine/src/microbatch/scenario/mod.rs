@@ -1,11 +1,13 @@
 //! Scenarios: what is simulated (upstream, source, sink, trigger, faults), as validated JSON, and the presets.
 //!
-//! `spec` holds the types, `crash` the crash points, `fault` the faults inside a batch and who restarts, `validate` the checks serde cannot make, `budget` the work a
+//! `spec` holds the types, `crash` the crash points, `fault` the faults inside a batch and who restarts, `validate` the checks serde cannot make, `derived` what a scenario implies beyond its fields (the limit in a run, the restart delay, the
+//! failure-free twin), `budget` the work a
 //! scenario asks for and its limits, `presets` the
 //! built-in scenarios.
 
 mod budget;
 mod crash;
+mod derived;
 mod fault;
 mod presets;
 mod spec;

@@ -211,8 +211,7 @@ pub fn presets() -> Vec<Preset> {
             SinkKind::Append,
         ),
     ];
-    out.extend(retention_presets());
-    out.extend(backlog_presets());
+    out.extend(retention_presets().into_iter().chain(backlog_presets()));
     out.iter_mut().for_each(tune);
     out
 }
