@@ -145,3 +145,32 @@ fn a_limit_set_after_the_batch_was_logged_changes_nothing_but_the_restarts_notes
     }
     assert!(noted > 2, "{noted}");
 }
+
+#[test]
+fn a_loop_whose_other_tasks_write_again_is_stuck_before_its_step_bound() {
+    // Partition 0's task fits and writes its rows on every restart; partition 1's (a burst
+    // during the outage) runs out of memory. Writing the same rows again is not progress.
+    let mut scenario = preset("backlog-crash-loop").expect("preset");
+    scenario.task_memory_records = Some(20);
+    scenario.upstream.bursts = vec![batchscope_engine::microbatch::scenario::Burst {
+        channel: 1,
+        at_ms: 3000,
+        records: 10,
+    }];
+    let (report, world) = check_world(&scenario, false);
+    assert_eq!(report.verdict, Verdict::Stuck, "{report:?}");
+    let rewrites: std::collections::BTreeSet<u32> = (world.events().iter())
+        .filter(|e| matches!(e.kind, EventKind::TaskFinished { rows, .. } if rows > 0))
+        .map(|e| e.run)
+        .collect();
+    assert!(
+        rewrites.len() > 5,
+        "task 0 writes on every restart: {rewrites:?}"
+    );
+    assert!(!out_of_memory(world.events()).is_empty());
+    let bound = scenario.work().events;
+    assert!(
+        (world.events().len() as u64) < bound,
+        "judged by the stall, not the step bound"
+    );
+}
