@@ -114,6 +114,18 @@ const TABLE: &[Row] = &[
     // A lost metadata file on Spark 3.5 under a txnAppId = query id sink: the re-run of batch 2
     // after its write is applied again under the new id.
     ("metadata-lost-txn-sink", 2, all([D, D, D, D, D, D, D])),
+    // The backlog's batch 2 over a task's memory budget, the limit set at restart 4: a crash
+    // before offsets/2 is written is a restart too, so the limit comes before the batch is
+    // logged and every batch fits; from offsets/2 on, each restart re-runs the logged range
+    // and runs out of memory (no task of batch 2 ever finishes: its last three points never
+    // fire).
+    (
+        "backlog-crash-loop",
+        2,
+        [Some(E), Some(S), Some(S), Some(S), None, None, None],
+    ),
+    // The limit set at the first restart, before the backlog's batch was logged.
+    ("backlog-limited", 2, all([E, E, E, E, E, E, E])),
 ];
 
 #[test]
@@ -169,6 +181,16 @@ fn every_preset_without_crash_reaches_its_promise() {
                 "{r:?}"
             );
             assert!(r.runs > 3, "a restart loop: {} runs", r.runs);
+            continue;
+        }
+        if p.name == "backlog-crash-loop" {
+            // The logged backlog batch runs out of memory on every restart.
+            assert_eq!(
+                (r.verdict, r.batches_committed),
+                (Verdict::Stuck, 2),
+                "{r:?}"
+            );
+            assert!(r.runs > 5, "a restart loop: {} runs", r.runs);
             continue;
         }
         if p.name == "kafka-retention-skip" {

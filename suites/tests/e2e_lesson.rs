@@ -469,6 +469,8 @@ fn stop_names(preset: &str) -> Vec<Option<&'static str>> {
         "kafka-retention-skip" => vec![N; 5],
         "torn-offset-log" => vec![s("batch 2"), N, s("offsets/2"), N, N],
         "metadata-lost-txn-sink" => vec![s("batch 2"), N, N, s("metadata"), s("batch 2"), N],
+        "backlog-crash-loop" => vec![N, s("offsets/2"), N, N, N, N, N, N],
+        "backlog-limited" => vec![N, N, s("offsets/2"), s("commits/2"), N],
         _ => vec![],
     }
 }

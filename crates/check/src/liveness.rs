@@ -150,10 +150,13 @@ pub fn stall_bound_ms(s: &Scenario) -> u64 {
 }
 
 /// The furthest position any task has read, per channel: the data frontier of a run. A read
-/// that only re-reads rows behind it (a re-run, a crash loop) does not move it.
+/// that only re-reads rows behind it (a re-run, a crash loop) does not move it; nor does the
+/// write of what such a read found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReadFrontier {
     reached: BTreeMap<ChannelId, u64>,
+    /// Whether the latest read of each (batch, partition) moved the frontier.
+    moved: BTreeMap<(u64, u32), bool>,
 }
 
 /// A position as a number to compare (`finished` = the end of the channel).
@@ -169,20 +172,33 @@ fn position(token: Token) -> u64 {
 /// to the sink or made visible by its commit, a SeaTunnel poll that found rows. A committed
 /// batch is not progress by itself: a source that commits empty batches forever (a Tablestore
 /// ReadRecords page larger than `max_offsets_per_channel`, never consumed) is stuck; nor is a
-/// re-read of rows already read: a re-run that throws every time (a `finished` Tablestore start
-/// row) is stuck even when its other tasks read rows again.
+/// re-read of rows already read, nor its write: a re-run that throws every time (a `finished`
+/// Tablestore start row) or runs out of memory every time (`task_memory_records`) is stuck even
+/// when its other tasks read and write rows again.
 fn is_progress(frontier: &mut ReadFrontier, kind: &EventKind) -> bool {
     match kind {
         EventKind::TaskRead {
-            channel, from, to, ..
+            batch_id,
+            partition,
+            channel,
+            from,
+            to,
+            ..
         } => {
             let (from, to) = (position(*from), position(*to));
             let reached = frontier.reached.entry(*channel).or_insert(from);
             let moved = to > *reached;
             *reached = (*reached).max(to);
+            frontier.moved.insert((*batch_id, *partition), moved);
             moved
         }
-        EventKind::TaskFinished { rows, .. } | EventKind::ReaderPolled { rows, .. } => *rows > 0,
+        EventKind::TaskFinished {
+            batch_id,
+            partition,
+            rows,
+            ..
+        } => *rows > 0 && frontier.moved.get(&(*batch_id, *partition)) != Some(&false),
+        EventKind::ReaderPolled { rows, .. } => *rows > 0,
         EventKind::SinkCommitted { rows, skipped, .. } => *rows > 0 && !skipped,
         _ => false,
     }

@@ -22,12 +22,16 @@ fn settle(world: &mut World, max_steps: u32) -> bool {
 }
 
 /// The presets stuck by design: a reader that never closes (nothing commits), and the dev
-/// reader whose `latestOffset` never moves past batch 0, and the Kafka-like log whose re-run
-/// range retention deleted: with `failOnDataLoss` true every restart fails on it.
-const STUCK: [&str; 3] = [
+/// reader whose `latestOffset` never moves past batch 0, the Kafka-like log whose re-run
+/// range retention deleted: with `failOnDataLoss` true every restart fails on it, and the
+/// logged backlog batch over a task's memory budget, re-run as logged after every restart, and
+/// the torn offsets/2 every restart fails to read.
+const STUCK: [&str; 5] = [
     "reader-never-closes",
     "seatunnel-dev-timer",
     "kafka-retention-fail",
+    "backlog-crash-loop",
+    "torn-offset-log",
 ];
 
 #[test]

@@ -1,6 +1,6 @@
 //! Every number a micro-batch lesson or tour states with a unit is one its run shows: a count
 //! of rows or records is the tour run's (its duplicates, its lost records, a batch's or a
-//! task's rows), a time is the scenario's (an outage, a split, an idle window, a timeout, an
+//! task's rows, its scenario's task memory budget), a time is the scenario's (an outage, a split, an idle window, a timeout, an
 //! interval) or a constant of the public source the sentence names. A lesson written by hand
 //! that says "the same 6 rows" of a batch that has 7 fails here.
 
@@ -85,6 +85,8 @@ fn counts_of(scenario: &Scenario) -> Counts {
         report.duplicates,
         report.lost,
     ]);
+    // A task's memory budget, in records (the backlog presets).
+    rows.extend(scenario.task_memory_records);
     for e in world.events() {
         let (batch, n) = match &e.kind {
             EventKind::TaskFinished { batch_id, rows, .. } => (*batch_id, *rows),

@@ -90,6 +90,8 @@ export interface QueryStarted {
     type: "query-started";
     query_id: string;
     created: boolean;
+    /** An `on_restart` change in force: `maxOffsetsPerTrigger` from this run on (0 = none). */
+    max_offsets_per_trigger?: number;
 }
 /** The driver listed `offsets/` and `commits/` and chose what to do. */
 export interface Recovered {
@@ -246,6 +248,8 @@ export interface TaskFailed {
     retried: boolean;
     /** The down store's refusal (`sink store unavailable at …`); absent: the task threw. */
     sink_down?: string;
+    /** The attempt ran out of memory holding this many records (over `task_memory_records`). */
+    oom_records?: number;
 }
 /** While the query was down, its checkpoint folder was deleted: the next start is a new query. */
 export interface CheckpointDeleted {
@@ -504,6 +508,10 @@ export interface Scenario {
     restart?: "none" | { after_ms: number };
     /** The Spark release the query runs on ("3.5", "4.3"); absent: 4.3. */
     spark_version?: string;
+    /** The most records one task can hold; an attempt holding more runs out of memory. */
+    task_memory_records?: number;
+    /** A change made before the `from`-th restart (default 1): the new maxOffsetsPerTrigger. */
+    on_restart?: { from?: number; max_offsets_per_trigger: number };
 }
 
 /** A fault as `KIND@BATCH`. */

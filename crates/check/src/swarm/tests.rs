@@ -31,7 +31,8 @@ fn inspect_must_predict_the_engines_recovery() {
         &Recovery::Next { batch_id: 4 },
         &said("next", Some(4))
     ));
-    assert!(inspect_agrees(&Recovery::Fresh, &said("fail", None)));
+    assert!(inspect_agrees(&Recovery::Failed, &said("fail", None)));
+    assert!(!inspect_agrees(&Recovery::Fresh, &said("fail", None)));
     assert!(!inspect_agrees(
         &Recovery::Rerun { batch_id: 3 },
         &said("next", Some(3))

@@ -22,10 +22,11 @@ impl World {
         match metadata {
             Some(meta) => {
                 self.driver.query_id = Some(meta.id.clone());
-                self.sink.app_id = Some(meta.id.clone());
+                self.sink.set_app_id(&meta.id);
                 EventKind::QueryStarted {
                     query_id: meta.id,
                     created: false,
+                    max_offsets_per_trigger: self.restart_change(),
                 }
             }
             // Spark 4.2+ refuses to start when offsets or commits exist without `metadata`
@@ -39,6 +40,7 @@ impl World {
                 EventKind::QueryStarted {
                     query_id: String::new(),
                     created: false,
+                    max_offsets_per_trigger: self.restart_change(),
                 }
             }
             None => {
@@ -47,13 +49,20 @@ impl World {
                     .write_metadata(&QueryMetadata { id: id.clone() })
                     .expect("metadata is absent, and a fresh query id is a UUID");
                 self.driver.query_id = Some(id.clone());
-                self.sink.app_id = Some(id.clone());
+                self.sink.set_app_id(&id);
                 EventKind::QueryStarted {
                     query_id: id,
                     created: true,
+                    max_offsets_per_trigger: self.restart_change(),
                 }
             }
         }
+    }
+
+    /// The `on_restart` change in force in this run, if any: its `maxOffsetsPerTrigger`.
+    fn restart_change(&self) -> Option<u64> {
+        let change = self.scenario.on_restart?;
+        (self.run > change.from).then_some(change.max_offsets_per_trigger)
     }
 
     pub(super) fn offset_line(&self, batch_id: u64) -> Option<(SourceOffset, u64)> {

@@ -1,7 +1,8 @@
 //! The tasks of a micro-batch: all read in parallel, then finish one by one (hand the rows to
 //! the sink, and for the Tablestore source write their end to the Meta table). A task attempt
 //! that fails (`task-fail@N`, or a write the down sink store refuses) is retried from its
-//! planned start, up to `spark.task.maxFailures` attempts, as Spark's `TaskSetManager` does.
+//! planned start, up to `spark.task.maxFailures` attempts, as Spark's `TaskSetManager` does. A
+//! task holding more records than `task_memory_records` runs out of memory on every attempt.
 
 use super::{cost, Phase, World};
 use crate::microbatch::event::sink_outcome::SinkFailure;
@@ -98,6 +99,17 @@ impl World {
         );
         let done_at = b.tasks_started_ms + b.task_durations_ms[task as usize] + cost::FILE_WRITE;
         self.now_ms = (self.now_ms + 1).max(done_at);
+        let held = self.batch_run(batch_id).reads[task as usize].rows.len();
+        if self
+            .scenario
+            .task_memory_records
+            .is_some_and(|max| held > max)
+        {
+            // The executor runs out of memory before the task writes anything (an
+            // `OutOfMemoryError` kills the executor; the lost task counts as a failure): the
+            // retry reads the same range and fails the same way.
+            return self.fail_task(batch_id, task, 0, None, held);
+        }
         if self.sink.is_down(self.now_ms) {
             // The write fails the task attempt, not the query: Spark retries the task
             // (`TaskSetManager.handleFailedTask`), so an outage shorter than the attempts last
@@ -106,7 +118,7 @@ impl World {
                 at_ms: self.now_ms,
                 what: format!("task {task} of batch {batch_id}"),
             };
-            return self.fail_task(batch_id, task, 0, Some(reason));
+            return self.fail_task(batch_id, task, 0, Some(reason), 0);
         }
         let rows = self.batch_run(batch_id).reads[task as usize].rows.clone();
         let n = rows.len();
@@ -124,7 +136,7 @@ impl World {
             batch_id,
         };
         if task == 0 && self.take_fault(fault) {
-            return self.fail_task(batch_id, task, n, None);
+            return self.fail_task(batch_id, task, n, None, 0);
         }
         if self.contract().writes_meta_rows() {
             self.phase = Phase::TaskMeta { batch_id, task };
@@ -196,6 +208,7 @@ impl World {
         task: u32,
         rows: u64,
         sink_down: Option<SinkFailure>,
+        oom_records: u64,
     ) -> EventKind {
         self.sink_contract().drop_task_attempt(&mut self.sink, task);
         let max = self.scenario.task_max_failures;
@@ -207,10 +220,13 @@ impl World {
         self.phase = if retried {
             Phase::TaskRead { batch_id, task }
         } else {
-            let cause = sink_down
-                .as_ref()
-                .map(|r| format!(" (most recent failure: {r})"))
-                .unwrap_or_default();
+            let cause = match &sink_down {
+                Some(r) => format!(" (most recent failure: {r})"),
+                None if oom_records > 0 => format!(
+                    " (most recent failure: java.lang.OutOfMemoryError: Java heap space, {oom_records} records)"
+                ),
+                None => String::new(),
+            };
             Phase::Failing {
                 reason: format!(
                     "Task {task} in stage of batch {batch_id} failed {attempt} times; aborting job{cause}"
@@ -224,6 +240,7 @@ impl World {
             rows,
             retried,
             sink_down,
+            oom_records,
         }
     }
 

@@ -71,6 +71,7 @@ fn line_of(e: &Event, source: Option<SourceKind>) -> String {
             rows,
             retried,
             sink_down,
+            oom_records,
             ..
         } => {
             let then = if *retried {
@@ -80,6 +81,9 @@ fn line_of(e: &Event, source: Option<SourceKind>) -> String {
             };
             match sink_down {
                 Some(reason) => format!("  ({reason}: nothing reached the store; {then})"),
+                None if *oom_records > 0 => format!(
+                    "  (OutOfMemoryError: {oom_records} records, over task_memory_records; {then})"
+                ),
                 None => format!(
                     "  ({} handed to the sink: appended rows stay, staged rows are dropped; {then})",
                     crate::microbatch::event::label::rows_text(*rows)
@@ -92,6 +96,10 @@ fn line_of(e: &Event, source: Option<SourceKind>) -> String {
         EventKind::OffsetLogTorn { bytes, .. } => {
             format!("  ({bytes} bytes written in place, never synced before the power loss)")
         }
+        EventKind::QueryStarted {
+            max_offsets_per_trigger: Some(n),
+            ..
+        } => format!("  (restarted with maxOffsetsPerTrigger {n}: a batch already in offsets/ keeps its logged range; the limit applies from the next batch constructed)"),
         EventKind::QueryStarted { .. } if e.run > 1 => {
             "  (restarted by an operator or a job scheduler; Spark does not restart a stopped or failed query)".to_string()
         }

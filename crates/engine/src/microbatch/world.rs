@@ -315,6 +315,7 @@ impl World {
             follow_ups: &mut self.follow_ups,
             now_ms: self.now_ms,
             seq: self.events.len() as u64,
+            max_offsets_per_trigger: self.scenario.max_offsets_in_run(self.run),
         }
     }
 

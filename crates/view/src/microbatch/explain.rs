@@ -15,6 +15,9 @@ use batchscope_engine::microbatch::scenario::{
 pub fn explain(event: &Event, scenario: &Scenario) -> String {
     let source = scenario.source.kind;
     let sink = scenario.sink.kind;
+    if let Some(note) = crate::microbatch::backlog_notes::note(event, scenario) {
+        return note;
+    }
     let text = match &event.kind {
         EventKind::QueryStarted { created: true, .. } => "The driver starts the query for the first time and writes `metadata` with a new query id. Only the checkpoint folder, the Meta table, the Tunnel server and the sink survive a crash of the driver.".to_string(),
         EventKind::QueryStarted { created: false, .. } => format!(
@@ -22,7 +25,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             scenario.restart_delay()
         ),
         EventKind::Recovered { recovery, latest_offset, latest_commit } => {
-            recovered(scenario, recovery, *latest_offset, *latest_commit)
+            recovered(scenario, event.run, recovery, (*latest_offset, *latest_commit))
         }
         EventKind::RecoveryGetBatch { batch_id } => format!(
             "On restart after a committed batch Spark calls getBatch({batch_id}) once more and does not run it: this source is a V1 Source{}, and \"certain sources (e.g., KafkaSource) assume on restart the last batch will be executed before getOffset is called again\" (MicroBatchExecution.populateStartOffsets). V2 streams are not asked.",
@@ -201,7 +204,7 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
         ),
         EventKind::Idle { until_ms } => format!("Nothing to do until the next trigger at {until_ms} ms."),
         EventKind::Crashed { .. } | EventKind::QueryFailed { .. } => stop_note(&event.kind, scenario),
-        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried, sink_down } => {
+        EventKind::TaskFailed { batch_id, partition, attempt, rows, retried, sink_down, .. } => {
             task_failed(sink, (*batch_id, *partition, *attempt, *rows, *retried), sink_down.as_ref())
         }
         EventKind::OffsetLogTorn { .. }
@@ -285,9 +288,9 @@ fn task_read_trouble(kind: &EventKind, source: SourceKind) -> String {
 /// The note of the restart's decision (`MicroBatchExecution.populateStartOffsets`).
 fn recovered(
     scenario: &Scenario,
+    run: u32,
     recovery: &Recovery,
-    latest_offset: Option<u64>,
-    latest_commit: Option<u64>,
+    (latest_offset, latest_commit): (Option<u64>, Option<u64>),
 ) -> String {
     match recovery {
             Recovery::Fresh => "No offsets/ entries: a fresh query, starting at batch 0 from the source's initial offsets.".to_string(),
@@ -301,7 +304,7 @@ fn recovered(
                 "The driver lists the logs: latest offsets/{} but latest commits/{}. commits/{batch_id} is missing, so batch {batch_id} is re-run with exactly the offsets in offsets/{batch_id} (MicroBatchExecution.populateStartOffsets). source.commit of the batch before it is not called again. What the killed attempt already wrote to the sink decides the verdict.",
                 latest_offset.map_or("—".into(), |v| v.to_string()),
                 latest_commit.map_or("none".into(), |v| v.to_string()),
-            ),
+            ) + &crate::microbatch::backlog_notes::rerun_ignores_limit(scenario, run, *batch_id),
             Recovery::Next { batch_id } if scenario.execution == Execution::Continuous => format!(
                 "commits/{e} is the last committed epoch. Continuous mode looks only at the commit log: every reader starts again from offsets/{e}, so epoch {batch_id} is replayed from there — rows its writers had already committed are written again (ContinuousExecution: at-least-once).",
                 e = batch_id.saturating_sub(1),

@@ -22,7 +22,7 @@ pub struct Lesson {
 /// Where every preset's simulation simplifies (the module doc of the engine's `world.rs`).
 pub const SIMPLIFICATIONS: &str = "Simplified: one source and one sink per query; a batch's \
 tasks all read, then finish one by one; a task attempt fails only where the scenario says \
-(task-fail) or where the sink store is down, and Spark retries it up to spark.task.maxFailures \
+(task-fail, or a task memory budget in records) or where the sink store is down, and Spark retries it up to spark.task.maxFailures \
 attempts (a connector's own write retries are not modelled); a task whose connector throws (a \
 finished start row) fails the job at once rather than after that many identical attempts, and \
 in continuous mode or in a SeaTunnel reader a down store fails the query at once; Spark never \
@@ -235,7 +235,7 @@ fn retention_lesson(name: &str) -> Option<Lesson> {
     let fail = match name {
         "kafka-retention-fail" => true,
         "kafka-retention-skip" => false,
-        _ => return None,
+        _ => return backlog_lesson(name),
     };
     Some(Lesson {
         title: if fail {
@@ -250,6 +250,30 @@ fn retention_lesson(name: &str) -> Option<Lesson> {
             "no crash needed: every restart fails on the deleted range — stuck"
         } else {
             "no crash needed: the deleted records are skipped — aged out"
+        },
+    })
+}
+
+/// The lessons of the backlog after an outage, over a task's memory budget.
+fn backlog_lesson(name: &str) -> Option<Lesson> {
+    let looped = match name {
+        "backlog-crash-loop" => true,
+        "backlog-limited" => false,
+        _ => return None,
+    };
+    Some(Lesson {
+        title: if looped {
+            "The backlog crash loop"
+        } else {
+            "The limit set before the batch is logged"
+        },
+        question: "Why does lowering maxOffsetsPerTrigger not end an out-of-memory crash loop? (MicroBatchExecution.populateStartOffsets)",
+        paragraphs: vec![],
+        try_crash: None,
+        try_outcome: if looped {
+            "no crash needed: each restart re-runs the logged backlog — stuck"
+        } else {
+            "no crash needed: every batch fits — exactly-once"
         },
     })
 }
@@ -383,12 +407,18 @@ pub fn lesson_paragraphs(name: &str) -> Vec<&'static str> {
             ],
         "sink-outage" => sink_outage_paragraphs(),
         "kafka-retention-fail" | "kafka-retention-skip" => retention_paragraphs(name),
-        _ => super::questions::paragraphs(name).unwrap_or_else(general_paragraphs),
+        _ => other_paragraphs(name),
     }
 }
 
-/// The paragraphs of a preset without a lesson of its own.
-fn general_paragraphs() -> Vec<&'static str> {
+/// The paragraphs of the backlog presets, of a preset answering a recovery question, or of a preset without a lesson of its own.
+fn other_paragraphs(name: &str) -> Vec<&'static str> {
+    if name.starts_with("backlog-") {
+        return backlog_paragraphs(name);
+    }
+    if let Some(paragraphs) = super::questions::paragraphs(name) {
+        return paragraphs;
+    }
     vec![
         "Each batch: getOffset → offsets/N → source.commit(N−1) → getBatch → tasks → sink → commits/N.",
         "Arm a crash point (or press Crash now) and step through the restart: commits/N missing means batch N is re-run with the offsets in offsets/N.",
@@ -423,6 +453,30 @@ fn retention_paragraphs(name: &str) -> Vec<&'static str> {
         [
             "failOnDataLoss is false: the consumer logs a warning and reads from the earliest offset the log still has (KafkaDataConsumer), so the batch commits with what is left and the query goes on. The fetch arrows say how many records were aged out and skipped.",
             "The oracle still counts every skipped record as lost — it never reached the sink — but marks it aged out (the Sink tab's mark, `aged_out` in the report's JSON): the log deleted it before any task could read it, not Spark's protocol. With false, Spark only logs a warning; the guide says the failure failOnDataLoss=true gives \"may be a false alarm\".",
+        ]
+    });
+    out
+}
+
+/// The backlog lessons' paragraphs (the limit set after the batch was logged, or before).
+fn backlog_paragraphs(name: &str) -> Vec<&'static str> {
+    let mut out = vec![
+        "The sink is down from 2.135 s to 6 s. Batch 1 fails with it, and each restart re-runs batch 1 with its logged range until the store is back, while records pile up in the Kafka-like log.",
+        "A task here can hold 8 records (the scenario's task_memory_records, standing in for an executor's memory). Without maxOffsetsPerTrigger the next batch Spark constructs takes everything up to the latest offsets (Kafka integration guide: the option is a \"rate limit on maximum number of offsets processed per trigger interval\"; unset, there is none).",
+    ];
+    out.extend(if name == "backlog-crash-loop" {
+        [
+            "Batch 2 takes the whole backlog: its task on partition 0 reads 16 records and the executor runs out of memory. Spark's TaskSetManager retries it up to spark.task.maxFailures (4 by default) and every attempt reads the same range: the job, the batch and the query fail. offsets/2 is written; commits/2 is not.",
+            "Before the next restart the operator sets maxOffsetsPerTrigger to 6. Spark ignores it for batch 2: MicroBatchExecution.populateStartOffsets finds offsets/2 without commits/2 and re-runs batch 2 with the offsets of offsets/2 (isCurrentBatchConstructed is true, so constructNextBatch does not ask the source's latestOffset, where the limit applies). An entry of the offset log (OffsetSeqLog) is final for its batch; the limit would apply from batch 3, which is never constructed.",
+            "Every restart fails the same way: a crash loop, judged stuck. Spark's guide allows a change of rate limits between restarts (\"Recovery Semantics after Changes in a Streaming Query\"); Databricks' page on batch size warns that a change of admission controls does not take effect until a planned micro-batch completes. backlog-limited sets the same limit one step earlier.",
+            "Inferred, not observed on a cluster: what holds a task's records is the query's (a sort, a state store, a sink that buffers its partition); a Kafka read alone is streamed. The simulation counts records against a fixed budget. The usual way out, not modelled and not a Spark feature: delete the uncommitted last offsets/N file by hand, so that Spark constructs that batch again under the new limit.",
+        ]
+    } else {
+        [
+            "Here the operator sets maxOffsetsPerTrigger to 6 at the first restart, while the store is still down. Batch 1 re-runs with its logged range (the limit does not touch it either), and it fits.",
+            "Batch 2 is constructed after the change: latestOffset applies the limit, split evenly across the partitions, so each task reads at most 3 records. The backlog drains over several batches, each within the budget.",
+            "Every record once, no loop: the same change, made before the backlog's batch was logged (MicroBatchExecution.constructNextBatch writes offsets/N with the limited range).",
+            "Inferred, not observed on a cluster: what holds a task's records is the query's (a sort, a state store, a sink that buffers its partition); the simulation counts records against a fixed budget.",
         ]
     });
     out

@@ -8,6 +8,7 @@
 //! matrix and lists; [`spark_ui`]: Spark's StreamingQueryProgress per batch; [`export`]: the
 //! files the dashboard exports; [`url`]: the link; [`tab`]: the side panel's tabs.
 
+pub mod backlog_notes;
 pub mod explain;
 pub mod explore;
 pub mod export;

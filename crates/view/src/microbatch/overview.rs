@@ -4,7 +4,7 @@
 //! which batch the cursor is in. Pure functions of the trace; the web crate only draws them.
 
 use crate::microbatch::strip::{batch_starts, cells, Cell, Mark};
-use batchscope_engine::microbatch::event::{Event, EventKind};
+use batchscope_engine::microbatch::event::{Event, EventKind, Recovery};
 use std::collections::BTreeMap;
 
 /// What happened to a batch over the whole run (the mark's colour).
@@ -303,16 +303,21 @@ fn begun_by(marks: &[BatchMark], event: usize) -> Option<usize> {
 }
 
 /// The query each event belongs to: 0, +1 at each fresh start after the first (a new
-/// checkpoint folder, so batch ids start again).
+/// checkpoint folder, so batch ids start again). A restart that only writes a new `metadata`
+/// (a lost file) keeps its batch ids: it is the same query here.
 fn queries(events: &[Event]) -> Vec<u32> {
-    let mut created = 0u32;
+    let mut fresh = 0u32;
     events
         .iter()
         .map(|e| {
-            if let EventKind::QueryStarted { created: true, .. } = e.kind {
-                created += 1;
+            if let EventKind::Recovered {
+                recovery: Recovery::Fresh,
+                ..
+            } = e.kind
+            {
+                fresh += 1;
             }
-            created.saturating_sub(1)
+            fresh.saturating_sub(1)
         })
         .collect()
 }
@@ -357,7 +362,10 @@ mod tests {
         let mut out = BTreeSet::new();
         for e in events {
             match e.kind {
-                EventKind::QueryStarted { created: true, .. } if e.seq > 0 => query += 1,
+                EventKind::Recovered {
+                    recovery: Recovery::Fresh,
+                    ..
+                } if e.seq > 1 => query += 1,
                 EventKind::OffsetLogWritten { batch_id, .. } => {
                     out.insert((query, batch_id));
                 }

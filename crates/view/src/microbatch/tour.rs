@@ -403,6 +403,31 @@ fn retention_stops(preset: &str) -> Option<Vec<Stop>> {
             stop(Batch(E::SinkCommitted, 2), Some(Sink)),
             stop(End, Some(Sink)),
         ],
+        _ => return backlog_stops(preset),
+    })
+}
+
+/// The stops of the backlog tours (the limit set after the batch was logged, then before).
+#[rustfmt::skip]
+fn backlog_stops(preset: &str) -> Option<Vec<Stop>> {
+    Some(match preset {
+        "backlog-crash-loop" => vec![
+            stop(Next(E::QueryFailed), Some(Checkpoint)),
+            stop(Batch(E::OffsetLogWritten, 2), Some(Checkpoint)),
+            stop(Batch(E::TaskFailed, 2), None),
+            stop(Next(E::QueryFailed), None),
+            stop(Next(E::QueryStarted), None),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(Next(E::TaskFailed), None),
+            stop(End, Some(Checkpoint)),
+        ],
+        "backlog-limited" => vec![
+            stop(Next(E::QueryFailed), Some(Checkpoint)),
+            stop(Next(E::QueryStarted), None),
+            stop(Batch(E::OffsetLogWritten, 2), Some(Checkpoint)),
+            stop(Batch(E::CommitLogWritten, 2), Some(Checkpoint)),
+            stop(End, Some(Sink)),
+        ],
         _ => return None,
     })
 }

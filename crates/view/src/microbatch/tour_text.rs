@@ -107,6 +107,7 @@ pub fn tour_texts(preset: &str) -> Vec<&'static str> {
             "The extra call writes nothing: every record once.",
         ],
         "kafka-retention-fail" | "kafka-retention-skip" => retention_texts(preset),
+        "backlog-crash-loop" | "backlog-limited" => backlog_texts(preset),
         "sink-outage" => sink_outage_texts(),
         "reader-never-closes" => vec![
             "The sink waits for the tasks; a task ends when its reader's next() returns false.",
@@ -331,12 +332,18 @@ pub fn tour_titles(preset: &str) -> Vec<&'static str> {
             "latestOffset did not move",
             "Stuck",
         ],
-        _ => questions::stop_titles(preset).unwrap_or_else(general_titles),
+        _ => other_titles(preset),
     }
 }
 
-/// The stop titles of a tour without titles of its own.
-fn general_titles() -> Vec<&'static str> {
+/// The stop titles of the backlog tours, of a preset answering a recovery question, or of a preset without a tour of its own.
+fn other_titles(preset: &str) -> Vec<&'static str> {
+    if preset.starts_with("backlog-") {
+        return backlog_titles(preset);
+    }
+    if let Some(titles) = questions::stop_titles(preset) {
+        return titles;
+    }
     vec!["The write-ahead log", "Batch 0 done", "The verdict"]
 }
 
@@ -393,6 +400,55 @@ fn retention_texts(preset: &str) -> Vec<&'static str> {
             "Retention has deleted the start of the range: with failOnDataLoss=false the consumer skips to the earliest offset the log still has. The arrow says how many records were aged out.",
             "Batch 1 commits with what was left, and the query goes on.",
             "The skipped records never reach the sink: lost, and marked aged out — the log deleted them, not Spark's protocol.",
+        ]
+    }
+}
+
+/// The backlog tours' stop titles (the limit set after the batch was logged, or before).
+fn backlog_titles(preset: &str) -> Vec<&'static str> {
+    if preset == "backlog-crash-loop" {
+        vec![
+            "Batch 1 fails",
+            "The backlog in one batch",
+            "Out of memory",
+            "The query fails",
+            "A new limit",
+            "offsets/2 is final",
+            "Out of memory again",
+            "Stuck",
+        ]
+    } else {
+        vec![
+            "Batch 1 fails",
+            "A new limit, early",
+            "Batch 2 under the limit",
+            "It fits",
+            "Exactly-once",
+        ]
+    }
+}
+
+/// The backlog tours' stop texts (the limit set after the batch was logged, or before).
+fn backlog_texts(preset: &str) -> Vec<&'static str> {
+    let first = "The sink is down: out of task attempts, batch 1 fails with the query. Each restart re-runs it from offsets/1 until the store is back; records pile up in the log.";
+    if preset == "backlog-crash-loop" {
+        vec![
+            first,
+            "The store is back and batch 1 commits. Without maxOffsetsPerTrigger, offsets/2 takes everything that arrived since: the whole backlog.",
+            "The task on partition 0 holds 16 records, over the 8 it can hold: the executor runs out of memory. Spark retries the task.",
+            "Every attempt reads the same range and fails: after spark.task.maxFailures the query fails. offsets/2 stays, without commits/2.",
+            "The restart comes with maxOffsetsPerTrigger 6: too late for batch 2.",
+            "commits/2 is missing: batch 2 re-runs with the offsets of offsets/2 (populateStartOffsets). The limit is read only when a batch is constructed.",
+            "The same range, the same records: out of memory again.",
+            "Every restart re-runs the same logged batch: a crash loop, stuck. The limit would apply from batch 3, never constructed.",
+        ]
+    } else {
+        vec![
+            first,
+            "The first restart comes with maxOffsetsPerTrigger 6. Batch 1 still re-runs with its logged range; it fits.",
+            "Batch 2 is constructed under the limit: offsets/2 ends 3 records past offsets/1 on each partition.",
+            "Its tasks hold 3 records each: batch 2 commits. The backlog drains over the next batches.",
+            "Every record once, no loop: the limit was set before the backlog's batch was logged.",
         ]
     }
 }

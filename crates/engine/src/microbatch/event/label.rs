@@ -128,13 +128,11 @@ impl EventKind {
     /// A short label for the arrow (`GetOffset`, `offsets/3`, `Commit(uuid-7f3a)`).
     pub fn label(&self) -> String {
         match self {
-            EventKind::QueryStarted { created, .. } => {
-                if *created {
-                    "start: write metadata".into()
-                } else {
-                    "restart: read metadata".into()
-                }
-            }
+            EventKind::QueryStarted {
+                created,
+                max_offsets_per_trigger: m,
+                ..
+            } => started(*created, *m),
             EventKind::Recovered { recovery, .. } => recovery_label(recovery),
             EventKind::RecoveryGetBatch { batch_id } => format!("GetBatch({batch_id}) not run"),
             EventKind::SourceInitialized { path, .. } => format!("init {path}"),
@@ -204,13 +202,7 @@ impl EventKind {
                 ..
             } => format!("task {partition}: {} {effect}", rows_text(*rows)),
             EventKind::SinkWriteFailed { .. } => "write failed".into(),
-            EventKind::TaskFailed {
-                partition,
-                attempt,
-                retried,
-                sink_down,
-                ..
-            } => task_failed(*partition, *attempt, *retried, sink_down.is_some()),
+            EventKind::TaskFailed { .. } => task_failed(self),
             EventKind::CheckpointDeleted { .. }
             | EventKind::OffsetLogTorn { .. }
             | EventKind::MetadataLost => folder_label(self),
@@ -269,10 +261,34 @@ fn recovery_label(recovery: &Recovery) -> String {
     }
 }
 
-/// `task 1 attempt 2 failed (sink down): retry`.
-fn task_failed(partition: u32, attempt: u32, retried: bool, sink_down: bool) -> String {
-    let why = if sink_down { " (sink down)" } else { "" };
-    let then = if retried { "retry" } else { "abort job" };
+/// The arrow of a start: a new query, a restart, a restart with a new limit (`on_restart`).
+fn started(created: bool, max_offsets_per_trigger: Option<u64>) -> String {
+    match (created, max_offsets_per_trigger) {
+        (true, _) => "start: write metadata".into(),
+        (false, Some(n)) => format!("restart (maxOffsetsPerTrigger {n}): read metadata"),
+        (false, None) => "restart: read metadata".into(),
+    }
+}
+
+/// `task 1 attempt 2 failed (sink down): retry`, of a [`EventKind::TaskFailed`].
+fn task_failed(kind: &EventKind) -> String {
+    let EventKind::TaskFailed {
+        partition,
+        attempt,
+        retried,
+        sink_down,
+        oom_records,
+        ..
+    } = kind
+    else {
+        unreachable!("the label of a failed task")
+    };
+    let why = match (sink_down, oom_records) {
+        (Some(_), _) => " (sink down)",
+        (None, 0) => "",
+        _ => " (out of memory)",
+    };
+    let then = if *retried { "retry" } else { "abort job" };
     format!("task {partition} attempt {attempt} failed{why}: {then}")
 }
 

@@ -134,6 +134,10 @@ pub enum EventKind {
         query_id: String,
         /// Whether `metadata` was created now.
         created: bool,
+        /// A change made before this restart is in force (`on_restart`): the Kafka-like log's
+        /// `maxOffsetsPerTrigger` from now on (0 = no limit). Left out of the JSON when none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_offsets_per_trigger: Option<u64>,
     },
     /// The driver listed `offsets/` and `commits/` and chose what to do.
     Recovered {
@@ -302,8 +306,8 @@ pub enum EventKind {
         /// What the sink did with them.
         effect: SinkEffect,
     },
-    /// A task attempt failed: it threw after handing its rows to the sink (`task-fail@N`), or
-    /// its write was refused by a down sink store. Spark's `TaskSetManager` retries it, or,
+    /// A task attempt failed: it threw after handing its rows to the sink (`task-fail@N`), its
+    /// write was refused by a down sink store, or it ran out of memory. Spark's `TaskSetManager` retries it, or,
     /// after `spark.task.maxFailures` attempts, aborts the job.
     TaskFailed {
         /// Batch N.
@@ -320,6 +324,10 @@ pub enum EventKind {
         /// threw after its write (`task-fail@N`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sink_down: Option<SinkFailure>,
+        /// The attempt ran out of memory holding this many records, more than
+        /// `task_memory_records` (as an executor's `OutOfMemoryError`); 0: it did not.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        oom_records: u64,
     },
     /// While the query was down, its checkpoint folder was deleted: the next start is a new query.
     CheckpointDeleted {

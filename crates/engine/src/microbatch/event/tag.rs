@@ -205,6 +205,15 @@ mod tests {
         }
     }
 
+    /// The `QueryStarted` of [`example`], its optional field set.
+    fn started_example() -> EventKind {
+        EventKind::QueryStarted {
+            query_id: "q".into(),
+            created: false,
+            max_offsets_per_trigger: Some(6),
+        }
+    }
+
     /// The `TaskRead` of [`example`], every optional field set.
     fn task_read_example() -> EventKind {
         EventKind::TaskRead {
@@ -248,10 +257,7 @@ mod tests {
             token: Token::At(4),
         };
         match tag {
-            EventTag::QueryStarted => EventKind::QueryStarted {
-                query_id: "q".into(),
-                created: true,
-            },
+            EventTag::QueryStarted => started_example(),
             EventTag::Recovered => EventKind::Recovered {
                 latest_offset: Some(2),
                 latest_commit: Some(1),
@@ -328,6 +334,7 @@ mod tests {
                 rows: 0,
                 retried: true,
                 sink_down: Some(unavailable()),
+                oom_records: 0,
             },
             EventTag::CheckpointDeleted
             | EventTag::OffsetLogTorn

@@ -1,6 +1,8 @@
 //! Failures that are not a driver crash (a task attempt fails, a foreachBatch function throws,
-//! the checkpoint folder is deleted, an offset-log entry is torn), who restarts a failed query, and where a new query starts
-//! reading (`startingOffsets`), and the Kafka-like log's retention with `failOnDataLoss`.
+//! the checkpoint folder is deleted, an offset-log entry is torn, `metadata` is lost), who
+//! restarts a failed query, and where a new query starts reading (`startingOffsets`), the
+//! Kafka-like log's retention with `failOnDataLoss`, and what an operator changes at a
+//! restart (`on_restart`).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -217,4 +219,23 @@ pub fn default_fail_on_data_loss() -> bool {
 /// Whether `failOnDataLoss` is its default (left out of the JSON).
 pub fn is_default_fail_on_data_loss(b: &bool) -> bool {
     *b
+}
+
+/// A change of the query an operator makes before a restart (`"on_restart": {"from": 2,
+/// "max_offsets_per_trigger": 6}`): from the `from`-th restart on, the Kafka-like log's
+/// `maxOffsetsPerTrigger` is this. A batch already in `offsets/` keeps its logged range (Spark
+/// re-runs it as logged); the limit applies from the next batch constructed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnRestart {
+    /// The restart the change is made before (1 = the first restart); it stays for later ones.
+    #[serde(default = "first_restart")]
+    #[schemars(range(min = 1))]
+    pub from: u32,
+    /// The new `maxOffsetsPerTrigger` (0 = no limit).
+    pub max_offsets_per_trigger: u64,
+}
+
+fn first_restart() -> u32 {
+    1
 }

@@ -1,7 +1,7 @@
 //! The built-in presets: each a small change to one base scenario, listed in the order
 //! `batchscope presets` shows them.
 
-use super::fault::{default_task_max_failures, Fault, FaultKind, StartingOffsets};
+use super::fault::{default_task_max_failures, Fault, FaultKind, OnRestart, StartingOffsets};
 use super::spec::{
     default_checkpoint_interval_ms, default_idle_timeout_ms, default_max_offsets_per_channel,
     default_page_size, default_restart_delay_ms, default_seed, default_stores,
@@ -76,6 +76,8 @@ fn base(
             task_max_failures: default_task_max_failures(),
             restart: None,
             spark_version: None,
+            task_memory_records: None,
+            on_restart: None,
         },
     }
 }
@@ -210,7 +212,7 @@ pub fn presets() -> Vec<Preset> {
             SinkKind::Append,
         ),
     ];
-    out.extend(retention_presets());
+    out.extend(retention_presets().into_iter().chain(backlog_presets()));
     out.iter_mut().for_each(tune);
     out
 }
@@ -241,6 +243,25 @@ fn retention_presets() -> Vec<Preset> {
             "Spark 3.5, a Delta sink with txnAppId = the query id: metadata is lost with batch 2 unfinished, the restart takes a new id and the table applies batch 2 again.",
             SourceKind::ReplayableLog,
             SinkKind::TxnAppId,
+        ),
+    ]
+}
+
+/// A backlog after a long sink outage, over a task's memory budget: `maxOffsetsPerTrigger`
+/// set at a restart after the batch was logged, or before.
+fn backlog_presets() -> Vec<Preset> {
+    vec![
+        base(
+            "backlog-crash-loop",
+            "After a long outage the next batch takes the whole backlog and runs out of memory; a limit set at the restart cannot shrink the logged batch: stuck.",
+            SourceKind::ReplayableLog,
+            SinkKind::Upsert,
+        ),
+        base(
+            "backlog-limited",
+            "The same limit set at the first restart, before the backlog's batch was logged: every batch fits.",
+            SourceKind::ReplayableLog,
+            SinkKind::Upsert,
         ),
     ]
 }
@@ -335,6 +356,20 @@ fn tune(p: &mut Preset) {
             }];
             p.scenario.source.retention_ms = Some(2_500);
             p.scenario.source.fail_on_data_loss = p.name == "kafka-retention-fail";
+        }
+        "backlog-crash-loop" | "backlog-limited" => {
+            p.scenario.batches = 8;
+            p.scenario.sink.outages = vec![Window {
+                from_ms: 2135,
+                to_ms: 6000,
+            }];
+            p.scenario.task_memory_records = Some(8);
+            // Restart 4 follows the out-of-memory failure of the backlog's batch (logged in
+            // run 4); restart 1 is during the outage, before it was logged.
+            p.scenario.on_restart = Some(OnRestart {
+                from: if p.name == "backlog-limited" { 1 } else { 4 },
+                max_offsets_per_trigger: 6,
+            });
         }
         "continuous-epochs" => {
             p.scenario.execution = Execution::Continuous;

@@ -3,7 +3,7 @@
 use super::crash::CrashPoint;
 use super::fault::{
     default_fail_on_data_loss, default_task_max_failures, is_default_fail_on_data_loss,
-    is_default_task_max_failures, Fault, Restart, StartingOffsets,
+    is_default_task_max_failures, Fault, OnRestart, Restart, StartingOffsets,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -67,6 +67,14 @@ pub struct Scenario {
     /// between releases follow it (4.2+ refuses to start without `metadata`). Absent: 4.3.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spark_version: Option<String>,
+    /// The most records one task can hold (a per-task memory budget): an attempt whose range
+    /// holds more runs out of memory, as an executor OOM, and is retried; absent: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub task_memory_records: Option<u64>,
+    /// A change made before a restart: `{"from": 2, "max_offsets_per_trigger": 6}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_restart: Option<OnRestart>,
 }
 
 /// How the query executes.
@@ -574,37 +582,5 @@ impl Scenario {
             .max()
             .unwrap_or(0);
         (self.batches * self.trigger_interval_ms).max(bursts)
-    }
-}
-
-impl Scenario {
-    /// The Spark release of [`Scenario::spark_version`] (4.3 when absent).
-    pub fn spark(&self) -> crate::checkpoint::SparkVersion {
-        self.spark_version
-            .as_deref()
-            .and_then(crate::checkpoint::SparkVersion::parse)
-            .unwrap_or_default()
-    }
-
-    /// How long a failed or crashed query stays down before it is restarted: the `restart`
-    /// setting's delay, else `restart_delay_ms` (also the bound's unit when nobody restarts).
-    pub fn restart_delay(&self) -> u64 {
-        match self.restart {
-            Some(Restart::After { after_ms }) => after_ms,
-            _ => self.restart_delay_ms,
-        }
-    }
-}
-
-impl Scenario {
-    /// The same scenario with every failure removed — no crash points, no crash after N
-    /// events, no faults, no sink outages: the run the oracle and the explorer compare with.
-    pub fn failure_free(&self) -> Scenario {
-        let mut clean = self.clone();
-        clean.crashes.clear();
-        clean.crash_after_events.clear();
-        clean.faults.clear();
-        clean.sink.outages.clear();
-        clean
     }
 }

@@ -15,6 +15,7 @@ impl Scenario {
         self.validate_sizes()?;
         self.validate_source()?;
         self.validate_retention()?;
+        self.validate_memory_and_restart()?;
         self.validate_upstream()?;
         self.validate_execution()?;
         self.validate_faults()?;
@@ -120,6 +121,41 @@ impl Scenario {
         }
         if retention_ms == 0 {
             return Err(invalid("source.retention_ms", "must be greater than 0"));
+        }
+        Ok(())
+    }
+
+    /// A task memory budget is for micro-batch tasks; a change at a restart names the Kafka-like
+    /// log's `maxOffsetsPerTrigger` and a real restart.
+    fn validate_memory_and_restart(&self) -> Result<(), ScenarioError> {
+        let tasks =
+            self.execution == Execution::MicroBatch && self.source.kind != SourceKind::SeaTunnel;
+        if let Some(max) = self.task_memory_records {
+            if max == 0 {
+                return Err(invalid("task_memory_records", "must be greater than 0"));
+            }
+            if !tasks {
+                return Err(invalid(
+                    "task_memory_records",
+                    "modelled for micro-batch tasks only (not continuous mode nor SeaTunnel's readers)",
+                ));
+            }
+        }
+        let Some(change) = self.on_restart else {
+            return Ok(());
+        };
+        if change.from == 0 {
+            return Err(invalid(
+                "on_restart.from",
+                "must be at least 1 (the first restart)",
+            ));
+        }
+        if self.source.kind != SourceKind::ReplayableLog || self.execution != Execution::MicroBatch
+        {
+            return Err(invalid(
+                "on_restart.max_offsets_per_trigger",
+                "only the Kafka-like log (`replayable-log`) in micro-batches has maxOffsetsPerTrigger",
+            ));
         }
         Ok(())
     }

@@ -405,6 +405,14 @@ impl SinkState {
     }
 
     /// A call changed the sink and left its visible rows as they were.
+    /// The query id the running driver passes as `txnAppId` (a transactional-id sink's key).
+    pub fn set_app_id(&mut self, id: &str) {
+        if self.app_id.as_deref() != Some(id) {
+            self.app_id = Some(id.to_string());
+            self.changed();
+        }
+    }
+
     fn changed(&mut self) {
         self.version += 1;
     }

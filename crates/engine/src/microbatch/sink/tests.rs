@@ -203,7 +203,8 @@ fn each_kind_writes_commits_skips_and_forgets_as_its_contract_says() {
         assert_eq!(contract.skips_batch(&sink, 0), skips, "{kind}");
         hand_over(&mut sink);
         let again = contract.commit(&mut sink, 0);
-        assert_eq!(again.skipped, kind == SinkKind::TwoPhase, "{kind}");
+        let skips_commit = matches!(kind, SinkKind::TwoPhase | SinkKind::TxnAppId);
+        assert_eq!(again.skipped, skips_commit, "{kind}");
         // A new driver forgets only a driver-side field.
         contract.new_driver(&mut sink);
         assert_eq!(

@@ -71,7 +71,7 @@ impl OffsetScheme for ReplayableLog {
         _batch_id: u64,
         start: Option<&SourceOffset>,
     ) -> (SourceOffset, u64) {
-        let budget = ctx.spec.max_offsets_per_trigger;
+        let budget = ctx.max_offsets_per_trigger;
         let per_partition = if budget == 0 {
             u64::MAX
         } else {

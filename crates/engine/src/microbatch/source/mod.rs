@@ -440,6 +440,9 @@ pub struct SourceCtx<'w> {
     pub now_ms: u64,
     /// Sequence number of the event the call produces.
     pub seq: u64,
+    /// The Kafka-like log's `maxOffsetsPerTrigger` in this run (0 = no limit): the source's,
+    /// or an `on_restart` change's.
+    pub max_offsets_per_trigger: u64,
 }
 
 impl SourceCtx<'_> {
