@@ -184,8 +184,9 @@ fn find<V>(list: &[(Key, V)], key: Key) -> Result<usize, usize> {
     list.binary_search_by(|(k, _)| k.cmp(&key))
 }
 
-/// [`batch_marks`] from the trace's cells and queries.
-fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
+/// One mark per (query, batch) of the trace, where it begins and ends, in page order; what
+/// happened to it is left for [`marks_of`] to fill in.
+fn bare_marks(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
     // First and last event of each (query, batch), in one pass.
     let mut spans: Vec<(Key, (usize, usize))> = Vec::new();
     for (j, c) in cells.iter().enumerate() {
@@ -232,6 +233,12 @@ fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
         })
         .collect();
     marks.sort_by_key(|m| (m.first_event, m.batch_id));
+    marks
+}
+
+/// [`batch_marks`] from the trace's cells and queries.
+fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
+    let mut marks = bare_marks(events, cells, query);
     let owner = owners(&marks, cells, query);
     // The rows each mark's last run handed to the sink: (run, rows).
     let mut last_run_rows: Vec<(u32, u64)> = vec![(0, 0); marks.len()];
