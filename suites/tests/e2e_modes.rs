@@ -1,10 +1,12 @@
 //! End-to-end test of the page's two modules in headless Chromium: the micro-batch dashboard
-//! opened by a bare link loads without the second module (`batchscope-modes`: Topology and
-//! Inspect), with its lesson's text; another preset's lesson and tour texts come from the
-//! module, fetched for them. Opening Topology
-//! loads it once, Inspect reuses it, and the tabs of a dashboard drawn by it switch back to the
-//! micro-batch dashboard, which removes what it drew. A module that cannot be fetched is named
-//! in a message with "Try again", which loads it once the file is there. The Export menu's
+//! opened by a bare link shows its lesson's text at once and fetches the second module
+//! (`batchscope-modes`) as it mounts, for the minimap, which the module draws above the
+//! sequence diagram (a click on a batch seeks the page, the current batch follows each step,
+//! the table's rows seek too); another preset's lesson and tour texts come from that module.
+//! Opening Topology reuses it, Inspect too, and the tabs of a dashboard drawn by it switch back to the
+//! micro-batch dashboard, which removes what it drew. A module that cannot be fetched (a page
+//! whose meta tag names missing files, [`serve_broken`]) is named in a message with "Try
+//! again", which loads it once the name is right. The Export menu's
 //! files are made by that module too, fetched when one is first asked for: the trace and the
 //! checkpoint folder from the page's link, the run's (checked against the engine and the
 //! oracle), and the diagram as SVG and PNG from the page it shares. So is
@@ -46,16 +48,132 @@ async fn module_fetches(client: &Client, n: u64, why: &str) -> TestResult {
     Ok(())
 }
 
+/// The minimap drawn by the module, inside the page's layout, the placeholder gone.
+const MINIMAP_DRAWN: &str = "document.querySelector('.page-root .diagram-pane > [data-testid=minimap-host] [data-testid=minimap-mark]') \
+     && !document.querySelector('[data-testid=minimap-placeholder]')";
+
+/// Opens `hash` afresh and waits for the minimap the second module draws as the page mounts:
+/// the module's script and .wasm fetched once each.
+async fn opened_with_the_minimap(client: &Client, port: u16, hash: &str) -> TestResult {
+    reopen(client, port, hash).await?;
+    wait_for(
+        client,
+        MINIMAP_DRAWN,
+        30,
+        "the minimap from the second module",
+    )
+    .await?;
+    module_fetches(
+        client,
+        2,
+        "the page should fetch the module's script and .wasm once each as it mounts",
+    )
+    .await
+}
+
+/// The page's step count: events shown.
+async fn shown(client: &Client) -> Result<usize, String> {
+    let count = text(client, "[data-testid=step-count]").await?;
+    count
+        .split('/')
+        .next()
+        .and_then(|s| s.trim().parse().ok())
+        .ok_or_else(|| format!("step count `{count}`"))
+}
+
+/// The batch id of the minimap's current mark, if any.
+async fn current_batch(client: &Client) -> Result<Value, String> {
+    js(
+        client,
+        "return document.querySelector('[data-testid=minimap-host] .mm-mark.mm-current')?.dataset.batch ?? null;",
+    )
+    .await
+}
+
+/// The minimap, drawn by the module: a click on a batch's mark seeks the page to the batch's
+/// first event (the cursor the engine's overview gives), the current mark follows the page's
+/// steps, and the table's rows seek too.
+async fn minimap_from_the_module(client: &Client, port: u16) -> TestResult {
+    opened_with_the_minimap(client, port, "#preset=kafka-append&crash=sink-commit@3").await?;
+    let mut scenario =
+        batchscope_engine::microbatch::scenario::preset("kafka-append").expect("preset");
+    scenario.crashes = vec!["sink-commit@3".parse().expect("a crash point")];
+    let (_, world) = batchscope_check::oracle::check_world(&scenario, false);
+    let marks = batchscope_view::microbatch::overview::batch_marks(world.events());
+    let two = marks.iter().find(|m| m.batch_id == 2).ok_or("a batch 2")?;
+    let drawn = js(client, "return document.querySelectorAll('[data-testid=minimap-host] [data-testid=minimap-mark]').length;").await?;
+    if drawn.as_u64() != Some(marks.len() as u64) {
+        return Err(format!(
+            "one mark per batch: {} batches, {drawn} marks",
+            marks.len()
+        ));
+    }
+    click(
+        client,
+        "[data-testid=minimap-host] [data-testid=minimap-mark][data-batch='2']",
+    )
+    .await?;
+    wait_for(
+        client,
+        &format!("document.querySelector('[data-testid=step-count]').textContent.trim().startsWith('{} /')", two.seek_cursor()),
+        10,
+        "a click on batch 2's mark to seek the page to its first event",
+    )
+    .await?;
+    wait_for(client, "document.querySelector('[data-testid=minimap-host] .mm-mark.mm-current')?.dataset.batch === '2'", 10, "batch 2's mark current").await?;
+    // Each step moves the current mark with the cursor.
+    for _ in 0..(two.end_event - two.seek_cursor() + 2) {
+        let before = shown(client).await?;
+        click(client, "[data-testid=step]").await?;
+        wait_for(client, &format!("!document.querySelector('[data-testid=step-count]').textContent.trim().startsWith('{before} /')"), 10, "a step").await?;
+    }
+    let at = shown(client).await?;
+    let overview = batchscope_view::microbatch::overview::Overview::of(world.events());
+    let want = overview.current(at).map(|i| marks[i].batch_id.to_string());
+    wait_for(
+        client,
+        &format!("document.querySelector('[data-testid=minimap-host] .mm-mark.mm-current')?.dataset.batch === {}", serde_json::to_string(&want).unwrap()),
+        10,
+        &format!("the current mark to follow the cursor to {at} (batch {want:?}, now {})", current_batch(client).await?),
+    )
+    .await?;
+    // The table: one row per batch; a row's button seeks too.
+    click(
+        client,
+        "[data-testid=minimap-host] [data-testid=minimap-toggle]",
+    )
+    .await?;
+    wait_for(client, &format!("document.querySelectorAll('[data-testid=minimap-host] [data-testid=minimap-row]').length === {}", marks.len()), 10, "the minimap's table").await?;
+    click(
+        client,
+        "[data-testid=minimap-host] [data-testid=minimap-row] .mm-go",
+    )
+    .await?;
+    wait_for(
+        client,
+        &format!("document.querySelector('[data-testid=step-count]').textContent.trim().startsWith('{} /')", marks[0].seek_cursor()),
+        10,
+        "a click on the first row to seek the page to the first batch",
+    )
+    .await?;
+    click(
+        client,
+        "[data-testid=minimap-host] [data-testid=minimap-toggle]",
+    )
+    .await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=minimap-host] [data-testid=minimap-mark]')",
+        10,
+        "the marks again",
+    )
+    .await?;
+    no_overflow_no_errors(client).await
+}
+
 async fn drive(client: &Client, port: u16) -> TestResult {
     // A bare link opens the default preset, whose lesson and tour texts the page carries.
     open(client, port, "").await?;
-    let wasm = fetched(client, ".wasm").await?;
-    let modes = fetched(client, "batchscope-modes").await?;
-    if wasm != 1 || modes != 0 {
-        return Err(format!(
-            "the micro-batch dashboard should load one .wasm and not the second module: {wasm} .wasm, {modes} of batchscope-modes"
-        ));
-    }
     let first = js(
         client,
         "return document.querySelector('.lesson-body li')?.textContent ?? '';",
@@ -70,7 +188,21 @@ async fn drive(client: &Client, port: u16) -> TestResult {
             "the default lesson's first paragraph at once, not {first}"
         ));
     }
-    // Another preset's texts come from the second module, fetched for them.
+    // The minimap comes from the second module, fetched as the page mounts.
+    wait_for(
+        client,
+        MINIMAP_DRAWN,
+        30,
+        "the minimap from the second module",
+    )
+    .await?;
+    module_fetches(
+        client,
+        2,
+        "the minimap should fetch the module's script and .wasm once each",
+    )
+    .await?;
+    // Another preset's texts come from the second module.
     open(client, port, "#preset=kafka-append").await?;
     let expected = batchscope_view::microbatch::lessons::lesson("kafka-append").paragraphs[0];
     wait_for(
@@ -90,7 +222,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
     )
     .await?;
 
-    // Topology: the second module is fetched (its script and its .wasm) and draws the page.
+    // Topology: the second module, already fetched, draws the page.
     click(client, "[data-testid=mode-topology]").await?;
     wait_for(
         client,
@@ -99,12 +231,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "the Topology dashboard from the second module",
     )
     .await?;
-    module_fetches(
-        client,
-        2,
-        "opening Topology should fetch the module's script and .wasm once each",
-    )
-    .await?;
+    module_fetches(client, 2, "opening Topology should reuse the module").await?;
     // The module's app is drawn inside the page's, numbered apart from it: an event in
     // Topology goes to the module's app alone (Yew marks each element with its app's number).
     let apart = js(
@@ -142,7 +269,7 @@ async fn drive(client: &Client, port: u16) -> TestResult {
         "the Inspect page from the second module",
     )
     .await?;
-    module_fetches(client, 2, "Inspect should reuse the module Topology loaded").await?;
+    module_fetches(client, 2, "Inspect should reuse the module").await?;
     no_overflow_no_errors(client).await
 }
 
@@ -165,12 +292,58 @@ async fn beside_the_root(client: &Client, testid: &str, what: &str) -> TestResul
     Ok(())
 }
 
-/// Renames the second module's files in the page's meta tag to files that do not exist;
-/// returns the tag's content, for [`restore_module_name`].
-async fn break_module_name(client: &Client) -> Result<String, String> {
+/// Copies `from` into `to`, folders and all.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("make the copy's folder");
+    for entry in std::fs::read_dir(from).expect("read dist/") {
+        let entry = entry.expect("a dist/ entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("a file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy a dist/ file");
+        }
+    }
+}
+
+/// `dist/` copied, its page's meta tag naming the second module's files `missing-modes-…`
+/// (which do not exist; the real files stay beside them), and served: a page opened from it
+/// cannot load the module, not even for the minimap as it mounts, until a test puts the
+/// names back ([`restore_module_name`]). Returns the port.
+fn serve_broken() -> u16 {
+    let dir = target_dir().join("e2e-modes-broken");
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&dist_dir(), &dir);
+    let index = dir.join("index.html");
+    let page = std::fs::read_to_string(&index).expect("dist/index.html");
+    assert!(
+        page.contains("/batchscope-modes-"),
+        "dist/index.html names no second module"
+    );
+    std::fs::write(
+        &index,
+        page.replace("/batchscope-modes-", "/missing-modes-"),
+    )
+    .expect("write the broken index.html");
+    serve(dir)
+}
+
+/// Opens `hash` afresh from the copy [`serve_broken`] serves on `broken` (the module cannot be
+/// fetched; the minimap's place says so) and returns what the page's meta tag should say, for
+/// [`restore_module_name`].
+async fn opened_broken(client: &Client, broken: u16, hash: &str) -> Result<String, String> {
+    reopen(client, broken, hash).await?;
+    wait_for(
+        client,
+        "document.querySelector('[data-testid=minimap-load-error]')",
+        20,
+        "the minimap's place to say the module could not be loaded",
+    )
+    .await?;
+    module_fetches(client, 0, "the module's files cannot be fetched").await?;
     let meta = js(
         client,
-        "const m = document.querySelector('meta[name=batchscope-modes]'); const c = m.content; m.content = c.replace(/batchscope-modes-/g, 'missing-modes-'); return c;",
+        "return document.querySelector('meta[name=batchscope-modes]').content.replace(/missing-modes-/g, 'batchscope-modes-');",
     )
     .await?;
     match meta {
@@ -181,7 +354,7 @@ async fn break_module_name(client: &Client) -> Result<String, String> {
     }
 }
 
-/// Puts back the meta tag's content [`break_module_name`] returned.
+/// Puts back the meta tag's content [`opened_broken`] returned.
 async fn restore_module_name(client: &Client, meta: &str) -> TestResult {
     js(
         client,
@@ -196,9 +369,8 @@ async fn restore_module_name(client: &Client, meta: &str) -> TestResult {
 
 /// A module that cannot be fetched: the message names the file, the micro-batch dashboard's
 /// tab still works, and "Try again" loads it once it is there.
-async fn broken_then_retried(client: &Client, port: u16) -> TestResult {
-    reopen(client, port, "#preset=tablestore").await?;
-    let meta = break_module_name(client).await?;
+async fn broken_then_retried(client: &Client, broken: u16) -> TestResult {
+    let meta = opened_broken(client, broken, "#preset=tablestore").await?;
     click(client, "[data-testid=mode-topology]").await?;
     wait_for(
         client,
@@ -265,16 +437,10 @@ async fn saved(client: &Client, what: &str) -> Result<String, String> {
 }
 
 async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
-    reopen(
+    opened_with_the_minimap(
         client,
         port,
         "#preset=tablestore&seed=7&crash=sink-commit@3&at=40",
-    )
-    .await?;
-    module_fetches(
-        client,
-        0,
-        "the micro-batch dashboard should load without the second module",
     )
     .await?;
     js(
@@ -386,13 +552,7 @@ async fn exports_from_the_module(client: &Client, port: u16) -> TestResult {
 /// in it reach only the dialog (the page's own buttons — Copy link, Edit scenario — stay
 /// untouched), and a run it opens loads in the page.
 async fn explore_from_the_module(client: &Client, port: u16) -> TestResult {
-    reopen(client, port, "#preset=tablestore&seed=7").await?;
-    module_fetches(
-        client,
-        0,
-        "the micro-batch dashboard should load without the second module",
-    )
-    .await?;
+    opened_with_the_minimap(client, port, "#preset=tablestore&seed=7").await?;
     click(client, "[data-testid=explore-open]").await?;
     wait_for(
         client,
@@ -477,16 +637,10 @@ async fn charts_from_the_module(client: &Client, port: u16) -> TestResult {
     let (_, world) = batchscope_check::oracle::check_world(&scenario, false);
     let progress = batchscope_view::microbatch::spark_ui::progress(world.events());
     let end = world.events().len();
-    reopen(
+    opened_with_the_minimap(
         client,
         port,
         &format!("#preset=tablestore&seed=7&crash=sink-commit@3&at={end}"),
-    )
-    .await?;
-    module_fetches(
-        client,
-        0,
-        "the micro-batch dashboard should load without the second module",
     )
     .await?;
     click(client, "[data-testid=tab-progress]").await?;
@@ -520,20 +674,7 @@ async fn charts_from_the_module(client: &Client, port: u16) -> TestResult {
     no_overflow_no_errors(client).await
 }
 
-/// `tablestore` opened afresh, without the second module, and the module's name then broken
-/// (`break_module_name`: its old content returned).
-async fn opened_with_the_module_name_broken(client: &Client, port: u16) -> Result<String, String> {
-    reopen(client, port, "#preset=tablestore").await?;
-    module_fetches(
-        client,
-        0,
-        "the micro-batch dashboard should load without the second module",
-    )
-    .await?;
-    break_module_name(client).await
-}
-
-/// With the module's name broken (`meta`, as `break_module_name` left it) when `part` (`editor`,
+/// With the module's name broken (`meta`, as [`opened_broken`] returned it) when `part` (`editor`,
 /// `compare`) was asked for: its place names the failed fetch (`says`); with the name back,
 /// its "Try again" draws what `drawn` finds, fetching the module's script and .wasm once each.
 async fn failed_then_tried_again(
@@ -575,8 +716,8 @@ async fn failed_then_tried_again(
 /// The scenario editor: drawn by the module, beside the page's root, the first time it opens;
 /// a module that cannot be fetched is named in the editor's place, with "Try again"; the
 /// editor's own close button (the module's) closes it on the page.
-async fn editor_from_the_module(client: &Client, port: u16) -> TestResult {
-    let meta = opened_with_the_module_name_broken(client, port).await?;
+async fn editor_from_the_module(client: &Client, broken: u16) -> TestResult {
+    let meta = opened_broken(client, broken, "#preset=tablestore").await?;
     click(client, "[data-testid=editor-open]").await?;
     failed_then_tried_again(
         client,
@@ -601,8 +742,8 @@ async fn editor_from_the_module(client: &Client, port: u16) -> TestResult {
 /// Compare mode: its two runs drawn by the module inside the page's layout, in the diagram's
 /// place, the first time a comparison is picked; a module that cannot be fetched is named in
 /// that place, with "Try again"; a click in what the module drew (the crash matrix) is its own.
-async fn compare_from_the_module(client: &Client, port: u16) -> TestResult {
-    let meta = opened_with_the_module_name_broken(client, port).await?;
+async fn compare_from_the_module(client: &Client, broken: u16) -> TestResult {
+    let meta = opened_broken(client, broken, "#preset=tablestore").await?;
     pick_comparison(client, "vs:kafka-idempotent").await?;
     failed_then_tried_again(
         client,
@@ -627,24 +768,29 @@ async fn compare_from_the_module(client: &Client, port: u16) -> TestResult {
 async fn the_second_module_loads_when_topology_inspect_explore_an_export_a_chart_or_the_editor_needs_it(
 ) {
     let session = Session::start("e2e-modes").await;
-    let mut result = drive(&session.client, session.port).await;
+    let (client, port) = (&session.client, session.port);
+    let broken = serve_broken();
+    let mut result = drive(client, port).await;
     if result.is_ok() {
-        result = broken_then_retried(&session.client, session.port).await;
+        result = minimap_from_the_module(client, port).await;
     }
     if result.is_ok() {
-        result = exports_from_the_module(&session.client, session.port).await;
+        result = broken_then_retried(client, broken).await;
     }
     if result.is_ok() {
-        result = explore_from_the_module(&session.client, session.port).await;
+        result = exports_from_the_module(client, port).await;
     }
     if result.is_ok() {
-        result = charts_from_the_module(&session.client, session.port).await;
+        result = explore_from_the_module(client, port).await;
     }
     if result.is_ok() {
-        result = editor_from_the_module(&session.client, session.port).await;
+        result = charts_from_the_module(client, port).await;
     }
     if result.is_ok() {
-        result = compare_from_the_module(&session.client, session.port).await;
+        result = editor_from_the_module(client, broken).await;
+    }
+    if result.is_ok() {
+        result = compare_from_the_module(client, broken).await;
     }
     session.close().await;
     if let Err(message) = result {

@@ -1,7 +1,8 @@
 //! Entry point of the dashboard: mounts the page root, with the micro-batch dashboard, on an
 //! element of its own in `<body>`; the Topology and Inspect dashboards, the Explore dialog, the
-//! scenario editor, compare mode, the Spark UI tab's charts and the Export menu's files are a
-//! second module (`batchscope-modes`) the page loads when one of them is first needed.
+//! scenario editor, compare mode, the minimap, the Spark UI tab's charts and the Export menu's
+//! files are a second module (`batchscope-modes`) the page loads when one of them is first
+//! needed (the minimap: as the page mounts).
 
 use batchscope_view::url::Dashboard;
 use batchscope_web::microbatch::components::chart_host::lazy_chart;
@@ -10,6 +11,7 @@ use batchscope_web::microbatch::components::editor_host::lazy_editor;
 use batchscope_web::microbatch::components::explore_host::lazy_explore;
 use batchscope_web::microbatch::components::export::files_from_module;
 use batchscope_web::microbatch::components::lesson_text::texts_from_module;
+use batchscope_web::microbatch::components::minimap_host::lazy_minimap;
 use batchscope_web::microbatch::components::App;
 use batchscope_web::shell::catch_traps;
 use batchscope_web::shell::{LazyMode, Root, RootProps};
@@ -40,7 +42,7 @@ fn main() {
     yew::Renderer::<Root>::with_root_and_props(
         root,
         RootProps {
-            micro: html! { <App explore={lazy_explore()} charts={lazy_chart()} editor={lazy_editor()} compare={lazy_compare()} files={files_from_module()} texts={texts_from_module()} /> },
+            micro: html! { <App explore={lazy_explore()} charts={lazy_chart()} editor={lazy_editor()} compare={lazy_compare()} minimap={lazy_minimap()} files={files_from_module()} texts={texts_from_module()} /> },
             topology: html! { <LazyMode mode={Dashboard::Topology} /> },
             inspect: html! { <LazyMode mode={Dashboard::Inspect} /> },
         },

@@ -27,7 +27,7 @@ struct HarnessProps {
 fn Harness(props: &HarnessProps) -> Html {
     html! {
         <div style="width: 600px">
-            <Minimap run={props.run.clone()} cursor={props.cursor} on_action={Callback::noop()} />
+            <Minimap run={props.run.clone()} cursor={props.cursor} on_seek={Callback::noop()} />
         </div>
     }
 }

@@ -1,7 +1,7 @@
 //! The page's second module, loaded the first time one of its parts is needed: the micro-batch
 //! dashboard's first load does not carry their code. The page has it draw any part — the
 //! Topology dashboard, the Inspect page, and the micro-batch dashboard's Explore dialog,
-//! scenario editor and compare mode — with one message (`shell::ModulePart`, as JSON) through
+//! scenario editor, compare mode and minimap — with one message (`shell::ModulePart`, as JSON) through
 //! [`draw`], and remove it with [`remove`]; what a part says back is one message too
 //! (`shell::ModuleReply`). Besides, it draws the Spark UI tab's charts ([`spark_chart`]) and
 //! makes the Export menu's files ([`export_file`]).
@@ -11,6 +11,7 @@ use batchscope_view::url::Dashboard;
 use batchscope_web::inspect::InspectApp;
 use batchscope_web::microbatch::components::compare_view::{CompareSlot, InlineCompare};
 use batchscope_web::microbatch::components::explore_host::{ExploreSlot, InlineExplore};
+use batchscope_web::microbatch::components::minimap_host::{InlineMinimap, MinimapSlot};
 use batchscope_web::microbatch::components::{ScenarioEditor, ScenarioEditorProps};
 use batchscope_web::microbatch::export_file::ExportKind;
 use batchscope_web::shell::{mode_event, ModeSwitch, ModulePart, ModuleReply, PartSlot, Shared};
@@ -95,6 +96,8 @@ thread_local! {
     static EDITOR: Drawn<ScenarioEditor> = const { RefCell::new(None) };
     /// Compare mode on screen, if any.
     static COMPARE: Drawn<InlineCompare> = const { RefCell::new(None) };
+    /// The minimap on screen, if any.
+    static MINIMAP: Drawn<InlineMinimap> = const { RefCell::new(None) };
 }
 
 /// Draws `props` into `root` with the app kept in `slot`: new values for the app drawn there
@@ -150,10 +153,30 @@ pub fn lesson_text(preset: &str) -> String {
     batchscope_view::microbatch::lesson_text::lesson_text_wire(preset)
 }
 
+/// Draws the minimap of the run `link` makes at `cursor`, with the tour's `stops`, into
+/// `root`; a click on a batch says `seek` (a `shell::ModuleReply::Seek`).
+fn draw_minimap(
+    root: web_sys::Element,
+    link: String,
+    cursor: usize,
+    stops: Vec<(usize, String)>,
+    say: impl Fn(ModuleReply) + 'static,
+) {
+    let slot = MinimapSlot {
+        link: link.into(),
+        cursor,
+        stops,
+        // The placeholder's count: the page's alone.
+        batches: 0,
+        on_seek: Callback::from(move |to| say(ModuleReply::Seek { to })),
+    };
+    draw_in(&MINIMAP, root, slot);
+}
+
 /// Draws `part` (the JSON of a `shell::ModulePart`) into `root`, or gives the part drawn there
 /// before its new values; `reply` is called with the text of each `shell::ModuleReply` the part
 /// says back (the Explore dialog and the editor ask to close; the editor hands back a valid
-/// edit). An error names what could not be read.
+/// edit; the minimap asks to seek). An error names what could not be read.
 #[wasm_bindgen]
 pub fn draw(root: web_sys::Element, part: &str, reply: js_sys::Function) -> Result<(), JsValue> {
     let part: ModulePart = serde_json::from_str(part)
@@ -224,12 +247,17 @@ pub fn draw(root: web_sys::Element, part: &str, reply: js_sys::Function) -> Resu
             };
             draw_in(&COMPARE, root, slot);
         }
+        ModulePart::Minimap {
+            link,
+            cursor,
+            stops,
+        } => draw_minimap(root, link, cursor, stops, say),
     }
     Ok(())
 }
 
 /// Removes the part kept in the slot named `slot` (`dashboard`, `explore`, `editor`,
-/// `compare`), if any.
+/// `compare`, `minimap`), if any.
 #[wasm_bindgen]
 pub fn remove(slot: &str) {
     match PartSlot::from_name(slot) {
@@ -237,6 +265,7 @@ pub fn remove(slot: &str) {
         Some(PartSlot::Explore) => remove_in(&EXPLORE),
         Some(PartSlot::Editor) => remove_in(&EDITOR),
         Some(PartSlot::Compare) => remove_in(&COMPARE),
+        Some(PartSlot::Minimap) => remove_in(&MINIMAP),
         None => {}
     }
 }

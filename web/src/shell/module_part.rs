@@ -44,6 +44,16 @@ pub enum ModulePart {
         /// The arrows' animation length, in whole milliseconds.
         animate_ms: u32,
     },
+    /// The micro-batch dashboard's minimap (the whole run, batch by batch).
+    Minimap {
+        /// The page's link without its cursor, tab, file, tour and comparison: the run is
+        /// made from it again only when it changes (it is deterministic in it).
+        link: String,
+        /// The moment on screen.
+        cursor: usize,
+        /// The guided tour's stops in this run, (cursor, title); empty when the tour is off.
+        stops: Vec<(usize, String)>,
+    },
 }
 
 /// Where the module keeps a drawn part: at most one of each at a time.
@@ -57,15 +67,18 @@ pub enum PartSlot {
     Editor,
     /// Compare mode.
     Compare,
+    /// The minimap.
+    Minimap,
 }
 
 impl PartSlot {
     /// Every slot.
-    pub const ALL: [PartSlot; 4] = [
+    pub const ALL: [PartSlot; 5] = [
         PartSlot::Dashboard,
         PartSlot::Explore,
         PartSlot::Editor,
         PartSlot::Compare,
+        PartSlot::Minimap,
     ];
 
     /// Its name between the page and the module (`remove("explore")`).
@@ -75,6 +88,7 @@ impl PartSlot {
             PartSlot::Explore => "explore",
             PartSlot::Editor => "editor",
             PartSlot::Compare => "compare",
+            PartSlot::Minimap => "minimap",
         }
     }
 
@@ -92,13 +106,14 @@ impl ModulePart {
             ModulePart::Explore { .. } => PartSlot::Explore,
             ModulePart::Editor { .. } => PartSlot::Editor,
             ModulePart::Compare { .. } => PartSlot::Compare,
+            ModulePart::Minimap { .. } => PartSlot::Minimap,
         }
     }
 }
 
 /// What a part drawn by the module says back to the page, as one line of text
-/// ([`ModuleReply::text`], read back by [`ModuleReply::read`]): `close`, or `apply` and the
-/// scenario's JSON. Not JSON itself: the page's first module reads it, and a JSON reader for
+/// ([`ModuleReply::text`], read back by [`ModuleReply::read`]): `close`, `apply` and the
+/// scenario's JSON, or `seek` and a cursor. Not JSON itself: the page's first module reads it, and a JSON reader for
 /// this enum would cost it more than the whole exchange.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModuleReply {
@@ -109,6 +124,11 @@ pub enum ModuleReply {
         /// The edited scenario.
         scenario: String,
     },
+    /// The minimap asks the page to show this many events (a click on a batch).
+    Seek {
+        /// The cursor to seek to.
+        to: usize,
+    },
 }
 
 impl ModuleReply {
@@ -117,6 +137,7 @@ impl ModuleReply {
         match self {
             ModuleReply::Close => "close".into(),
             ModuleReply::Apply { scenario } => format!("apply {scenario}"),
+            ModuleReply::Seek { to } => format!("seek {to}"),
         }
     }
 
@@ -127,6 +148,7 @@ impl ModuleReply {
             Some(("apply", scenario)) => Some(ModuleReply::Apply {
                 scenario: scenario.to_string(),
             }),
+            Some(("seek", to)) => to.parse().ok().map(|to| ModuleReply::Seek { to }),
             _ => None,
         }
     }
@@ -151,6 +173,11 @@ mod tests {
                 cursor: 12,
                 animate_ms: 150,
             },
+            ModulePart::Minimap {
+                link: "#preset=kafka-append&seed=3".into(),
+                cursor: 40,
+                stops: vec![(12, "The crash".into())],
+            },
         ];
         for part in parts {
             let text = serde_json::to_string(&part).unwrap();
@@ -164,5 +191,9 @@ mod tests {
         assert_eq!(ModuleReply::read("close"), Some(ModuleReply::Close));
         assert_eq!(ModuleReply::read("closed"), None);
         assert_eq!(ModuleReply::read("apply"), None);
+        let seek = ModuleReply::Seek { to: 57 };
+        assert_eq!(seek.text(), "seek 57");
+        assert_eq!(ModuleReply::read(&seek.text()), Some(seek));
+        assert_eq!(ModuleReply::read("seek x"), None);
     }
 }

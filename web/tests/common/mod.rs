@@ -42,6 +42,9 @@ pub fn mount(hash: &str) -> (Element, yew::AppHandle<App>) {
             // And compare mode (the page's second module draws it; tests/e2e_lab.rs goes
             // through that one).
             compare: Some(batchscope_web::microbatch::components::compare_view::inline_compare()),
+            // And the minimap (the page's second module draws it; tests/e2e_modes.rs goes
+            // through that one).
+            minimap: Some(batchscope_web::microbatch::components::minimap_host::inline_minimap()),
             // And the Export menu's files (the page's second module makes them;
             // tests/e2e_modes.rs goes through that one).
             files: Some(batchscope_web::microbatch::export_file::files_in_place()),

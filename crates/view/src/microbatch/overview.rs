@@ -5,7 +5,6 @@
 
 use crate::microbatch::strip::{batch_starts, cells, Cell, Mark};
 use batchscope_engine::microbatch::event::{Event, EventKind, Recovery};
-use std::collections::BTreeMap;
 
 /// What happened to a batch over the whole run (the mark's colour).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,29 +175,44 @@ pub fn batch_marks(events: &[Event]) -> Vec<BatchMark> {
     Overview::of(events).marks
 }
 
-/// [`batch_marks`] from the trace's cells and queries.
-fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
+/// A batch's key: (query, batch id).
+type Key = (u32, u64);
+
+/// The index of `key` in a list sorted by key (a sorted list rather than a map: one more map
+/// type costs the page's first load more code than these few thousand entries need).
+fn find<V>(list: &[(Key, V)], key: Key) -> Result<usize, usize> {
+    list.binary_search_by(|(k, _)| k.cmp(&key))
+}
+
+/// One mark per (query, batch) of the trace, where it begins and ends, in page order; what
+/// happened to it is left for [`marks_of`] to fill in.
+fn bare_marks(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
     // First and last event of each (query, batch), in one pass.
-    let mut spans: BTreeMap<(u32, u64), (usize, usize)> = BTreeMap::new();
+    let mut spans: Vec<(Key, (usize, usize))> = Vec::new();
     for (j, c) in cells.iter().enumerate() {
         if let Some(b) = c.batch {
-            let span = spans.entry((query[j], b)).or_insert((j, j));
-            span.1 = j;
+            match find(&spans, (query[j], b)) {
+                Ok(k) => spans[k].1 .1 = j,
+                Err(k) => spans.insert(k, ((query[j], b), (j, j))),
+            }
         }
     }
     // Where each batch starts: its trigger (or re-run) if it has one; otherwise (continuous
     // processing's epochs, which no trigger starts) its first event.
-    let mut firsts: BTreeMap<(u32, u64), usize> = BTreeMap::new();
+    let mut firsts: Vec<(Key, usize)> = Vec::new();
+    let mut first_at = |key: Key, at: usize| {
+        if let Err(k) = find(&firsts, key) {
+            firsts.insert(k, (key, at));
+        }
+    };
     for start in batch_starts(events) {
-        firsts
-            .entry((query[start.index], start.batch))
-            .or_insert(start.index);
+        first_at((query[start.index], start.batch), start.index);
     }
     for (i, e) in events.iter().enumerate() {
         if let EventKind::OffsetLogWritten { batch_id, .. } = e.kind {
             let key = (query[i], batch_id);
-            let first = spans.get(&key).map_or(i, |s| s.0.min(i));
-            firsts.entry(key).or_insert(first);
+            let first = find(&spans, key).map_or(i, |k| spans[k].1 .0.min(i));
+            first_at(key, first);
         }
     }
     let mut marks: Vec<BatchMark> = firsts
@@ -207,9 +221,8 @@ fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
             batch_id: b,
             query: q,
             first_event,
-            end_event: spans
-                .get(&(q, b))
-                .map_or(first_event + 1, |s| s.1 + 1)
+            end_event: find(&spans, (q, b))
+                .map_or(first_event + 1, |k| spans[k].1 .1 + 1)
                 .max(first_event + 1),
             outcome: Outcome::Open,
             committed: false,
@@ -220,8 +233,15 @@ fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
         })
         .collect();
     marks.sort_by_key(|m| (m.first_event, m.batch_id));
+    marks
+}
+
+/// [`batch_marks`] from the trace's cells and queries.
+fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
+    let mut marks = bare_marks(events, cells, query);
     let owner = owners(&marks, cells, query);
-    let mut last_run_rows: BTreeMap<usize, (u32, u64)> = BTreeMap::new();
+    // The rows each mark's last run handed to the sink: (run, rows).
+    let mut last_run_rows: Vec<(u32, u64)> = vec![(0, 0); marks.len()];
     let mut failed = vec![false; marks.len()];
     let mut rerun = vec![false; marks.len()];
     for (i, e) in events.iter().enumerate() {
@@ -244,7 +264,7 @@ fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
                 mark.committed = true;
             }
             EventKind::TaskFinished { batch_id, rows, .. } if *batch_id == mark.batch_id => {
-                let entry = last_run_rows.entry(m).or_insert((e.run, 0));
+                let entry = &mut last_run_rows[m];
                 if entry.0 != e.run {
                     *entry = (e.run, 0);
                 }
@@ -259,7 +279,7 @@ fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
         }
     }
     for (m, mark) in marks.iter_mut().enumerate() {
-        mark.rows = last_run_rows.get(&m).map_or(0, |r| r.1);
+        mark.rows = last_run_rows[m].1;
         mark.outcome = if failed[m] {
             Outcome::Failed
         } else if rerun[m] {
@@ -278,17 +298,18 @@ fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
 /// Which mark each event counts towards: its own batch's, else (start-up, a restart, a crash
 /// between batches) the last mark begun before it, else the first.
 fn owners(marks: &[BatchMark], cells: &[Cell], query: &[u32]) -> Vec<Option<usize>> {
-    let by_id: BTreeMap<(u32, u64), usize> = marks
+    let mut by_id: Vec<(Key, usize)> = marks
         .iter()
         .enumerate()
         .map(|(i, m)| ((m.query, m.batch_id), i))
         .collect();
+    by_id.sort_unstable_by_key(|(k, _)| *k);
     cells
         .iter()
         .enumerate()
         .map(|(i, c)| {
             c.batch
-                .and_then(|b| by_id.get(&(query[i], b)).copied())
+                .and_then(|b| find(&by_id, (query[i], b)).ok().map(|k| by_id[k].1))
                 .or_else(|| begun_by(marks, i))
                 .or(if marks.is_empty() { None } else { Some(0) })
         })

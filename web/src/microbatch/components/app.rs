@@ -5,6 +5,7 @@ use super::chart_host::ChartRender;
 use super::compare_view::{runs_link, CompareRender, CompareSlot};
 use super::editor_host::{edited_link, EditorRender};
 use super::explore_host::{ExploreRender, ExploreSlot};
+use super::minimap_host::{use_minimap_run, MinimapRender, MinimapSlot};
 use super::{
     ArmedCrash, BatchStrip, ChannelsPanel, CheckpointPanel, Controls, CrashControls, ExportMenu,
     LabButtons, MetaPanel, ProgressPanel, ScenarioEditorProps, SequenceDiagram, Shared, SideTabs,
@@ -74,6 +75,11 @@ pub struct AppProps {
     /// shows the page's run alone.
     #[prop_or_default]
     pub compare: Option<CompareRender>,
+    /// Draws the minimap above the sequence diagram (the page:
+    /// [`super::minimap_host::lazy_minimap`], drawn by the second module; tests:
+    /// [`super::minimap_host::inline_minimap`]). None: no minimap.
+    #[prop_or_default]
+    pub minimap: Option<MinimapRender>,
     /// Where the lesson paragraphs and tour stop texts come from (the page:
     /// [`super::lesson_text::texts_from_module`], the second module; tests:
     /// [`super::lesson_text::texts_in_place`]). None: titles only.
@@ -93,6 +99,19 @@ fn stopped_after_missing_commit(
 ) -> bool {
     focus::missing_commit(files.unwrap_or_default())
         .is_some_and(|n| focus::stopped_after_offsets(world.events(), n))
+}
+
+/// The header's presets (name, description), one's own scenario first when the link has one.
+fn preset_list(preset: &str, custom: bool, scenario: &Scenario) -> Vec<(String, String)> {
+    let mut list: Vec<(String, String)> = presets()
+        .into_iter()
+        .map(|p| (p.name.to_string(), p.description.to_string()))
+        .collect();
+    if custom && !list.iter().any(|(n, _)| n == preset) {
+        let what = format!("your scenario (from the link): {}", scenario.description);
+        list.insert(0, (preset.to_string(), what));
+    }
+    list
 }
 
 /// The dashboard.
@@ -280,17 +299,11 @@ pub fn App(props: &AppProps) -> Html {
     } else {
         320.0
     };
-    let mut preset_list: Vec<(String, String)> = presets()
-        .into_iter()
-        .map(|p| (p.name.to_string(), p.description.to_string()))
-        .collect();
-    if player.mode.custom.is_some() && !preset_list.iter().any(|(n, _)| n == preset) {
-        let what = format!("your scenario (from the link): {}", scenario.description);
-        preset_list.insert(0, (preset.clone(), what));
-    }
+    let preset_list = preset_list(preset, player.mode.custom.is_some(), scenario);
     // The link of the moment on screen, for the Export menu and the lab's buttons (each writes
     // it out only when used).
     let link = player.url_state();
+    let (run_link, batches, on_seek) = use_minimap_run(&run, &link, &on_action);
     // Compare mode: both runs, drawn from the link's part they are made from.
     let diagram = match (&player.mode.versus, &props.compare) {
         (Some(_), Some(compare)) => compare.emit(CompareSlot {
@@ -341,7 +354,9 @@ pub fn App(props: &AppProps) -> Html {
             <Notices notices={player.notices.clone()} on_dismiss={dismiss} />
             <main class="main">
                 <section class="diagram-pane" aria-label="Sequence diagram">
-                    if player.mode.versus.is_none() { <super::minimap::Minimap run={run.clone()} cursor={cursor} stops={timeline_stops.clone()} on_action={on_action.clone()} /> }
+                    if let (None, Some(minimap)) = (&player.mode.versus, &props.minimap) {
+                        { minimap.emit(MinimapSlot { link: run_link, cursor, stops: timeline_stops.clone(), batches, on_seek }) }
+                    }
                     { diagram }
                 </section>
                 <aside class="side">

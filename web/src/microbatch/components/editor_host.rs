@@ -81,7 +81,7 @@ pub fn LazyEditor(props: &ScenarioEditorProps) -> Html {
                             apply.emit(s);
                         }
                     }
-                    None => {}
+                    Some(ModuleReply::Seek { .. }) | None => {}
                 }
             }))
         },

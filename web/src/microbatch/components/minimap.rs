@@ -2,13 +2,12 @@
 //! one button per batch coloured by what happened to it, its crashes and the tour's stops, the
 //! batch the cursor is in; a click seeks to the batch's first event. A toggle switches to one
 //! table row per batch (driver runs, rows, outcome, crash). Layout comes from
-//! [`batchscope_view::microbatch::overview`].
+//! [`batchscope_view::microbatch::overview`]. The page has its second module draw it
+//! (`super::minimap_host`): none of this is in the page's first load.
 
 use super::Shared;
 use crate::hooks::use_element_size;
 use crate::microbatch::run::Run;
-use crate::microbatch::state::Action;
-use crate::shell::PlayerCmd;
 use batchscope_view::microbatch::overview::{stops_by_mark, BatchMark, Outcome, Overview};
 use batchscope_view::rows_in_view::RowWindow;
 use std::ops::Range;
@@ -72,8 +71,8 @@ pub struct MinimapProps {
     /// The guided tour's stops in this run (cursor, title); empty when the tour is off.
     #[prop_or_default]
     pub stops: Vec<(usize, String)>,
-    /// Every intent (a click seeks).
-    pub on_action: Callback<Action>,
+    /// Seek the page to this many events shown (a click on a batch).
+    pub on_seek: Callback<usize>,
 }
 
 /// The outcomes, in legend order.
@@ -123,8 +122,8 @@ struct MarkProps {
     fill: u16,
     /// The tour stops in this batch.
     stops: Vec<String>,
-    /// Every intent (a click seeks).
-    on_action: Callback<Action>,
+    /// Seek the page (a click).
+    on_seek: Callback<usize>,
 }
 
 /// One batch of the minimap.
@@ -132,9 +131,9 @@ struct MarkProps {
 fn MarkButton(props: &MarkProps) -> Html {
     let m = &props.overview.marks[props.index];
     let onclick = {
-        let cb = props.on_action.clone();
+        let cb = props.on_seek.clone();
         let to = m.seek_cursor();
-        Callback::from(move |_: MouseEvent| cb.emit(PlayerCmd::Seek(to).into()))
+        Callback::from(move |_: MouseEvent| cb.emit(to))
     };
     html! {
         <button class={classes!("mm-mark", format!("ov-{}", m.outcome.class()),
@@ -179,8 +178,8 @@ struct GroupProps {
     fill: u16,
     /// The group's first mark still to come (`end` when every mark has begun).
     future_from: usize,
-    /// Every intent (a click seeks).
-    on_action: Callback<Action>,
+    /// Seek the page (a click).
+    on_seek: Callback<usize>,
 }
 
 /// Consecutive marks of the minimap, drawn without an element of their own (the marks stay
@@ -192,7 +191,7 @@ fn MarkGroup(props: &GroupProps) -> Html {
         html! {
             <MarkButton key={i} overview={props.overview.clone()} index={i} here={here}
                 future={i >= props.future_from} fill={if here { props.fill } else { 0 }}
-                stops={props.stops.0[i].clone()} on_action={props.on_action.clone()} />
+                stops={props.stops.0[i].clone()} on_seek={props.on_seek.clone()} />
         }
     });
     html! { <>{ for buttons }</> }
@@ -239,9 +238,9 @@ pub fn Minimap(props: &MinimapProps) -> Html {
         })
     };
     let seek = |m: &BatchMark| {
-        let cb = props.on_action.clone();
+        let cb = props.on_seek.clone();
         let to = m.seek_cursor();
-        Callback::from(move |_: MouseEvent| cb.emit(PlayerCmd::Seek(to).into()))
+        Callback::from(move |_: MouseEvent| cb.emit(to))
     };
     let state_class = |i: usize, m: &BatchMark| {
         classes!(
@@ -295,7 +294,7 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             html! {
                 <MarkGroup key={start} overview={Shared(overview.clone())} stops={stops.clone()}
                     start={start} end={end} here={here} fill={fill}
-                    future_from={future_from.clamp(start, end)} on_action={props.on_action.clone()} />
+                    future_from={future_from.clamp(start, end)} on_seek={props.on_seek.clone()} />
             }
         };
         let windowed = (*grid).filter(|_| marks.len() >= MARKS_WINDOWED_FROM);

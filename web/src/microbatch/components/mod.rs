@@ -17,6 +17,7 @@ mod lab;
 pub mod lesson_text;
 mod meta_panel;
 pub mod minimap;
+pub mod minimap_host;
 mod module_layer;
 mod progress_panel;
 mod sequence_diagram;
