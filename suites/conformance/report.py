@@ -111,6 +111,27 @@ def _rows(record, scenario):
             f"{rows['verdict']}")
 
 
+def _observed(record, scenario):
+    """What the scenario asks to show of Spark's restart (`show`): input rows per batch
+    (`rows`), a warning Spark logged (`warn:<text in it>`), the state's partitions after
+    the restart (`state_partitions`)."""
+    parts = []
+    for item in scenario.get("show", []):
+        if item == "rows":
+            ran = record["restart"].get("batch_ids", [])
+            rows = record["restart"].get("progress_rows", [])
+            parts.append("input rows per batch after the restart: " + ", ".join(
+                f"batch {b}: {n}" for b, n in zip(ran, rows)))
+        elif item.startswith("warn:"):
+            lines = [w for w in record["spark"].get("warnings", []) if item[5:] in w]
+            if lines:
+                parts.append(f"warned \"{_error_summary(lines[0].split(': ', 1)[-1])}\"")
+        elif item == "state_partitions":
+            parts.append(f"`state/0/` has {record['spark'].get('state_partitions')} "
+                         "partition folder(s) after the restart")
+    return "; ".join(parts)
+
+
 def _error_summary(error):
     """Spark's error message without paths, ids and the long advice text."""
     text = re.sub(r"(?:file:)?(?<![\w/])/[^\s,'\"\]]+", "<path>", error or "")
@@ -176,6 +197,8 @@ def _version_section(run, compared):
         note = scenario["why"]
         if record.get("spark", {}).get("action") == "fail":
             note += f" — Spark: \"{_error_summary(record['spark']['error'])}\""
+        elif record.get("spark") and _observed(record, scenario):
+            note += f" — Spark: {_observed(record, scenario)}"
         lines.append(f"- `{scenario['name']}`: {note}.")
     lines.append("")
     lines += _structure_section(run["structure"], version)
