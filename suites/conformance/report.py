@@ -64,8 +64,16 @@ SIMPLIFICATIONS = """## Where batchscope simplifies on purpose
   restart prediction is compared (and, where `inspect` quotes Spark's error, that text against
   the error Spark raised). A torn entry is cut after the kill, with its `.crc` removed, as a
   store without atomic rename leaves it; the folder `inspect` reads is that folder.
-- **No preset for** async progress tracking, changed sources, and named sources added on
-  restart: only the restart prediction (and what inspect reads) is compared. The stateful
+- **No preset for** async progress tracking, changed sources, named sources added on
+  restart, and input files deleted after the kill: only the restart prediction (and what
+  inspect reads) is compared.
+- **Restarts with other settings.** `input-deleted*`, `max-files-changed` and
+  `shuffle-partitions-changed` restart with confs or a `maxFilesPerTrigger` the killed run did
+  not have. `inspect` is compared on what it says about them: the input files of the re-run
+  batch (against the files whose rows foreachBatch received again, and the deleted ones
+  against those it finds gone), the confs restored from the offset log (against the offset
+  entry the restart wrote and the state's partition folders), and every warning it quotes
+  from Spark (against the restart's log, run at WARN level for these scenarios). The stateful
   aggregation's rows are `<src>:<count>` per batch; its verdict comes from the append preset.
 """
 
