@@ -180,16 +180,7 @@ pub fn inspect(folder: &CheckpointFolder, options: &InspectOptions) -> Inspectio
             latest_commit = Some(commit);
         }
     }
-    format.offset_log = latest_entry.as_ref().map(|e| e.version);
-    format.commit_log = latest_commit.as_ref().map(|c| c.version);
-    format.named_sources = latest_entry.as_ref().is_some_and(OffsetLogEntry::named);
-    for versions in [
-        &mut format.offset_log_versions,
-        &mut format.commit_log_versions,
-    ] {
-        versions.sort_unstable();
-        versions.dedup();
-    }
+    finish_format(&mut format, latest_entry.as_ref(), latest_commit.as_ref());
     let commit_sinks = latest_commit_sinks(folder, commit_ids.last().copied());
     let plan = restart_plan_with(folder, &options.restart).unwrap_or_else(unreadable_plan);
     let (sources, mut notes) = source_reports(folder, latest_entry.as_ref());
@@ -254,6 +245,24 @@ pub fn inspect(folder: &CheckpointFolder, options: &InspectOptions) -> Inspectio
         restored_confs,
         problems,
         notes,
+    }
+}
+
+/// The latest entries' versions, and every version present once, ascending.
+fn finish_format(
+    format: &mut LogFormat,
+    latest_entry: Option<&OffsetLogEntry>,
+    latest_commit: Option<&CommitMetadata>,
+) {
+    format.offset_log = latest_entry.map(|e| e.version);
+    format.commit_log = latest_commit.map(|c| c.version);
+    format.named_sources = latest_entry.is_some_and(OffsetLogEntry::named);
+    for versions in [
+        &mut format.offset_log_versions,
+        &mut format.commit_log_versions,
+    ] {
+        versions.sort_unstable();
+        versions.dedup();
     }
 }
 
