@@ -418,6 +418,8 @@ SCENARIOS += [
         "restart_log_level": "WARN",
         "show": ["warn:Updating the value of conf", "state_partitions"],
         "batchscope": {"preset": "kafka-append", "crash": f"sink-commit@{N}"},
-        "why": "the offset log's conf wins over the session's: the state keeps its one partition",
+        "why": "the offset log's shuffle partitions win over the session's for the state, which "
+               "keeps its one partition (Spark 4.1+ restores them into an internal conf for "
+               "stateful operators only, SPARK-53942)",
     },
 ]
