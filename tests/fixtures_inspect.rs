@@ -57,6 +57,20 @@ const EXPECTED: &[(&str, &str, Option<u64>, &str)] = &[
     ),
     // Written by pyspark 3.5.9 / 4.3.0 in the conformance suite, driver killed inside
     // batch 2; the restarted Spark re-ran batch 2 (docs/CONFORMANCE.md).
+    // The input file batch 2 read was deleted after the kill (and is gone here too):
+    // Spark re-ran batch 2 all the same, without its rows (warning input_file_missing).
+    (
+        "checkpoint-version-3.5.9-input-deleted-killed-in-batch-2",
+        "rerun",
+        Some(2),
+        "offsets/2 has no commits/2",
+    ),
+    (
+        "checkpoint-version-4.3.0-input-deleted-killed-in-batch-2",
+        "rerun",
+        Some(2),
+        "offsets/2 has no commits/2",
+    ),
     (
         "checkpoint-version-3.5.9-stateful-aggregation-killed-in-batch-2",
         "rerun",

@@ -4,7 +4,11 @@ it (`inspect --json`, `run --json`, `run --checkpoint-out`), and the comparisons
 `compare` fills a scenario record with inspect's prediction and run's verdict; inspect must
 also read the folder as it is: the offset log version, the sources' names, and the latest
 state version per operator (read here from the file names), and when Spark refuses to
-start, Spark's error must contain the text inspect gives for it.
+start, Spark's error must contain the text inspect gives for it. For a re-run batch the
+input files inspect lists must be the ones whose rows foreachBatch received again, and the
+ones it finds gone the ones deleted; the confs it says the restart restores must be in the
+offset entry the restart wrote (and the state's partition count the restored shuffle
+partitions); and every warning inspect quotes from Spark must be in the restart's log.
 """
 
 import json
@@ -108,6 +112,9 @@ def compare(record, scenario, batchscope, spark):
                 f"({restart.get('reason')})"
             )
         mismatches += compare_folder(prediction, observed, scenario, at_kill)
+        mismatches += compare_input(prediction, observed, scenario)
+        mismatches += compare_confs(prediction, observed, scenario)
+        mismatches += compare_warnings(prediction, observed, scenario)
         expected_error = restart.get("spark_error")
         if observed["action"] == "fail" and expected_error:
             # Placeholders of an error condition (`<checkpointLocation>`) match anything.
@@ -166,4 +173,74 @@ def compare_folder(prediction, observed, scenario, at_kill):
     read_state = {op["operator_id"]: op["latest_version"] for op in operators}
     if on_disk != read_state:
         mismatches.append(f"state versions: on disk {on_disk}, batchscope read {read_state}")
+    return mismatches
+
+
+def _tail(uri):
+    """`<source>/<file>` of an input file URI (the suite's input is `input/<source>/fNN.json`)."""
+    return "/".join(uri.rstrip("/").split("/")[-2:])
+
+
+def _local(uri):
+    """The local path of a `file:` URI (`file:///x`, `file:/x`)."""
+    return "/" + uri[len("file:"):].lstrip("/") if uri.startswith("file:") else uri
+
+
+def compare_input(prediction, observed, scenario):
+    """The re-run's input files: those inspect says are read against the files whose rows
+    foreachBatch received in the re-run; those it finds gone against the deleted ones."""
+    mismatches = []
+    files = (prediction.get("rerun_input") or {}).get("files", [])
+    seen = observed.get("rerun_files")
+    if seen is not None and scenario["sink"] == "foreach_batch" and not scenario.get("aggregate"):
+        read = sorted(_tail(f["path"]) for f in files if not f.get("missing"))
+        if read != seen:
+            mismatches.append(f"re-run input: Spark's re-run delivered rows of {seen}, "
+                              f"batchscope inspect listed {read} as read")
+    gone = sorted(_tail(f["path"]) for f in files if f.get("missing"))
+    deleted = sorted(_tail(rel) for rel in scenario.get("tamper", []) if rel.startswith("input/"))
+    if gone != deleted:
+        mismatches.append(f"missing input: deleted {deleted}, batchscope inspect found {gone}")
+    return mismatches
+
+
+def compare_confs(prediction, observed, scenario):
+    """A conf the restart changed must keep the checkpoint's value, as inspect says, in the
+    offset entry the restart wrote; shuffle partitions also give the state's partitions."""
+    mismatches = []
+    restored = {c["key"]: c["value"] for c in prediction.get("restored_confs", [])}
+    written = observed.get("restored_conf") or {}
+    for key in sorted(scenario.get("restart_confs", {})):
+        if key not in restored:
+            continue
+        if written.get(key) != restored[key]:
+            mismatches.append(f"conf {key}: the restart wrote {written.get(key)!r}, batchscope "
+                              f"inspect said the checkpoint's {restored[key]!r} is restored")
+        partitions = observed.get("state_partitions")
+        if key == "spark.sql.shuffle.partitions" and partitions is not None \
+                and str(partitions) != restored[key]:
+            mismatches.append(f"state partitions after the restart: {partitions}, batchscope "
+                              f"inspect restored {key}={restored[key]}")
+    return mismatches
+
+
+def compare_warnings(prediction, observed, scenario):
+    """Every warning inspect quotes from Spark (a problem's `spark_says`) must be among the
+    WARN lines of the restart (scenarios restarted at WARN level), naming the problem's
+    file when it is a local one."""
+    if not scenario.get("restart_log_level"):
+        return []
+    mismatches = []
+    for problem in prediction.get("problems", []):
+        says = problem.get("spark_says")
+        if not says or problem.get("severity") != "warning":
+            continue
+        pattern = ".*".join(re.escape(part) for part in re.split(r"<[A-Za-z]+>", says))
+        path = problem.get("path") or ""
+        lines = [line for line in observed.get("warnings", []) if re.search(pattern, line)]
+        if path.startswith("file:"):
+            lines = [line for line in lines if _local(path) in line]
+        if not lines:
+            mismatches.append(f"Spark's restart log has no warning {says!r}"
+                              + (f" for {path}" if path.startswith("file:") else ""))
     return mismatches

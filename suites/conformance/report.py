@@ -64,8 +64,16 @@ SIMPLIFICATIONS = """## Where batchscope simplifies on purpose
   restart prediction is compared (and, where `inspect` quotes Spark's error, that text against
   the error Spark raised). A torn entry is cut after the kill, with its `.crc` removed, as a
   store without atomic rename leaves it; the folder `inspect` reads is that folder.
-- **No preset for** async progress tracking, changed sources, and named sources added on
-  restart: only the restart prediction (and what inspect reads) is compared. The stateful
+- **No preset for** async progress tracking, changed sources, named sources added on
+  restart, and input files deleted after the kill: only the restart prediction (and what
+  inspect reads) is compared.
+- **Restarts with other settings.** `input-deleted*`, `max-files-changed` and
+  `shuffle-partitions-changed` restart with confs or a `maxFilesPerTrigger` the killed run did
+  not have. `inspect` is compared on what it says about them: the input files of the re-run
+  batch (against the files whose rows foreachBatch received again, and the deleted ones
+  against those it finds gone), the confs restored from the offset log (against the offset
+  entry the restart wrote and the state's partition folders), and every warning it quotes
+  from Spark (against the restart's log, run at WARN level for these scenarios). The stateful
   aggregation's rows are `<src>:<count>` per batch; its verdict comes from the append preset.
 """
 
@@ -109,6 +117,27 @@ def _rows(record, scenario):
         return f"— (no recovery: {rows['delivered']} of {rows['expected']} rows in the sink)"
     return (f"{rows['expected']}/{rows['delivered']}/{rows['duplicates']}/{rows['lost']} "
             f"{rows['verdict']}")
+
+
+def _observed(record, scenario):
+    """What the scenario asks to show of Spark's restart (`show`): input rows per batch
+    (`rows`), a warning Spark logged (`warn:<text in it>`), the state's partitions after
+    the restart (`state_partitions`)."""
+    parts = []
+    for item in scenario.get("show", []):
+        if item == "rows":
+            ran = record["restart"].get("batch_ids", [])
+            rows = record["restart"].get("progress_rows", [])
+            parts.append("input rows per batch after the restart: " + ", ".join(
+                f"batch {b}: {n}" for b, n in zip(ran, rows)))
+        elif item.startswith("warn:"):
+            lines = [w for w in record["spark"].get("warnings", []) if item[5:] in w]
+            if lines:
+                parts.append(f"warned \"{_error_summary(lines[0].split(': ', 1)[-1])}\"")
+        elif item == "state_partitions":
+            parts.append(f"`state/0/` has {record['spark'].get('state_partitions')} "
+                         "partition folder(s) after the restart")
+    return "; ".join(parts)
 
 
 def _error_summary(error):
@@ -176,6 +205,8 @@ def _version_section(run, compared):
         note = scenario["why"]
         if record.get("spark", {}).get("action") == "fail":
             note += f" — Spark: \"{_error_summary(record['spark']['error'])}\""
+        elif record.get("spark") and _observed(record, scenario):
+            note += f" — Spark: {_observed(record, scenario)}"
         lines.append(f"- `{scenario['name']}`: {note}.")
     lines.append("")
     lines += _structure_section(run["structure"], version)

@@ -23,10 +23,11 @@ on PYTHONPATH); ``batchscope inspect`` is told the release (``--spark``).
 
 Usage: .venv/bin/python suites/conformance/run.py --out target/conformance
        [--only NAME ...] [--spark LABEL ...] [--batchscope PATH] [--spark-only]
-       [--doc PATH | --no-doc]
+       [--jobs N] [--doc PATH | --no-doc]
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -100,9 +101,13 @@ def job_spec(scenario, try_dir, restart=False):
         kill["path"] = os.path.join(try_dir, kill["path"])
     sources = scenario["sources"]
     names = scenario.get("source_names")
+    confs = scenario.get("confs", {})
+    max_files = scenario.get("max_files", 1)
     if restart:
         sources = scenario.get("restart_sources", sources)
         names = scenario.get("restart_source_names", names)
+        confs = dict(confs, **scenario.get("restart_confs", {}))
+        max_files = scenario.get("restart_max_files", max_files)
     return {
         "name": scenario["name"],
         "sources": [os.path.join(try_dir, "input", s) for s in sources],
@@ -113,7 +118,9 @@ def job_spec(scenario, try_dir, restart=False):
         "sink": scenario["sink"],
         "sink_path": os.path.join(try_dir, "sink"),
         "foreach_batch_log": os.path.join(try_dir, "foreach_batch.jsonl"),
-        "confs": scenario.get("confs", {}),
+        "confs": confs,
+        "max_files": max_files,
+        "log_level": scenario.get("restart_log_level") if restart else None,
         "task_marker": scenario.get("task_marker", False),
         "kill": kill,
         "result": os.path.join(try_dir, "restart.json"),
@@ -243,7 +250,8 @@ def kill_phase(scenario, work_dir, spark):
                 truncate_entry(os.path.join(try_dir, rel), keep)
             # The folder exactly as the restart will find it, for batchscope inspect.
             shutil.copytree(os.path.join(try_dir, "ckpt"), os.path.join(try_dir, "ckpt-at-kill"))
-            return {"try_dir": try_dir, "tries": tries, "expected": expected}
+            return {"try_dir": try_dir, "tries": tries, "expected": expected,
+                    "rows_at_kill": len(foreach_batch_rows(try_dir))}
     return {"try_dir": None, "tries": tries, "expected": []}
 
 
@@ -256,7 +264,45 @@ def read_bytes(path):
         return None
 
 
-def spark_action(try_dir, restart):
+def foreach_batch_rows(try_dir):
+    """(batch id, key) of every row the foreachBatch sink appended, in order."""
+    path = os.path.join(try_dir, "foreach_batch.jsonl")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as rows:
+        return [(entry["batch_id"], entry["key"]) for entry in map(json.loads, rows)]
+
+
+def rerun_files(try_dir, rows_at_kill, batch):
+    """The input files (`<source>/fNN.json`) whose rows the restart's batch `batch` handed
+    foreachBatch, read back from the keys (`<source><NN>-<row>`)."""
+    files = set()
+    for batch_id, key in foreach_batch_rows(try_dir)[rows_at_kill:]:
+        if batch_id == batch and not key.count(":"):
+            stem = key.split("-")[0]
+            files.add(f"{stem[:-2]}/f{stem[-2:]}.json")
+    return sorted(files)
+
+
+def restored_conf(try_dir, latest_offset):
+    """The conf map of the first offset entry the restart wrote (offsets/L+1), or None."""
+    if latest_offset is None:
+        return None
+    text = read_bytes(os.path.join(try_dir, "ckpt", "offsets", str(latest_offset + 1)))
+    if not text:
+        return None
+    return json.loads(text.decode().split("\n")[1]).get("conf")
+
+
+def state_partitions(try_dir):
+    """Partition folders of stateful operator 0 after the restart."""
+    folder = os.path.join(try_dir, "ckpt", "state", "0")
+    if not os.path.isdir(folder):
+        return None
+    return len([name for name in os.listdir(folder) if name.isdigit()])
+
+
+def spark_action(try_dir, restart, rows_at_kill=0):
     """What Spark did on restart, from the folder as left and the batches the restart ran."""
     at_kill = os.path.join(try_dir, "ckpt-at-kill")
     offsets = log_ids(os.path.join(at_kill, "offsets"))
@@ -269,6 +315,8 @@ def spark_action(try_dir, restart):
         "batch_ids_after_restart": restart.get("batch_ids", []),
         "error": restart.get("error"),
     }
+    observed["restored_conf"] = restored_conf(try_dir, latest_offset)
+    observed["state_partitions"] = state_partitions(try_dir)
     if restart.get("error"):
         observed.update(action="fail", batch=None)
         return observed
@@ -282,12 +330,29 @@ def spark_action(try_dir, restart):
         before = read_bytes(os.path.join(at_kill, "offsets", str(latest_offset)))
         after = read_bytes(os.path.join(try_dir, "ckpt", "offsets", str(latest_offset)))
         observed["offsets_unchanged"] = before == after
+        observed["rerun_files"] = rerun_files(try_dir, rows_at_kill, first)
     elif latest_offset is not None and first == latest_offset + 1:
         action = "next"
     else:
         action = "unexpected"
     observed.update(action=action, batch=first)
     return observed
+
+
+def spark_warnings(log_path, name, scenario):
+    """Spark's WARN lines of this scenario's restart, read from the shared restart log
+    between the job's markers (only scenarios restarted at WARN level)."""
+    if not scenario.get("restart_log_level") or not os.path.exists(log_path):
+        return []
+    mine, inside = [], False
+    with open(log_path, encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            if "[restart-job] " in line:
+                # Spark's console progress bar can share the marker's line.
+                inside = line.split("[restart-job] ", 1)[1].split() == ["start", name]
+            elif inside and " WARN " in line:
+                mine.append(line.split(" WARN ", 1)[1].strip())
+    return mine
 
 
 def row_verdict(expected, delivered):
@@ -388,7 +453,9 @@ def run_spark(spark, scenarios, batchscope, out):
         if "crash" in restart:
             raise SuiteError(f"{record['name']}: restart driver crashed:\n{restart['crash']}")
         record["restart"] = restart
-        record["spark"] = spark_action(record["try_dir"], restart)
+        record["spark"] = spark_action(record["try_dir"], restart, record["rows_at_kill"])
+        record["spark"]["warnings"] = spark_warnings(os.path.join(work_dir, "restart.log"),
+                                                     record["name"], scenario)
         record["rows"] = row_verdict(record["expected"], restart["delivered"])
         record["orphan_files"] = orphan_files(record["try_dir"])
         if batchscope:
@@ -415,6 +482,9 @@ def main():
                         help="record Spark's behaviour without comparing (no batchscope needed)")
     parser.add_argument("--doc", default=os.path.join(ROOT, "docs", "CONFORMANCE.md"))
     parser.add_argument("--no-doc", action="store_true", help="do not write --doc")
+    parser.add_argument("--jobs", type=int, default=int(os.environ.get("CONFORMANCE_JOBS", "2")),
+                        help="Spark releases run at the same time (default 2, or "
+                             "CONFORMANCE_JOBS)")
     parser.add_argument("--render", metavar="RESULTS_JSON",
                         help="only re-render the doc from an earlier run's results.json")
     args = parser.parse_args()
@@ -440,7 +510,10 @@ def main():
         batchscope = Batchscope(args.batchscope)
 
     out = os.path.abspath(args.out)
-    runs = [run_spark(spark, scenarios, batchscope, out) for spark in sparks]
+    # The releases are independent (own work folders, own drivers): with --jobs 2 they run
+    # side by side; `map` keeps the results, and so the document, in SPARKS order.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        runs = list(pool.map(lambda spark: run_spark(spark, scenarios, batchscope, out), sparks))
     ok = all(run["ok"] for run in runs)
 
     document = report.render(runs, bool(batchscope))

@@ -14,10 +14,16 @@ Each scenario is plain data:
 * ``expect_at_kill``: the folder as the kill must leave it (paths relative to the scenario's
   work folder: ``ckpt/…`` checkpoint, ``sink/…`` file sink output). A kill on a file watch can
   land late; then the attempt is retried, so the table never records a misplaced kill.
-* ``tamper``: files deleted after the kill, before the restart (to see Spark refuse to start).
+* ``tamper``: files deleted after the kill, before the restart (to see Spark refuse to start,
+  or, under ``input/``, an input file a re-run needs).
 * ``truncate``: files cut to their first N bytes after the kill (0: left empty), with Hadoop's
   checksum file beside them removed, as a store without atomic rename or checksums can leave a
   half-written entry.
+* ``restart_confs`` / ``restart_max_files``: SQL confs set and the ``maxFilesPerTrigger`` used
+  by the restart only (default: as the killed run); ``restart_log_level``: the restart runs at
+  this log level (``WARN``) so the suite can check the warnings inspect quotes from Spark;
+  ``show``: what of the restart goes into the doc (``rows`` per batch, ``warn:<text>`` a
+  warning, ``state_partitions``).
 * ``batchscope``: the equivalent ``batchscope run`` (preset and crash point), or None where
   batchscope has no equivalent (the row comparison is then skipped and said so).
 * ``why``: one line on what the scenario shows (goes into the doc).
@@ -340,5 +346,80 @@ SCENARIOS += [
         "inspect_args": ["--sources", "src_a,src_b,src_c"],
         "batchscope": None,
         "why": "with source evolution, sources are matched by name, so a new one can join",
+    },
+]
+
+SCENARIOS += [
+    {
+        "name": "input-deleted",
+        "kill_point": f"inside foreachBatch of batch {N}, before writing; then the input file "
+                      f"batch {N} read deleted; restarted with "
+                      "`spark.sql.files.ignoreMissingFiles=false` (the default)",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("before_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "tamper": [f"input/a/f{N:02d}.json"],
+        "restart_confs": {"spark.sql.files.ignoreMissingFiles": "false"},
+        "restart_log_level": "WARN",
+        "show": ["rows", "warn:was not found"],
+        "batchscope": None,
+        "why": "the re-run lists the files the source logged for the batch as root paths; one "
+               "that is gone is dropped with a warning, even without ignoreMissingFiles: its "
+               "rows are lost",
+    },
+    {
+        "name": "input-deleted-ignore-missing",
+        "kill_point": "as input-deleted, restarted with "
+                      "`spark.sql.files.ignoreMissingFiles=true`",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "kill": _fb("before_write"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "tamper": [f"input/a/f{N:02d}.json"],
+        "restart_confs": {"spark.sql.files.ignoreMissingFiles": "true"},
+        "restart_log_level": "WARN",
+        "show": ["rows", "warn:was not found"],
+        "batchscope": None,
+        "why": "the same with ignoreMissingFiles: the missing file is skipped the same way",
+    },
+    {
+        "name": "max-files-changed",
+        "kill_point": f"right after `offsets/{N}` was written; restarted with "
+                      "`maxFilesPerTrigger=3`",
+        "sources": ["a"],
+        "files": 6,
+        "sink": "foreach_batch",
+        "kill": _watch(f"ckpt/offsets/{N}"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "restart_max_files": 3,
+        "show": ["rows"],
+        "batchscope": {"preset": "kafka-append", "crash": f"offset-log@{N}"},
+        "why": f"`offsets/{N}` is final: the re-run reads the file(s) logged for it, the new "
+               f"limit applies from batch {N + 1}",
+    },
+    {
+        "name": "shuffle-partitions-changed",
+        "kill_point": "as stateful-aggregation (1 shuffle partition); restarted with "
+                      "`spark.sql.shuffle.partitions=3`",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "aggregate": True,
+        "kill": _fb("after_write"),
+        "expect_at_kill": {
+            "present": [f"ckpt/offsets/{N}", "ckpt/state/0/0"],
+            "absent": [f"ckpt/commits/{N}"],
+        },
+        "restart_confs": {"spark.sql.shuffle.partitions": "3"},
+        "inspect_args": ["--conf", "spark.sql.shuffle.partitions=3"],
+        "restart_log_level": "WARN",
+        "show": ["warn:Updating the value of conf", "state_partitions"],
+        "batchscope": {"preset": "kafka-append", "crash": f"sink-commit@{N}"},
+        "why": "the offset log's shuffle partitions win over the session's for the state, which "
+               "keeps its one partition (Spark 4.1+ restores them into an internal conf for "
+               "stateful operators only, SPARK-53942)",
     },
 ]

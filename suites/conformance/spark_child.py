@@ -107,7 +107,8 @@ def start_query(spark, job, kill):
     frames = []
     names = job.get("source_names") or [None] * len(job["sources"])
     for source_dir, name in zip(job["sources"], names):
-        reader = spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1)
+        reader = spark.readStream.schema(SCHEMA).option(
+            "maxFilesPerTrigger", job.get("max_files", 1))
         if name:
             # DataStreamReader.name (Spark 4.2+): the source's id in offsets/ and sources/.
             reader = reader.name(name)
@@ -218,14 +219,25 @@ def delivered_keys(spark, job):
 
 def run_restart(spark, job):
     """Restarts one query on its checkpoint, lets it drain the input, and records what ran."""
+    before = {key: spark.conf.get(key, None) for key in job["confs"]}
     for key, value in sorted(job["confs"].items()):
         spark.conf.set(key, value)
+    if job.get("log_level"):
+        # Spark's warnings (e.g. a conf restored from the offset log) go to restart.log.
+        spark.sparkContext.setLogLevel(job["log_level"])
+    # Markers in the shared restart log: run.py reads each job's Spark warnings between them.
+    print(f"[restart-job] start {job['name']}", flush=True)
     try:
         _restart_one(spark, job)
     finally:
+        print(f"[restart-job] end {job['name']}", flush=True)
         # The restart session is shared by all jobs: leave no conf behind for the next one.
-        for key in job["confs"]:
-            spark.conf.unset(key)
+        spark.sparkContext.setLogLevel("ERROR")
+        for key, value in before.items():
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
 
 
 def _restart_one(spark, job):

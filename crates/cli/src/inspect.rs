@@ -5,6 +5,7 @@
 //! are the engine's (`batchscope_engine::checkpoint::inspect`), so the simulation, this
 //! command and the dashboard agree.
 
+use crate::inspect_input::gone_input_files;
 use crate::store;
 use batchscope_engine::checkpoint::{byte_limit, is_ignored_name};
 pub use batchscope_engine::checkpoint::{inspect, InspectOptions, Inspection};
@@ -129,12 +130,14 @@ pub fn run(args: &InspectArgs) -> i32 {
         },
         None => None,
     };
+    let restart = RestartOptions {
+        spark: args.spark,
+        async_progress_tracking: args.async_progress_tracking,
+        query_sources: args.sources.clone().map(|sources| sources.0),
+    };
     let options = InspectOptions {
-        restart: RestartOptions {
-            spark: args.spark,
-            async_progress_tracking: args.async_progress_tracking,
-            query_sources: args.sources.clone().map(|sources| sources.0),
-        },
+        input_files_gone: gone_input_files(&folder, &restart),
+        restart,
         conf: args.conf.iter().cloned().collect::<BTreeMap<_, _>>(),
         sink_kind: args.sink_kind,
         sink,
@@ -509,6 +512,12 @@ pub fn render_text(i: &Inspection) -> String {
             sink.latest_batch.map_or_else(none, |v| v.to_string())
         );
     }
+    render_restart(i, &mut out);
+    out
+}
+
+/// The restart, its input and restored confs, the problems and the notes.
+fn render_restart(i: &Inspection, out: &mut String) {
     let restart = match (i.restart.action.as_str(), i.restart.batch) {
         ("rerun", Some(batch)) => format!("re-run batch {batch}"),
         ("next", Some(batch)) => format!("run next batch {batch}"),
@@ -528,6 +537,14 @@ pub fn render_text(i: &Inspection) -> String {
     if let Some(error) = &i.restart.spark_error {
         let _ = writeln!(out, "  Spark: {error}");
     }
+    for file in i.rerun_input.iter().flat_map(|input| &input.files) {
+        let state = match file.missing {
+            Some(true) => "gone",
+            Some(false) => "present",
+            None => "not checked",
+        };
+        let _ = writeln!(out, "  input: {} ({state})", file.path);
+    }
     if i.problems.is_empty() {
         let _ = writeln!(out, "problems: none");
     }
@@ -544,5 +561,4 @@ pub fn render_text(i: &Inspection) -> String {
     for note in &i.notes {
         let _ = writeln!(out, "note: {note}");
     }
-    out
 }

@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod explore;
 pub mod inspect;
+pub mod inspect_input;
 pub mod lesson;
 pub mod run;
 pub mod schema;

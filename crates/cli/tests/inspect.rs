@@ -496,11 +496,13 @@ fn conf_given_for_the_restart_is_compared_with_the_offset_metadata() {
         .insert("spark.sql.shuffle.partitions".to_owned(), "200".to_owned());
     let inspection = batchscope_engine::checkpoint::inspect(&folder, &options);
     assert_eq!(codes(&inspection), vec!["conf_differs"]);
+    // As Spark 4.3.0 logs it (conformance row shuffle-partitions-changed); 3.5.9 names
+    // spark.sql.shuffle.partitions itself (crates/cli/tests/rerun_input.rs).
     assert_eq!(
         inspection.problems[0].spark_says.as_deref(),
         Some(
-            "Updating the value of conf 'spark.sql.shuffle.partitions' in current session from \
-             '200' to '5'."
+            "Updating the value of conf 'spark.sql.streaming.internal.stateStore.partitions' in \
+             current session from '200' to '5'."
         )
     );
     options

@@ -2,6 +2,7 @@
 //! with, each with Spark's own text where Spark has one (error conditions of
 //! `error-conditions.json`, `MicroBatchExecution` log lines).
 
+use super::confs::session_key;
 use super::folder::{CheckpointError, CheckpointFolder, COMMIT_LOG_DIR, OFFSET_LOG_DIR};
 use super::offsets::OffsetLogEntry;
 use super::restart::{RestartAction, RestartOptions, RestartPlan, RestartRule};
@@ -35,7 +36,12 @@ pub struct Problem {
 }
 
 impl Problem {
-    fn new(code: &str, severity: Severity, path: Option<String>, message: String) -> Problem {
+    pub(super) fn new(
+        code: &str,
+        severity: Severity,
+        path: Option<String>,
+        message: String,
+    ) -> Problem {
         Problem {
             code: code.to_owned(),
             severity,
@@ -45,7 +51,7 @@ impl Problem {
         }
     }
 
-    fn says(mut self, text: impl Into<String>) -> Problem {
+    pub(super) fn says(mut self, text: impl Into<String>) -> Problem {
         self.spark_says = Some(text.into());
         self
     }
@@ -285,12 +291,18 @@ fn conf_differs(input: &LintInput<'_>, problems: &mut Vec<Problem>) {
                         .map(|l| format!("{OFFSET_LOG_DIR}/{l}")),
                     format!(
                         "{key} is {logged} in the offset metadata: Spark restores it from the \
-                         checkpoint and ignores the query's {wanted}"
+                         checkpoint and ignores the query's {wanted}{}",
+                        if session_key(key, input.options.spark) == key {
+                            ""
+                        } else {
+                            " for its stateful operators (SPARK-53942)"
+                        }
                     ),
                 )
                 .says(format!(
-                    "Updating the value of conf '{key}' in current session from '{wanted}' to \
-                     '{logged}'."
+                    "Updating the value of conf '{}' in current session from '{wanted}' to \
+                     '{logged}'.",
+                    session_key(key, input.options.spark)
                 )),
             );
         }

@@ -7,9 +7,11 @@
 //! (dry-run and linter) for `batchscope inspect`.
 
 mod commits;
+mod confs;
 mod dryrun;
 mod folder;
 mod format;
+mod input;
 mod intake;
 mod lint;
 mod metadata;
@@ -21,12 +23,16 @@ mod sources;
 mod state;
 
 pub use commits::{parse_commit_sinks, CommitMetadata, SinkMetadataInfo, COMMIT_LOG_MAX_VERSION};
+pub use confs::{
+    restored_confs, session_key, RestoredConf, SHUFFLE_PARTITIONS, STATE_PARTITIONS_INTERNAL,
+};
 pub use dryrun::{dry_run, DryRunInput, ReRunEffect, RestartReport};
 pub use folder::{
     commits_path, offsets_path, CheckpointError, CheckpointFolder, COMMIT_LOG_DIR, METADATA_FILE,
     OFFSET_LOG_DIR,
 };
 pub use format::FormatError;
+pub use input::{local_path, rerun_input, InputFile, RerunInput, MISSING_INPUT_WARNING};
 pub use intake::{
     byte_limit, find_root, is_ignored_name, Admit, Intake, MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES,
     MAX_LOG_FILE_BYTES, MAX_NOTES, MAX_TOTAL_BYTES, SOURCES_DIR,

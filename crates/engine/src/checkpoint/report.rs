@@ -6,8 +6,10 @@
 //! restart fails only if Spark reads that file to decide.
 
 use super::commits::{parse_commit_sinks, CommitMetadata, SinkMetadataInfo};
+use super::confs::{explain_confs, restored_confs, RestoredConf};
 use super::dryrun::{dry_run, DryRunInput, RestartReport};
 use super::folder::{commits_path, offsets_path, CheckpointError, CheckpointFolder};
+use super::input::{explain_input, rerun_input, RerunInput};
 use super::lint::{lint, LintInput, Problem};
 use super::offsets::{LoggedSourceOffset, OffsetLogEntry};
 use super::restart::{restart_plan_with, RestartAction, RestartOptions, RestartPlan, RestartRule};
@@ -29,6 +31,9 @@ pub struct InspectOptions {
     pub sink_kind: Option<SinkKind>,
     /// The file sink's output folder (its `_spark_metadata/` entries), when given.
     pub sink: Option<CheckpointFolder>,
+    /// Which input files the caller checked: `None` = none; `Some(gone)` = every local
+    /// `file:` URI of the re-run batch was checked and `gone` are those that no longer exist.
+    pub input_files_gone: Option<BTreeSet<String>>,
 }
 
 /// What `inspect` found; its JSON form is a contract other tools parse.
@@ -59,6 +64,12 @@ pub struct Inspection {
     pub sink: Option<FileSinkLog>,
     /// What the restart does.
     pub restart: RestartReport,
+    /// The input files the re-run batch reads (file sources), when it re-runs one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun_input: Option<RerunInput>,
+    /// The confs the restart takes from the latest offset entry, over the session's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restored_confs: Vec<RestoredConf>,
     /// What Spark would fail on or silently misbehave with; empty for a healthy folder.
     pub problems: Vec<Problem>,
     /// Report lines: unknown files, things worth knowing that are not problems.
@@ -169,25 +180,8 @@ pub fn inspect(folder: &CheckpointFolder, options: &InspectOptions) -> Inspectio
             latest_commit = Some(commit);
         }
     }
-    format.offset_log = latest_entry.as_ref().map(|e| e.version);
-    format.commit_log = latest_commit.as_ref().map(|c| c.version);
-    format.named_sources = latest_entry.as_ref().is_some_and(OffsetLogEntry::named);
-    for versions in [
-        &mut format.offset_log_versions,
-        &mut format.commit_log_versions,
-    ] {
-        versions.sort_unstable();
-        versions.dedup();
-    }
-    let commit_sinks = commit_ids
-        .last()
-        .and_then(|c| {
-            folder
-                .parse_file(&commits_path(*c), parse_commit_sinks)
-                .ok()
-                .flatten()
-        })
-        .unwrap_or_default();
+    finish_format(&mut format, latest_entry.as_ref(), latest_commit.as_ref());
+    let commit_sinks = latest_commit_sinks(folder, commit_ids.last().copied());
     let plan = restart_plan_with(folder, &options.restart).unwrap_or_else(unreadable_plan);
     let (sources, mut notes) = source_reports(folder, latest_entry.as_ref());
     // Source evolution: sources the restart adds or drops are worth a line.
@@ -211,14 +205,16 @@ pub fn inspect(folder: &CheckpointFolder, options: &InspectOptions) -> Inspectio
     let sink_kind = options
         .sink_kind
         .or_else(|| sink.as_ref().map(|_| SinkKind::File));
-    let restart = dry_run(&DryRunInput {
+    let mut restart = dry_run(&DryRunInput {
         plan: &plan,
         sources: &sources,
         state: &operators,
         sink_kind,
         sink_log: sink.as_ref(),
     });
-    let problems = lint(&LintInput {
+    let rerun_input = rerun_input(folder, &plan, options.input_files_gone.as_ref());
+    let restored_confs = restored_confs(latest_entry.as_ref(), options.restart.spark);
+    let mut problems = lint(&LintInput {
         folder,
         options: &options.restart,
         plan: &plan,
@@ -227,6 +223,12 @@ pub fn inspect(folder: &CheckpointFolder, options: &InspectOptions) -> Inspectio
         conf: &options.conf,
         unreadable: &unreadable,
     });
+    explain_input(rerun_input.as_ref(), &mut restart.steps, &mut problems);
+    explain_confs(
+        &restored_confs,
+        offset_ids.last().copied(),
+        &mut restart.steps,
+    );
     Inspection {
         query_id,
         spark: options.restart.spark.to_string(),
@@ -239,9 +241,41 @@ pub fn inspect(folder: &CheckpointFolder, options: &InspectOptions) -> Inspectio
         commit_sinks,
         sink,
         restart,
+        rerun_input,
+        restored_confs,
         problems,
         notes,
     }
+}
+
+/// The latest entries' versions, and every version present once, ascending.
+fn finish_format(
+    format: &mut LogFormat,
+    latest_entry: Option<&OffsetLogEntry>,
+    latest_commit: Option<&CommitMetadata>,
+) {
+    format.offset_log = latest_entry.map(|e| e.version);
+    format.commit_log = latest_commit.map(|c| c.version);
+    format.named_sources = latest_entry.is_some_and(OffsetLogEntry::named);
+    for versions in [
+        &mut format.offset_log_versions,
+        &mut format.commit_log_versions,
+    ] {
+        versions.sort_unstable();
+        versions.dedup();
+    }
+}
+
+/// The sinks the latest commit records (commit log v3); empty before.
+fn latest_commit_sinks(folder: &CheckpointFolder, latest: Option<u64>) -> Vec<SinkMetadataInfo> {
+    latest
+        .and_then(|c| {
+            folder
+                .parse_file(&commits_path(c), parse_commit_sinks)
+                .ok()
+                .flatten()
+        })
+        .unwrap_or_default()
 }
 
 fn keep<T>(
