@@ -447,7 +447,7 @@ fn backlog_texts(preset: &str) -> Vec<&'static str> {
             first,
             "The first restart comes with maxOffsetsPerTrigger 6. Batch 1 still re-runs with its logged range; it fits.",
             "Batch 2 is constructed under the limit: offsets/2 ends 3 records past offsets/1 on each partition.",
-            "Its tasks hold 3 records each: batch 2 commits. The backlog drains over the next batches.",
+            "Its tasks hold 3 records each: batch 2 commits, commits/2 is written. The backlog drains over the next batches.",
             "Every record once, no loop: the limit was set before the backlog's batch was logged.",
         ]
     }
