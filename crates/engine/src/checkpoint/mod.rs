@@ -47,8 +47,8 @@ pub use offsets::{
 };
 pub use report::{inspect, BatchSummary, InspectOptions, Inspection, LogFormat, StateReport};
 pub use restart::{
-    restart_plan, restart_plan_with, RestartAction, RestartOptions, RestartPlan, RestartRule,
-    SparkVersion, EMPTY_LOG_FILE_ERROR,
+    restart_plan, restart_plan_with, spark_read_error, RestartAction, RestartOptions, RestartPlan,
+    RestartRule, SparkVersion, EMPTY_LOG_FILE_ERROR,
 };
 pub use sink_log::{file_sink_log, FileSinkLog, SINK_LOG_DIR};
 pub use sources::{kind_of_offset, source_reports, FileSourceLog, SourceReport};

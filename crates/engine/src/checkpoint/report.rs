@@ -294,14 +294,13 @@ fn unreadable_plan(error: CheckpointError) -> RestartPlan {
         "{} cannot be read, and Spark reads it to restart",
         error.path()
     );
-    let empty = error.to_string().contains("empty file");
     RestartPlan {
         action: RestartAction::Fail {
             reason: reason.clone(),
         },
         rule: RestartRule::UnreadableLog,
         reason,
-        spark_error: empty.then(|| super::restart::EMPTY_LOG_FILE_ERROR.to_owned()),
+        spark_error: super::restart::spark_read_error(&error).map(str::to_owned),
         warnings: Vec::new(),
         start: None,
         end: None,

@@ -39,6 +39,15 @@ use std::fmt;
 /// suite's `offset-log-empty` row checks it against real Spark).
 pub const EMPTY_LOG_FILE_ERROR: &str = "Failed to read log file <path> Incomplete log file";
 
+/// What Spark says when it reads a log entry that fails as `error` does, where the folder
+/// tells it: an empty entry's [`EMPTY_LOG_FILE_ERROR`].
+pub fn spark_read_error(error: &CheckpointError) -> Option<&'static str> {
+    error
+        .to_string()
+        .contains("empty file")
+        .then_some(EMPTY_LOG_FILE_ERROR)
+}
+
 /// The decision Spark takes on restart (micro-batch).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

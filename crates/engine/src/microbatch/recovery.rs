@@ -95,15 +95,10 @@ impl World {
                 ..
             }) => RestartAction::Fail { reason: said },
             Ok(plan) => plan.action,
-            // What Spark says of an empty entry (`HDFSMetadataLog`), as real Spark prints it.
-            Err(e) if e.to_string().contains("empty file") => RestartAction::Fail {
-                reason: checkpoint::EMPTY_LOG_FILE_ERROR.replace(
-                    "<path>",
-                    &checkpoint::offsets_path(latest_offset.unwrap_or_default()),
-                ),
-            },
+            // What Spark says of an entry it cannot read (`HDFSMetadataLog`), where known.
             Err(e) => RestartAction::Fail {
-                reason: e.to_string(),
+                reason: checkpoint::spark_read_error(&e)
+                    .map_or_else(|| e.to_string(), |said| said.replace("<path>", e.path())),
             },
         };
         let recovery = match action {

@@ -16,7 +16,7 @@ use crate::microbatch::run::Run;
 use crate::microbatch::state::{Action, Micro};
 use crate::shell::{Mode, ModulePart, ModuleReply, Player, PlayerCmd, Shared};
 use batchscope_view::microbatch::strip::batch_starts;
-use batchscope_view::microbatch::url::scenario::{format_link, Link};
+use batchscope_view::microbatch::url::scenario::Link;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
@@ -58,12 +58,9 @@ pub fn lazy_minimap() -> MinimapRender {
 /// and comparison.
 pub fn run_link(link: &Link) -> String {
     let mut l = link.clone();
-    l.base.at = 0;
-    l.base.tab = None;
-    l.base.file = None;
     l.base.tour = false;
     l.vs = None;
-    format_link(&l)
+    super::compare_view::runs_link(&l)
 }
 
 /// The dashboard's half of a [`MinimapSlot`], made once per run: its link ([`run_link`]), its
