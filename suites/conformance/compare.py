@@ -50,12 +50,35 @@ class Batchscope:
             return {"error": f"exit {code}: {stderr or 'no JSON on stdout'}"}
         return parsed
 
-    def run(self, preset, crash):
-        """`batchscope run --preset P --crash NAME@N --json`: the verdict, or an error record."""
-        code, parsed, stderr = self._json(["run", "--preset", preset, "--crash", crash, "--json"])
+    def run(self, preset, crash=None):
+        """`batchscope run --preset P [--crash NAME@N] --json`: the verdict, or an error record
+        (without a crash, the preset's own faults apply)."""
+        crash_args = ["--crash", crash] if crash else []
+        code, parsed, stderr = self._json(["run", "--preset", preset, *crash_args, "--json"])
         if not isinstance(parsed, dict) or "verdict" not in parsed:
             return {"error": f"exit {code}: {stderr or 'no JSON on stdout'}"}
         return parsed
+
+    def events(self, preset, crash=None):
+        """`batchscope run --preset P [--crash NAME@N] --json --trace`: every event, or an
+        error record."""
+        crash_args = ["--crash", crash] if crash else []
+        code, parsed, stderr = self._json(["run", "--preset", preset, *crash_args, "--json",
+                                           "--trace"])
+        if not isinstance(parsed, dict) or not isinstance(parsed.get("events"), list):
+            return {"error": f"exit {code}: {stderr or 'no events in the JSON report'}"}
+        return {"events": parsed["events"]}
+
+    def trace(self, preset, crash=None):
+        """`batchscope run --preset P [--crash NAME@N]`: the text trace's lines, or an error."""
+        crash_args = ["--crash", crash] if crash else []
+        proc = subprocess.run(
+            [self.binary, "run", "--preset", preset, *crash_args],
+            capture_output=True, text=True, timeout=120, check=False,
+        )
+        if not proc.stdout.strip():
+            return {"error": f"exit {proc.returncode}: {proc.stderr.strip() or 'no trace'}"}
+        return {"lines": proc.stdout.splitlines()}
 
     def checkpoint_out(self, preset, batches, folder):
         """`batchscope run --preset P --batches K --checkpoint-out DIR`; returns an error or None."""
@@ -125,22 +148,84 @@ def compare(record, scenario, batchscope, spark):
                                   f"{expected_error!r}")
     mapping = scenario.get("batchscope")
     if mapping:
-        verdict = batchscope.run(mapping["preset"], mapping["crash"])
-        record["run"] = verdict
-        if "error" in verdict:
-            mismatches.append(f"batchscope run failed: {verdict['error']}")
-        elif verdict.get("crashes_unreached"):
-            mismatches.append(
-                f"batchscope run --preset {mapping['preset']} never reached crash "
-                f"{verdict['crashes_unreached']}, so its verdict says nothing about this kill"
-            )
-        elif verdict["verdict"] != record["rows"]["verdict"]:
-            mismatches.append(
-                f"rows: Spark delivered {record['rows']['verdict']}, batchscope run "
-                f"--preset {mapping['preset']} --crash {mapping['crash']} says {verdict['verdict']}"
-            )
+        mismatches += compare_run(record, mapping, batchscope)
     record["mismatches"] = mismatches
     record["agree"] = not mismatches
+
+
+def run_command(mapping):
+    """The `batchscope run` arguments of a row's mapping, as the mismatches quote them."""
+    crash = f" --crash {mapping['crash']}" if mapping.get("crash") else ""
+    return f"batchscope run --preset {mapping['preset']}{crash}"
+
+
+def compare_run(record, mapping, batchscope):
+    """`batchscope run` for the row's mapping against what Spark delivered: the verdict (a
+    restart Spark refused delivers nothing more, which batchscope calls `stuck`), and, with
+    `trace_has`, Spark's error in batchscope's trace (see compare_trace)."""
+    mismatches = []
+    command = run_command(mapping)
+    verdict = batchscope.run(mapping["preset"], mapping.get("crash"))
+    record["run"] = verdict
+    if "error" in verdict:
+        return [f"{command} --json failed: {verdict['error']}"]
+    if verdict.get("crashes_unreached"):
+        return [f"{command} never reached crash {verdict['crashes_unreached']}, so its "
+                "verdict says nothing about this kill"]
+    failed = record["spark"]["action"] == "fail"
+    spark_verdict = "stuck" if failed else record["rows"]["verdict"]
+    if verdict["verdict"] != spark_verdict:
+        what = "refused to restart" if failed else f"delivered {spark_verdict}"
+        mismatches.append(f"rows: Spark {what}, {command} says {verdict['verdict']}")
+    if mapping.get("trace_has"):
+        mismatches += compare_trace(record, mapping, batchscope)
+    return mismatches
+
+
+def spark_text(record, which):
+    """The Spark error a row's `trace_has` names, as batchscope must quote it (see
+    report.error_message): `first_driver_error`, the first of two drivers' error, up to the
+    batch id it names; `restart_error`, the restart's error, its checkpoint paths relative.
+    None when Spark raised no such error."""
+    checkpoint = os.path.join(record["try_dir"], "ckpt")
+    if which == "first_driver_error":
+        first = record["first_driver"]
+        error = first.get("error_full") or first.get("error")
+        return report.error_message(error, record["spark"]["batch"]) if error else None
+    if which == "restart_error":
+        error = record["restart"].get("error_full") or record["restart"].get("error")
+        return report.error_message(error, checkpoint=checkpoint) if error else None
+    raise ValueError(f"unknown trace_has {which!r}")
+
+
+def compare_trace(record, mapping, batchscope):
+    """Spark's error (`trace_has`) must be in a line of batchscope's text trace and, when the
+    mapping names an `event` type, in an event of that type of `run --json --trace`."""
+    command = run_command(mapping)
+    text = spark_text(record, mapping["trace_has"])
+    record["run_quotes"] = text
+    if not text:
+        who = "the first driver" if mapping["trace_has"] == "first_driver_error" else "the restart"
+        return [f"Spark: {who} raised no error, so there is nothing to find in {command}'s trace"]
+    trace = batchscope.trace(mapping["preset"], mapping.get("crash"))
+    if "error" in trace:
+        return [f"{command} (text trace) failed: {trace['error']}"]
+    lines = [line.strip() for line in trace["lines"] if text in line]
+    record["run_trace_lines"] = lines[:3]
+    mismatches = []
+    if not lines:
+        mismatches.append(f"Spark's error {text!r} is in no line of {command}'s text trace")
+    event = mapping.get("event")
+    if event:
+        events = batchscope.events(mapping["preset"], mapping.get("crash"))
+        if "error" in events:
+            return mismatches + [f"{command} --json --trace failed: {events['error']}"]
+        typed = [e for e in events["events"] if (e.get("kind") or {}).get("type") == event]
+        if not typed:
+            mismatches.append(f"{command} --json --trace has no `{event}` event")
+        elif not any(text in json.dumps(e["kind"], ensure_ascii=False) for e in typed):
+            mismatches.append(f"no `{event}` event of {command} quotes Spark's error {text!r}")
+    return mismatches
 
 
 def offset_log_version(folder):

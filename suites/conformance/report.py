@@ -31,7 +31,9 @@ batch with the logged offsets, `next L+1`, `fresh 0`, `fail`); *batchscope predi
 as it is (offset log version, source names, latest state version per operator); *Spark rows* =
 expected/delivered/duplicates/lost and the verdict, counted in the sink after recovery
 (foreachBatch: a JSONL file appended per batch; file sink: read back through
-`_spark_metadata`); *batchscope verdict* = `batchscope run --preset P --crash NAME@N --json`.
+`_spark_metadata`); *batchscope verdict* = `batchscope run --preset P --crash NAME@N --json`
+(or, for a preset that carries its own fault, `batchscope run --preset P --json`; a restart
+Spark refuses must be `stuck`).
 """
 
 SIMPLIFICATIONS = """## Where batchscope simplifies on purpose
@@ -59,11 +61,20 @@ SIMPLIFICATIONS = """## Where batchscope simplifies on purpose
 - **Orphan files.** A killed file-sink attempt can leave `part-…` files that no manifest lists;
   readers that use `_spark_metadata` never see them, so they are not counted as delivered
   (batchscope models the manifest, not the orphans).
-- **Tampered folders** (`metadata-deleted`, `offset-gap`, and the torn entries
-  `offset-log-empty`, `offset-log-truncated`) have no `batchscope run` equivalent: only the
-  restart prediction is compared (and, where `inspect` quotes Spark's error, that text against
-  the error Spark raised). A torn entry is cut after the kill, with its `.crc` removed, as a
-  store without atomic rename leaves it; the folder `inspect` reads is that folder.
+- **Tampered folders** (`metadata-deleted`, `offset-gap`, `offset-log-truncated`) have no
+  `batchscope run` equivalent: only the restart prediction is compared (and, where `inspect`
+  quotes Spark's error, that text against the error Spark raised). A torn entry is cut after
+  the kill, with its `.crc` removed, as a store without atomic rename leaves it; the folder
+  `inspect` reads is that folder. The empty entry (`offset-log-empty`) is compared with the
+  `torn-offset-log` preset, whose power loss leaves `offsets/2` empty: its restart must fail
+  (verdict `stuck`) and its trace must quote Spark's error, the path written relative to the
+  checkpoint and without the period Spark puts after it.
+- **Two drivers** (`two-drivers`). Spark does not lock a checkpoint folder; the suite runs the
+  two drivers as separate processes, ordered by marker files (driver 1 waits inside
+  foreachBatch of batch N, its rows written, until driver 2 has run to the end). The first
+  driver's error (`HDFSMetadataLog.add` finds `commits/N` written, and
+  `MicroBatchExecution.markMicroBatchEnd` raises `CONCURRENT_STREAM_LOG_UPDATE`) must be in
+  `batchscope run --preset two-drivers`'s trace, up to the batch id it names.
 - **No preset for** async progress tracking, changed sources, named sources added on
   restart, and input files deleted after the kill: only the restart prediction (and what
   inspect reads) is compared.
@@ -106,6 +117,8 @@ def _verdict(record, scenario):
     if "error" in run:
         return "error"
     mapping = scenario["batchscope"]
+    if "crash" not in mapping:
+        return f"{run['verdict']} (`{mapping['preset']}`)"
     return f"{run['verdict']} (`{mapping['preset']}`, `{mapping['crash']}`)"
 
 
@@ -134,10 +147,45 @@ def _observed(record, scenario):
             lines = [w for w in record["spark"].get("warnings", []) if item[5:] in w]
             if lines:
                 parts.append(f"warned \"{_error_summary(lines[0].split(': ', 1)[-1])}\"")
+        elif item == "drivers":
+            first = record["first_driver"]
+            ran = ", ".join(str(b) for b in record["restart"].get("batch_ids", []))
+            parts.append(f"driver 2 ran batches {ran}")
+            if first.get("error"):
+                batch = record["spark"]["batch"]
+                parts.append(f"driver 1, released, failed: \"{error_message(first['error'], batch)}\"")
+            else:
+                parts.append("driver 1, released, ended without an error")
         elif item == "state_partitions":
             parts.append(f"`state/0/` has {record['spark'].get('state_partitions')} "
                          "partition folder(s) after the restart")
     return "; ".join(parts)
+
+
+def error_message(error, batch=None, checkpoint=None):
+    """The message of the innermost error in Spark's error text: what follows the last
+    `[CONDITION]` tag or `terminated with exception:`, its first line without the
+    `SQLSTATE: …` of the conditions; with `batch`, only up to and including the first
+    sentence that names the batch; without its final period. Paths inside `checkpoint` (the
+    query's folder) are made relative to it (`offsets/2`), without the period Spark puts
+    after a path that ends a sentence (`Failed to read log file <path>. <why>`)."""
+    text = (error or "").strip()
+    starts = [m.end() for m in re.finditer(r"\[[A-Z][A-Z0-9_.]*\] |terminated with exception: ",
+                                           text)]
+    text = text[starts[-1]:] if starts else text
+    if checkpoint:
+        folder = re.escape(checkpoint.rstrip("/"))
+        text = re.sub(rf"(?:file:)?{folder}/(\S*?)\.?(?=\s|$)", r"\1", text)
+    text = text.splitlines()[0] if text else ""
+    text = re.sub(r"\s*SQLSTATE: [0-9A-Z]+", "", text)
+    if batch is not None:
+        start = 0
+        for match in re.finditer(r"\.(?:\s|$)", text):
+            if re.search(rf"\b{batch}\b", text[start:match.start()]):
+                text = text[:match.start()]
+                break
+            start = match.end()
+    return text.strip().rstrip(".")
 
 
 def _error_summary(error):

@@ -8,7 +8,10 @@ For every scenario in scenarios.py:
 3. one restart driver restarts every scenario's query on its checkpoint (Trigger.AvailableNow),
    recording which batch ran first and which rows the sink holds afterwards;
 4. ``batchscope run --preset P --crash NAME@N --json`` gives batchscope's verdict for the
-   equivalent crash, compared with the rows Spark delivered.
+   equivalent crash (``--preset P`` alone for a preset with its own fault), compared with the
+   rows Spark delivered.
+A scenario with ``second_driver`` runs two drivers on one checkpoint instead of steps 1 and 3
+(``two_drivers_phase``): the first waits inside foreachBatch, the second is the restart.
 Finally the checkpoint layout Spark wrote is compared with ``batchscope run --checkpoint-out``.
 
 Results go to ``OUT/results.json`` (everything, including racy details), the table to
@@ -157,31 +160,42 @@ def supports(spark, scenario):
     return (major, minor) >= scenario.get("min_spark", (0, 0))
 
 
-def run_child(spec, spec_path, log_path, timeout_s, spark):
-    """Runs spark_child.py in its own process group; returns its exit status (-9 = SIGKILL)."""
+def start_child(spec, spec_path, log_path, spark):
+    """Starts spark_child.py in its own process group; returns the process (not waited for)."""
     with open(spec_path, "w", encoding="utf-8") as out:
         json.dump(spec, out, indent=1)
-    env = spark_env(spark)
     with open(log_path, "w", encoding="utf-8") as log_file:
-        child = subprocess.Popen(
+        # The child keeps its own copy of the descriptor.
+        return subprocess.Popen(
             [sys.executable, os.path.join(HERE, "spark_child.py"), spec_path],
             stdout=log_file,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
-            env=env,
+            env=spark_env(spark),
         )
+
+
+def finish_child(child, timeout_s):
+    """Waits for a child started by start_child; returns its exit status (-9 = SIGKILL), or
+    None when it did not end within `timeout_s`. Its process group is killed either way."""
+    try:
+        status = child.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        status = None
+    finally:
+        # The child's group holds the driver JVM; make sure nothing of it outlives the attempt.
         try:
-            status = child.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            status = None
-        finally:
-            # The child's group holds the driver JVM; make sure nothing of it outlives the attempt.
-            try:
-                os.killpg(child.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            child.wait()
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        child.wait()
+    return status
+
+
+def run_child(spec, spec_path, log_path, timeout_s, spark):
+    """Runs spark_child.py in its own process group; returns its exit status (-9 = SIGKILL)."""
+    status = finish_child(start_child(spec, spec_path, log_path, spark), timeout_s)
     if status is None:
         raise SuiteError(f"{spec_path}: child driver did not finish within {timeout_s} s")
     return status
@@ -253,6 +267,98 @@ def kill_phase(scenario, work_dir, spark):
             return {"try_dir": try_dir, "tries": tries, "expected": expected,
                     "rows_at_kill": len(foreach_batch_rows(try_dir))}
     return {"try_dir": None, "tries": tries, "expected": []}
+
+
+def wait_for_file(path, child, timeout_s):
+    """Waits until `path` exists (a marker a driver writes); returns None, or why it never
+    did: the driver ended first, or `timeout_s` passed."""
+    deadline = time.monotonic() + timeout_s
+    while not os.path.exists(path):
+        if child.poll() is not None:
+            return (f"the driver exited with status {child.returncode} before "
+                    f"{os.path.basename(path)} appeared")
+        if time.monotonic() > deadline:
+            return f"{os.path.basename(path)} did not appear within {timeout_s} s"
+        time.sleep(0.01)
+    return None
+
+
+def read_json(path):
+    """A JSON file's content, or None when it does not exist."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        return None
+
+
+def two_drivers_phase(scenario, work_dir, spark):
+    """Two drivers on one checkpoint (a scenario with `second_driver`), in separate processes.
+
+    Driver 1 runs the query from an empty checkpoint and, inside foreachBatch of batch N with
+    its rows written, waits for a release file (it is not killed). Meanwhile the folder is
+    checked and copied as `ckpt-at-kill` (what inspect reads, as for a kill), and driver 2 runs
+    the same query on the same checkpoint to the end: it is the restart (`restart.json`). Then
+    driver 1 is released and goes on to commit batch N; what it then does (`driver1.json`:
+    its batch ids, its error) is recorded as `first_driver`. Markers and waits with timeouts
+    order the steps, never sleeps."""
+    try_dir = os.path.join(work_dir, scenario["name"], "try1")
+    shutil.rmtree(try_dir, ignore_errors=True)
+    os.makedirs(try_dir)
+    expected = stage_input(try_dir, scenario)
+    batch = scenario["kill"]["batch"]
+    first = job_spec(scenario, try_dir)
+    hook = {"at": "foreach_batch_block", "batch": batch,
+            "blocked": os.path.join(try_dir, "driver1-blocked"),
+            "release": os.path.join(try_dir, "driver1-release"),
+            "timeout_s": KILL_TIMEOUT_S + RESTART_TIMEOUT_S}
+    first.update(kill=hook, result=os.path.join(try_dir, "driver1.json"))
+    second = dict(job_spec(scenario, try_dir, restart=True), kill=None)
+    started = time.monotonic()
+    problems, rows_at_kill, status2, commits_at_release = [], 0, None, None
+    driver1 = start_child({"mode": "restart", "jobs": [first]},
+                          os.path.join(try_dir, "driver1-spec.json"),
+                          os.path.join(try_dir, "driver1.log"), spark)
+    try:
+        why = wait_for_file(hook["blocked"], driver1, KILL_TIMEOUT_S)
+        if why:
+            problems.append(f"driver 1 never waited in foreachBatch of batch {batch}: {why} "
+                            "(see driver1.log)")
+        else:
+            problems += check_left(try_dir, scenario["expect_at_kill"])
+            shutil.copytree(os.path.join(try_dir, "ckpt"), os.path.join(try_dir, "ckpt-at-kill"))
+            rows_at_kill = len(foreach_batch_rows(try_dir))
+            driver2 = start_child({"mode": "restart", "jobs": [second]},
+                                  os.path.join(try_dir, "driver2-spec.json"),
+                                  os.path.join(try_dir, "driver2.log"), spark)
+            status2 = finish_child(driver2, RESTART_TIMEOUT_S)
+            if status2 != 0:
+                problems.append(f"driver 2 exited with status {status2} (see driver2.log)")
+            commits_at_release = log_ids(os.path.join(try_dir, "ckpt", "commits"))
+    finally:
+        # Released in every case: driver 1 is never left waiting.
+        with open(hook["release"], "w", encoding="utf-8"):
+            pass
+        status1 = finish_child(driver1, KILL_TIMEOUT_S)
+    first_result = read_json(first["result"]) or {}
+    if status1 != 0:
+        problems.append(f"driver 1 exited with status {status1} after its release "
+                        "(see driver1.log)")
+    if "crash" in first_result:
+        problems.append(f"driver 1 crashed: {first_result['crash']}")
+    elapsed = round(time.monotonic() - started, 1)
+    log(f"{scenario['name']}: two drivers: {problems or 'both ran'}")
+    tries = [{"try": 1, "status": status1, "problems": problems, "seconds": elapsed}]
+    if problems:
+        return {"try_dir": None, "tries": tries, "expected": []}
+    first_driver = {
+        "batch_ids": first_result.get("batch_ids", []),
+        "error": first_result.get("error"),
+        "error_full": first_result.get("error_full"),
+        "commits_at_release": commits_at_release,
+    }
+    return {"try_dir": try_dir, "tries": tries, "expected": expected,
+            "rows_at_kill": rows_at_kill, "first_driver": first_driver}
 
 
 def read_bytes(path):
@@ -418,10 +524,11 @@ def run_spark(spark, scenarios, batchscope, out):
     log(f"pyspark {version}: {len(scenarios)} scenarios")
     records = []
     for scenario in scenarios:
-        kill = kill_phase(scenario, work_dir, spark)
-        records.append({"name": scenario["name"], **kill})
+        phase = two_drivers_phase if scenario.get("second_driver") else kill_phase
+        records.append({"name": scenario["name"], **phase(scenario, work_dir, spark)})
 
-    ready = [r for r in records if r["try_dir"]]
+    # A second driver already was the restart of a two-driver scenario.
+    ready = [r for r in records if r["try_dir"] and "first_driver" not in r]
     if ready:
         jobs = [job_spec(next(s for s in scenarios if s["name"] == r["name"]), r["try_dir"],
                          restart=True)
@@ -444,7 +551,7 @@ def run_spark(spark, scenarios, batchscope, out):
         scenario = next(s for s in scenarios if s["name"] == record["name"])
         if not record["try_dir"]:
             record["agree"] = False
-            record["mismatches"] = [f"kill point never hit in {KILL_TRIES} tries: "
+            record["mismatches"] = [f"kill point never hit in {len(record['tries'])} tries: "
                                     f"{record['tries'][-1]['problems']}"]
             ok = False
             continue
@@ -452,6 +559,11 @@ def run_spark(spark, scenarios, batchscope, out):
             restart = json.load(result)
         if "crash" in restart:
             raise SuiteError(f"{record['name']}: restart driver crashed:\n{restart['crash']}")
+        if "first_driver" in record:
+            # Driver 2 read the sink before driver 1 ended: count the rows once both have.
+            rows = foreach_batch_rows(record["try_dir"])
+            restart["delivered"] = sorted(key for _, key in rows)
+            restart["foreach_batch_log_batch_ids"] = [batch_id for batch_id, _ in rows]
         record["restart"] = restart
         record["spark"] = spark_action(record["try_dir"], restart, record["rows_at_kill"])
         record["spark"]["warnings"] = spark_warnings(os.path.join(work_dir, "restart.log"),

@@ -14,6 +14,10 @@ Each scenario is plain data:
 * ``expect_at_kill``: the folder as the kill must leave it (paths relative to the scenario's
   work folder: ``ckpt/…`` checkpoint, ``sink/…`` file sink output). A kill on a file watch can
   land late; then the attempt is retried, so the table never records a misplaced kill.
+* ``second_driver``: two drivers on one checkpoint instead of a kill: driver 1 waits inside
+  foreachBatch of ``kill["batch"]`` after writing, driver 2 runs the query on the same
+  checkpoint to the end (it is the restart), then driver 1 goes on (see run.py,
+  ``two_drivers_phase``).
 * ``tamper``: files deleted after the kill, before the restart (to see Spark refuse to start,
   or, under ``input/``, an input file a re-run needs).
 * ``truncate``: files cut to their first N bytes after the kill (0: left empty), with Hadoop's
@@ -24,8 +28,12 @@ Each scenario is plain data:
   this log level (``WARN``) so the suite can check the warnings inspect quotes from Spark;
   ``show``: what of the restart goes into the doc (``rows`` per batch, ``warn:<text>`` a
   warning, ``state_partitions``).
-* ``batchscope``: the equivalent ``batchscope run`` (preset and crash point), or None where
-  batchscope has no equivalent (the row comparison is then skipped and said so).
+* ``batchscope``: the equivalent ``batchscope run`` (preset and crash point; a mapping
+  without ``crash`` runs the preset with its own faults), or None where batchscope has no
+  equivalent (the row comparison is then skipped and said so). ``trace_has``: a Spark error
+  that must be in a line of ``batchscope run``'s text trace (``first_driver_error``: the
+  error of a two-driver scenario's first driver; ``restart_error``: the restart's), and in
+  an event of type ``event`` of ``run --json --trace``.
 * ``why``: one line on what the scenario shows (goes into the doc).
 """
 
@@ -233,7 +241,10 @@ SCENARIOS = [
         "kill": _fb("after_write"),
         "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
         "truncate": {f"ckpt/offsets/{N}": 0},
-        "batchscope": None,
+        # The preset's own fault (torn-offset-log@2) leaves offsets/2 empty; every restart
+        # fails reading it, with Spark's error quoted in a `query-failed` event.
+        "batchscope": {"preset": "torn-offset-log", "trace_has": "restart_error",
+                       "event": "query-failed"},
         "why": "an empty latest offset-log entry stops the restart: Spark reads it to re-run "
                "the batch",
     },
@@ -421,5 +432,27 @@ SCENARIOS += [
         "why": "the offset log's shuffle partitions win over the session's for the state, which "
                "keeps its one partition (Spark 4.1+ restores them into an internal conf for "
                "stateful operators only, SPARK-53942)",
+    },
+]
+
+SCENARIOS += [
+    {
+        "name": "two-drivers",
+        "kill_point": f"two drivers on one checkpoint: driver 1 waits inside foreachBatch of "
+                      f"batch {N} after writing (not killed); driver 2 runs the same query on "
+                      "the same checkpoint to the end; then driver 1 goes on",
+        "sources": ["a"],
+        "files": 4,
+        "sink": "foreach_batch",
+        "second_driver": True,
+        "kill": _fb("block"),
+        "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
+        "show": ["drivers"],
+        # The preset's own fault (second-driver@2) starts the second driver in batch 2.
+        "batchscope": {"preset": "two-drivers", "trace_has": "first_driver_error",
+                       "event": "driver-lost-log-race"},
+        "why": "nothing stops a second driver on a checkpoint in use: it re-runs the "
+               "uncommitted batch and commits it; the first driver's commit of the same batch "
+               "then finds the entry written and fails, after its sink had written the rows",
     },
 ]

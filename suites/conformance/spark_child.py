@@ -8,7 +8,9 @@ with no shutdown hook, no ``query.stop()`` and no flush, exactly like a crashed 
 Usage: ``python spark_child.py SPEC.json`` where SPEC holds ``{"mode": "kill"|"restart",
 "jobs": [...]}``; see ``run.py`` (``_job_spec``) for the job fields. In ``kill`` mode there is
 exactly one job and the process is expected to die; in ``restart`` mode every job is restarted
-on its checkpoint in turn and a result JSON is written per job.
+on its checkpoint in turn and a result JSON is written per job. A ``restart`` job may carry a
+``foreach_batch_block`` hook (the first of two drivers on one checkpoint): it runs from an
+empty checkpoint and waits inside foreachBatch of its batch until the harness releases it.
 """
 
 import ctypes
@@ -67,6 +69,24 @@ def watch_and_kill(target):
             pos += _EVENT_HEADER.size + length
             if raw.rstrip(b"\0").decode() == name:
                 die()
+
+
+def block_until_released(hook, batch_id):
+    """Stops this driver inside foreachBatch (the rows already written) until the harness
+    creates the release file: writes the `blocked` marker (atomically, by rename), then waits
+    for `release`. The driver is not killed: once released, foreachBatch returns and Spark
+    goes on to commit the batch. A release that never comes fails the batch with a clear
+    error instead of hanging."""
+    marker, release = hook["blocked"], hook["release"]
+    with open(marker + ".tmp", "w", encoding="utf-8") as out:
+        json.dump({"batch_id": batch_id, "pid": os.getpid()}, out)
+    os.replace(marker + ".tmp", marker)
+    deadline = time.monotonic() + hook["timeout_s"]
+    while not os.path.exists(release):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"blocked in foreachBatch of batch {batch_id}: release file "
+                               f"{release} did not appear within {hook['timeout_s']} s")
+        time.sleep(0.01)
 
 
 def build_session(confs):
@@ -180,6 +200,8 @@ def start_query(spark, job, kill):
             append_rows(log_path, batch_id, keys)
             if kill_at == "foreach_batch_after_write" and batch_id == kill_batch:
                 die()
+            if kill_at == "foreach_batch_block" and batch_id == kill_batch:
+                block_until_released(kill, batch_id)
 
         writer = writer.foreachBatch(foreach_batch)
     return writer.start()
@@ -243,20 +265,24 @@ def run_restart(spark, job):
 def _restart_one(spark, job):
     """run_restart without the conf handling."""
     result = {"name": job["name"], "error": None, "batch_ids": [], "progress_rows": []}
+    query = None
     try:
-        query = start_query(spark, job, None)
+        # A restart job has no kill hook; the first of two drivers has a block hook.
+        query = start_query(spark, job, job.get("kill"))
         if job.get("async_progress"):
             query.processAllAvailable()
             query.stop()
         else:
             query.awaitTermination()
-        for progress in query.recentProgress:
-            result["batch_ids"].append(progress["batchId"])
-            result["progress_rows"].append(progress["numInputRows"])
     except Exception as error:  # noqa: BLE001 - the error IS the observation (action "fail")
         text = str(error).strip()
         result["error"] = text.splitlines()[0] if text else type(error).__name__
         result["error_full"] = text[:4000]
+    if query is not None:
+        # The batches that completed (a failed query keeps its progress too).
+        for progress in query.recentProgress:
+            result["batch_ids"].append(progress["batchId"])
+            result["progress_rows"].append(progress["numInputRows"])
     keys, log_batch_ids = delivered_keys(spark, job)
     result["delivered"] = keys
     result["foreach_batch_log_batch_ids"] = log_batch_ids
