@@ -208,7 +208,7 @@ SCENARIOS = [
     },
     {
         "name": "metadata-deleted",
-        "kill_point": f"as foreach-batch-after-write, then `metadata` deleted",
+        "kill_point": "as foreach-batch-after-write, then `metadata` deleted",
         "sources": ["a"],
         "files": 4,
         "sink": "foreach_batch",
@@ -341,7 +341,7 @@ SCENARIOS += [
     {
         "name": "named-source-added",
         "min_spark": (4, 2),
-        "kill_point": f"as named-sources; restarted with a third named source",
+        "kill_point": "as named-sources; restarted with a third named source",
         "sources": ["a", "b"],
         "source_names": ["src_a", "src_b"],
         "restart_sources": ["a", "b", "c"],
