@@ -117,6 +117,8 @@ def job_spec(scenario, try_dir, restart=False):
         "source_names": names,
         "aggregate": scenario.get("aggregate", False),
         "async_progress": scenario.get("async_progress", False),
+        # Spark's default checkpoint interval of async progress tracking is 1000 ms.
+        "async_interval_ms": scenario.get("async_interval_ms", 1000),
         "checkpoint": os.path.join(try_dir, "ckpt"),
         "sink": scenario["sink"],
         "sink_path": os.path.join(try_dir, "sink"),

@@ -162,7 +162,7 @@ def start_query(spark, job, kill):
         writer = (
             writer.trigger(processingTime="0 seconds")
             .option("asyncProgressTrackingEnabled", "true")
-            .option("asyncProgressTrackingCheckpointIntervalMs", "200")
+            .option("asyncProgressTrackingCheckpointIntervalMs", str(job["async_interval_ms"]))
         )
     else:
         writer = writer.trigger(availableNow=True)
