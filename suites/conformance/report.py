@@ -151,11 +151,17 @@ def _observed(record, scenario):
             first = record["first_driver"]
             ran = ", ".join(str(b) for b in record["restart"].get("batch_ids", []))
             parts.append(f"driver 2 ran batches {ran}")
+            twice = first.get("batches_delivered_twice") or []
+            if twice:
+                parts.append("rows delivered twice: those of batch " + ", ".join(map(str, twice)))
+            done = ", ".join(str(b) for b in first.get("batch_ids", [])) or "none"
             if first.get("error"):
                 batch = record["spark"]["batch"]
-                parts.append(f"driver 1, released, failed: \"{error_message(first['error'], batch)}\"")
+                parts.append(f"driver 1 (batches completed: {done}), released, failed: "
+                             f"\"{error_message(first['error'], batch)}\"")
             else:
-                parts.append("driver 1, released, ended without an error")
+                parts.append(f"driver 1 (batches completed: {done}), released, ended without "
+                             "an error")
         elif item == "state_partitions":
             parts.append(f"`state/0/` has {record['spark'].get('state_partitions')} "
                          "partition folder(s) after the restart")

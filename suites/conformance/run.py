@@ -566,6 +566,9 @@ def run_spark(spark, scenarios, batchscope, out):
             rows = foreach_batch_rows(record["try_dir"])
             restart["delivered"] = sorted(key for _, key in rows)
             restart["foreach_batch_log_batch_ids"] = [batch_id for batch_id, _ in rows]
+            keys = [key for _, key in rows]
+            record["first_driver"]["batches_delivered_twice"] = sorted(
+                {batch_id for batch_id, key in rows if keys.count(key) > 1})
         record["restart"] = restart
         record["spark"] = spark_action(record["try_dir"], restart, record["rows_at_kill"])
         record["spark"]["warnings"] = spark_warnings(os.path.join(work_dir, "restart.log"),
