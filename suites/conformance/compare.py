@@ -199,8 +199,9 @@ def spark_text(record, which):
 
 
 def compare_trace(record, mapping, batchscope):
-    """Spark's error (`trace_has`) must be in a line of batchscope's text trace and, when the
-    mapping names an `event` type, in an event of that type of `run --json --trace`."""
+    """Spark's error (`trace_has`) must be in a line of batchscope's text trace; when the
+    mapping names an `event` type, in the line of an event of that type (`run --json
+    --trace` gives the events, each line of the text trace names its event's `#seq`)."""
     command = run_command(mapping)
     text = spark_text(record, mapping["trace_has"])
     record["run_quotes"] = text
@@ -210,22 +211,25 @@ def compare_trace(record, mapping, batchscope):
     trace = batchscope.trace(mapping["preset"], mapping.get("crash"))
     if "error" in trace:
         return [f"{command} (text trace) failed: {trace['error']}"]
-    lines = [line.strip() for line in trace["lines"] if text in line]
-    record["run_trace_lines"] = lines[:3]
-    mismatches = []
-    if not lines:
-        mismatches.append(f"Spark's error {text!r} is in no line of {command}'s text trace")
+    lines = trace["lines"]
+    where = "line"
     event = mapping.get("event")
     if event:
         events = batchscope.events(mapping["preset"], mapping.get("crash"))
         if "error" in events:
-            return mismatches + [f"{command} --json --trace failed: {events['error']}"]
-        typed = [e for e in events["events"] if (e.get("kind") or {}).get("type") == event]
-        if not typed:
-            mismatches.append(f"{command} --json --trace has no `{event}` event")
-        elif not any(text in json.dumps(e["kind"], ensure_ascii=False) for e in typed):
-            mismatches.append(f"no `{event}` event of {command} quotes Spark's error {text!r}")
-    return mismatches
+            return [f"{command} --json --trace failed: {events['error']}"]
+        seqs = [e.get("seq") for e in events["events"]
+                if (e.get("kind") or {}).get("type") == event]
+        if not seqs:
+            return [f"{command} --json --trace has no `{event}` event"]
+        lines = [line for line in lines
+                 if any(re.search(rf"#{seq}(?![0-9])", line) for seq in seqs)]
+        where = f"line of a `{event}` event"
+    quoting = [line.strip() for line in lines if text in line]
+    record["run_trace_lines"] = quoting[:3]
+    if not quoting:
+        return [f"Spark's error {text!r} is in no {where} of {command}'s text trace"]
+    return []
 
 
 def offset_log_version(folder):
