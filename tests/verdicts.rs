@@ -114,6 +114,18 @@ const TABLE: &[Row] = &[
     // A lost metadata file on Spark 3.5 under a txnAppId = query id sink: the re-run of batch 2
     // after its write is applied again under the new id.
     ("metadata-lost-txn-sink", 2, all([D, D, D, D, D, D, D])),
+    // A second driver on the checkpoint re-runs batch 2 after its write, whatever crash came
+    // first (a crash before the stall re-runs batch 2 in the next run, which then stalls).
+    ("two-drivers", 2, all([D, D, D, D, D, D, D])),
+    // Async progress tracking: only batch 0's entries are on disk by batch 2, so any crash in
+    // batch 2 re-reads batch 1 (the source's commit step is not taken: it never fires).
+    (
+        "async-progress",
+        2,
+        [Some(D), Some(D), None, Some(D), Some(D), Some(D), Some(D)],
+    ),
+    // A second source at every restart: Spark refuses each, whatever crash came first.
+    ("evolution-source-added", 2, all([S, S, S, S, S, S, S])),
     // The backlog's batch 2 over a task's memory budget, the limit set at restart 4: a crash
     // before offsets/2 is written is a restart too, so the limit comes before the batch is
     // logged and every batch fits; from offsets/2 on, each restart re-runs the logged range
@@ -309,6 +321,58 @@ fn a_crash_restarts_the_driver_and_reruns_or_moves_on_as_spark_does() {
         }
         assert_eq!(seen, Some(want), "{kind:?}");
     }
+}
+
+#[test]
+fn a_second_driver_reruns_the_batch_and_the_first_loses_the_commit_log_race() {
+    use batchscope_engine::microbatch::event::{EventKind, Recovery};
+    use batchscope_engine::microbatch::World;
+    let scenario = preset("two-drivers").unwrap();
+    let mut w = World::new(scenario.clone());
+    while !w.is_converged() {
+        w.step();
+    }
+    let events = w.events();
+    let at = |pred: &dyn Fn(&EventKind) -> bool| events.iter().position(|e| pred(&e.kind));
+    let stalled = at(&|k| matches!(k, EventKind::DriverStalled { batch_id: 2 })).unwrap();
+    let rerun = at(&|k| {
+        matches!(
+            k,
+            EventKind::Recovered {
+                recovery: Recovery::Rerun { batch_id: 2 },
+                ..
+            }
+        )
+    })
+    .unwrap();
+    let committed = at(&|k| matches!(k, EventKind::CommitLogWritten { batch_id: 2, .. })).unwrap();
+    assert!(
+        stalled < rerun && rerun < committed,
+        "{stalled} {rerun} {committed}"
+    );
+    match &events[committed + 1].kind {
+        EventKind::DriverLostLogRace { batch_id: 2, error } => assert!(
+            error.contains("Concurrent update to the log. Multiple streaming jobs detected for 2"),
+            "{error}"
+        ),
+        other => panic!("after commits/2 the first driver fails, not {other:?}"),
+    }
+    // The duplicates are batch 2's rows as the first driver's tasks appended them.
+    let first_rows: u64 = events[..stalled]
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::TaskFinished {
+                batch_id: 2, rows, ..
+            } => Some(rows),
+            _ => None,
+        })
+        .sum();
+    let r = check(&scenario);
+    assert_eq!(
+        (r.verdict, r.duplicates, r.runs),
+        (D, first_rows, 2),
+        "{r:?}"
+    );
 }
 
 #[test]

@@ -62,7 +62,7 @@ fn the_logged_backlog_batch_fails_on_every_restart_whatever_the_new_limit() {
     // The starts with the change in force say so; the limit never got to construct a batch.
     let changed = |e: &&Event| {
         matches!(e.kind, EventKind::QueryStarted { max_offsets_per_trigger: Some(n), .. }
-            if n == change.max_offsets_per_trigger)
+            if Some(n) == change.max_offsets_per_trigger)
     };
     let with_limit: Vec<u32> = events.iter().filter(changed).map(|e| e.run).collect();
     assert_eq!(with_limit.first(), Some(&(change.from + 1)));

@@ -26,7 +26,7 @@ pub struct RunArgs {
     /// Crash the driver at NAME@BATCH (get-offset, offset-log, source-commit, get-batch, task, sink-commit, commit-log, state-prepared); repeatable.
     #[arg(long = "crash", value_name = "NAME@N")]
     pub crash: Vec<String>,
-    /// A failure inside batch N (task-fail, foreach-fail, checkpoint-deleted, torn-offset-log, metadata-lost); repeatable.
+    /// A failure inside batch N (task-fail, foreach-fail, checkpoint-deleted, torn-offset-log, metadata-lost, second-driver); repeatable.
     #[arg(long = "fault", value_name = "KIND@N")]
     pub fault: Vec<String>,
     /// Exit 1 unless the verdict is this (exactly-once, stopped, duplicates, data-loss, duplicates-and-loss, stuck).

@@ -72,7 +72,7 @@ fn a_bad_budget_or_restart_change_is_one_line_and_exit_2() {
         ),
         (
             base("replayable-log", r#","on_restart":{"from":1}"#),
-            "missing field `max_offsets_per_trigger`",
+            "on_restart: changes nothing: give max_offsets_per_trigger or sources",
         ),
     ];
     for (i, (json, needle)) in cases.iter().enumerate() {

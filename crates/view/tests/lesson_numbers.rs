@@ -132,6 +132,7 @@ fn times_of(s: &Scenario) -> BTreeSet<u64> {
     t.extend(s.upstream.splits.iter().map(|x| x.at_ms));
     t.extend(s.upstream.bursts.iter().map(|x| x.at_ms));
     t.extend(s.source.retention_ms);
+    t.extend(s.async_progress.map(|a| a.checkpoint_interval_ms));
     t
 }
 

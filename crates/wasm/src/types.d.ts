@@ -78,8 +78,11 @@ export type EventKind =
     | CheckpointDeleted
     | OffsetLogTorn
     | MetadataLost
+    | DriverStalled
+    | DriverLostLogRace
     | SinkCommitted
     | CommitLogWritten
+    | LogKeptInMemory
     | CheckpointWriteRejected
     | Idle
     | Crashed
@@ -265,6 +268,23 @@ export interface OffsetLogTorn {
 /** After a `metadata-lost` fault, the checkpoint's `metadata` file is gone. */
 export interface MetadataLost {
     type: "metadata-lost";
+}
+/** After a `second-driver` fault, the driver stalls before `commits/N`; a second driver starts. */
+export interface DriverStalled {
+    type: "driver-stalled";
+    batch_id: number;
+}
+/** The stalled first driver wakes, finds `commits/N` written by the second, and fails. */
+export interface DriverLostLogRace {
+    type: "driver-lost-log-race";
+    batch_id: number;
+    error: string;
+}
+/** Async progress tracking keeps `offsets/N` or `commits/N` in memory: not written to the checkpoint. */
+export interface LogKeptInMemory {
+    type: "log-kept-in-memory";
+    batch_id: number;
+    path: string;
 }
 /** A second write of an immutable checkpoint file was refused. */
 export interface CheckpointWriteRejected {
@@ -510,8 +530,10 @@ export interface Scenario {
     spark_version?: string;
     /** The most records one task can hold; an attempt holding more runs out of memory. */
     task_memory_records?: number;
-    /** A change made before the `from`-th restart (default 1): the new maxOffsetsPerTrigger. */
-    on_restart?: { from?: number; max_offsets_per_trigger: number };
+    /** A change made before the `from`-th restart (default 1): a new maxOffsetsPerTrigger, or the count of sources. */
+    on_restart?: { from?: number; max_offsets_per_trigger?: number; sources?: number };
+    /** Asynchronous progress tracking (`asyncProgressTrackingCheckpointIntervalMs`); absent: off. */
+    async_progress?: { checkpoint_interval_ms?: number };
 }
 
 /** A fault as `KIND@BATCH`. */

@@ -2,7 +2,7 @@
 //! events to crash points ([`World::crash_sites`]), and what a crash takes with it (the
 //! volatile state of the driver, the source and the sink's staged output).
 
-use super::{Damage, Driver, Phase, World};
+use super::{Damage, Driver, Phase, Stalled, World};
 use crate::microbatch::event::EventKind;
 use crate::microbatch::scenario::{CrashKind, CrashPoint, Fault, FaultKind, Restart};
 use crate::microbatch::sink::Sink as _;
@@ -40,6 +40,7 @@ impl World {
             &self.pending_faults,
             self.delete_checkpoint,
             self.damage,
+            self.stalled,
             &self.crash_next,
             &self.follow_ups,
             self.last_task_done,
@@ -73,6 +74,11 @@ impl World {
                 skipped: true,
             } => Some((CrashKind::SinkCommit, *batch_id)),
             EventKind::CommitLogWritten { batch_id, .. } => Some((CrashKind::CommitLog, *batch_id)),
+            // Async progress tracking: the step that would have written the entry.
+            EventKind::LogKeptInMemory { batch_id, path } if path.starts_with("offsets/") => {
+                Some((CrashKind::OffsetLog, *batch_id))
+            }
+            EventKind::LogKeptInMemory { batch_id, .. } => Some((CrashKind::CommitLog, *batch_id)),
             _ => None,
         };
         let seq = self.events.len() as u64;
@@ -110,6 +116,13 @@ impl World {
     }
 
     pub(super) fn crash(&mut self, point: Option<CrashPoint>, after_seq: u64) -> EventKind {
+        if let Some(Stalled::Stopping(batch_id)) = self.stalled {
+            // A crash armed at the same point kills the driver: nothing is left to stall.
+            if point.is_none() {
+                return self.stall(batch_id);
+            }
+            self.stalled = None;
+        }
         let mut lost = vec![];
         if let Some(b) = &self.driver.batch {
             lost.push(match b.plan.len() {
@@ -219,6 +232,9 @@ impl World {
             // goes with it.
             w.delete_checkpoint = false;
             w.damage = None;
+            if matches!(w.stalled, Some(Stalled::Stopping(_))) {
+                w.stalled = None;
+            }
         }
         w.scenario.sink.outages.retain(|o| o.from_ms <= now);
         w.sink.spec.outages.retain(|o| o.from_ms <= now);
@@ -244,7 +260,11 @@ impl World {
         let (crash, batch_id) = site?;
         let kinds: &[FaultKind] = match crash {
             CrashKind::CommitLog => &[FaultKind::CheckpointDeleted],
-            CrashKind::SinkCommit => &[FaultKind::TornOffsetLog, FaultKind::MetadataLost],
+            CrashKind::SinkCommit => &[
+                FaultKind::TornOffsetLog,
+                FaultKind::MetadataLost,
+                FaultKind::SecondDriver,
+            ],
             _ => return None,
         };
         let kind = *kinds
@@ -254,12 +274,44 @@ impl World {
         match kind {
             FaultKind::CheckpointDeleted => self.delete_checkpoint = true,
             FaultKind::TornOffsetLog => self.damage = Some(Damage::TornOffsets(batch_id)),
+            FaultKind::SecondDriver => self.stalled = Some(Stalled::Stopping(batch_id)),
             _ => self.damage = Some(Damage::MetadataLost),
         }
         Some(CrashPoint {
             kind: crash,
             batch_id,
         })
+    }
+
+    /// `second-driver@N`: the driver stalls after the sink wrote batch N. Its volatile state is
+    /// out of the world from now on (the world runs the second driver); a job scheduler that
+    /// takes it for dead starts the second driver after the restart delay.
+    fn stall(&mut self, batch_id: u64) -> EventKind {
+        self.stalled = Some(Stalled::Asleep(batch_id));
+        self.sink_contract().abort_attempt(&mut self.sink);
+        self.drop_volatile();
+        self.phase = self.after_failure();
+        EventKind::DriverStalled { batch_id }
+    }
+
+    /// After `commits/N` is written: a first driver asleep on batch N wakes and writes
+    /// `commits/N` too. `HDFSMetadataLog.add` finds the file and returns false, and
+    /// MicroBatchExecution throws CONCURRENT_STREAM_LOG_UPDATE
+    /// (`QueryExecutionErrors.concurrentStreamLogUpdate`): the first driver's query fails.
+    /// (When it wakes is this model's choice: after the second driver's commit, so the second
+    /// wins the race; the other order fails the second driver the same way.)
+    pub(super) fn wake_stalled_driver(&mut self, batch_id: u64) {
+        if self.stalled == Some(Stalled::Asleep(batch_id)) {
+            self.stalled = None;
+            self.follow_ups.push_back(EventKind::DriverLostLogRace {
+                batch_id,
+                error: format!(
+                    "[CONCURRENT_STREAM_LOG_UPDATE] Concurrent update to the log. Multiple \
+                     streaming jobs detected for {batch_id}. Please make sure only one \
+                     streaming job runs on a specific checkpoint location at a time."
+                ),
+            });
+        }
     }
 
     /// Takes an armed fault if it is pending; whether it was.

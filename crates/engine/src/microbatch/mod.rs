@@ -41,5 +41,5 @@ mod tasks;
 mod world;
 
 pub use phase::{BatchRun, Phase, ReaderStep, SeaTunnelReader};
-use world::{cost, Damage};
+use world::{cost, Damage, Stalled};
 pub use world::{Driver, FiredCrash, World, EPOCH_BASE_MS, MIN_BATCHES_TO_RETAIN};

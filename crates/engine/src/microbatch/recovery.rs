@@ -62,7 +62,9 @@ impl World {
     /// The `on_restart` change in force in this run, if any: its `maxOffsetsPerTrigger`.
     fn restart_change(&self) -> Option<u64> {
         let change = self.scenario.on_restart?;
-        (self.run > change.from).then_some(change.max_offsets_per_trigger)
+        change
+            .max_offsets_per_trigger
+            .filter(|_| self.run > change.from)
     }
 
     pub(super) fn offset_line(&self, batch_id: u64) -> Option<(SourceOffset, u64)> {
@@ -76,6 +78,21 @@ impl World {
             .map(|o| (o, ts))
     }
 
+    /// How this run's query restarts, as far as Spark's decision depends on it: the scenario's
+    /// Spark release, and the query's sources when an `on_restart` change gave their count.
+    /// What `inspect` is told to predict the same restart from the folder.
+    pub fn restart_options(&self) -> checkpoint::RestartOptions {
+        let query_sources = self
+            .scenario
+            .sources_in_run(self.run)
+            .map(|n| (0..n).map(checkpoint::SourceId::Index).collect());
+        checkpoint::RestartOptions {
+            spark: self.scenario.spark(),
+            async_progress_tracking: self.scenario.async_progress.is_some(),
+            query_sources,
+        }
+    }
+
     pub(super) fn recover(&mut self) -> EventKind {
         self.now_ms += cost::RECOVER;
         if self.scenario.execution == Execution::Continuous {
@@ -83,11 +100,8 @@ impl World {
         }
         let latest_offset = self.checkpoint.latest_offset_id();
         let latest_commit = self.checkpoint.latest_commit_id();
-        let options = checkpoint::RestartOptions {
-            spark: self.scenario.spark(),
-            ..Default::default()
-        };
-        let action = match checkpoint::restart_plan_with(&self.checkpoint, &options) {
+        let action = match checkpoint::restart_plan_with(&self.checkpoint, &self.restart_options())
+        {
             // Spark's own words where the plan quotes them.
             Ok(checkpoint::RestartPlan {
                 action: RestartAction::Fail { .. },
@@ -122,10 +136,17 @@ impl World {
                 Recovery::Next { batch_id }
             }
             RestartAction::Rerun { batch_id } => {
-                let start = batch_id
-                    .checked_sub(1)
-                    .and_then(|p| self.offset_line(p))
-                    .map(|(o, _)| o);
+                // The start is `offsets/L-1`; with async progress tracking the previous entry
+                // on disk, whatever batch it is (`validateOffsetLogAndGetPrevOffset`).
+                let previous = if self.scenario.async_progress.is_some() {
+                    self.checkpoint
+                        .offset_log_ids()
+                        .into_iter()
+                        .rfind(|id| *id < batch_id)
+                } else {
+                    batch_id.checked_sub(1)
+                };
+                let start = previous.and_then(|p| self.offset_line(p)).map(|(o, _)| o);
                 let (end, timestamp_ms) = self
                     .offset_line(batch_id)
                     .expect("offsets/L written by this engine parses");

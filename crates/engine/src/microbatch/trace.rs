@@ -60,6 +60,15 @@ fn line_of(e: &Event, source: Option<SourceKind>) -> String {
             format!("  (lost: {})", lost.join("; "))
         }
         EventKind::QueryFailed { reason } => format!("  ({reason})"),
+        EventKind::DriverLostLogRace { error, .. } => format!("  ({error})"),
+        EventKind::LogKeptInMemory { .. } => {
+            "  (async progress tracking: not written to the checkpoint; a restart cannot see it)"
+                .to_string()
+        }
+        EventKind::DriverStalled { .. } => {
+            "  (not dead: a GC pause or a network partition; a job scheduler takes it for dead)"
+                .to_string()
+        }
         EventKind::SinkWriteFailed { reason, .. } => format!("  ({reason})"),
         EventKind::TaskRead {
             error: Some(error), ..

@@ -46,6 +46,15 @@ pub struct Driver {
     pub batch: Option<BatchRun>,
     /// When the trigger last fired.
     pub last_trigger_ms: Option<u64>,
+    /// Async progress tracking: when this run last wrote an `offsets/N` (`AsyncOffsetSeqLog`'s
+    /// `lastCommitIssuedTimestampMs`).
+    pub async_last_write_ms: Option<u64>,
+    /// Async progress tracking: the batch whose `offsets/N` this run wrote last (its
+    /// `commits/N` is written too).
+    pub async_logged: Option<u64>,
+    /// Async progress tracking: a batch has finished in this run (the first one's `commits/N`
+    /// is always written: `isFirstBatch`).
+    pub async_first_done: bool,
 }
 
 /// A fired crash and the event after which it fired.
@@ -64,6 +73,15 @@ pub(super) enum Damage {
     TornOffsets(u64),
     /// `metadata-lost@N`: the `metadata` file is gone.
     MetadataLost,
+}
+
+/// A first driver stalled by `second-driver@N`, holding batch N's `commits/N`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stalled {
+    /// The fault fired at this event; its stop is the next event.
+    Stopping(u64),
+    /// Asleep until the second driver has written `commits/N`.
+    Asleep(u64),
 }
 
 /// Everything that exists in the simulation.
@@ -104,6 +122,8 @@ pub struct World {
     /// A fault fired that damages the folder before the next start (`offsets/N` found empty,
     /// `metadata` lost).
     pub(super) damage: Option<Damage>,
+    /// A first driver stalled by a `second-driver` fault, still to wake.
+    pub(super) stalled: Option<Stalled>,
     pub(super) fired: Vec<FiredCrash>,
     pub(super) crash_next: Option<(Option<CrashPoint>, u64)>,
     pub(super) follow_ups: VecDeque<EventKind>,
@@ -142,6 +162,7 @@ impl World {
             pending_faults,
             delete_checkpoint: false,
             damage: None,
+            stalled: None,
             fired: vec![],
             crash_next: None,
             follow_ups: VecDeque::new(),

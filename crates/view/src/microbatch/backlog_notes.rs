@@ -55,9 +55,9 @@ pub fn restarted_with_limit(limit: u64) -> String {
 /// What a re-run says when a changed limit is in force in `run`.
 pub fn rerun_ignores_limit(scenario: &Scenario, run: u32, batch_id: u64) -> String {
     match scenario.on_restart {
-        Some(c) if run > c.from => format!(
+        Some(c) if run > c.from && c.max_offsets_per_trigger.is_some() => format!(
             " maxOffsetsPerTrigger is {} now, but offsets/{batch_id} is final: the limit applies from batch {} on.",
-            c.max_offsets_per_trigger,
+            scenario.max_offsets_in_run(run),
             batch_id + 1
         ),
         _ => String::new(),

@@ -3,6 +3,7 @@
 //! (`MicroBatchExecution.populateStartOffsets`). Notes cite public sources only.
 
 use crate::microbatch::labels::{compact_offset, shorten_uuids};
+use crate::microbatch::question_notes::question_note;
 use batchscope_engine::microbatch::event::label::rows_text;
 use batchscope_engine::microbatch::event::sink_outcome::{CommitTarget, SinkFailure};
 use batchscope_engine::microbatch::event::Recovery;
@@ -199,19 +200,16 @@ pub fn explain(event: &Event, scenario: &Scenario) -> String {
             "commits/{batch_id}: batch {batch_id} is done. A crash from now on plans batch {} instead of re-running {batch_id}.",
             batch_id + 1
         ),
-        EventKind::CheckpointWriteRejected { path } => format!(
-            "{path} already exists: checkpoint files are immutable, a second write is a concurrent-update error."
-        ),
         EventKind::Idle { until_ms } => format!("Nothing to do until the next trigger at {until_ms} ms."),
         EventKind::Crashed { .. } | EventKind::QueryFailed { .. } => stop_note(&event.kind, scenario),
         EventKind::TaskFailed { batch_id, partition, attempt, rows, retried, sink_down, .. } => {
             task_failed(sink, (*batch_id, *partition, *attempt, *rows, *retried), sink_down.as_ref())
         }
-        EventKind::OffsetLogTorn { .. }
-        | EventKind::CheckpointDeleted { .. }
-        | EventKind::MetadataLost => {
-            folder_note(&event.kind, source)
-        }
+        EventKind::OffsetLogTorn { .. } | EventKind::CheckpointDeleted { .. } | EventKind::MetadataLost => folder_note(&event.kind, source),
+        EventKind::CheckpointWriteRejected { .. }
+        | EventKind::DriverStalled { .. }
+        | EventKind::DriverLostLogRace { .. }
+        | EventKind::LogKeptInMemory { .. } => question_note(&event.kind, scenario),
     };
     shorten_uuids(&text)
 }

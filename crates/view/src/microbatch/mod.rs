@@ -20,6 +20,7 @@ pub mod lessons;
 pub mod overview;
 pub mod palette;
 pub mod panels;
+pub mod question_notes;
 pub mod questions;
 pub mod spark_ui;
 pub mod strip;

@@ -44,6 +44,8 @@ fn is_alarm(kind: &EventKind) -> bool {
             | EventKind::QueryFailed { .. }
             | EventKind::SinkWriteFailed { .. }
             | EventKind::CheckpointWriteRejected { .. }
+            | EventKind::DriverStalled { .. }
+            | EventKind::DriverLostLogRace { .. }
     )
 }
 

@@ -59,6 +59,8 @@ impl EventKind {
             EventKind::TaskFailed { .. } => (Tasks, Driver),
             EventKind::CheckpointDeleted { .. } => (Driver, Checkpoint),
             EventKind::OffsetLogTorn { .. } | EventKind::MetadataLost => (Checkpoint, Driver),
+            EventKind::DriverStalled { .. } => (Driver, Driver),
+            EventKind::DriverLostLogRace { .. } => (Checkpoint, Driver),
             // SeaTunnel's prepareCommit runs in the task's sink writer.
             EventKind::SinkCommitted {
                 target: CommitTarget::Prepared { .. } | CommitTarget::Record { .. },
@@ -67,6 +69,7 @@ impl EventKind {
             EventKind::SinkCommitted { .. } => (Driver, Sink),
             EventKind::CommitLogWritten { .. } => (Driver, Checkpoint),
             EventKind::CheckpointWriteRejected { .. } => (Checkpoint, Driver),
+            EventKind::LogKeptInMemory { .. } => (Driver, Driver),
             EventKind::Idle { .. } => (Driver, Driver),
             EventKind::Crashed { .. } => (Driver, Driver),
             // Drawn from where the failure came: a task (read error, spark.task.maxFailures),
@@ -155,21 +158,7 @@ impl EventKind {
                     format!("addBatch({batch_id})")
                 }
             }
-            EventKind::TaskRead {
-                partition,
-                channel,
-                error: Some(_),
-                ..
-            } => format!("task {partition} {channel}: start row `finished`, throws"),
-            EventKind::TaskRead {
-                channel,
-                rows,
-                from_cache: true,
-                ..
-            } => format!("cached {channel}: {}", rows_text(*rows)),
-            EventKind::TaskRead { channel, rows, .. } => {
-                format!("ReadRecords {channel}: {}", rows_text(*rows))
-            }
+            EventKind::TaskRead { .. } => task_read_label(self),
             EventKind::ReaderPolled {
                 partition,
                 rows,
@@ -213,14 +202,54 @@ impl EventKind {
                 ..
             } => commit_label(*batch_id, *skipped, target),
             EventKind::CommitLogWritten { batch_id, .. } => format!("write commits/{batch_id}"),
-            EventKind::CheckpointWriteRejected { path } => format!("{path} exists: rejected"),
             EventKind::Idle { until_ms } => format!("wait until {until_ms} ms"),
-            EventKind::Crashed {
-                point: Some(point), ..
-            } => format!("CRASH at {point}"),
-            EventKind::Crashed { after_seq, .. } => format!("CRASH after #{after_seq}"),
-            EventKind::QueryFailed { .. } => "query failed".into(),
+            EventKind::LogKeptInMemory { path, .. } => format!("{path} in memory only"),
+            EventKind::CheckpointWriteRejected { .. }
+            | EventKind::DriverStalled { .. }
+            | EventKind::DriverLostLogRace { .. }
+            | EventKind::Crashed { .. }
+            | EventKind::QueryFailed { .. } => stop_label(self),
         }
+    }
+}
+
+/// The arrow of a task's read: a start row that throws, a cached read, a ReadRecords call.
+fn task_read_label(kind: &EventKind) -> String {
+    match kind {
+        EventKind::TaskRead {
+            partition,
+            channel,
+            error: Some(_),
+            ..
+        } => format!("task {partition} {channel}: start row `finished`, throws"),
+        EventKind::TaskRead {
+            channel,
+            rows,
+            from_cache: true,
+            ..
+        } => format!("cached {channel}: {}", rows_text(*rows)),
+        EventKind::TaskRead { channel, rows, .. } => {
+            format!("ReadRecords {channel}: {}", rows_text(*rows))
+        }
+        _ => String::new(),
+    }
+}
+
+/// The arrow of a driver that stops or stalls, or of a refused log write.
+fn stop_label(kind: &EventKind) -> String {
+    match kind {
+        EventKind::CheckpointWriteRejected { path } => format!("{path} exists: rejected"),
+        EventKind::DriverStalled { batch_id } => {
+            format!("driver stalls before commits/{batch_id}; a second driver starts")
+        }
+        EventKind::DriverLostLogRace { batch_id, .. } => {
+            format!("first driver wakes: commits/{batch_id} exists, it fails")
+        }
+        EventKind::Crashed {
+            point: Some(point), ..
+        } => format!("CRASH at {point}"),
+        EventKind::Crashed { after_seq, .. } => format!("CRASH after #{after_seq}"),
+        _ => "query failed".into(),
     }
 }
 
@@ -233,6 +262,7 @@ fn failed_from(reason: &str) -> Actor {
     } else if reason.starts_with("Concurrent update")
         || reason.starts_with("Failed to read")
         || reason.starts_with("[STREAMING_CHECKPOINT")
+        || reason.starts_with("assertion failed: There are")
     {
         Actor::Checkpoint
     } else {

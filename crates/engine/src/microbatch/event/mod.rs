@@ -344,6 +344,21 @@ pub enum EventKind {
     },
     /// While the query was down after a `metadata-lost` fault, the `metadata` file was lost.
     MetadataLost,
+    /// The driver stalls holding batch N's `commits/N` (`second-driver@N`): it is not dead,
+    /// but a job scheduler takes it for dead and starts a second driver on the same checkpoint.
+    DriverStalled {
+        /// Batch N.
+        batch_id: u64,
+    },
+    /// The stalled first driver wakes and writes `commits/N`; the second driver wrote it first,
+    /// so `HDFSMetadataLog.add` refuses and the first driver's query fails
+    /// (CONCURRENT_STREAM_LOG_UPDATE). The second driver runs on.
+    DriverLostLogRace {
+        /// Batch N.
+        batch_id: u64,
+        /// Spark's error, as the first driver's query reports it.
+        error: String,
+    },
     /// A sink write failed (the store is down): the batch fails.
     SinkWriteFailed {
         /// Batch N.
@@ -368,6 +383,15 @@ pub enum EventKind {
         batch_id: u64,
         /// Exact file contents.
         contents: String,
+    },
+    /// Async progress tracking: `offsets/N` or `commits/N` stays in the driver's memory, not
+    /// written to the checkpoint (at most one offset-log write per interval; a commit-log entry
+    /// only for a batch whose offsets were written, or a run's first batch).
+    LogKeptInMemory {
+        /// Batch N.
+        batch_id: u64,
+        /// The entry not written (`offsets/N`, `commits/N`).
+        path: String,
     },
     /// A second write of an immutable checkpoint file was refused ("concurrent update").
     CheckpointWriteRejected {

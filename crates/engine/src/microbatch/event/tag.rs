@@ -54,12 +54,18 @@ pub enum EventTag {
     OffsetLogTorn,
     /// [`EventKind::MetadataLost`].
     MetadataLost,
+    /// [`EventKind::DriverStalled`].
+    DriverStalled,
+    /// [`EventKind::DriverLostLogRace`].
+    DriverLostLogRace,
     /// [`EventKind::SinkWriteFailed`].
     SinkWriteFailed,
     /// [`EventKind::SinkCommitted`].
     SinkCommitted,
     /// [`EventKind::CommitLogWritten`].
     CommitLogWritten,
+    /// [`EventKind::LogKeptInMemory`].
+    LogKeptInMemory,
     /// [`EventKind::CheckpointWriteRejected`].
     CheckpointWriteRejected,
     /// [`EventKind::Idle`].
@@ -72,7 +78,7 @@ pub enum EventTag {
 
 impl EventTag {
     /// Every tag, in declaration order.
-    pub const ALL: [EventTag; 29] = [
+    pub const ALL: [EventTag; 32] = [
         EventTag::QueryStarted,
         EventTag::Recovered,
         EventTag::RecoveryGetBatch,
@@ -95,9 +101,12 @@ impl EventTag {
         EventTag::CheckpointDeleted,
         EventTag::OffsetLogTorn,
         EventTag::MetadataLost,
+        EventTag::DriverStalled,
+        EventTag::DriverLostLogRace,
         EventTag::SinkWriteFailed,
         EventTag::SinkCommitted,
         EventTag::CommitLogWritten,
+        EventTag::LogKeptInMemory,
         EventTag::CheckpointWriteRejected,
         EventTag::Idle,
         EventTag::Crashed,
@@ -129,9 +138,12 @@ impl EventTag {
             EventTag::CheckpointDeleted => "checkpoint-deleted",
             EventTag::OffsetLogTorn => "offset-log-torn",
             EventTag::MetadataLost => "metadata-lost",
+            EventTag::DriverStalled => "driver-stalled",
+            EventTag::DriverLostLogRace => "driver-lost-log-race",
             EventTag::SinkWriteFailed => "sink-write-failed",
             EventTag::SinkCommitted => "sink-committed",
             EventTag::CommitLogWritten => "commit-log-written",
+            EventTag::LogKeptInMemory => "log-kept-in-memory",
             EventTag::CheckpointWriteRejected => "checkpoint-write-rejected",
             EventTag::Idle => "idle",
             EventTag::Crashed => "crashed",
@@ -172,9 +184,12 @@ impl EventKind {
             EventKind::CheckpointDeleted { .. } => EventTag::CheckpointDeleted,
             EventKind::OffsetLogTorn { .. } => EventTag::OffsetLogTorn,
             EventKind::MetadataLost => EventTag::MetadataLost,
+            EventKind::DriverStalled { .. } => EventTag::DriverStalled,
+            EventKind::DriverLostLogRace { .. } => EventTag::DriverLostLogRace,
             EventKind::SinkWriteFailed { .. } => EventTag::SinkWriteFailed,
             EventKind::SinkCommitted { .. } => EventTag::SinkCommitted,
             EventKind::CommitLogWritten { .. } => EventTag::CommitLogWritten,
+            EventKind::LogKeptInMemory { .. } => EventTag::LogKeptInMemory,
             EventKind::CheckpointWriteRejected { .. } => EventTag::CheckpointWriteRejected,
             EventKind::Idle { .. } => EventTag::Idle,
             EventKind::Crashed { .. } => EventTag::Crashed,
@@ -239,14 +254,49 @@ mod tests {
                 bytes: 120,
             },
             EventTag::MetadataLost => EventKind::MetadataLost,
+            EventTag::DriverStalled => EventKind::DriverStalled { batch_id: 2 },
+            EventTag::DriverLostLogRace => EventKind::DriverLostLogRace {
+                batch_id: 2,
+                error: "[CONCURRENT_STREAM_LOG_UPDATE] Concurrent update to the log.".into(),
+            },
             EventTag::Crashed => EventKind::Crashed {
                 point: None,
                 after_seq: 3,
                 lost: vec![],
             },
+            EventTag::LogKeptInMemory => EventKind::LogKeptInMemory {
+                batch_id: 1,
+                path: "offsets/1".into(),
+            },
             _ => EventKind::CheckpointWriteRejected {
                 path: "commits/1".into(),
             },
+        }
+    }
+
+    /// An example of a sink's commit (SeaTunnel's prepareCommit).
+    fn sink_committed_example() -> EventKind {
+        EventKind::SinkCommitted {
+            batch_id: 1,
+            rows: 1,
+            target: CommitTarget::Prepared {
+                checkpoint_id: 1,
+                subtask: 0,
+            },
+            skipped: false,
+        }
+    }
+
+    /// An example of a failed task attempt.
+    fn task_failed_example() -> EventKind {
+        EventKind::TaskFailed {
+            batch_id: 1,
+            partition: 0,
+            attempt: 1,
+            rows: 0,
+            retried: true,
+            sink_down: Some(unavailable()),
+            oom_records: 0,
         }
     }
 
@@ -327,33 +377,20 @@ mod tests {
                 rows: 1,
                 effect: SinkEffect::Staged,
             },
-            EventTag::TaskFailed => EventKind::TaskFailed {
-                batch_id: 1,
-                partition: 0,
-                attempt: 1,
-                rows: 0,
-                retried: true,
-                sink_down: Some(unavailable()),
-                oom_records: 0,
-            },
+            EventTag::TaskFailed => task_failed_example(),
             EventTag::CheckpointDeleted
             | EventTag::OffsetLogTorn
             | EventTag::MetadataLost
+            | EventTag::DriverStalled
+            | EventTag::DriverLostLogRace
+            | EventTag::LogKeptInMemory
             | EventTag::Crashed
             | EventTag::CheckpointWriteRejected => folder_example(tag),
             EventTag::SinkWriteFailed => EventKind::SinkWriteFailed {
                 batch_id: 1,
                 reason: unavailable(),
             },
-            EventTag::SinkCommitted => EventKind::SinkCommitted {
-                batch_id: 1,
-                rows: 1,
-                target: CommitTarget::Prepared {
-                    checkpoint_id: 1,
-                    subtask: 0,
-                },
-                skipped: false,
-            },
+            EventTag::SinkCommitted => sink_committed_example(),
             EventTag::CommitLogWritten => EventKind::CommitLogWritten {
                 batch_id: 1,
                 contents: "v1".into(),

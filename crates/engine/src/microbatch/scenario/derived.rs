@@ -1,7 +1,7 @@
 //! What a scenario implies beyond its fields: the `maxOffsetsPerTrigger` in force in a run (an
 //! `on_restart` change), the Spark release, how long a restart waits, and the same scenario without failures.
 
-use super::fault::Restart;
+use super::fault::{OnRestart, Restart};
 use super::spec::Scenario;
 
 impl Scenario {
@@ -9,9 +9,20 @@ impl Scenario {
     /// from its restart on, else the source's.
     pub fn max_offsets_in_run(&self, run: u32) -> u64 {
         match self.on_restart {
-            Some(c) if run > c.from => c.max_offsets_per_trigger,
+            Some(OnRestart {
+                from,
+                max_offsets_per_trigger: Some(limit),
+                ..
+            }) if run > from => limit,
             _ => self.source.max_offsets_per_trigger,
         }
+    }
+
+    /// How many sources the query reads in run `run`, when an `on_restart` change set it
+    /// (`None`: the scenario's one source).
+    pub fn sources_in_run(&self, run: u32) -> Option<u32> {
+        let change = self.on_restart?;
+        change.sources.filter(|_| run > change.from)
     }
 
     /// The Spark release of [`Scenario::spark_version`] (4.3 when absent).

@@ -27,16 +27,21 @@ pub enum FaultKind {
     /// The driver is killed after the sink wrote batch N, before `commits/N`, and the
     /// checkpoint's `metadata` file is lost before the restart.
     MetadataLost,
+    /// The driver stalls after the sink wrote batch N, before `commits/N` (a long GC pause, a
+    /// network partition); a job scheduler that takes it for dead starts a second driver on the
+    /// same checkpoint. When the first wakes, its write of `commits/N` finds the file there.
+    SecondDriver,
 }
 
 impl FaultKind {
     /// Every fault kind.
-    pub const ALL: [FaultKind; 5] = [
+    pub const ALL: [FaultKind; 6] = [
         FaultKind::TaskFail,
         FaultKind::ForeachFail,
         FaultKind::CheckpointDeleted,
         FaultKind::TornOffsetLog,
         FaultKind::MetadataLost,
+        FaultKind::SecondDriver,
     ];
 
     /// The stable name used in the CLI, URLs and tests.
@@ -47,6 +52,7 @@ impl FaultKind {
             FaultKind::CheckpointDeleted => "checkpoint-deleted",
             FaultKind::TornOffsetLog => "torn-offset-log",
             FaultKind::MetadataLost => "metadata-lost",
+            FaultKind::SecondDriver => "second-driver",
         }
     }
 
@@ -222,9 +228,11 @@ pub fn is_default_fail_on_data_loss(b: &bool) -> bool {
 }
 
 /// A change of the query an operator makes before a restart (`"on_restart": {"from": 2,
-/// "max_offsets_per_trigger": 6}`): from the `from`-th restart on, the Kafka-like log's
-/// `maxOffsetsPerTrigger` is this. A batch already in `offsets/` keeps its logged range (Spark
-/// re-runs it as logged); the limit applies from the next batch constructed.
+/// "max_offsets_per_trigger": 6}`), in force from the `from`-th restart on: the Kafka-like
+/// log's `maxOffsetsPerTrigger` (a batch already in `offsets/` keeps its logged range: Spark
+/// re-runs it as logged; the limit applies from the next batch constructed), or the number of
+/// (unnamed) sources the query reads (Spark matches the offset log's lines to the query's
+/// sources by position and refuses a different count: `OffsetSeq.toStreamProgress`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OnRestart {
@@ -232,8 +240,14 @@ pub struct OnRestart {
     #[serde(default = "first_restart")]
     #[schemars(range(min = 1))]
     pub from: u32,
-    /// The new `maxOffsetsPerTrigger` (0 = no limit).
-    pub max_offsets_per_trigger: u64,
+    /// The new `maxOffsetsPerTrigger` (0 = no limit); absent: unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_offsets_per_trigger: Option<u64>,
+    /// How many sources the restarted query reads (the scenario's one, plus sources added, or
+    /// fewer); absent: unchanged. The added sources are never read: Spark refuses the restart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1))]
+    pub sources: Option<u32>,
 }
 
 fn first_restart() -> u32 {

@@ -78,6 +78,7 @@ fn base(
             spark_version: None,
             task_memory_records: None,
             on_restart: None,
+            async_progress: None,
         },
     }
 }
@@ -244,6 +245,24 @@ fn retention_presets() -> Vec<Preset> {
             SourceKind::ReplayableLog,
             SinkKind::TxnAppId,
         ),
+        base(
+            "evolution-source-added",
+            "The query is restarted with a second source: Spark matches offset-log lines to sources by position and refuses the restart, every time.",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
+            "async-progress",
+            "Async progress tracking writes offsets/N and commits/N at most every 2.5 s: a crash re-runs every batch since the last entry on disk — at-least-once.",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
+            "two-drivers",
+            "A driver stalls after batch 2's sink write and a scheduler starts a second one on the same checkpoint: both write batch 2 to the sink, and the first fails with \"Concurrent update to the log\".",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
     ]
 }
 
@@ -324,19 +343,6 @@ fn tune(p: &mut Preset) {
                 p.scenario.source.starting_offsets = StartingOffsets::Latest;
             }
         }
-        "torn-offset-log" => {
-            p.scenario.faults = vec![Fault {
-                kind: FaultKind::TornOffsetLog,
-                batch_id: 2,
-            }];
-        }
-        "metadata-lost-txn-sink" => {
-            p.scenario.faults = vec![Fault {
-                kind: FaultKind::MetadataLost,
-                batch_id: 2,
-            }];
-            p.scenario.spark_version = Some("3.5".into());
-        }
         "seatunnel-dev-timer" => {
             p.scenario.source.reader = ReaderEnd::VirtualCheckpoint;
             p.scenario.source.checkpoint_interval_ms = 1_500;
@@ -368,7 +374,8 @@ fn tune(p: &mut Preset) {
             // run 4); restart 1 is during the outage, before it was logged.
             p.scenario.on_restart = Some(OnRestart {
                 from: if p.name == "backlog-limited" { 1 } else { 4 },
-                max_offsets_per_trigger: 6,
+                max_offsets_per_trigger: Some(6),
+                sources: None,
             });
         }
         "continuous-epochs" => {
@@ -386,6 +393,44 @@ fn tune(p: &mut Preset) {
                     to_ms: 5660,
                 },
             ];
+        }
+        _ => tune_question(p),
+    }
+}
+
+/// The presets of the recovery questions: the fault or the change each is about.
+fn tune_question(p: &mut Preset) {
+    match p.name {
+        "torn-offset-log" => {
+            p.scenario.faults = vec![Fault {
+                kind: FaultKind::TornOffsetLog,
+                batch_id: 2,
+            }];
+        }
+        "metadata-lost-txn-sink" => {
+            p.scenario.faults = vec![Fault {
+                kind: FaultKind::MetadataLost,
+                batch_id: 2,
+            }];
+            p.scenario.spark_version = Some("3.5".into());
+        }
+        "evolution-source-added" => {
+            p.scenario.on_restart = Some(OnRestart {
+                from: 1,
+                max_offsets_per_trigger: None,
+                sources: Some(2),
+            });
+        }
+        "async-progress" => {
+            p.scenario.async_progress = Some(super::AsyncProgress {
+                checkpoint_interval_ms: 2_500,
+            });
+        }
+        "two-drivers" => {
+            p.scenario.faults = vec![Fault {
+                kind: FaultKind::SecondDriver,
+                batch_id: 2,
+            }];
         }
         _ => {}
     }

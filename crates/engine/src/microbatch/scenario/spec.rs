@@ -75,6 +75,9 @@ pub struct Scenario {
     /// A change made before a restart: `{"from": 2, "max_offsets_per_trigger": 6}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_restart: Option<OnRestart>,
+    /// Asynchronous progress tracking, `{"checkpoint_interval_ms": 1000}`; absent: off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub async_progress: Option<super::AsyncProgress>,
 }
 
 /// How the query executes.

@@ -1,7 +1,7 @@
 //! Scenario validation: the ranges and combinations serde cannot check, each error naming
 //! the field and the reason.
 
-use super::fault::FaultKind;
+use super::fault::{FaultKind, Restart};
 use super::spec::{
     invalid, Execution, ReaderEnd, Scenario, ScenarioError, SinkKind, SourceApi, SourceKind,
     MAX_BATCHES, MAX_CHANNELS,
@@ -19,6 +19,7 @@ impl Scenario {
         self.validate_upstream()?;
         self.validate_execution()?;
         self.validate_faults()?;
+        self.validate_async_progress()?;
         self.validate_budget()
     }
 
@@ -150,11 +151,27 @@ impl Scenario {
                 "must be at least 1 (the first restart)",
             ));
         }
-        if self.source.kind != SourceKind::ReplayableLog || self.execution != Execution::MicroBatch
+        if change.max_offsets_per_trigger.is_none() && change.sources.is_none() {
+            return Err(invalid(
+                "on_restart",
+                "changes nothing: give max_offsets_per_trigger or sources",
+            ));
+        }
+        if change.max_offsets_per_trigger.is_some()
+            && (self.source.kind != SourceKind::ReplayableLog
+                || self.execution != Execution::MicroBatch)
         {
             return Err(invalid(
                 "on_restart.max_offsets_per_trigger",
                 "only the Kafka-like log (`replayable-log`) in micro-batches has maxOffsetsPerTrigger",
+            ));
+        }
+        if change.sources == Some(0)
+            || (change.sources.is_some() && self.execution != Execution::MicroBatch)
+        {
+            return Err(invalid(
+                "on_restart.sources",
+                "must be at least 1, in micro-batches (a continuous restart reads the commit log alone)",
             ));
         }
         Ok(())
@@ -276,12 +293,18 @@ impl Scenario {
                         ),
                     ));
                 }
-                FaultKind::TornOffsetLog | FaultKind::MetadataLost
+                FaultKind::TornOffsetLog | FaultKind::MetadataLost | FaultKind::SecondDriver
                     if self.execution == Execution::Continuous =>
                 {
                     return Err(invalid(
                         &field,
                         format!("{fault}: modelled for micro-batches only (a continuous restart reads the commit log alone)"),
+                    ));
+                }
+                FaultKind::SecondDriver if self.restart == Some(Restart::None) => {
+                    return Err(invalid(
+                        &field,
+                        format!("{fault}: the second driver is started by a job scheduler; with restart none nobody starts it"),
                     ));
                 }
                 FaultKind::ForeachFail if self.sink.kind != SinkKind::ForeachBatch => {
@@ -292,6 +315,32 @@ impl Scenario {
                 }
                 _ => {}
             }
+        }
+        Ok(())
+    }
+
+    /// Async progress tracking where Spark accepts it: micro-batches (not continuous), and a
+    /// sink Spark names (`validateAndGetTrigger`: Kafka, console, memory, noop; modelled as
+    /// the append sink, a Kafka topic); modelled for the Kafka-like log only.
+    pub(super) fn validate_async_progress(&self) -> Result<(), ScenarioError> {
+        if self.async_progress.is_none() {
+            return Ok(());
+        }
+        if self.execution != Execution::MicroBatch || self.source.kind != SourceKind::ReplayableLog
+        {
+            return Err(invalid(
+                "async_progress",
+                "modelled for the Kafka-like log (`replayable-log`) in micro-batches",
+            ));
+        }
+        if self.sink.kind != SinkKind::Append {
+            return Err(invalid(
+                "async_progress",
+                format!(
+                    "Spark refuses it: \"Sink {} does not support async progress tracking\" (only Kafka, console, memory and noop sinks do; here `append`, a Kafka topic)",
+                    self.sink.kind
+                ),
+            ));
         }
         Ok(())
     }
