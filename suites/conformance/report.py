@@ -69,15 +69,17 @@ SIMPLIFICATIONS = """## Where batchscope simplifies on purpose
   `torn-offset-log` preset, whose power loss leaves `offsets/2` empty: its restart must fail
   (verdict `stuck`) and its trace must quote Spark's error, the path written relative to the
   checkpoint and without the period Spark puts after it.
-- **Two drivers** (`two-drivers`). Spark does not lock a checkpoint folder; the suite runs the
-  two drivers as separate processes, ordered by marker files (driver 1 waits inside
-  foreachBatch of batch N, its rows written, until driver 2 has run to the end). The first
-  driver's error (`HDFSMetadataLog.add` finds `commits/N` written, and
-  `MicroBatchExecution.markMicroBatchEnd` raises `CONCURRENT_STREAM_LOG_UPDATE`) must be in
-  `batchscope run --preset two-drivers`'s trace, up to the batch id it names.
-- **No preset for** async progress tracking, changed sources, named sources added on
-  restart, and input files deleted after the kill: only the restart prediction (and what
-  inspect reads) is compared.
+- **Two drivers** (`two-drivers`). Spark takes no lock on a checkpoint folder across
+  processes (`StreamingQueryManager` refuses a second active query with the same id only
+  within one session); the suite runs the two drivers as separate processes, ordered by
+  marker files (driver 1 waits inside foreachBatch of batch N, its rows written, until
+  driver 2 has run to the end). The first driver's error (`HDFSMetadataLog.add` finds
+  `commits/N` written, and `MicroBatchExecution.markMicroBatchEnd` raises
+  `CONCURRENT_STREAM_LOG_UPDATE`) must be in `batchscope run --preset two-drivers`'s trace,
+  in the line of its `driver-lost-log-race` event, up to the batch id it names.
+- **No `batchscope run` row** for async progress tracking (its noop sink keeps no rows to
+  count), changed sources, named sources added on restart, and input files deleted after the
+  kill: only the restart prediction (and what inspect reads) is compared.
 - **Restarts with other settings.** `input-deleted*`, `max-files-changed` and
   `shuffle-partitions-changed` restart with confs or a `maxFilesPerTrigger` the killed run did
   not have. `inspect` is compared on what it says about them: the input files of the re-run
