@@ -323,7 +323,8 @@ SCENARIOS += [
         "kill": _fb("after_write"),
         "expect_at_kill": {"present": [f"ckpt/offsets/{N}"], "absent": [f"ckpt/commits/{N}"]},
         "inspect_args": ["--sources", "2"],
-        "batchscope": None,
+        "batchscope": {"preset": "evolution-source-added", "crash": f"sink-commit@{N}",
+                       "trace_has": "restart_error", "event": "query-failed"},
         "why": "offset lines are matched to sources by position: one line, two sources",
     },
     {

@@ -153,6 +153,23 @@ pub fn lesson_text(preset: &str) -> String {
     batchscope_view::microbatch::lesson_text::lesson_text_wire(preset)
 }
 
+/// The note of event `seq` of the run the link `link` makes
+/// (`batchscope_view::microbatch::explain`), which the page's first load does not carry; the
+/// run is made once per link (the minimap's).
+#[wasm_bindgen]
+pub fn step_note(link: &str, seq: u32) -> Result<String, JsValue> {
+    let run = batchscope_web::microbatch::components::minimap_host::run_of(link)
+        .map_err(|e| JsValue::from_str(&format!("the run's link: {e}")))?;
+    let event = run
+        .events()
+        .get(seq as usize)
+        .ok_or_else(|| JsValue::from_str(&format!("the run has no event #{seq}")))?;
+    Ok(batchscope_view::microbatch::explain::explain(
+        event,
+        run.last().scenario(),
+    ))
+}
+
 /// Draws the minimap of the run `link` makes at `cursor`, with the tour's `stops`, into
 /// `root`; a click on a batch says `seek` (a `shell::ModuleReply::Seek`).
 fn draw_minimap(

@@ -41,6 +41,7 @@ export function module_export(kind, hash) { return wasm_bindgen.export_file(kind
 export function modes_ready() { return ready; }
 export function module_spark_chart(numbers, chart, width, height, dark) { return wasm_bindgen.spark_chart(numbers, chart, width, height, dark); }
 export function module_lesson_text(preset) { return wasm_bindgen.lesson_text(preset); }
+export function module_step_note(link, seq) { return wasm_bindgen.step_note(link, seq); }
 "#)]
 extern "C" {
     /// Loads the module once (its bindings script, then its `.wasm`); a failed load may be
@@ -68,6 +69,9 @@ extern "C" {
     /// (`batchscope_view::microbatch::lesson_text::lesson_text_wire`).
     #[wasm_bindgen(catch)]
     fn module_lesson_text(preset: &str) -> Result<String, JsValue>;
+    /// The module's `step_note`: the note of event `seq` of the run `link` makes.
+    #[wasm_bindgen(catch)]
+    fn module_step_note(link: &str, seq: u32) -> Result<String, JsValue>;
     /// The module's `spark_chart`: one chart of the Spark UI tab as SVG.
     #[wasm_bindgen(catch)]
     fn module_spark_chart(
@@ -127,6 +131,12 @@ pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String>
 /// first): the page's first load carries none of them.
 pub fn lesson_text_in_module(preset: &str) -> Result<String, String> {
     module_lesson_text(preset).map_err(describe)
+}
+
+/// The step note of event `seq` of the run the link `link` makes, from the loaded module
+/// ([`load_module`] first): the page's first load carries no note.
+pub fn step_note_in_module(link: &str, seq: u64) -> Result<String, String> {
+    module_step_note(link, seq as u32).map_err(describe)
 }
 
 /// Whether the module is loaded (then [`chart_in_module`] draws at once).

@@ -27,7 +27,7 @@ pub use browser::{media_matches, now_ms};
 pub use controls::{icon, release_focus, Icon, PlayerControls, PlayerControlsProps};
 pub use lazy_mode::{
     chart_in_module, draw_in_module, export_in_module, lesson_text_in_module, load_module,
-    module_loaded, remove_from_module, LazyMode,
+    module_loaded, remove_from_module, step_note_in_module, LazyMode,
 };
 pub use lesson_card::{LessonCard, LessonCardProps};
 pub use mode_tabs::{ModeTabs, ModeTabsProps};

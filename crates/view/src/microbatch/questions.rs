@@ -164,7 +164,7 @@ pub fn stop_texts(name: &str) -> Option<Vec<&'static str>> {
             "Batch 1's offsets stay in the driver's memory: the 2500 ms interval since offsets/0 has not passed. Its commits/1 will not be written either.",
             "The driver dies after batch 2's sink write. The sink has batches 0 to 2; the folder has batch 0's entries only.",
             "The restart finds batch 0 committed and plans the next batch from offsets/0's end.",
-            "That batch reads what batches 1 and 2 had read, and more: appended a second time.",
+            "The restart's batch 1 reads what batches 1 and 2 had read, and more: appended a second time.",
             "Every row of batches 1 and 2 is in the sink twice: async progress tracking is at-least-once after a crash.",
         ],
         "two-drivers" => vec![

@@ -21,7 +21,6 @@ use crate::shell::{LessonCard, ModeTabs, Notices, PlayerCmd};
 use batchscope_engine::microbatch::event::EventKind;
 use batchscope_engine::microbatch::scenario::{presets, Scenario, SourceKind};
 use batchscope_engine::microbatch::source::uses_meta_table;
-use batchscope_view::microbatch::explain::explain;
 use batchscope_view::microbatch::lessons::lesson_head;
 use batchscope_view::microbatch::panels::{self, batch_offsets, offset_text, SinkDetail};
 use batchscope_view::microbatch::tab::Tab;
@@ -173,6 +172,11 @@ pub fn App(props: &AppProps) -> Html {
     let sink = panels::sink_view_with(world, &player.mode.run.expected, &progress, &lost, detail);
     let badge = panels::progress_badge(settled, &progress, sink.lost_keys.len() as u64);
 
+    // The link of the moment on screen, for the Export menu and the lab's buttons (each writes
+    // it out only when used); the part the run is made from, for the minimap and the notes.
+    let link = player.url_state();
+    let (run_link, batches, on_seek) = use_minimap_run(&run, &link, &on_action);
+
     // Lesson and the note on the current step.
     let preset = &player.mode.preset;
     let (paragraphs, stop_texts) = super::lesson_text::use_lesson_texts(preset, props.texts);
@@ -185,6 +189,7 @@ pub fn App(props: &AppProps) -> Html {
         .map(|(c, title)| (c, title.to_string()))
         .collect();
     let current = world.events().last();
+    let step_note = super::lesson_text::use_step_note(props.texts, &run_link, current, scenario);
     let (step_head, mut note, alarm) = match current {
         Some(e) => (
             format!(
@@ -194,7 +199,7 @@ pub fn App(props: &AppProps) -> Html {
                 e.at_ms,
                 batchscope_view::microbatch::labels::arrow_label_for(&e.kind, scenario.source.kind)
             ),
-            explain(e, scenario),
+            step_note.unwrap_or_default(),
             matches!(
                 e.kind,
                 EventKind::Crashed { .. }
@@ -300,10 +305,6 @@ pub fn App(props: &AppProps) -> Html {
         320.0
     };
     let preset_list = preset_list(preset, player.mode.custom.is_some(), scenario);
-    // The link of the moment on screen, for the Export menu and the lab's buttons (each writes
-    // it out only when used).
-    let link = player.url_state();
-    let (run_link, batches, on_seek) = use_minimap_run(&run, &link, &on_action);
     // Compare mode: both runs, drawn from the link's part they are made from.
     let diagram = match (&player.mode.versus, &props.compare) {
         (Some(_), Some(compare)) => compare.emit(CompareSlot {

@@ -5,8 +5,14 @@
 //! first shown, as Topology fetches it), so the first load stays small.
 //! Component tests take them in place ([`texts_in_place`]). Texts are kept once per preset for
 //! the page's life (a few KB each), as `&'static str` like the ones written in the code.
+//!
+//! The step notes (`batchscope_view::microbatch::explain`) come the same way: the page asks the
+//! second module for the note of step N of the run its link makes ([`use_step_note`]); the
+//! first screen, before the first step, needs none.
 
-use crate::shell::{lesson_text_in_module, load_module, module_loaded};
+use crate::shell::{lesson_text_in_module, load_module, module_loaded, step_note_in_module};
+use batchscope_engine::microbatch::event::Event;
+use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_view::microbatch::lesson_text::parse_lesson_text_wire;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -19,6 +25,8 @@ pub type Texts = batchscope_view::microbatch::lesson_text::LessonWords<&'static 
 #[derive(Clone, Copy)]
 pub struct TextSource {
     get: fn(&str) -> Option<Texts>,
+    /// The note of a step: (the link its run is made from, the step, the scenario).
+    note: fn(&str, &Event, &Scenario) -> Option<String>,
     /// Whether a `None` means "load the second module, then ask again".
     from_module: bool,
 }
@@ -34,6 +42,11 @@ impl PartialEq for TextSource {
 pub fn texts_from_module() -> TextSource {
     TextSource {
         get: from_module,
+        note: |link, event, _| {
+            module_loaded()
+                .then(|| step_note_in_module(link, event.seq).ok())
+                .flatten()
+        },
         from_module: true,
     }
 }
@@ -47,6 +60,11 @@ pub fn texts_in_place() -> TextSource {
             use batchscope_view::microbatch::tour_text::{tour_texts, tour_titles};
             let stops = tour_titles(preset).into_iter().zip(tour_texts(preset));
             Some((lesson_paragraphs(preset), stops.collect()))
+        },
+        note: |_, event, scenario| {
+            Some(batchscope_view::microbatch::explain::explain(
+                event, scenario,
+            ))
         },
         from_module: false,
     }
@@ -117,6 +135,46 @@ pub fn use_lesson_texts(preset: &str, source: Option<TextSource>) -> Texts {
         None if *failed => (vec![FAILED], vec![]),
         None => (vec![LOADING], vec![]),
     }
+}
+
+/// What a step's note says while the second module loads, and if it could not be loaded.
+pub const NOTE_LOADING: &str = "…";
+/// … and if it could not be loaded.
+pub const NOTE_FAILED: &str =
+    "The step's note could not be loaded (the page's second module did not load): reload the page to try again.";
+
+/// The note of step `event` of the run `link` makes (`None` before the first step): while the
+/// module loads, [`NOTE_LOADING`]; once it is in, the component draws again with the note.
+#[hook]
+pub fn use_step_note(
+    source: Option<TextSource>,
+    link: &str,
+    event: Option<&Event>,
+    scenario: &Scenario,
+) -> Option<String> {
+    let loaded = use_state(|| 0u32);
+    let failed = use_state(|| false);
+    let got = event.map(|e| source.and_then(|s| (s.note)(link, e, scenario)));
+    {
+        let (loaded, failed) = (loaded.clone(), failed.clone());
+        let wanted =
+            source.is_some_and(|s| s.from_module) && got.as_ref().is_some_and(Option::is_none);
+        use_effect_with(wanted, move |wanted| {
+            if *wanted {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match load_module().await {
+                        Ok(()) => loaded.set(*loaded + 1),
+                        Err(_) => failed.set(true),
+                    }
+                });
+            }
+        });
+    }
+    got.map(|note| match note {
+        Some(note) => note,
+        None if *failed => NOTE_FAILED.to_string(),
+        None => NOTE_LOADING.to_string(),
+    })
 }
 
 /// The tour of `preset` as the lesson card shows it: what starting it arms (`arms

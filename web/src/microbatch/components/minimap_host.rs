@@ -83,10 +83,27 @@ pub fn use_minimap_run(
     (made.0.clone(), made.1, on_seek)
 }
 
-/// The run of `hash`, or what is wrong with it.
-fn run_of(hash: &str) -> Result<Shared<Run>, String> {
-    let link = Micro::parse_link(hash).map_err(|errors| errors.join("; "))?;
-    Ok(Shared(Player::<Micro>::from_link(link).mode.run))
+/// The run of `hash`, or what is wrong with it; the last one made is kept, so the minimap and
+/// the step notes the second module gives for one run make it once.
+pub fn run_of(hash: &str) -> Result<Shared<Run>, String> {
+    /// A link and its run (or what is wrong with the link).
+    type Made = (String, Result<Shared<Run>, String>);
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<Made>> = const { std::cell::RefCell::new(None) };
+    }
+    if let Some(kept) = LAST.with(|l| {
+        l.borrow()
+            .as_ref()
+            .filter(|(h, _)| h == hash)
+            .map(|(_, r)| r.clone())
+    }) {
+        return kept;
+    }
+    let made = Micro::parse_link(hash)
+        .map_err(|errors| errors.join("; "))
+        .map(|link| Shared(Player::<Micro>::from_link(link).mode.run));
+    LAST.with(|l| *l.borrow_mut() = Some((hash.to_string(), made.clone())));
+    made
 }
 
 /// The minimap drawn in place: the run made from the slot's link (once per link).
