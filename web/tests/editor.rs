@@ -71,3 +71,37 @@ async fn an_edit_runs_as_a_scenario_of_its_own_and_a_broken_one_names_the_field(
     assert_eq!(verdict(&r), now, "the last valid run stays");
     app.destroy();
 }
+
+#[wasm_bindgen_test]
+async fn the_form_arms_a_fault_and_names_an_unknown_one() {
+    let mut with_fault = preset("kafka-append").unwrap();
+    with_fault.faults.push("second-driver@2".parse().unwrap());
+    let want = check(&with_fault).verdict.name();
+    let plain = check(&preset("kafka-append").unwrap()).verdict.name();
+    assert_ne!(want, plain, "the fault should change the verdict");
+
+    let (r, app) = mount("#preset=kafka-append&at=999999");
+    settle().await;
+    assert_eq!(verdict(&r), plain);
+    click(&r, "[data-testid=editor-open]");
+    settle().await;
+    let faults: web_sys::HtmlInputElement = find(&r, "[data-testid=ed-faults]").dyn_into().unwrap();
+    faults.set_value("second-driver@2");
+    fire(&faults, "change");
+    settle().await;
+    settle().await;
+    assert_eq!(verdict(&r), want, "the run with the fault");
+
+    // An unknown kind: the error names the field and the kinds, the run stays.
+    let faults: web_sys::HtmlInputElement = find(&r, "[data-testid=ed-faults]").dyn_into().unwrap();
+    faults.set_value("no-such@2");
+    fire(&faults, "change");
+    settle().await;
+    let error = text(&r, "[data-testid=ed-error]");
+    assert!(
+        error.contains("faults") && error.contains("second-driver"),
+        "{error}"
+    );
+    assert_eq!(verdict(&r), want, "the last valid run stays");
+    app.destroy();
+}

@@ -1,10 +1,10 @@
 //! The scenario editor: a form for what people change most (source kind and settings, channels,
-//! rate, sink kind, trigger interval, batches, restart delay, crashes) and a JSON tab for the rest, validated
+//! rate, sink kind, trigger interval, batches, restart delay, crashes, faults) and a JSON tab for the rest, validated
 //! as you type with errors naming the field. Every valid edit runs at once; while the text is
 //! invalid the last valid run stays on screen. Start from a preset, load a `.json` file, save
 //! the scenario as a file. The page has the second module draw it (`super::editor_host`).
 
-use batchscope_engine::microbatch::scenario::{presets, CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{presets, CrashPoint, Fault, Scenario};
 use std::collections::BTreeSet;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -169,6 +169,15 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
             .collect::<Result<_, _>>()?;
         Ok(())
     });
+    let on_faults = field(|s, v| {
+        s.faults = v
+            .split(',')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .map(|f| f.parse::<Fault>().map_err(|e| format!("faults: {e}")))
+            .collect::<Result<_, _>>()?;
+        Ok(())
+    });
     let on_preset = {
         let (apply, seed) = (apply.clone(), last_valid.seed);
         Callback::from(move |e: Event| {
@@ -234,6 +243,7 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
         }) }</> }
     };
     let crashes: Vec<String> = s.crashes.iter().map(|c| c.to_string()).collect();
+    let faults: Vec<String> = s.faults.iter().map(|f| f.to_string()).collect();
     let input = |label: &str, id: &str, value: String, cb: Callback<String>| {
         html! {
             <label class="ed-field">{ label }
@@ -289,7 +299,10 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
                     <label class="ed-field">{ "crashes (NAME@BATCH, comma separated)" }
                         <input type="text" data-testid="ed-crashes" value={crashes.join(", ")} onchange={value_of(on_crashes)} />
                     </label>
-                    <p class="ed-hint">{ "Bursts, idle stretches, splits and outages: JSON tab (schema: schemas/scenario.schema.json)." }</p>
+                    <label class="ed-field">{ "faults (KIND@BATCH, comma separated)" }
+                        <input type="text" data-testid="ed-faults" value={faults.join(", ")} onchange={value_of(on_faults)} />
+                    </label>
+                    <p class="ed-hint">{ "Bursts, idle stretches, splits, outages, a change at a restart, async progress tracking: JSON tab (schema: schemas/scenario.schema.json)." }</p>
                 </div>
             }
         </aside>
