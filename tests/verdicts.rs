@@ -117,6 +117,14 @@ const TABLE: &[Row] = &[
     // A second driver on the checkpoint re-runs batch 2 after its write, whatever crash came
     // first (a crash before the stall re-runs batch 2 in the next run, which then stalls).
     ("two-drivers", 2, all([D, D, D, D, D, D, D])),
+    // Async progress tracking turned off at the restart: offsets/3 is on disk and offsets/2 is
+    // not, so from offsets/3 on every ordinary restart is refused (a crash before it re-reads
+    // batch 1 from offsets/0).
+    (
+        "async-progress-off",
+        3,
+        [Some(D), Some(S), None, Some(S), Some(S), Some(S), Some(S)],
+    ),
     // Async progress tracking: only batch 0's entries are on disk by batch 2, so any crash in
     // batch 2 re-reads batch 1 (the source's commit step is not taken: it never fires).
     (

@@ -471,6 +471,7 @@ fn stop_names(preset: &str) -> Vec<Option<&'static str>> {
         "metadata-lost-txn-sink" => vec![s("batch 2"), N, N, s("metadata"), s("batch 2"), N],
         "evolution-source-added" => vec![s("commits/2"), N, N, N, N],
         "async-progress" => vec![s("offsets/0"), N, N, N, s("batch 1"), N],
+        "async-progress-off" => vec![s("offsets/3"), N, N, N, N],
         "two-drivers" => vec![s("batch 2"), N, N, s("batch 2"), N, N],
         "backlog-crash-loop" => vec![N, s("offsets/2"), N, N, N, N, N, N],
         "backlog-limited" => vec![N, N, s("offsets/2"), s("commits/2"), N],

@@ -72,7 +72,7 @@ fn a_bad_budget_or_restart_change_is_one_line_and_exit_2() {
         ),
         (
             base("replayable-log", r#","on_restart":{"from":1}"#),
-            "on_restart: changes nothing: give max_offsets_per_trigger or sources",
+            "on_restart: changes nothing: give max_offsets_per_trigger, sources or async_progress",
         ),
     ];
     for (i, (json, needle)) in cases.iter().enumerate() {

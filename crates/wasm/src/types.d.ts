@@ -531,7 +531,7 @@ export interface Scenario {
     /** The most records one task can hold; an attempt holding more runs out of memory. */
     task_memory_records?: number;
     /** A change made before the `from`-th restart (default 1): a new maxOffsetsPerTrigger, or the count of sources. */
-    on_restart?: { from?: number; max_offsets_per_trigger?: number; sources?: number };
+    on_restart?: { from?: number; max_offsets_per_trigger?: number; sources?: number; async_progress?: boolean };
     /** Asynchronous progress tracking (`asyncProgressTrackingCheckpointIntervalMs`); absent: off. */
     async_progress?: { checkpoint_interval_ms?: number };
 }

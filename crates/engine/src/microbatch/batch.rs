@@ -74,7 +74,7 @@ impl World {
     }
 
     pub(super) fn write_offsets(&mut self, batch_id: u64) -> EventKind {
-        if let Some(a) = self.scenario.async_progress {
+        if let Some(a) = self.scenario.async_progress_in_run(self.run) {
             // Async progress tracking commits sources only for entries on disk; Spark's Kafka
             // source keeps nothing to commit, so the step is left out.
             self.phase = Phase::GetBatch { batch_id };
@@ -110,7 +110,7 @@ impl World {
         if let Some(threshold) = batch_id.checked_sub(MIN_BATCHES_TO_RETAIN) {
             self.checkpoint.purge(threshold);
         }
-        self.phase = if batch_id > 0 && self.scenario.async_progress.is_none() {
+        self.phase = if batch_id > 0 && self.scenario.async_progress_in_run(self.run).is_none() {
             Phase::SourceCommit { batch_id }
         } else {
             Phase::GetBatch { batch_id }
@@ -232,7 +232,7 @@ impl World {
     }
 
     pub(super) fn commit_log(&mut self, batch_id: u64) -> EventKind {
-        if self.scenario.async_progress.is_some() {
+        if self.scenario.async_progress_in_run(self.run).is_some() {
             // `markMicroBatchEnd`: the entry is written for a batch whose offsets were written,
             // and for the run's first batch; the others are kept in memory.
             let first = !std::mem::replace(&mut self.driver.async_first_done, true);

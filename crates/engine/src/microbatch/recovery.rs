@@ -88,7 +88,7 @@ impl World {
             .map(|n| (0..n).map(checkpoint::SourceId::Index).collect());
         checkpoint::RestartOptions {
             spark: self.scenario.spark(),
-            async_progress_tracking: self.scenario.async_progress.is_some(),
+            async_progress_tracking: self.scenario.async_progress_in_run(self.run).is_some(),
             query_sources,
         }
     }
@@ -138,7 +138,7 @@ impl World {
             RestartAction::Rerun { batch_id } => {
                 // The start is `offsets/L-1`; with async progress tracking the previous entry
                 // on disk, whatever batch it is (`validateOffsetLogAndGetPrevOffset`).
-                let previous = if self.scenario.async_progress.is_some() {
+                let previous = if self.scenario.async_progress_in_run(self.run).is_some() {
                     self.checkpoint
                         .offset_log_ids()
                         .into_iter()

@@ -45,6 +45,12 @@ pub fn head(name: &str) -> Option<Head> {
             try_crash: Some("sink-commit@2"),
             try_outcome: "the folder holds only batch 0's entries when the driver dies: the restart re-reads batches 1 and 2 — duplicates",
         },
+        "async-progress-off" => Head {
+            title: "Async progress tracking switched off",
+            question: "Can I turn asyncProgressTrackingEnabled off again on the same checkpoint? (apache/spark PR #38517; MicroBatchExecution.populateStartOffsets)",
+            try_crash: Some("sink-commit@3"),
+            try_outcome: "offsets/2 was never written, and an ordinary restart of batch 3 needs it: every restart is refused — stuck",
+        },
         "two-drivers" => Head {
             title: "Two drivers on one checkpoint",
             question: "What happens when a second driver starts on a checkpoint a first one is still using? (Spark's CONCURRENT_STREAM_LOG_UPDATE error; MicroBatchExecution, HDFSMetadataLog.add)",
@@ -86,6 +92,12 @@ pub fn paragraphs(name: &str) -> Option<Vec<&'static str>> {
             "Turning it off on such a checkpoint: the ordinary restart needs offsets/N-1 to re-run batch N, and the async log may have skipped it — the restart then fails (\"batch N-1 doesn't exist\") until the log is contiguous again (the review of apache/spark PR #38517). `batchscope inspect --async-progress-tracking` predicts the restart either way.",
             "The write itself is modelled as done the moment it is issued; in Spark it can still be in flight when the driver dies (inferred from the code). Real pyspark 4.3.0 and 3.5.9 with a one-hour interval keep only batch 0's entries and restart with batch 1, as here.",
         ],
+        "async-progress-off" => vec![
+            "The query runs with asyncProgressTrackingEnabled and an interval of 2500 ms, as in async-progress: the folder gets offsets/0 and then offsets/3, nothing between (the Checkpoint tab shows it). The driver dies in batch 3, and the operator restarts the query without the option, to have every batch logged again.",
+            "An ordinary restart (MicroBatchExecution.populateStartOffsets) reads the latest entry, offsets/3, and asks for offsets/2 to know where batch 3 started (validateOffsetLogAndGetPrevOffset) — before it looks at the commit log at all. offsets/2 was never written: Spark 4.1 and later stop with \"requirement failed: Previous batch 2 not found in offset log\", earlier releases with \"batch 2 doesn't exist\".",
+            "Every restart fails the same way: stuck. A crash after commits/3 fails too, since the check comes first. The async restart does not need offsets/N-1 — it takes the previous entry on disk — so restarting with the option on again works, and re-reads everything since offsets/0 (async-progress).",
+            "The review of apache/spark PR #38517 notes that the option cannot simply be turned off on such a checkpoint. The way out: run with it on until a batch is logged whose predecessor is on disk too, or start a new checkpoint. (Inferred from Spark's code; this case is not run against real Spark here.)",
+        ],
         "two-drivers" => vec![
             "A driver is not always dead when it stops answering: a long garbage-collection pause, a network partition or a hung node can look the same. Here the driver stalls after the sink wrote batch 2 and before commits/2, and a job scheduler that takes it for dead starts a second driver on the same checkpoint folder.",
             "Spark takes no lock on a checkpoint folder. Its one guard is that a log entry is never overwritten: HDFSMetadataLog.add writes offsets/N and commits/N only if the file is not there yet, and returns false otherwise (within one Spark application a second query with the same id is refused at start; across applications nothing checks).",
@@ -121,6 +133,13 @@ pub fn stop_titles(name: &str) -> Option<Vec<&'static str>> {
             "Resumed after batch 0",
             "Batches 1 and 2 again",
             "At-least-once",
+        ],
+        "async-progress-off" => vec![
+            "offsets/3, after a gap",
+            "Killed in batch 3",
+            "Restarted without the option",
+            "Previous batch not found",
+            "Stuck",
         ],
         "two-drivers" => vec![
             "Batch 2 is in the sink",
@@ -166,6 +185,13 @@ pub fn stop_texts(name: &str) -> Option<Vec<&'static str>> {
             "The restart finds batch 0 committed and plans the next batch from offsets/0's end.",
             "The restart's batch 1 reads what batches 1 and 2 had read, and more: appended a second time.",
             "Every row of batches 1 and 2 is in the sink twice: async progress tracking is at-least-once after a crash.",
+        ],
+        "async-progress-off" => vec![
+            "offsets/3 is written: 2500 ms have passed since offsets/0. offsets/1 and offsets/2 stayed in memory.",
+            "The driver dies in batch 3, before commits/3. The operator restarts the query without async progress tracking.",
+            "The ordinary restart re-runs batch 3, and needs offsets/2 for its start.",
+            "offsets/2 was never written: \"requirement failed: Previous batch 2 not found in offset log\". The query fails.",
+            "Every restart fails the same way: stuck. Turned on again, the option's own restart would go on from offsets/0.",
         ],
         "two-drivers" => vec![
             "The sink has batch 2's rows; commits/2 is next.",

@@ -410,6 +410,13 @@ fn retention_stops(preset: &str) -> Option<Vec<Stop>> {
             stop(Batch(E::SinkCommitted, 1), Some(Sink)),
             stop(End, Some(Sink)),
         ],
+        "async-progress-off" => vec![
+            stop(Batch(E::OffsetLogWritten, 3), Some(Checkpoint)),
+            stop(Next(E::Crashed), Some(Checkpoint)),
+            stop(Next(E::Recovered), Some(Checkpoint)),
+            stop(Next(E::QueryFailed), Some(Checkpoint)),
+            stop(End, Some(Sink)),
+        ],
         "two-drivers" => vec![
             stop(Batch(E::SinkCommitted, 2), Some(Sink)),
             stop(Next(E::DriverStalled), Some(Checkpoint)),

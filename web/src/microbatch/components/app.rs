@@ -172,11 +172,9 @@ pub fn App(props: &AppProps) -> Html {
     let sink = panels::sink_view_with(world, &player.mode.run.expected, &progress, &lost, detail);
     let badge = panels::progress_badge(settled, &progress, sink.lost_keys.len() as u64);
 
-    // The link of the moment on screen, for the Export menu and the lab's buttons (each writes
-    // it out only when used); the part the run is made from, for the minimap and the notes.
+    // The link on screen (Export menu, lab buttons); the run's part (minimap, step notes).
     let link = player.url_state();
     let (run_link, batches, on_seek) = use_minimap_run(&run, &link, &on_action);
-
     // Lesson and the note on the current step.
     let preset = &player.mode.preset;
     let (paragraphs, stop_texts) = super::lesson_text::use_lesson_texts(preset, props.texts);
@@ -189,7 +187,7 @@ pub fn App(props: &AppProps) -> Html {
         .map(|(c, title)| (c, title.to_string()))
         .collect();
     let current = world.events().last();
-    let step_note = super::lesson_text::use_step_note(props.texts, &run_link, current, scenario);
+    let note_of = super::lesson_text::use_step_note(props.texts, &run_link, current, scenario);
     let (step_head, mut note, alarm) = match current {
         Some(e) => (
             format!(
@@ -199,7 +197,7 @@ pub fn App(props: &AppProps) -> Html {
                 e.at_ms,
                 batchscope_view::microbatch::labels::arrow_label_for(&e.kind, scenario.source.kind)
             ),
-            step_note.unwrap_or_default(),
+            note_of.unwrap_or_default(),
             matches!(
                 e.kind,
                 EventKind::Crashed { .. }

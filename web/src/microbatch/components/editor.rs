@@ -27,6 +27,28 @@ fn text_of(s: &Scenario) -> String {
     s.to_json()
 }
 
+/// The form's crashes field (`NAME@BATCH, …`) into the scenario, or what is wrong.
+fn set_crashes(s: &mut Scenario, v: &str) -> Result<(), String> {
+    s.crashes = v
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(|c| c.parse::<CrashPoint>().map_err(|e| format!("crashes: {e}")))
+        .collect::<Result<_, _>>()?;
+    Ok(())
+}
+
+/// The form's faults field (`KIND@BATCH, …`) into the scenario, or what is wrong.
+fn set_faults(s: &mut Scenario, v: &str) -> Result<(), String> {
+    s.faults = v
+        .split(',')
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(|f| f.parse::<Fault>().map_err(|e| format!("faults: {e}")))
+        .collect::<Result<_, _>>()?;
+    Ok(())
+}
+
 /// A preset's scenario renamed, so the page does not take the edit for the preset itself.
 fn from_preset(name: &str, seed: u64) -> Option<Scenario> {
     let mut s = batchscope_engine::microbatch::scenario::preset(name).ok()?;
@@ -160,24 +182,8 @@ pub fn ScenarioEditor(props: &ScenarioEditorProps) -> Html {
             .map_err(|_| format!("batches: `{v}` is not a whole number"))?;
         Ok(())
     });
-    let on_crashes = field(|s, v| {
-        s.crashes = v
-            .split(',')
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .map(|c| c.parse::<CrashPoint>().map_err(|e| format!("crashes: {e}")))
-            .collect::<Result<_, _>>()?;
-        Ok(())
-    });
-    let on_faults = field(|s, v| {
-        s.faults = v
-            .split(',')
-            .map(str::trim)
-            .filter(|f| !f.is_empty())
-            .map(|f| f.parse::<Fault>().map_err(|e| format!("faults: {e}")))
-            .collect::<Result<_, _>>()?;
-        Ok(())
-    });
+    let on_crashes = field(set_crashes);
+    let on_faults = field(set_faults);
     let on_preset = {
         let (apply, seed) = (apply.clone(), last_valid.seed);
         Callback::from(move |e: Event| {

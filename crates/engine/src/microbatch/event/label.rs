@@ -263,6 +263,8 @@ fn failed_from(reason: &str) -> Actor {
         || reason.starts_with("Failed to read")
         || reason.starts_with("[STREAMING_CHECKPOINT")
         || reason.starts_with("assertion failed: There are")
+        || reason.starts_with("requirement failed: Previous batch")
+        || reason.starts_with("batch ")
     {
         Actor::Checkpoint
     } else {

@@ -18,6 +18,15 @@ impl Scenario {
         }
     }
 
+    /// Async progress tracking in run `run`: the scenario's, unless an `on_restart` change
+    /// turned it off from its restart on.
+    pub fn async_progress_in_run(&self, run: u32) -> Option<super::AsyncProgress> {
+        match self.on_restart {
+            Some(c) if run > c.from && c.async_progress == Some(false) => None,
+            _ => self.async_progress,
+        }
+    }
+
     /// How many sources the query reads in run `run`, when an `on_restart` change set it
     /// (`None`: the scenario's one source).
     pub fn sources_in_run(&self, run: u32) -> Option<u32> {

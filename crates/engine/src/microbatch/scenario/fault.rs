@@ -232,7 +232,8 @@ pub fn is_default_fail_on_data_loss(b: &bool) -> bool {
 /// log's `maxOffsetsPerTrigger` (a batch already in `offsets/` keeps its logged range: Spark
 /// re-runs it as logged; the limit applies from the next batch constructed), or the number of
 /// (unnamed) sources the query reads (Spark matches the offset log's lines to the query's
-/// sources by position and refuses a different count: `OffsetSeq.toStreamProgress`).
+/// sources by position and refuses a different count: `OffsetSeq.toStreamProgress`), or async
+/// progress tracking turned off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OnRestart {
@@ -248,6 +249,10 @@ pub struct OnRestart {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
     pub sources: Option<u32>,
+    /// `false`: the restarted query runs without async progress tracking (`true` is not
+    /// modelled: give `async_progress` from the start); absent: unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub async_progress: Option<bool>,
 }
 
 fn first_restart() -> u32 {

@@ -258,6 +258,12 @@ fn retention_presets() -> Vec<Preset> {
             SinkKind::Append,
         ),
         base(
+            "async-progress-off",
+            "The same query restarted without async progress tracking: the offset log has gaps, and a re-run of a batch whose predecessor was never written is refused.",
+            SourceKind::ReplayableLog,
+            SinkKind::Append,
+        ),
+        base(
             "two-drivers",
             "A driver stalls after batch 2's sink write and a scheduler starts a second one on the same checkpoint: both write batch 2 to the sink, and the first fails with \"Concurrent update to the log\".",
             SourceKind::ReplayableLog,
@@ -376,6 +382,7 @@ fn tune(p: &mut Preset) {
                 from: if p.name == "backlog-limited" { 1 } else { 4 },
                 max_offsets_per_trigger: Some(6),
                 sources: None,
+                async_progress: None,
             });
         }
         "continuous-epochs" => {
@@ -419,12 +426,21 @@ fn tune_question(p: &mut Preset) {
                 from: 1,
                 max_offsets_per_trigger: None,
                 sources: Some(2),
+                async_progress: None,
             });
         }
-        "async-progress" => {
+        "async-progress" | "async-progress-off" => {
             p.scenario.async_progress = Some(super::AsyncProgress {
                 checkpoint_interval_ms: 2_500,
             });
+            if p.name == "async-progress-off" {
+                p.scenario.on_restart = Some(OnRestart {
+                    from: 1,
+                    max_offsets_per_trigger: None,
+                    sources: None,
+                    async_progress: Some(false),
+                });
+            }
         }
         "two-drivers" => {
             p.scenario.faults = vec![Fault {

@@ -151,10 +151,21 @@ impl Scenario {
                 "must be at least 1 (the first restart)",
             ));
         }
-        if change.max_offsets_per_trigger.is_none() && change.sources.is_none() {
+        if change.max_offsets_per_trigger.is_none()
+            && change.sources.is_none()
+            && change.async_progress.is_none()
+        {
             return Err(invalid(
                 "on_restart",
-                "changes nothing: give max_offsets_per_trigger or sources",
+                "changes nothing: give max_offsets_per_trigger, sources or async_progress",
+            ));
+        }
+        if change.async_progress == Some(true)
+            || (change.async_progress.is_some() && self.async_progress.is_none())
+        {
+            return Err(invalid(
+                "on_restart.async_progress",
+                "only false is modelled, and only when the scenario has async_progress (turning it on at a restart: give async_progress from the start)",
             ));
         }
         if change.max_offsets_per_trigger.is_some()
