@@ -27,25 +27,27 @@ fn text_of(s: &Scenario) -> String {
     s.to_json()
 }
 
+/// A comma-separated list (`NAME@BATCH, …`) read as `T`s, or what is wrong, named by `field`.
+fn parse_list<T: std::str::FromStr>(v: &str, field: &str) -> Result<Vec<T>, String>
+where
+    T::Err: std::fmt::Display,
+{
+    v.split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse::<T>().map_err(|e| format!("{field}: {e}")))
+        .collect()
+}
+
 /// The form's crashes field (`NAME@BATCH, …`) into the scenario, or what is wrong.
 fn set_crashes(s: &mut Scenario, v: &str) -> Result<(), String> {
-    s.crashes = v
-        .split(',')
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .map(|c| c.parse::<CrashPoint>().map_err(|e| format!("crashes: {e}")))
-        .collect::<Result<_, _>>()?;
+    s.crashes = parse_list::<CrashPoint>(v, "crashes")?;
     Ok(())
 }
 
 /// The form's faults field (`KIND@BATCH, …`) into the scenario, or what is wrong.
 fn set_faults(s: &mut Scenario, v: &str) -> Result<(), String> {
-    s.faults = v
-        .split(',')
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .map(|f| f.parse::<Fault>().map_err(|e| format!("faults: {e}")))
-        .collect::<Result<_, _>>()?;
+    s.faults = parse_list::<Fault>(v, "faults")?;
     Ok(())
 }
 
