@@ -209,7 +209,7 @@ fn bare_marks(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark>
         first_at((query[start.index], start.batch), start.index);
     }
     for (i, e) in events.iter().enumerate() {
-        if let EventKind::OffsetLogWritten { batch_id, .. } = e.kind {
+        if let Some(batch_id) = e.kind.offsets_logged() {
             let key = (query[i], batch_id);
             let first = find(&spans, key).map_or(i, |k| spans[k].1 .0.min(i));
             first_at(key, first);
@@ -260,7 +260,7 @@ fn marks_of(events: &[Event], cells: &[Cell], query: &[u32]) -> Vec<BatchMark> {
                     None => format!("after #{after_seq}"),
                 });
             }
-            EventKind::CommitLogWritten { batch_id, .. } if *batch_id == mark.batch_id => {
+            k if k.batch_done() == Some(mark.batch_id) => {
                 mark.committed = true;
             }
             EventKind::TaskFinished { batch_id, rows, .. } if *batch_id == mark.batch_id => {

@@ -106,11 +106,11 @@ impl Fold {
                 };
                 let op = match kind {
                     EventKind::GetOffset { .. } => Some(0),
-                    EventKind::OffsetLogWritten { .. } => Some(1),
+                    k if k.offsets_logged().is_some() => Some(1),
                     EventKind::GetBatch { .. } => Some(2),
                     EventKind::AddBatch { .. } => Some(3),
                     EventKind::SinkCommitted { .. } => Some(4),
-                    EventKind::CommitLogWritten { .. } => Some(5),
+                    k if k.batch_done().is_some() => Some(5),
                     EventKind::SourceCommit { .. } => None,
                     EventKind::TaskRead { rows, .. } => {
                         p.input_rows += rows;
@@ -122,7 +122,7 @@ impl Fold {
                     p.durations[op] += at.saturating_sub(*mark);
                 }
                 *mark = at;
-                if matches!(kind, EventKind::CommitLogWritten { .. }) {
+                if kind.batch_done().is_some() {
                     p.completed = true;
                     p.trigger_ms = at.saturating_sub(p.start_ms);
                     self.close();

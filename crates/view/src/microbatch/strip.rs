@@ -80,7 +80,7 @@ pub fn cells(events: &[Event]) -> Vec<Cell> {
                     recovery: Recovery::Rerun { .. },
                     ..
                 } => Mark::Rerun,
-                EventKind::CommitLogWritten { .. } => Mark::Commit,
+                k if k.batch_done().is_some() => Mark::Commit,
                 _ => Mark::None,
             };
             Cell { batch, mark }
@@ -104,7 +104,7 @@ pub fn batch_starts(events: &[Event]) -> Vec<BatchStart> {
                             EventKind::TriggerFired { .. } | EventKind::Crashed { .. }
                         )
                     })
-                    .any(|n| matches!(n.kind, EventKind::OffsetLogWritten { .. }));
+                    .any(|n| n.kind.offsets_logged().is_some());
                 constructed.then(|| BatchStart {
                     index,
                     label: batch_id.to_string(),
@@ -213,7 +213,7 @@ pub fn next_commit_cursor(events: &[Event], cursor: usize) -> usize {
         .iter()
         .enumerate()
         .skip(cursor)
-        .find(|(_, e)| matches!(e.kind, EventKind::CommitLogWritten { .. }))
+        .find(|(_, e)| e.kind.batch_done().is_some())
         .map_or(events.len(), |(i, _)| i + 1)
 }
 

@@ -121,9 +121,35 @@ impl EventKind {
             | EventKind::SinkWriteFailed { batch_id, .. }
             | EventKind::TaskFailed { batch_id, .. }
             | EventKind::SinkCommitted { batch_id, .. }
-            | EventKind::CommitLogWritten { batch_id, .. } => Some(*batch_id),
+            | EventKind::CommitLogWritten { batch_id, .. }
+            | EventKind::LogKeptInMemory { batch_id, .. }
+            | EventKind::DriverStalled { batch_id } => Some(*batch_id),
             EventKind::SourceCommit { batch_id, .. } => Some(batch_id + 1),
             EventKind::Crashed { point, .. } => point.map(|p| p.batch_id),
+            _ => None,
+        }
+    }
+
+    /// The batch whose offsets this event logs: `offsets/N` written, or kept in the driver's
+    /// memory by async progress tracking (the batch is constructed either way).
+    pub fn offsets_logged(&self) -> Option<u64> {
+        match self {
+            EventKind::OffsetLogWritten { batch_id, .. } => Some(*batch_id),
+            EventKind::LogKeptInMemory { batch_id, path } if path.starts_with("offsets/") => {
+                Some(*batch_id)
+            }
+            _ => None,
+        }
+    }
+
+    /// The batch this event finishes: `commits/N` written, or kept in the driver's memory by
+    /// async progress tracking.
+    pub fn batch_done(&self) -> Option<u64> {
+        match self {
+            EventKind::CommitLogWritten { batch_id, .. } => Some(*batch_id),
+            EventKind::LogKeptInMemory { batch_id, path } if path.starts_with("commits/") => {
+                Some(*batch_id)
+            }
             _ => None,
         }
     }
