@@ -2,7 +2,7 @@
 //! element of its own in `<body>`; the Topology and Inspect dashboards, the Explore dialog, the
 //! scenario editor, compare mode, the minimap, the Spark UI tab's charts and the Export menu's
 //! files are a second module (`batchscope-modes`) the page loads when one of them is first
-//! needed (the minimap: as the page mounts).
+//! needed (the minimap: once the browser is idle after the page's first paint).
 
 use batchscope_view::url::Dashboard;
 use batchscope_web::microbatch::components::chart_host::lazy_chart;

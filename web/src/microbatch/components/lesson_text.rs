@@ -103,7 +103,7 @@ pub fn use_lesson_texts(preset: &str, source: Option<TextSource>) -> Texts {
         use_effect_with((preset.to_string(), wanted), move |(_, wanted)| {
             if *wanted {
                 wasm_bindgen_futures::spawn_local(async move {
-                    match load_module().await {
+                    match load_module(false).await {
                         Ok(()) => loaded.set(*loaded + 1),
                         Err(_) => failed.set(true),
                     }
