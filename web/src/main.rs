@@ -15,8 +15,16 @@ use batchscope_web::microbatch::components::minimap_host::lazy_minimap;
 use batchscope_web::microbatch::components::App;
 use batchscope_web::shell::catch_traps;
 use batchscope_web::shell::{LazyMode, Root, RootProps};
-use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::prelude::{wasm_bindgen, Closure, JsValue};
 use yew::html;
+
+#[wasm_bindgen(inline_js = "export function after_paint(f) { \
+    if (document.hidden) setTimeout(f); else requestAnimationFrame(() => setTimeout(f)); }")]
+extern "C" {
+    /// Calls `f` in a task of its own once the next frame is painted (in a hidden tab, which
+    /// paints none, at once).
+    fn after_paint(f: &JsValue);
+}
 
 /// A deliberate trap, for the end-to-end test of the panic overlay (web/src/shell/panic.rs):
 /// the test calls it through `window.wasmBindings` (the module's exports, which Trunk's loader
@@ -28,6 +36,13 @@ pub fn deliberate_trap_for_tests() {
 
 fn main() {
     catch_traps();
+    // The first paint (index.html's, while the code loaded) reaches the screen before the long
+    // task that mounts the dashboard.
+    after_paint(&Closure::once_into_js(mount));
+}
+
+/// Mounts the page's root.
+fn mount() {
     // The page's root is an element of its own in `<body>`, not `<body>` itself: Yew listens
     // for events on the element it is mounted on, and the second module's Explore dialog and
     // scenario editor (Yew apps of their own) are drawn beside it, in elements of their own.

@@ -36,6 +36,8 @@ export function load_modes(js, jsIntegrity, wasm, wasmIntegrity, idle) {
       if (idle && window.requestIdleCallback) requestIdleCallback(() => begin && begin(), { timeout: 4000 });
       else begin();
     }).then(() => wasm_bindgen({ module_or_path: new Request(wasm, wasmIntegrity ? { integrity: wasmIntegrity } : {}) }))
+      // A task of its own for what the module draws first: compiling it took one already.
+      .then(() => new Promise(resolve => setTimeout(resolve, 0)))
       .then(() => { ready = true; });
     loading.catch(() => { loading = null; });
   } else if (!idle && begin) begin();
