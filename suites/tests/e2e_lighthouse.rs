@@ -82,6 +82,26 @@ fn score(report: &Value, category: &str) -> u32 {
     (score * 100.0).round() as u32
 }
 
+/// The fewest elements the page's document holds once the dashboard has mounted (about 500 on
+/// the bare link; the first paint alone is 7): a page that never mounted would score well.
+const MOUNTED_DOM: f64 = 300.0;
+
+/// Fails unless the audited load mounted the dashboard and logged no error.
+fn assert_mounted(report: &Value, run: usize) {
+    let elements = report["audits"]["dom-size"]["numericValue"]
+        .as_f64()
+        .unwrap_or(0.0);
+    let errors = &report["audits"]["errors-in-console"]["details"]["items"];
+    assert!(
+        elements >= MOUNTED_DOM,
+        "run {run}: the page holds {elements} elements: the dashboard did not mount ({errors})"
+    );
+    assert!(
+        errors.as_array().is_none_or(Vec::is_empty),
+        "run {run}: the page logged errors: {errors}"
+    );
+}
+
 /// The median of `values`.
 fn median<T: Copy + PartialOrd>(mut values: Vec<T>) -> T {
     values.sort_by(|a, b| a.partial_cmp(b).expect("numbers"));
@@ -118,6 +138,9 @@ fn lighthouse_mobile_scores_meet_the_floors() {
     let reports: Vec<Value> = (1..=RUNS)
         .map(|i| audit(&url, &chromium, &out.join(format!("report-{i}.json"))))
         .collect();
+    for (i, report) in reports.iter().enumerate() {
+        assert_mounted(report, i + 1);
+    }
     let mut below = vec![];
     for (id, name, floor) in FLOORS {
         let scores: Vec<u32> = reports.iter().map(|r| score(r, id)).collect();

@@ -13,18 +13,10 @@ use batchscope_web::microbatch::components::export::files_from_module;
 use batchscope_web::microbatch::components::lesson_text::texts_from_module;
 use batchscope_web::microbatch::components::minimap_host::lazy_minimap;
 use batchscope_web::microbatch::components::App;
-use batchscope_web::shell::catch_traps;
+use batchscope_web::shell::{after_paint, catch_traps};
 use batchscope_web::shell::{LazyMode, Root, RootProps};
-use wasm_bindgen::prelude::{wasm_bindgen, Closure, JsValue};
+use wasm_bindgen::prelude::{wasm_bindgen, Closure};
 use yew::html;
-
-#[wasm_bindgen(inline_js = "export function after_paint(f) { \
-    if (document.hidden) setTimeout(f); else requestAnimationFrame(() => setTimeout(f)); }")]
-extern "C" {
-    /// Calls `f` in a task of its own once the next frame is painted (in a hidden tab, which
-    /// paints none, at once).
-    fn after_paint(f: &JsValue);
-}
 
 /// A deliberate trap, for the end-to-end test of the panic overlay (web/src/shell/panic.rs):
 /// the test calls it through `window.wasmBindings` (the module's exports, which Trunk's loader
