@@ -49,6 +49,13 @@ if ! grep -qs "\"version\": \"4.14.1\"" "$root/suites/a11y/node_modules/axe-core
   npm ci --prefix "$root/suites/a11y" --no-audit --no-fund >/dev/null
 fi
 
+# Lighthouse, which suites/tests/e2e_lighthouse.rs runs on the release page (pinned by its lock file;
+# 12.2.3 is the last release whose `engines` accept the Node 20 of Debian's package).
+if ! grep -qs "\"version\": \"12.2.3\"" "$root/suites/lighthouse/node_modules/lighthouse/package.json"; then
+  log "installing lighthouse 12.2.3 for the page's audit"
+  npm ci --prefix "$root/suites/lighthouse" --no-audit --no-fund >/dev/null
+fi
+
 # Azurite, the Azure Blob Storage emulator of suites/tests/inspect_stores.rs (pinned by its lock file;
 # 3.35.0 is the last release whose `engines` accepts the Node 20 of Debian's package).
 if ! grep -qs "\"version\": \"3.35.0\"" "$root/suites/stores/node_modules/azurite/package.json"; then

@@ -1,7 +1,8 @@
 //! The dashboard's glossary (`web/glossary.html`, opened from the "?" button) against the
 //! dashboard: every term a newcomer meets in the lessons and panels has a line, each line says
 //! where the term shows on screen and links a public source, and the simplifications it
-//! carries for the lesson card are the engine's, word for word.
+//! carries for the lesson card are the engine's, word for word; every term the lessons and
+//! notes link (`batchscope_view::glossary_links::TERMS`) has its line.
 
 use batchscope_view::microbatch::lessons::{internal_reference, SIMPLIFICATIONS};
 
@@ -78,4 +79,19 @@ fn the_simplifications_are_the_engines() {
         .map(|(text, _)| text)
         .expect("the simplifications paragraph");
     assert_eq!(shown, SIMPLIFICATIONS);
+}
+
+#[test]
+fn every_linked_term_has_its_line() {
+    let page = glossary();
+    let ids: Vec<String> = entries(&page).into_iter().map(|(id, _, _)| id).collect();
+    let missing: Vec<(&str, &str)> = batchscope_view::glossary_links::TERMS
+        .iter()
+        .filter(|(_, id)| !ids.iter().any(|i| i == id))
+        .copied()
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "terms linked to no glossary line: {missing:?}"
+    );
 }

@@ -5,7 +5,8 @@
 //! Needs `bash scripts/page.sh` (the release page, `dist/`) and `/usr/bin/chromedriver` + `/usr/bin/chromium`
 //! (`apt-get install -y chromium chromium-driver`); it fails, naming the missing piece, without them.
 //! It also prints the release `.wasm` size and the time from a step click to the next frame.
-//! And the glossary: opened from the "?" button in a tab of its own.
+//! And the glossary: opened from the "?" button in a tab of its own, and from the terms the
+//! lesson card and the step note use, each a link to its own line.
 
 mod common;
 
@@ -338,6 +339,125 @@ async fn glossary_from_help(client: &Client, port: u16) -> TestResult {
 async fn the_glossary_opens_from_the_help_button() {
     let session = Session::start("glossary").await;
     let result = glossary_from_help(&session.client, session.port).await;
+    session.close().await;
+    if let Err(message) = result {
+        panic!("{message}");
+    }
+}
+
+/// The glossary links in `scope` (a CSS selector): each link's text, its `href` as written,
+/// and whether it opens a tab of its own without handing it the page.
+async fn term_links(client: &Client, scope: &str) -> Result<Vec<Value>, String> {
+    let links = js(
+        client,
+        &format!(
+            "return [...document.querySelectorAll('{scope} a.term')].map(a => \
+             [a.textContent, a.getAttribute('href'), a.target === '_blank' && a.rel === 'noopener']);"
+        ),
+    )
+    .await?;
+    Ok(links.as_array().cloned().unwrap_or_default())
+}
+
+/// Checks that `links` (of [`term_links`]) are relative links to the glossary's line of each
+/// term, as the view's term list names it, each term once; returns the first link's id.
+fn check_term_links(links: &[Value], where_: &str) -> Result<String, String> {
+    let mut ids = vec![];
+    for link in links {
+        let (text, href) = (
+            link[0].as_str().unwrap_or(""),
+            link[1].as_str().unwrap_or(""),
+        );
+        let id = batchscope_view::glossary_links::link_terms(text, &mut vec![])
+            .first()
+            .and_then(|(_, id)| *id)
+            .ok_or(format!(
+                "{where_}: `{text}` is linked but is no glossary term"
+            ))?;
+        if href != format!("glossary.html#{id}") || link[2] != json!(true) {
+            return Err(format!(
+                "{where_}: `{text}` links {link}, not a new tab of glossary.html#{id}"
+            ));
+        }
+        if ids.contains(&id) {
+            return Err(format!("{where_}: `{id}` is linked twice"));
+        }
+        ids.push(id);
+    }
+    ids.first()
+        .map(|id| id.to_string())
+        .ok_or(format!("{where_}: no term linked to the glossary"))
+}
+
+/// The terms of the lesson card and of the step note link to their glossary lines: each term
+/// once, relative links opening a tab of their own; following one shows its line, targeted.
+async fn glossary_from_terms(client: &Client, port: u16) -> TestResult {
+    open(client, port, "#preset=tablestore&seed=7&at=40").await?;
+    let lesson = term_links(client, ".lesson-body").await?;
+    check_term_links(&lesson, "the lesson")?;
+    // Step on until the note uses a term (most notes do).
+    let mut note = term_links(client, "[data-testid=step-note]").await?;
+    for _ in 0..20 {
+        if !note.is_empty() {
+            break;
+        }
+        click(client, "#step").await?;
+        note = term_links(client, "[data-testid=step-note]").await?;
+    }
+    let id = check_term_links(&note, "the step note")?;
+    let home = client.window().await.map_err(|e| format!("window: {e}"))?;
+    click(
+        client,
+        &format!("[data-testid=step-note] a.term[href='glossary.html#{id}']"),
+    )
+    .await?;
+    let mut opened = None;
+    for _ in 0..50 {
+        let all = client
+            .windows()
+            .await
+            .map_err(|e| format!("windows: {e}"))?;
+        if let Some(w) = all.into_iter().find(|w| *w != home) {
+            opened = Some(w);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let glossary = opened.ok_or("the term's link should open the glossary in a tab of its own")?;
+    client
+        .switch_to_window(glossary)
+        .await
+        .map_err(|e| format!("switch: {e}"))?;
+    wait_for(
+        client,
+        &format!(
+            "location.pathname.endsWith('/glossary.html') && location.hash === '#{id}' && \
+             (t => t && t.id === '{id}' && t.querySelector('dt') && \
+              (r => r.bottom > 0 && r.top < innerHeight)(t.getBoundingClientRect()))(document.querySelector(':target'))"
+        ),
+        10,
+        &format!("the glossary's line `{id}`, targeted and in view"),
+    )
+    .await?;
+    let _ = save_screenshot(client, "glossary-term.png").await;
+    client
+        .close_window()
+        .await
+        .map_err(|e| format!("close: {e}"))?;
+    client
+        .switch_to_window(home)
+        .await
+        .map_err(|e| format!("back: {e}"))?;
+    no_overflow_no_errors(client).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn terms_in_the_lesson_and_the_step_note_link_to_the_glossary() {
+    let session = Session::start("glossary-terms").await;
+    let result = glossary_from_terms(&session.client, session.port).await;
+    if result.is_err() {
+        let _ = save_screenshot(&session.client, "glossary-terms-failure.png").await;
+    }
     session.close().await;
     if let Err(message) = result {
         panic!("{message}");

@@ -2,7 +2,7 @@
 //! element of its own in `<body>`; the Topology and Inspect dashboards, the Explore dialog, the
 //! scenario editor, compare mode, the minimap, the Spark UI tab's charts and the Export menu's
 //! files are a second module (`batchscope-modes`) the page loads when one of them is first
-//! needed (the minimap: as the page mounts).
+//! needed (the minimap: once the browser is idle after the page's first paint).
 
 use batchscope_view::url::Dashboard;
 use batchscope_web::microbatch::components::chart_host::lazy_chart;
@@ -13,9 +13,9 @@ use batchscope_web::microbatch::components::export::files_from_module;
 use batchscope_web::microbatch::components::lesson_text::texts_from_module;
 use batchscope_web::microbatch::components::minimap_host::lazy_minimap;
 use batchscope_web::microbatch::components::App;
-use batchscope_web::shell::catch_traps;
+use batchscope_web::shell::{after_paint, catch_traps};
 use batchscope_web::shell::{LazyMode, Root, RootProps};
-use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::prelude::{wasm_bindgen, Closure};
 use yew::html;
 
 /// A deliberate trap, for the end-to-end test of the panic overlay (web/src/shell/panic.rs):
@@ -28,6 +28,13 @@ pub fn deliberate_trap_for_tests() {
 
 fn main() {
     catch_traps();
+    // The first paint (index.html's, while the code loaded) reaches the screen before the long
+    // task that mounts the dashboard.
+    after_paint(&Closure::once_into_js(mount));
+}
+
+/// Mounts the page's root.
+fn mount() {
     // The page's root is an element of its own in `<body>`, not `<body>` itself: Yew listens
     // for events on the element it is mounted on, and the second module's Explore dialog and
     // scenario editor (Yew apps of their own) are drawn beside it, in elements of their own.

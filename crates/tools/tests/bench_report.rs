@@ -4,7 +4,8 @@
 //! formats with the figures of an earlier `docs/PERFORMANCE.md`), and `table.md` is the table
 //! the script's shell rendering made from the same files before the rendering moved to Rust
 //! (its last three rows, the depth-3, shard and swarm rows, were added later, from short runs
-//! of those programs; `every-event3.json` keeps three of its bad runs).
+//! of those programs; `every-event3.json` keeps three of its bad runs; the two Lighthouse rows
+//! and `lighthouse.txt` came later still, from a run of `suites/tests/e2e_lighthouse.rs`).
 
 use batchscope_tools::bench::document::{document, Context, KEPT_FROM};
 use batchscope_tools::bench::measurements::{self, Measurements};
@@ -107,6 +108,26 @@ fn rows_read_the_measures_they_name() {
     );
     assert!(row("browser: JS heap after load / at the end, 64").contains("| 1.4 MB / 1.5 MB |"));
     assert!(row("release dashboard").contains("| 349,566 B (886,723 B raw) | ≤ 350 KB |"));
+    assert!(row("Lighthouse 12.2.3, mobile").contains("| 86 (runs 88, 86, 86) / 100 (runs"));
+    assert!(row("the same: first contentful paint").contains("| 949 ms / 1112 ms / 557 ms /"));
+}
+
+#[test]
+fn without_lighthouse_its_rows_say_so() {
+    let dir = sample_copy("no-lighthouse");
+    fs::remove_file(dir.join("lighthouse.txt")).expect("remove lighthouse.txt");
+    let text = table(&Measurements::read(&dir).expect("reads without Lighthouse"));
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| Lighthouse") || l.starts_with("| the same: first contentful"))
+        .collect();
+    assert_eq!(rows.len(), 2);
+    for line in rows {
+        assert!(
+            line.contains("not measured (Lighthouse did not run"),
+            "{line}"
+        );
+    }
 }
 
 #[test]

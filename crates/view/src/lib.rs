@@ -5,12 +5,14 @@
 //!
 //! The spine both share: [`replay`] (`Timeline<S>`, a recorded run and its snapshots),
 //! [`url`] (the pairs, numbers and errors of a link), [`tour_runner`] (which stop a cursor is
-//! at), [`lesson_index`] (every lesson of both worlds), [`rows_in_view`] (long lists drawn in a
+//! at), [`lesson_index`] (every lesson of both worlds), [`glossary_links`] (the terms of
+//! the lessons and notes linked to the glossary), [`rows_in_view`] (long lists drawn in a
 //! window), and [`upload`] (a real checkpoint folder handed to the Inspect tab).
 //!
 //! Everything here is a pure function of engine data, tested natively; the `web` crate only
 //! renders what these functions return.
 
+pub mod glossary_links;
 pub mod lesson_index;
 pub mod microbatch;
 pub mod replay;

@@ -20,19 +20,27 @@ use yew::prelude::*;
 #[wasm_bindgen(inline_js = r#"
 let loading = null;
 let ready = false;
-export function load_modes(js, jsIntegrity, wasm, wasmIntegrity) {
+let begin = null;
+export function load_modes(js, jsIntegrity, wasm, wasmIntegrity, idle) {
   if (!loading) {
     loading = new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = js;
-      if (jsIntegrity) s.integrity = jsIntegrity;
-      s.onload = resolve;
-      s.onerror = () => { s.remove(); reject(new Error('could not load ' + js)); };
-      document.head.appendChild(s);
+      begin = () => {
+        begin = null;
+        const s = document.createElement('script');
+        s.src = js;
+        if (jsIntegrity) s.integrity = jsIntegrity;
+        s.onload = resolve;
+        s.onerror = () => { s.remove(); reject(new Error('could not load ' + js)); };
+        document.head.appendChild(s);
+      };
+      if (idle && window.requestIdleCallback) requestIdleCallback(() => begin && begin(), { timeout: 4000 });
+      else begin();
     }).then(() => wasm_bindgen({ module_or_path: new Request(wasm, wasmIntegrity ? { integrity: wasmIntegrity } : {}) }))
+      // A task of its own for what the module draws first: compiling it took one already.
+      .then(() => new Promise(resolve => setTimeout(resolve, 0)))
       .then(() => { ready = true; });
     loading.catch(() => { loading = null; });
-  }
+  } else if (!idle && begin) begin();
   return loading;
 }
 export function module_draw(root, part, reply) { wasm_bindgen.draw(root, part, reply || (() => {})); }
@@ -45,13 +53,15 @@ export function module_step_note(link, seq) { return wasm_bindgen.step_note(link
 "#)]
 extern "C" {
     /// Loads the module once (its bindings script, then its `.wasm`); a failed load may be
-    /// tried again.
+    /// tried again. `idle`: not before the browser is idle after the page's first paint
+    /// (unless a call without it comes first).
     #[wasm_bindgen(catch)]
     fn load_modes(
         js: &str,
         js_integrity: &str,
         wasm: &str,
         wasm_integrity: &str,
+        idle: bool,
     ) -> Result<js_sys::Promise, JsValue>;
     /// The module's `draw`: draws a part (JSON of a [`ModulePart`]) into `root`, or gives the
     /// one drawn there new values; `reply` is called with the text of each [`ModuleReply`](super::module_part::ModuleReply).
@@ -108,10 +118,12 @@ fn module_files() -> [String; 4] {
     }
 }
 
-/// Loads the module, once (a failed load may be tried again).
-pub async fn load_module() -> Result<(), String> {
+/// Loads the module, once (a failed load may be tried again); `idle`, for what the page can
+/// show without it for a moment (the minimap): once the browser is idle after the page's first
+/// paint, so the page's own start does not share the network and the processor with it.
+pub async fn load_module(idle: bool) -> Result<(), String> {
     let [js, js_sri, wasm, wasm_sri] = module_files();
-    let promise = load_modes(&js, &js_sri, &wasm, &wasm_sri).map_err(describe)?;
+    let promise = load_modes(&js, &js_sri, &wasm, &wasm_sri, idle).map_err(describe)?;
     JsFuture::from(promise).await.map_err(describe)?;
     Ok(())
 }
@@ -120,7 +132,7 @@ pub async fn load_module() -> Result<(), String> {
 /// moment `hash` describes, made by the module (loaded first if it is not yet): see
 /// `crate::microbatch::export_file`.
 pub async fn export_in_module(kind: &str, hash: &str) -> Result<Vec<u8>, String> {
-    load_module().await?;
+    load_module(false).await?;
     let made = JsFuture::from(module_export(kind, hash).map_err(describe)?)
         .await
         .map_err(describe)?;
@@ -181,7 +193,7 @@ async fn load_and_mount(
     part: ModulePart,
     still: impl Fn() -> bool,
 ) -> Result<(), String> {
-    load_module().await?;
+    load_module(false).await?;
     if still() {
         // A dashboard says nothing back. (No function is made from text here: the page's
         // Content-Security-Policy forbids it.)

@@ -1,11 +1,14 @@
 //! The lesson card both modes show: the guided tour (or the call to start it), the note on the
 //! step on screen, the lesson itself (title, question, paragraphs, and what each mode adds
 //! below them as children), and the index of every lesson, each a link that opens its tour.
+//! The first use of each glossary term in the note, and in the lesson's paragraphs, links to
+//! its line in the glossary.
 
 use super::player::PlayerCmd;
 use super::tour::TourView;
 use super::tour_block::TourBlock;
 use super::tour_invite::TourInvite;
+use batchscope_view::glossary_links::link_terms;
 use batchscope_view::lesson_index::lesson_index;
 use yew::prelude::*;
 
@@ -48,12 +51,13 @@ pub fn LessonCard(props: &LessonCardProps) -> Html {
     let t = &props.tour;
     // Static text: built once per mount, not on every step.
     let index = use_memo((), |_| lesson_index());
+    let mut linked = vec![];
     html! {
         <section class={classes!("card", "lesson", props.class.clone())} aria-label="Lesson">
             if t.on { <TourBlock tour={t.clone()} on_cmd={props.on_cmd.clone()} /> }
             <div class={classes!("now", props.alarm.then_some("now-alarm"))} data-testid={props.note_testid} aria-live="polite">
                 <div class="now-head">{ &props.step_head }</div>
-                <div class="now-text">{ &props.note }</div>
+                <div class="now-text">{ glossary_linked(&props.note, &mut vec![]) }</div>
             </div>
             if !t.on { <TourInvite tour={t.clone()} on_cmd={props.on_cmd.clone()} /> }
             <details class="lesson-body" open={!t.on}>
@@ -62,7 +66,7 @@ pub fn LessonCard(props: &LessonCardProps) -> Html {
                     <span class="lesson-q">{ props.question }</span>
                 </summary>
                 <ul>
-                    { for props.paragraphs.iter().map(|p| html! { <li>{ *p }</li> }) }
+                    { for props.paragraphs.iter().map(|p| html! { <li>{ glossary_linked(p, &mut linked) }</li> }) }
                 </ul>
                 { props.children.clone() }
             </details>
@@ -79,4 +83,18 @@ pub fn LessonCard(props: &LessonCardProps) -> Html {
             </details>
         </section>
     }
+}
+
+/// `text` with the first use of each term whose id is not in `linked` a link to its line in the
+/// glossary, opened in a tab of its own; the address is relative, so it works under any path.
+fn glossary_linked(text: &str, linked: &mut Vec<&'static str>) -> Html {
+    link_terms(text, linked)
+        .into_iter()
+        .map(|(part, id)| match id {
+            Some(id) => html! {
+                <a class="term" href={format!("glossary.html#{id}")} target="_blank" rel="noopener">{ part }</a>
+            },
+            None => part.into(),
+        })
+        .collect()
 }

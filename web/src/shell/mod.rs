@@ -33,7 +33,7 @@ pub use lesson_card::{LessonCard, LessonCardProps};
 pub use mode_tabs::{ModeTabs, ModeTabsProps};
 pub use module_part::{ModulePart, ModuleReply, PartSlot};
 pub use notices::{Notice, Notices, NoticesProps};
-pub use panic::catch_traps;
+pub use panic::{after_paint, catch_traps};
 pub use player::{
     dropped_fields, Mode, Opened, Player, PlayerCmd, BASE_STEP_MS, MAX_NOTICES, SPEEDS, TOUR_LEG_MS,
 };

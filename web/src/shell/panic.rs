@@ -69,11 +69,19 @@ export function install_panic_overlay() {
   addEventListener('error', e => { if (trap(e.error)) show(e.error); });
   addEventListener('unhandledrejection', e => { if (trap(e.reason)) show(e.reason); });
 }
+export function after_paint(f) {
+  if (document.hidden) setTimeout(f); else requestAnimationFrame(() => setTimeout(f));
+}
 "#)]
 extern "C" {
     /// Listens for a WebAssembly trap anywhere on the page (an uncaught error or a rejected
     /// promise) and shows the overlay once.
     fn install_panic_overlay();
+    /// Calls `f` in a task of its own once the next frame is painted (in a hidden tab, which
+    /// paints none, at once): the page mounts after its first paint (`main.rs`). Here, in a
+    /// snippet both modules share, since the two builds write their snippets to one folder and
+    /// a snippet of one module alone would number them apart.
+    pub fn after_paint(f: &JsValue);
 }
 
 /// Installs the overlay's listener: call first, before the page's first frame.

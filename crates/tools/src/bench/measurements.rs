@@ -17,7 +17,9 @@
 //!   wall clock;
 //! - `sizes.txt`, from the script: `size web RAW_BYTES GZIP_BYTES` and `size modes …`;
 //! - `load.txt`, from the script: `load before L1 L5 L15` and `load after …`;
-//! - `browser.txt`, from `benches/browser.rs`: `browser KEY VALUE…` (empty if it failed).
+//! - `browser.txt`, from `benches/browser.rs`: `browser KEY VALUE…` (empty if it failed);
+//! - `lighthouse.txt`, from `suites/tests/e2e_lighthouse.rs`: `lighthouse KEY VALUE…` (empty
+//!   or missing if Lighthouse did not run).
 //!
 //! Other lines (the benchmarks' own lines for people) are skipped.
 
@@ -140,6 +142,8 @@ pub struct Measurements {
     pub load_after: String,
     /// `browser KEY VALUE…` figures of `benches/browser.rs`, by key.
     pub browser: BTreeMap<String, String>,
+    /// `lighthouse KEY VALUE…` figures of `suites/tests/e2e_lighthouse.rs`, by key.
+    pub lighthouse: BTreeMap<String, String>,
 }
 
 impl Measurements {
@@ -215,6 +219,7 @@ impl Measurements {
                 .cloned()
                 .ok_or("load.txt: no `load after`")?,
             browser: browser(&text("browser.txt").unwrap_or_default()),
+            lighthouse: lighthouse(&text("lighthouse.txt").unwrap_or_default()),
         };
         m.complete().map(|()| m)
     }
@@ -434,9 +439,19 @@ pub fn loads(text: &str) -> Result<BTreeMap<String, String>, String> {
 
 /// `browser KEY VALUE…` lines: the value is the rest of the line.
 pub fn browser(text: &str) -> BTreeMap<String, String> {
+    tagged(text, "browser ")
+}
+
+/// `lighthouse KEY VALUE…` lines: the value is the rest of the line.
+pub fn lighthouse(text: &str) -> BTreeMap<String, String> {
+    tagged(text, "lighthouse ")
+}
+
+/// The lines that begin with `tag`, as the key (their next word) and the rest of the line.
+fn tagged(text: &str, tag: &str) -> BTreeMap<String, String> {
     text.lines()
         .filter_map(|line| {
-            let rest = line.strip_prefix("browser ")?;
+            let rest = line.strip_prefix(tag)?;
             let (key, value) = rest.split_once(' ').unwrap_or((rest, ""));
             Some((key.to_string(), value.trim().to_string()))
         })

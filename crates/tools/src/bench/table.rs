@@ -45,6 +45,7 @@ pub fn table(m: &Measurements) -> String {
         size_and_explorer_rows(m),
         scale_rows(m),
         browser_rows(&m.browser),
+        lighthouse_rows(&m.lighthouse),
     ];
     let mut out = String::from("| measure | measured | goal |\n|---|---|---|");
     for r in rows.iter().flatten() {
@@ -383,6 +384,38 @@ fn browser_rows(b: &BTreeMap<String, String>) -> Vec<Row> {
         NONE,
     ));
     rows
+}
+
+/// The rows of `suites/tests/e2e_lighthouse.rs`: the four scores against their floors, and the
+/// load milestones behind the performance score.
+fn lighthouse_rows(l: &BTreeMap<String, String>) -> Vec<Row> {
+    let value = |key: &str| {
+        l.get(key)
+            .cloned()
+            .unwrap_or_else(|| "not measured (Lighthouse did not run; see its output)".into())
+    };
+    let join = |keys: &[&str]| {
+        keys.iter()
+            .map(|k| value(k))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    };
+    vec![
+        row(
+            "Lighthouse 12.2.3, mobile (a phone's screen, slow 4G and a 4× slower processor, \
+             simulated), the release page served gzipped, median of 3 runs: performance / \
+             accessibility / best practices / SEO",
+            join(&["performance", "accessibility", "best_practices", "seo"]),
+            "goal ≥ 95 (a measure of time: reported, not asserted) / 100 / ≥ 95 / ≥ 95 (the \
+             suite fails below these three)",
+        ),
+        row(
+            "the same: first contentful paint / largest contentful paint / total blocking time \
+             / speed index / cumulative layout shift",
+            join(&["fcp", "lcp", "tbt", "si", "cls"]),
+            NONE,
+        ),
+    ]
 }
 
 /// Step and step back, each to the DOM laid out and to the painted frame; `first_note` follows

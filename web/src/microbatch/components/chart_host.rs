@@ -67,7 +67,7 @@ pub fn LazyChart(props: &ChartSlot) -> Html {
         use_effect_with(*attempt, move |_| {
             if !module_loaded() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    match load_module().await {
+                    match load_module(false).await {
                         Ok(()) => loaded.set(true),
                         Err(why) => failed.set(Some(why)),
                     }

@@ -121,7 +121,7 @@ pub fn use_lesson_texts(preset: &str, source: Option<TextSource>) -> Texts {
         use_effect_with((preset.to_string(), wanted), move |(_, wanted)| {
             if *wanted {
                 wasm_bindgen_futures::spawn_local(async move {
-                    match load_module().await {
+                    match load_module(false).await {
                         Ok(()) => loaded.set(*loaded + 1),
                         Err(_) => failed.set(true),
                     }
@@ -162,7 +162,7 @@ pub fn use_step_note(
         use_effect_with(wanted, move |wanted| {
             if *wanted {
                 wasm_bindgen_futures::spawn_local(async move {
-                    match load_module().await {
+                    match load_module(true).await {
                         Ok(()) => loaded.set(*loaded + 1),
                         Err(_) => failed.set(true),
                     }

@@ -1,7 +1,8 @@
 //! A part of the micro-batch dashboard drawn by the second module (`batchscope-modes`): the
 //! Explore dialog and the scenario editor, each in an element of its own at the end of
 //! `<body>`, beside the page's root, and compare mode, inside an element of the page's layout.
-//! [`use_module_layer`] fetches the module the first time the part is opened, draws the latest
+//! [`use_module_layer`] fetches the module the first time the part is opened (the minimap's:
+//! once the browser is idle after the page's first paint), draws the latest
 //! values once it is in (a load that ends draws what the page shows then, not what it showed
 //! when the load began), gives the drawn part every later change, and removes it (and an
 //! element of its own) when the dashboard leaves the page or the part's place goes.
@@ -12,7 +13,7 @@
 //! module numbers its apps apart from the page's (see `numbered_apart` in
 //! `bin/batchscope-modes.rs`), as it does for the Topology and Inspect dashboards.
 
-use crate::shell::{draw_in_module, load_module, remove_from_module, ModulePart, Shared};
+use crate::shell::{draw_in_module, load_module, remove_from_module, ModulePart, PartSlot, Shared};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
@@ -96,7 +97,7 @@ pub fn use_module_layer(
             }
             wasm_bindgen_futures::spawn_local(async move {
                 let drew = async {
-                    load_module().await?;
+                    load_module(slot == PartSlot::Minimap).await?;
                     if !*mounted.borrow() {
                         return Ok(());
                     }
