@@ -387,10 +387,11 @@ mod tests {
                     recovery: Recovery::Fresh,
                     ..
                 } if e.seq > 1 => query += 1,
-                EventKind::OffsetLogWritten { batch_id, .. } => {
-                    out.insert((query, batch_id));
+                ref k => {
+                    if let Some(batch_id) = k.offsets_logged() {
+                        out.insert((query, batch_id));
+                    }
                 }
-                _ => {}
             }
         }
         out
