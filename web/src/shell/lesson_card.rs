@@ -87,7 +87,7 @@ pub fn LessonCard(props: &LessonCardProps) -> Html {
 
 /// `text` with the first use of each term whose id is not in `linked` a link to its line in the
 /// glossary, opened in a tab of its own; the address is relative, so it works under any path.
-fn glossary_linked(text: &str, linked: &mut Vec<&'static str>) -> Html {
+pub(crate) fn glossary_linked(text: &str, linked: &mut Vec<&'static str>) -> Html {
     link_terms(text, linked)
         .into_iter()
         .map(|(part, id)| match id {
