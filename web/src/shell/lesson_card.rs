@@ -4,11 +4,11 @@
 //! The first use of each glossary term in the note, and in the lesson's paragraphs, links to
 //! its line in the glossary.
 
+use super::glossary::glossary_linked;
 use super::player::PlayerCmd;
 use super::tour::TourView;
 use super::tour_block::TourBlock;
 use super::tour_invite::TourInvite;
-use batchscope_view::glossary_links::link_terms;
 use batchscope_view::lesson_index::lesson_index;
 use yew::prelude::*;
 
@@ -83,18 +83,4 @@ pub fn LessonCard(props: &LessonCardProps) -> Html {
             </details>
         </section>
     }
-}
-
-/// `text` with the first use of each term whose id is not in `linked` a link to its line in the
-/// glossary, opened in a tab of its own; the address is relative, so it works under any path.
-pub(crate) fn glossary_linked(text: &str, linked: &mut Vec<&'static str>) -> Html {
-    link_terms(text, linked)
-        .into_iter()
-        .map(|(part, id)| match id {
-            Some(id) => html! {
-                <a class="term" href={format!("glossary.html#{id}")} target="_blank" rel="noopener">{ part }</a>
-            },
-            None => part.into(),
-        })
-        .collect()
 }

@@ -7,6 +7,7 @@
 
 mod browser;
 mod controls;
+mod glossary;
 mod lazy_mode;
 mod lesson_card;
 mod mode_tabs;

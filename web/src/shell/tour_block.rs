@@ -96,7 +96,7 @@ pub fn TourBlock(props: &TourProps) -> Html {
             // Read out by screen readers when playback reaches a stop.
             <div aria-live="polite">
                 <div class="tour-title" data-testid="tour-stop-title">{ title }</div>
-                <div class="tour-text" data-testid="tour-stop-text">{ super::lesson_card::glossary_linked(text, &mut vec![]) }</div>
+                <div class="tour-text" data-testid="tour-stop-text">{ super::glossary::glossary_linked(text, &mut vec![]) }</div>
             </div>
             <div class="tour-actions">{ action }</div>
         </div>
