@@ -5,7 +5,8 @@
 //! batches through a `#scenario=` link, and prints for each:
 //! first load to the mounted app, the display's frame interval, step click → DOM updated and
 //! laid out and → next painted frame (p50 / p95 over [`STEPS`] clicks), step back at the end of
-//! the run (the same), and the JS heap after load and after the run. Times come from
+//! the run (the same), and the JS heap after load and after the run; then, on every preset,
+//! the time the danger band takes to be ready. Times come from
 //! `performance.now()` in the page (see [`CLICK_PROBE`]). Each figure is also
 //! printed as a `browser KEY VALUE` line for scripts/bench.sh. Asserts nothing about speed.
 
@@ -363,6 +364,43 @@ async fn measure(
     Ok(())
 }
 
+/// The danger band's making on every preset: each preset's page opened, its band waited for,
+/// and the time the band took (from its first slice to its last, paints between slices
+/// included, read from the band's `data-ms`).
+async fn danger_figures(client: &Client, port: u16) -> Result<(), String> {
+    let mut times: Vec<(f64, String)> = vec![];
+    for p in presets() {
+        goto_fresh(client, port, &format!("#preset={}", p.name)).await?;
+        wait_for(
+            client,
+            "document.querySelector('[data-testid=danger][data-ms]')",
+            120,
+            &format!("the danger band of {}", p.name),
+        )
+        .await?;
+        let ms = js(
+            client,
+            "return document.querySelector('[data-testid=danger]').dataset.ms;",
+        )
+        .await?;
+        let ms: f64 = ms.as_str().and_then(|t| t.parse().ok()).unwrap_or(f64::NAN);
+        times.push((ms, p.name.to_string()));
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (max, slowest) = times.last().cloned().unwrap_or((f64::NAN, String::new()));
+    let samples: Vec<f64> = times.iter().map(|t| t.0).collect();
+    figure(
+        "danger",
+        format!(
+            "max {max:.0} ms (`{slowest}`) / p50 {:.0} ms over {} presets",
+            percentile(&samples, 50.0),
+            samples.len()
+        ),
+        "the danger band ready (a crash verdict after every event), every preset",
+    );
+    Ok(())
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     // `-- links`: print the `#scenario=` links of the scaled pages (to open or profile them).
@@ -426,6 +464,9 @@ async fn main() {
         if result.is_ok() {
             result = measure(&client, port, &scenario_hash(s), prefix, &what).await;
         }
+    }
+    if result.is_ok() {
+        result = danger_figures(&client, port).await;
     }
     let _ = client.close().await;
     let _ = std::fs::remove_dir_all(&profile);

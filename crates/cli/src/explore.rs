@@ -2,7 +2,6 @@
 //! the smallest counterexample of each bad verdict with the command that reproduces it.
 
 use crate::run::load_scenario;
-use batchscope_check::anomaly::Moment;
 use batchscope_check::explore::map::{danger_map, DangerMap};
 use batchscope_check::explore::{shard, Explorer, Options, Origin, Shard, ShardReport, Summary};
 use batchscope_check::oracle::Verdict;
@@ -215,30 +214,9 @@ pub fn render_map(map: &DangerMap) -> String {
         map.scenario, map.seed, map.batches, map.events
     );
     for w in &map.windows {
-        let verdict = w
-            .verdict
-            .map_or("query not running (no crash)", Verdict::name);
-        let step = |m: &Moment| format!("`{}` (#{})", step_label(&m.line), m.event);
-        let span = match (&w.before, w.after == w.last) {
-            (Some(b), _) => format!("between {} and {}", step(&w.after), step(b)),
-            (None, true) => format!("after {}", step(&w.after)),
-            (None, false) => format!("from {} to the end", step(&w.after)),
-        };
-        out.push_str(&format!("  {span}: {verdict}\n"));
+        out.push_str(&format!("  {}: {}\n", w.span(), w.outcome()));
     }
     out
-}
-
-/// An event's label from its trace line (`    4134  #53   r1   tasks → sink    task 0: 4 rows
-/// appended` → `task 0: 4 rows appended`), without the details in parentheses.
-fn step_label(line: &str) -> &str {
-    let after_arrow = line
-        .split_once(" → ")
-        .map_or(line, |(_, rest)| rest.trim_start());
-    let label = after_arrow
-        .split_once(char::is_whitespace)
-        .map_or("", |(_, rest)| rest.trim_start());
-    label.split("  (").next().unwrap_or(label)
 }
 
 fn cell(v: Verdict) -> &'static str {

@@ -238,21 +238,8 @@ fn print_why(report: &Report, events: &[batchscope_engine::microbatch::event::Ev
             batchscope_check::why::proof_text(a, events)
         );
     }
-    let label = |m: &batchscope_check::anomaly::Moment| {
-        let kind = events.get(m.event as usize).map(|e| e.kind.label());
-        format!("#{} `{}`", m.event, kind.unwrap_or_default())
-    };
-    match (&report.inevitable_at, &report.avoidable_until) {
-        (Some(at), Some(until)) => println!(
-            "  why: bad for good from {} on (no failure-free continuation after it is exactly-once); still avoidable at {} (running on from there with no further failure is exactly-once)",
-            label(at),
-            label(until)
-        ),
-        (Some(at), None) => println!(
-            "  why: bad for good from {} on (even the failure-free continuation after the first event is bad)",
-            label(at)
-        ),
-        _ => {}
+    if let Some(why) = batchscope_check::why::when_text(report, events) {
+        println!("  why: {why}");
     }
 }
 

@@ -139,7 +139,7 @@ fn without_the_browser_figures_its_rows_say_so() {
         .lines()
         .filter(|l| l.starts_with("| browser:"))
         .collect();
-    assert_eq!(browser.len(), 19);
+    assert_eq!(browser.len(), 20);
     for line in browser {
         assert!(
             line.contains("not measured (the browser benchmark failed"),

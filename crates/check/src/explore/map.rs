@@ -65,39 +65,131 @@ pub fn danger_map(scenario: &Scenario) -> DangerMap {
     let mut base = scenario.clone();
     base.crashes.clear();
     base.crash_after_events.clear();
-    let expected = expected_counts(&base);
-    let mut world = World::new(base.clone());
-    run(&mut world, Limit::JUDGE);
-    let steps = world.events().len();
-    let mut stepping = World::new(base.clone());
-    let mut verdicts = Vec::with_capacity(steps);
-    for _ in 0..steps {
-        stepping.step();
-        verdicts.push(crash_verdict(&stepping, &expected));
+    let mut maker = MapMaker::new(&base);
+    while maker.advance(usize::MAX) {}
+    maker.finish()
+}
+
+/// A danger map made a few events at a time ([`MapMaker::advance`]), so a page can draw it
+/// without a long task. For each event of the run of its scenario as given (with its own
+/// crashes: the run a person watches), the verdict of one driver crash right after it with no
+/// other crash to come ([`World::without_crashes`]; faults stay, as in every explored run).
+/// Up to the run's first crash that is the explorer's map of the failure-free run
+/// ([`danger_map`]); after it, what one more crash would do to the recovering run.
+#[derive(Debug)]
+pub struct MapMaker {
+    /// The scenario's name, seed and batches (for the map).
+    base: Scenario,
+    /// What the sink should hold.
+    expected: BTreeMap<RowKey, u64>,
+    /// The run, stepped one event past the last verdict.
+    stepping: World,
+    /// Events of the whole run.
+    steps: usize,
+    /// The verdict after each event so far.
+    verdicts: Vec<Option<Verdict>>,
+}
+
+impl MapMaker {
+    /// Runs `scenario` once to count its events; no verdict yet.
+    pub fn new(scenario: &Scenario) -> MapMaker {
+        let mut whole = World::new(scenario.clone());
+        run(&mut whole, Limit::JUDGE);
+        MapMaker::over(scenario, whole.events().len())
     }
-    let events = world.events();
-    let mut windows: Vec<Window> = vec![];
-    for (i, verdict) in verdicts.into_iter().enumerate() {
-        match windows.last_mut() {
-            Some(w) if w.verdict == verdict => {
-                w.last = Moment::of(&events[i]);
-                w.before = events.get(i + 1).map(Moment::of);
-            }
-            _ => windows.push(Window {
-                verdict,
-                after: Moment::of(&events[i]),
-                last: Moment::of(&events[i]),
-                before: events.get(i + 1).map(Moment::of),
-            }),
+
+    /// A map of the first `steps` events of the run of `scenario` (the run a page recorded,
+    /// within its own limit); no verdict yet.
+    pub fn over(scenario: &Scenario, steps: usize) -> MapMaker {
+        MapMaker {
+            base: scenario.clone(),
+            expected: expected_counts(scenario),
+            stepping: World::new(scenario.clone()),
+            steps,
+            verdicts: Vec::with_capacity(steps),
         }
     }
-    DangerMap {
-        scenario: base.name.clone(),
-        seed: base.seed,
-        batches: base.batches,
-        events: steps as u64,
-        windows,
+
+    /// Events of the run (one verdict each when done).
+    pub fn events(&self) -> usize {
+        self.steps
     }
+
+    /// Verdicts found so far (of the first events).
+    pub fn done(&self) -> usize {
+        self.verdicts.len()
+    }
+
+    /// Finds the verdicts after at most `events` more events; whether any are left.
+    pub fn advance(&mut self, events: usize) -> bool {
+        for _ in 0..events {
+            if self.verdicts.len() >= self.steps {
+                break;
+            }
+            self.stepping.step();
+            let alone = self.stepping.without_crashes();
+            self.verdicts.push(crash_verdict(&alone, &self.expected));
+        }
+        self.verdicts.len() < self.steps
+    }
+
+    /// The map of the verdicts found (all of them once [`MapMaker::advance`] says none are left).
+    pub fn finish(&self) -> DangerMap {
+        let events = self.stepping.events();
+        let mut windows: Vec<Window> = vec![];
+        for (i, verdict) in self.verdicts.iter().copied().enumerate() {
+            match windows.last_mut() {
+                Some(w) if w.verdict == verdict => {
+                    w.last = Moment::of(&events[i]);
+                    w.before = events.get(i + 1).map(Moment::of);
+                }
+                _ => windows.push(Window {
+                    verdict,
+                    after: Moment::of(&events[i]),
+                    last: Moment::of(&events[i]),
+                    before: events.get(i + 1).map(Moment::of),
+                }),
+            }
+        }
+        DangerMap {
+            scenario: self.base.name.clone(),
+            seed: self.base.seed,
+            batches: self.base.batches,
+            events: self.verdicts.len() as u64,
+            windows,
+        }
+    }
+}
+
+impl Window {
+    /// Where the window lies, in the protocol's steps: "between `task 0: 4 rows appended`
+    /// (#14) and `write commits/0` (#17)", "after …" (the last event), "from … to the end".
+    pub fn span(&self) -> String {
+        let step = |m: &Moment| format!("`{}` (#{})", step_label(&m.line), m.event);
+        match (&self.before, self.after == self.last) {
+            (Some(b), _) => format!("between {} and {}", step(&self.after), step(b)),
+            (None, true) => format!("after {}", step(&self.after)),
+            (None, false) => format!("from {} to the end", step(&self.after)),
+        }
+    }
+
+    /// What a crash in the window leads to, in words.
+    pub fn outcome(&self) -> &'static str {
+        self.verdict
+            .map_or("query not running (no crash)", Verdict::name)
+    }
+}
+
+/// An event's label from its trace line (`    4134  #53   r1   tasks → sink    task 0: 4 rows
+/// appended` → `task 0: 4 rows appended`), without the details in parentheses.
+pub fn step_label(line: &str) -> &str {
+    let after_arrow = line
+        .split_once(" → ")
+        .map_or(line, |(_, rest)| rest.trim_start());
+    let label = after_arrow
+        .split_once(char::is_whitespace)
+        .map_or("", |(_, rest)| rest.trim_start());
+    label.split("  (").next().unwrap_or(label)
 }
 
 #[cfg(test)]
@@ -156,5 +248,39 @@ mod tests {
                 "batch {b}: {w:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_crashed_runs_map_is_the_failure_free_map_up_to_its_crash() {
+        let clean = preset("kafka-append").expect("a preset");
+        let mut crashed = clean.clone();
+        crashed.crashes = vec!["sink-commit@3".parse().expect("a crash point")];
+        let (_, world) = crate::oracle::check_world(&crashed, false);
+        let crash_at = world
+            .events()
+            .iter()
+            .position(|e| matches!(e.kind, EventKind::Crashed { .. }))
+            .expect("the crash fires");
+        let verdict_after = |map: &DangerMap, seq: usize| {
+            map.windows
+                .iter()
+                .find(|w| (w.after.event..=w.last.event).contains(&(seq as u64)))
+                .map(|w| w.verdict)
+        };
+        let clean_map = danger_map(&clean);
+        let mut maker = MapMaker::new(&crashed);
+        while maker.advance(7) {}
+        let map = maker.finish();
+        assert_eq!(map.events as usize, world.events().len());
+        for seq in 0..crash_at - 1 {
+            assert_eq!(
+                verdict_after(&map, seq),
+                verdict_after(&clean_map, seq),
+                "#{seq}"
+            );
+        }
+        // After the crash, one more crash cannot undo the duplicates the first one made.
+        let after = verdict_after(&map, crash_at + 5).flatten();
+        assert_eq!(after, Some(Verdict::Duplicates));
     }
 }

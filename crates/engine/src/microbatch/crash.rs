@@ -241,6 +241,22 @@ impl World {
         w
     }
 
+    /// The same world with no driver crash still to come (armed crash points, crashes after an
+    /// event, a crash whose site is the last event and that would fire next); armed faults stay,
+    /// a fault's own stop too. What the explorer's runs keep: their faults, not their crashes.
+    pub fn without_crashes(&self) -> World {
+        let mut w = self.clone();
+        w.scenario.crash_after_events.clear();
+        w.pending_crashes.clear();
+        let fault_stop = w.delete_checkpoint
+            || w.damage.is_some()
+            || matches!(w.stalled, Some(Stalled::Stopping(_)));
+        if !fault_stop {
+            w.crash_next = None;
+        }
+        w
+    }
+
     /// Where a failed or crashed query goes: down until the scenario's restart, or stopped.
     fn after_failure(&self) -> Phase {
         let delay = match self.scenario.restart {

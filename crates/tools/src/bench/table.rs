@@ -383,6 +383,12 @@ fn browser_rows(b: &BTreeMap<String, String>) -> Vec<Row> {
         heap(b, ""),
         NONE,
     ));
+    rows.push(row(
+        "browser: the danger band ready (one crash verdict after every event of the run on \
+         screen, made in slices between paints), every preset",
+        value("danger"),
+        "≤ 200 ms",
+    ));
     rows
 }
 

@@ -9,6 +9,7 @@
 //! files the dashboard exports; [`url`]: the link; [`tab`]: the side panel's tabs.
 
 pub mod backlog_notes;
+pub mod danger;
 pub mod explain;
 pub mod explore;
 pub mod export;

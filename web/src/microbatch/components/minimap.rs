@@ -5,6 +5,7 @@
 //! [`batchscope_view::microbatch::overview`]. The page has its second module draw it
 //! (`super::minimap_host`): none of this is in the page's first load.
 
+use super::danger_band::DangerBand;
 use super::Shared;
 use crate::hooks::use_element_size;
 use crate::microbatch::run::Run;
@@ -369,6 +370,7 @@ pub fn Minimap(props: &MinimapProps) -> Html {
                     { if *table { "▦ Marks" } else { "☰ Table" } }
                 </button>
             </div>
+            <DangerBand run={props.run.clone()} cursor={cursor} on_seek={props.on_seek.clone()} />
             { body }
         </section>
     }

@@ -162,6 +162,7 @@ fn Placeholder(props: &PlaceholderProps) -> Html {
                     <button class="mm-toggle" disabled=true>{ "☰ Table" }</button>
                 }
             </div>
+            <div class="dg dg-waiting" aria-hidden="true"></div>
             <div class="mm-marks" aria-hidden="true">{ for ghosts }</div>
         </section>
     }

@@ -8,6 +8,7 @@ mod checkpoint_panel;
 pub mod compare_view;
 mod controls;
 mod crash_controls;
+pub mod danger_band;
 mod editor;
 pub mod editor_host;
 pub mod explore_host;

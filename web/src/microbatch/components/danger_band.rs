@@ -1,0 +1,313 @@
+//! The danger band, under the minimap (both drawn by the page's second module): for the run on
+//! screen, what one more driver crash right after each event would lead to, one colour per
+//! verdict, each window named by the protocol steps on either side
+//! (`batchscope_check::explore::map`, the explorer's crash-anywhere map); what a crash *now*
+//! would do; and, for a bad run, why: its anomalies with the events that prove them and the
+//! moments its outcome was sealed and last avoidable (`batchscope_check::why`), each a button
+//! to that moment.
+//!
+//! A verdict per event is a run to the end per event: the map is made in slices of a few
+//! milliseconds, each followed by a zero timeout that lets the page paint and take input.
+
+use super::Shared;
+use crate::microbatch::run::Run;
+use crate::shell::now_ms;
+use batchscope_check::explore::map::{DangerMap, MapMaker};
+use batchscope_check::oracle::{check_world, Report, Verdict};
+use batchscope_check::why::{explain, proof_text, when_text};
+use batchscope_engine::microbatch::event::Event;
+use batchscope_view::microbatch::danger::{
+    legend, legend_word, stretches, verdict_color, Stretch, MAX_BAND_EVENTS,
+};
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Duration;
+use yew::prelude::*;
+
+/// A slice's budget: well under a long task (50 ms).
+const SLICE_MS: f64 = 8.0;
+
+/// How far the map of the run on screen is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DangerState {
+    /// The windows found so far (of the first [`DangerState::done`] events).
+    pub map: Option<Rc<DangerMap>>,
+    /// Events with a verdict.
+    pub done: usize,
+    /// Events of the run.
+    pub total: usize,
+    /// Milliseconds from the start of the map to its last slice (the band's whole making,
+    /// paints between slices included).
+    pub elapsed_ms: f64,
+    /// The run's judgement with its anomalies and moments, once the map is done (a bad run's).
+    pub why: Option<Rc<Report>>,
+}
+
+/// Makes the danger map of `run` in slices, from scratch whenever the run changes; nothing
+/// for a run longer than [`MAX_BAND_EVENTS`].
+#[hook]
+pub fn use_danger_map(run: &Shared<Run>) -> DangerState {
+    let total = run.0.len();
+    let state = use_state(|| DangerState {
+        map: None,
+        done: 0,
+        total,
+        elapsed_ms: 0.0,
+        why: None,
+    });
+    {
+        let state = state.clone();
+        use_effect_with(run.clone(), move |run| {
+            let going = Rc::new(Cell::new(total <= MAX_BAND_EVENTS));
+            if going.get() {
+                let scenario = run.0.scenario.clone();
+                let flag = going.clone();
+                yew::platform::spawn_local(make_in_slices(scenario, total, state, flag));
+            }
+            move || going.set(false)
+        });
+    }
+    (*state).clone()
+}
+
+/// The map of the first `total` events of `scenario`'s run, shown in `state` after each
+/// slice, while `going` holds; then the run's judgement, explained if it is bad.
+async fn make_in_slices(
+    scenario: batchscope_engine::microbatch::scenario::Scenario,
+    total: usize,
+    state: UseStateHandle<DangerState>,
+    going: Rc<Cell<bool>>,
+) {
+    let started = now_ms();
+    let mut maker = MapMaker::over(&scenario, total);
+    let mut chunk = 2;
+    let mut more = true;
+    let mut shown = None;
+    while more {
+        // Yield first: the page paints (and takes input) between slices.
+        yew::platform::time::sleep(Duration::ZERO).await;
+        if !going.get() {
+            return;
+        }
+        let slice = now_ms();
+        while more && now_ms() - slice < SLICE_MS {
+            let t = now_ms();
+            more = maker.advance(chunk);
+            if now_ms() - t < SLICE_MS / 4.0 {
+                chunk = (chunk * 2).min(64);
+            } else {
+                chunk = (chunk / 2).max(1);
+            }
+        }
+        let now = DangerState {
+            map: Some(Rc::new(maker.finish())),
+            done: maker.done(),
+            total,
+            elapsed_ms: now_ms() - started,
+            why: None,
+        };
+        state.set(now.clone());
+        shown = Some(now);
+    }
+    yew::platform::time::sleep(Duration::ZERO).await;
+    if !going.get() {
+        return;
+    }
+    let (mut report, _) = check_world(&scenario, false);
+    if report.verdict != Verdict::ExactlyOnce {
+        explain(&scenario, &mut report);
+    }
+    if let Some(shown) = shown {
+        state.set(DangerState {
+            why: Some(Rc::new(report)),
+            ..shown
+        });
+    }
+}
+
+/// Props of [`DangerBand`].
+#[derive(Properties, PartialEq)]
+pub struct DangerBandProps {
+    /// The run on screen.
+    pub run: Shared<Run>,
+    /// Events shown.
+    pub cursor: usize,
+    /// Seek the page to this many events shown.
+    pub on_seek: Callback<usize>,
+}
+
+fn pct(i: f64, n: usize) -> String {
+    format!("{:.3}%", if n == 0 { 0.0 } else { i * 100.0 / n as f64 })
+}
+
+/// The window a crash right now goes in: after the last event shown.
+fn now_text(stretches: &[Stretch], cursor: usize) -> String {
+    let Some(last) = cursor.checked_sub(1) else {
+        return "step once to place a crash".to_string();
+    };
+    stretches
+        .iter()
+        .find(|s| (s.from..s.to).contains(&last))
+        .map_or_else(
+            || "…".to_string(),
+            |s| format!("a crash now, after #{last}: {}", legend_word(s.verdict)),
+        )
+}
+
+/// The band: the windows, the cursor, and a bad run's two moments.
+#[component]
+pub fn DangerBand(props: &DangerBandProps) -> Html {
+    let state = use_danger_map(&props.run);
+    let n = state.total;
+    if n > MAX_BAND_EVENTS {
+        return html! {
+            <div class="dg" data-testid="danger">
+                <span class="dg-title">{ "If the driver crashed here" }</span>
+                <span class="dg-sum">{ format!(
+                    "{n} events: too long a run to map here (batchscope explore --every-event --map maps any run)"
+                ) }</span>
+            </div>
+        };
+    }
+    let stretches = use_memo(state.map.clone(), |m| {
+        m.as_ref().map(|m| stretches(m)).unwrap_or_default()
+    });
+    let done = state.done >= n;
+    let rects = stretches.iter().map(|s| {
+        html! {
+            <rect x={s.from.to_string()} y="0" width={format!("{}.02", s.to - s.from)} height="10"
+                fill={verdict_color(s.verdict)} data-testid="danger-window"
+                data-from={s.from.to_string()} data-to={s.to.to_string()}
+                data-verdict={legend_word(s.verdict)}>
+                <title>{ &s.title }</title>
+            </rect>
+        }
+    });
+    let keys = legend(&stretches).into_iter().map(|v| {
+        html! {
+            <span class="mm-key"><i style={format!("background:{}", verdict_color(v))}></i>{ legend_word(v) }</span>
+        }
+    });
+    let moment = |event: u64, glyph: &'static str, class: &'static str, what: String| {
+        let cb = props.on_seek.clone();
+        let to = event as usize + 1;
+        html! {
+            <button class={classes!("dg-moment", class)} style={format!("left:{}", pct(event as f64 + 0.5, n))}
+                title={what.clone()} aria-label={what} data-testid={class}
+                onclick={Callback::from(move |_: MouseEvent| cb.emit(to))}>{ glyph }</button>
+        }
+    };
+    let why = state.why.as_deref();
+    let moments = why.into_iter().flat_map(|r| {
+        let sealed = r.inevitable_at.as_ref().map(|m| {
+            moment(
+                m.event,
+                "⚑",
+                "dg-sealed",
+                format!(
+                    "#{}: from here on the outcome ({}) is sealed",
+                    m.event,
+                    r.verdict.name()
+                ),
+            )
+        });
+        let open = r.avoidable_until.as_ref().map(|m| {
+            moment(
+                m.event,
+                "◇",
+                "dg-open",
+                format!(
+                    "#{}: the last moment the outcome was still avoidable",
+                    m.event
+                ),
+            )
+        });
+        sealed.into_iter().chain(open)
+    });
+    html! {
+        <div class="dg" data-testid="danger" data-done={done.to_string()}
+            data-ms={done.then(|| format!("{:.0}", state.elapsed_ms))}>
+            <div class="dg-head">
+                <span class="dg-title" title="The verdict one more driver crash right after each event would lead to (the explorer's crash-anywhere map)">
+                    { "If the driver crashed here" }</span>
+                <span class="dg-now" data-testid="danger-now">{
+                    if done { now_text(&stretches, props.cursor) }
+                    else { format!("mapping… {} of {n} events", state.done) }
+                }</span>
+                <span class="mm-legend">{ for keys }</span>
+            </div>
+            <div class="dg-track">
+                <svg class="dg-cells" viewBox={format!("0 0 {} 10", n.max(1))} preserveAspectRatio="none">
+                    { for rects }
+                </svg>
+                <span class="dg-cursor" style={format!("left:{}", pct(props.cursor as f64, n))}></span>
+                { for moments }
+            </div>
+            if let Some(report) = state.why.clone().filter(|r| r.verdict != Verdict::ExactlyOnce) {
+                <WhyLines report={report} run={props.run.clone()} on_seek={props.on_seek.clone()} />
+            }
+        </div>
+    }
+}
+
+/// Props of [`WhyLines`].
+#[derive(Properties, PartialEq)]
+struct WhyProps {
+    report: Rc<Report>,
+    run: Shared<Run>,
+    on_seek: Callback<usize>,
+}
+
+/// A bad run's anomalies (each with its proof and a button to its first event) and when its
+/// outcome was sealed: one line that opens to the whole story (the diagram keeps its room).
+#[component]
+fn WhyLines(props: &WhyProps) -> Html {
+    let events: &[Event] = props.run.0.events();
+    let go = |event: u64| {
+        let cb = props.on_seek.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(event as usize + 1))
+    };
+    let count = |n: usize| {
+        if n == 1 {
+            "1 key".to_string()
+        } else {
+            format!("{n} keys")
+        }
+    };
+    let lines = props.report.anomalies.iter().map(|a| {
+        let keys: Vec<String> = a.keys.iter().take(8).map(ToString::to_string).collect();
+        let more = a.keys.len().saturating_sub(keys.len());
+        html! {
+            <li data-testid="anomaly" data-name={a.name.as_str()}>
+                <b>{ a.name.as_str() }</b>
+                { format!(": {} {}{} ({})", count(a.keys.len()), keys.join(" "),
+                    if more > 0 { format!(" … +{more}") } else { String::new() },
+                    proof_text(a, events)) }
+                if let Some(first) = a.events.first() {
+                    <button class="dg-go" onclick={go(*first)}>{ format!("go to #{first}") }</button>
+                }
+            </li>
+        }
+    });
+    let names: Vec<String> = props
+        .report
+        .anomalies
+        .iter()
+        .map(|a| format!("{} ({})", a.name.as_str(), count(a.keys.len())))
+        .collect();
+    let sealed = props
+        .report
+        .inevitable_at
+        .as_ref()
+        .map(|m| format!(" · sealed at #{}", m.event))
+        .unwrap_or_default();
+    html! {
+        <details class="dg-why" data-testid="danger-why">
+            <summary>{ format!("Why: {}{sealed}", names.join(", ")) }</summary>
+            <ul>{ for lines }</ul>
+            if let Some(when) = when_text(&props.report, events) {
+                <p data-testid="danger-when">{ format!("When: {when}.") }</p>
+            }
+        </details>
+    }
+}
