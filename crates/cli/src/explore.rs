@@ -147,18 +147,10 @@ pub fn render_text(summary: &Summary, origin: &Origin) -> String {
         line("no crash point loses or duplicates data: every run is exactly-once".into());
     }
     for c in &summary.counterexamples {
-        let mut crashes: Vec<String> = c.outcome.crashes.iter().map(|p| p.to_string()).collect();
-        crashes.extend(
-            c.outcome
-                .crash_after_events
-                .iter()
-                .map(|seq| format!("after event #{seq}")),
-        );
-        let fault = c.outcome.fault.map_or(String::new(), |f| format!(" + {f}"));
         line(format!(
-            "{}: crashes [{}]{fault} → duplicates {}, lost {}",
+            "{}: {} → duplicates {}, lost {}",
             c.outcome.verdict,
-            crashes.join(", "),
+            c.outcome.schedule(),
             c.outcome.duplicates,
             c.outcome.lost
         ));

@@ -59,6 +59,11 @@
 //! without one (the driver was down, or the depth ran out), and each named crash point, with
 //! those never reached (`state-prepared` outside SeaTunnel readers).
 //!
+//! **Claims** ([`Property`], the `property` module): what a lesson says an exploration finds —
+//! sometimes (a crash at a point gives a verdict), never (no run gives one of some verdicts),
+//! the run without failures — checked against the [`Summary`]: held, violated (with the
+//! smallest run that breaks it) or never reached (no explored run was of its kind).
+//!
 //! **The danger map** ([`map`]): one crash after each event of the run without crashes, the
 //! verdicts merged into windows of consecutive events named by their protocol steps.
 //!
@@ -85,6 +90,7 @@ mod dedup;
 mod fault;
 mod job;
 pub mod map;
+mod property;
 pub mod shard;
 mod summary;
 
@@ -95,6 +101,7 @@ pub use fault::{
     run_scenario, Counterexample, Fault, Origin, Outcome, Reproduce, COUNTEREXAMPLE_FILE,
 };
 pub use job::crash_sites;
+pub use property::{Cell, Check, Evidence, Property, Status, Witness};
 pub use shard::{Shard, ShardReport};
 pub use summary::{Matrix, MatrixRow, Progress, Summary};
 
