@@ -40,7 +40,9 @@
 //! after each event, and the clone crashed there as the dashboard's *Crash now* does
 //! ([`World::crash_now`], recorded as the scenario's `crash_after_events`, so a replay gives the
 //! same trace). A named point `NAME@N` fires right after its site event, so the named crashes
-//! are among these (the tests check that each has the same verdict). At depth 2 the second
+//! are among these (the tests check that each has the same verdict), and the matrix holds
+//! the crash after the first site of each named point in the run without crashes (its own
+//! faults kept): the run `NAME@N` names, as with the named points. At depth 2 the second
 //! crash goes after every event of the first crash's run after it, and so on at depth 3,
 //! some hundred thousand runs for a six-batch preset (a case for shards, below).
 //!
@@ -144,6 +146,21 @@ enum Finished {
     Seen(Job, usize, u64, u64),
 }
 
+/// The first site of each named crash point in the run of `scenario` without crashes (its own
+/// faults kept, as every explored run keeps them), by its event: where `NAME@N` fires.
+fn first_sites(scenario: &Scenario) -> BTreeMap<u64, CrashPoint> {
+    let mut world = World::new(scenario.clone());
+    crate::oracle::run(&mut world, crate::oracle::Limit::JUDGE);
+    let mut first = BTreeMap::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for &(seq, point) in world.crash_sites() {
+        if seen.insert(point) {
+            first.insert(seq, point);
+        }
+    }
+    first
+}
+
 /// Outage lengths, in trigger intervals as (numerator, denominator): half an interval, two intervals.
 const OUTAGE_LENGTHS: [(u64, u64); 2] = [(1, 2), (2, 1)];
 
@@ -173,7 +190,8 @@ pub struct Explorer {
     options: Options,
     graph: Graph,
     tally: Tally,
-    /// Named sites of the base run by event: every-event crashes there fill the matrix.
+    /// The first site of each named point of the base run, by event: every-event crashes
+    /// there fill the matrix, as the named crash (`NAME@N` fires at its first site) does.
     base_sites: BTreeMap<u64, CrashPoint>,
 }
 
@@ -216,7 +234,11 @@ impl Explorer {
             options,
             graph: Graph::default(),
             tally: Tally::default(),
-            base_sites: clean.crash_sites().iter().map(|&(s, p)| (s, p)).collect(),
+            base_sites: if options.every_event {
+                first_sites(&base)
+            } else {
+                BTreeMap::new()
+            },
             base,
         };
         explorer.queue.push_back(explorer.fresh_job(0));
