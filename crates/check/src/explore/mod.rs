@@ -40,11 +40,10 @@
 //! after each event, and the clone crashed there as the dashboard's *Crash now* does
 //! ([`World::crash_now`], recorded as the scenario's `crash_after_events`, so a replay gives the
 //! same trace). A named point `NAME@N` fires right after its site event, so the named crashes
-//! are among these (the tests check that each has the same verdict), and the matrix holds
-//! the crash after the first site of each named point in the run without crashes (its own
-//! faults kept): the run `NAME@N` names, as with the named points. At depth 2 the second
-//! crash goes after every event of the first crash's run after it, and so on at depth 3,
-//! some hundred thousand runs for a six-batch preset (a case for shards, below).
+//! are among these (the tests check that each has the same verdict; the matrix holds those
+//! after each point's first site, the runs `NAME@N` names). At depth 2 the second crash goes
+//! after every event of the first crash's run after it, and so on at depth 3, some hundred
+//! thousand runs for a six-batch preset (a case for shards, below).
 //!
 //! **State de-duplication** ([`Options::prune`]). A forked run is stepped past its crash and
 //! keyed by its durable state, what survives the crash of its volatile state, the clock and the
@@ -61,10 +60,7 @@
 //! without one (the driver was down, or the depth ran out), and each named crash point, with
 //! those never reached (`state-prepared` outside SeaTunnel readers).
 //!
-//! **Claims** ([`Property`], the `property` module): what a lesson says an exploration finds —
-//! sometimes (a crash at a point gives a verdict), never (no run gives one of some verdicts),
-//! the run without failures — checked against the [`Summary`]: held, violated (with the
-//! smallest run that breaks it) or never reached (no explored run was of its kind).
+//! **Claims** ([`Property`]): a lesson's claim, held, violated or never reached in a [`Summary`].
 //!
 //! **The danger map** ([`map`]): one crash after each event of the run without crashes, the
 //! verdicts merged into windows of consecutive events named by their protocol steps.
@@ -116,7 +112,7 @@ use batchscope_engine::microbatch::World;
 use coverage::Tally;
 use dedup::{Ends, Graph, Place};
 pub(crate) use job::run_all;
-use job::{fork_group, run_job, Context, Done, Job, Parent, Start, Variant};
+use job::{first_sites, fork_group, run_job, Context, Done, Job, Parent, Start, Variant};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How an exploration places its crashes.
@@ -144,21 +140,6 @@ enum Placed {
 enum Finished {
     Ran(Job, usize, Box<Done>),
     Seen(Job, usize, u64, u64),
-}
-
-/// The first site of each named crash point in the run of `scenario` without crashes (its own
-/// faults kept, as every explored run keeps them), by its event: where `NAME@N` fires.
-fn first_sites(scenario: &Scenario) -> BTreeMap<u64, CrashPoint> {
-    let mut world = World::new(scenario.clone());
-    crate::oracle::run(&mut world, crate::oracle::Limit::JUDGE);
-    let mut first = BTreeMap::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for &(seq, point) in world.crash_sites() {
-        if seen.insert(point) {
-            first.insert(seq, point);
-        }
-    }
-    first
 }
 
 /// Outage lengths, in trigger intervals as (numerator, denominator): half an interval, two intervals.
@@ -190,8 +171,7 @@ pub struct Explorer {
     options: Options,
     graph: Graph,
     tally: Tally,
-    /// The first site of each named point of the base run, by event: every-event crashes
-    /// there fill the matrix, as the named crash (`NAME@N` fires at its first site) does.
+    /// The first site of each named point of the base run, by event: where `NAME@N` fires.
     base_sites: BTreeMap<u64, CrashPoint>,
 }
 
@@ -234,11 +214,9 @@ impl Explorer {
             options,
             graph: Graph::default(),
             tally: Tally::default(),
-            base_sites: if options.every_event {
-                first_sites(&base)
-            } else {
-                BTreeMap::new()
-            },
+            base_sites: (options.every_event)
+                .then(|| first_sites(&base))
+                .unwrap_or_default(),
             base,
         };
         explorer.queue.push_back(explorer.fresh_job(0));
