@@ -18,8 +18,12 @@ pub fn crash_sites(world: &World) -> Vec<(u64, CrashPoint)> {
 }
 
 /// The first site of each named crash point in the run of `scenario` without crashes (its own
-/// faults kept, as every explored run keeps them), by its event: where `NAME@N` fires.
-pub(crate) fn first_sites(scenario: &Scenario) -> BTreeMap<u64, CrashPoint> {
+/// faults kept, as every explored run keeps them), by its event: where `NAME@N` fires. Only
+/// crashes after every event need them (none otherwise).
+pub(crate) fn first_sites(scenario: &Scenario, every_event: bool) -> BTreeMap<u64, CrashPoint> {
+    if !every_event {
+        return BTreeMap::new();
+    }
     let mut world = World::new(scenario.clone());
     crate::oracle::run(&mut world, Limit::JUDGE);
     let mut first = BTreeMap::new();

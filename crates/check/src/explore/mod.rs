@@ -214,9 +214,7 @@ impl Explorer {
             options,
             graph: Graph::default(),
             tally: Tally::default(),
-            base_sites: (options.every_event)
-                .then(|| first_sites(&base))
-                .unwrap_or_default(),
+            base_sites: first_sites(&base, options.every_event),
             base,
         };
         explorer.queue.push_back(explorer.fresh_job(0));
