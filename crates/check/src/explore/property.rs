@@ -278,7 +278,10 @@ fn without_failure(summary: &Summary, verdict: Verdict, origin: &Origin) -> Chec
     };
     let text = match status {
         Status::NeverReached => "the run without failures was not explored".to_string(),
-        _ => format!("the run without failures: {}", witness_text(&run)),
+        _ => witness_text(&Witness {
+            schedule: "the run without failures".into(),
+            ..run.clone()
+        }),
     };
     Check {
         status,
