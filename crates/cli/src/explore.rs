@@ -3,9 +3,13 @@
 
 use crate::run::load_scenario;
 use batchscope_check::explore::map::{danger_map, DangerMap};
-use batchscope_check::explore::{shard, Explorer, Options, Origin, Shard, ShardReport, Summary};
+use batchscope_check::explore::{
+    shard, Evidence, Explorer, Options, Origin, Property, Shard, ShardReport, Status, Summary,
+};
 use batchscope_check::oracle::Verdict;
+use batchscope_view::microbatch::claims::claims;
 use clap::{Args, Subcommand};
+use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -107,16 +111,76 @@ pub fn merge(args: &MergeArgs) -> i32 {
         }
     };
     match args.json {
-        true => println!(
-            "{}",
-            serde_json::to_string_pretty(&summary).expect("summary serializes")
-        ),
+        true => println!("{}", report_json(&summary, &origin)),
         false => print!("{}", render_text(&summary, &origin)),
     }
     0
 }
 
-/// The text report: counts per verdict, counterexamples with commands, the matrix.
+/// A lesson's claim checked against an exploration (`explore --json`'s `claims`).
+#[derive(Debug, Serialize)]
+pub struct ClaimCheck {
+    /// The claim in the lesson's words.
+    pub claim: &'static str,
+    /// What the explorer checks.
+    pub property: Property,
+    /// Held, violated or never reached.
+    pub status: Status,
+    /// Why.
+    pub evidence: Evidence,
+}
+
+/// The claims of the explored preset's lesson, checked (none for a scenario file).
+pub fn check_claims(summary: &Summary, origin: &Origin) -> Vec<ClaimCheck> {
+    let Origin::Preset(name) = origin else {
+        return vec![];
+    };
+    claims(name)
+        .into_iter()
+        .map(|c| {
+            let check = c.property.check(summary, origin);
+            ClaimCheck {
+                claim: c.words,
+                property: c.property,
+                status: check.status,
+                evidence: check.evidence,
+            }
+        })
+        .collect()
+}
+
+/// `explore --json`: the summary with its reproducing commands, and the lesson's claims.
+fn report_json(summary: &Summary, origin: &Origin) -> String {
+    #[derive(Serialize)]
+    struct Report<'a> {
+        #[serde(flatten)]
+        summary: &'a Summary,
+        claims: Vec<ClaimCheck>,
+    }
+    let report = Report {
+        summary: &summary.with_commands(origin),
+        claims: check_claims(summary, origin),
+    };
+    serde_json::to_string_pretty(&report).expect("summary serializes")
+}
+
+/// One line per claim: `claim held: WORDS (EVIDENCE)`.
+fn render_claims(summary: &Summary, origin: &Origin) -> String {
+    check_claims(summary, origin)
+        .iter()
+        .map(|c| {
+            let status = match c.status {
+                Status::Held => "held",
+                Status::Violated => "VIOLATED",
+                Status::NeverReached => "never reached",
+            };
+            format!("claim {status}: {} ({})\n", c.claim, c.evidence.text)
+        })
+        .collect()
+}
+
+/// The text report: counts per verdict, counterexamples with commands, the matrix, the
+/// coverage, and the lesson's claims checked (a preset's).
 pub fn render_text(summary: &Summary, origin: &Origin) -> String {
     let mut out = String::new();
     let mut line = |s: String| {
@@ -146,18 +210,10 @@ pub fn render_text(summary: &Summary, origin: &Origin) -> String {
         line("no crash point loses or duplicates data: every run is exactly-once".into());
     }
     for c in &summary.counterexamples {
-        let mut crashes: Vec<String> = c.outcome.crashes.iter().map(|p| p.to_string()).collect();
-        crashes.extend(
-            c.outcome
-                .crash_after_events
-                .iter()
-                .map(|seq| format!("after event #{seq}")),
-        );
-        let fault = c.outcome.fault.map_or(String::new(), |f| format!(" + {f}"));
         line(format!(
-            "{}: crashes [{}]{fault} → duplicates {}, lost {}",
+            "{}: {} → duplicates {}, lost {}",
             c.outcome.verdict,
-            crashes.join(", "),
+            c.outcome.schedule(),
             c.outcome.duplicates,
             c.outcome.lost
         ));
@@ -203,6 +259,11 @@ pub fn render_text(summary: &Summary, origin: &Origin) -> String {
             "note: {} forked runs did not fire where expected and were replayed from zero",
             summary.inexact_forks
         ));
+    }
+    let claims = render_claims(summary, origin);
+    if !claims.is_empty() {
+        out.push('\n');
+        out.push_str(&claims);
     }
     out
 }
@@ -352,11 +413,7 @@ pub fn run(args: &ExploreArgs) -> i32 {
             serde_json::to_string(&report).expect("a shard report serializes")
         );
     } else if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&summary.with_commands(&origin))
-                .expect("summary serializes")
-        );
+        println!("{}", report_json(&summary, &origin));
     } else {
         print!("{}", render_text(&summary, &origin));
     }

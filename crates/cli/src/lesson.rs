@@ -5,6 +5,7 @@
 use batchscope_check::oracle::check_world;
 use batchscope_engine::barrier;
 use batchscope_engine::microbatch::scenario::{presets, CrashPoint};
+use batchscope_view::microbatch::claims::claims;
 use batchscope_view::microbatch::lessons::{lesson, SIMPLIFICATIONS};
 use batchscope_view::microbatch::tab::Tab;
 use batchscope_view::microbatch::tour::{stop_cursors, tour};
@@ -67,6 +68,8 @@ pub struct LessonReport {
     pub stops: Vec<StopReport>,
     /// The oracle's verdict on the tour's run (micro-batch).
     pub verdict: Option<&'static str>,
+    /// The lesson's claims that `batchscope explore` checks (micro-batch).
+    pub claims: Vec<&'static str>,
     /// Where the model simplifies.
     pub simplified: Vec<String>,
 }
@@ -125,6 +128,7 @@ pub fn report(args: &LessonArgs) -> Result<LessonReport, String> {
                 cursors,
             ),
             verdict: Some(checked.verdict.name()),
+            claims: claims(name).iter().map(|c| c.words).collect(),
             simplified: vec![SIMPLIFICATIONS.to_string()],
         });
     }
@@ -155,6 +159,7 @@ pub fn report(args: &LessonArgs) -> Result<LessonReport, String> {
             steps: trace.len(),
             stops: stop_reports(t.stops.iter().map(|s| (s.title, s.text, None)), cursors),
             verdict: None,
+            claims: vec![],
             simplified: batchscope_view::topology::simplifications(),
         });
     }
@@ -217,6 +222,16 @@ pub fn run(args: &LessonArgs) -> i32 {
     if let Some(v) = r.verdict {
         println!();
         println!("verdict of the tour's run: {v}");
+    }
+    if !r.claims.is_empty() {
+        println!();
+        println!(
+            "Claims the explorer checks (batchscope explore --preset {}):",
+            r.preset
+        );
+        for c in &r.claims {
+            println!("  • {c}");
+        }
     }
     println!();
     for s in &r.simplified {

@@ -17,7 +17,8 @@ enum Command {
     Presets,
     /// Run a scenario (with crashes) to convergence and print the exactly-once verdict.
     Run(run::RunArgs),
-    /// Crash a scenario at every crash point (and pair), judge each run, print the counterexamples.
+    /// Crash a scenario at every crash point (and pair), judge each run, print the counterexamples
+    /// and whether the preset lesson's claims held.
     Explore(explore::ExploreArgs),
     /// Read a real Spark checkpoint folder (or its s3://, az://, gs:// URL): batches, offsets, commits, and what a restart would do.
     Inspect(inspect::InspectArgs),

@@ -48,6 +48,8 @@ fn two_shards_merge_into_the_single_process_result() {
     let merged: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(single["pruned"].as_u64().unwrap() > 0);
     assert_eq!(merged, single);
+    // The preset's claims too.
+    assert!(!single["claims"].as_array().unwrap().is_empty());
     // The text report too, word for word.
     let mut text_args = vec!["explore"];
     text_args.extend_from_slice(&EXPLORATION);

@@ -112,6 +112,19 @@ impl Outcome {
             + u32::from(self.fault.is_some())
     }
 
+    /// The crash schedule and fault in words: `crashes [task@0, after event #12] + task-fail@2`
+    /// (`crashes []` for the run without failures).
+    pub fn schedule(&self) -> String {
+        let mut crashes: Vec<String> = self.crashes.iter().map(|p| p.to_string()).collect();
+        crashes.extend(
+            self.crash_after_events
+                .iter()
+                .map(|seq| format!("after event #{seq}")),
+        );
+        let fault = self.fault.map_or(String::new(), |f| format!(" + {f}"));
+        format!("crashes [{}]{fault}", crashes.join(", "))
+    }
+
     /// Orders counterexamples: fewest faults, crash-only first, then earliest.
     pub(crate) fn rank(&self) -> (u32, Option<Fault>, &[u64], &[CrashPoint]) {
         (self.depth(), self.fault, &self.site_seqs, &self.crashes)

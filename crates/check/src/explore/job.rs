@@ -17,6 +17,25 @@ pub fn crash_sites(world: &World) -> Vec<(u64, CrashPoint)> {
     world.crash_sites().to_vec()
 }
 
+/// The first site of each named crash point in the run of `scenario` without crashes (its own
+/// faults kept, as every explored run keeps them), by its event: where `NAME@N` fires. Only
+/// crashes after every event need them (none otherwise).
+pub(crate) fn first_sites(scenario: &Scenario, every_event: bool) -> BTreeMap<u64, CrashPoint> {
+    if !every_event {
+        return BTreeMap::new();
+    }
+    let mut world = World::new(scenario.clone());
+    crate::oracle::run(&mut world, Limit::JUDGE);
+    let mut first = BTreeMap::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for &(seq, point) in world.crash_sites() {
+        if seen.insert(point) {
+            first.insert(seq, point);
+        }
+    }
+    first
+}
+
 /// Steps a fork past its crash: at most this many events (a crash fires at the next step, after
 /// any follow-up the event before it queued).
 const STEPS_TO_CRASH: u32 = 64;

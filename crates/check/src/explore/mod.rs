@@ -40,9 +40,10 @@
 //! after each event, and the clone crashed there as the dashboard's *Crash now* does
 //! ([`World::crash_now`], recorded as the scenario's `crash_after_events`, so a replay gives the
 //! same trace). A named point `NAME@N` fires right after its site event, so the named crashes
-//! are among these (the tests check that each has the same verdict). At depth 2 the second
-//! crash goes after every event of the first crash's run after it, and so on at depth 3,
-//! some hundred thousand runs for a six-batch preset (a case for shards, below).
+//! are among these (the tests check that each has the same verdict; the matrix holds those
+//! after each point's first site, the runs `NAME@N` names). At depth 2 the second crash goes
+//! after every event of the first crash's run after it, and so on at depth 3, some hundred
+//! thousand runs for a six-batch preset (a case for shards, below).
 //!
 //! **State de-duplication** ([`Options::prune`]). A forked run is stepped past its crash and
 //! keyed by its durable state, what survives the crash of its volatile state, the clock and the
@@ -58,6 +59,8 @@
 //! source-commit`). The report lists the windows crashes went into, the windows the runs passed
 //! without one (the driver was down, or the depth ran out), and each named crash point, with
 //! those never reached (`state-prepared` outside SeaTunnel readers).
+//!
+//! **Claims** ([`Property`]): a lesson's claim, held, violated or never reached in a [`Summary`].
 //!
 //! **The danger map** ([`map`]): one crash after each event of the run without crashes, the
 //! verdicts merged into windows of consecutive events named by their protocol steps.
@@ -85,6 +88,7 @@ mod dedup;
 mod fault;
 mod job;
 pub mod map;
+mod property;
 pub mod shard;
 mod summary;
 
@@ -95,6 +99,7 @@ pub use fault::{
     run_scenario, Counterexample, Fault, Origin, Outcome, Reproduce, COUNTEREXAMPLE_FILE,
 };
 pub use job::crash_sites;
+pub use property::{Cell, Check, Evidence, Property, Status, Witness};
 pub use shard::{Shard, ShardReport};
 pub use summary::{Matrix, MatrixRow, Progress, Summary};
 
@@ -107,7 +112,7 @@ use batchscope_engine::microbatch::World;
 use coverage::Tally;
 use dedup::{Ends, Graph, Place};
 pub(crate) use job::run_all;
-use job::{fork_group, run_job, Context, Done, Job, Parent, Start, Variant};
+use job::{first_sites, fork_group, run_job, Context, Done, Job, Parent, Start, Variant};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How an exploration places its crashes.
@@ -166,7 +171,7 @@ pub struct Explorer {
     options: Options,
     graph: Graph,
     tally: Tally,
-    /// Named sites of the base run by event: every-event crashes there fill the matrix.
+    /// The first site of each named point of the base run, by event: where `NAME@N` fires.
     base_sites: BTreeMap<u64, CrashPoint>,
 }
 
@@ -209,7 +214,7 @@ impl Explorer {
             options,
             graph: Graph::default(),
             tally: Tally::default(),
-            base_sites: clean.crash_sites().iter().map(|&(s, p)| (s, p)).collect(),
+            base_sites: first_sites(&base, options.every_event),
             base,
         };
         explorer.queue.push_back(explorer.fresh_job(0));

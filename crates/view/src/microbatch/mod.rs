@@ -4,11 +4,13 @@
 //! [`geometry`], [`labels`] and [`palette`]: the sequence diagram's lanes, arrows and colours;
 //! [`strip`]: the strip of batches under it, and [`overview`] its minimap; [`panels`]: the live
 //! side panels and the verdict badge; [`focus`]: which row a step outlines; [`explain`]: a step's
-//! note; [`lessons`] and [`tour`]: lessons and guided tours; [`explore`]: the explorer's
+//! note; [`lessons`] and [`tour`]: lessons and guided tours; [`claims`]: what each lesson
+//! claims, as properties the explorer checks (CLI only); [`explore`]: the explorer's
 //! matrix and lists; [`spark_ui`]: Spark's StreamingQueryProgress per batch; [`export`]: the
 //! files the dashboard exports; [`url`]: the link; [`tab`]: the side panel's tabs.
 
 pub mod backlog_notes;
+pub mod claims;
 pub mod danger;
 pub mod explain;
 pub mod explore;
