@@ -44,6 +44,16 @@ async fn explore_runs_and_a_cell_loads_its_crash() {
         cell.get_attribute("data-verdict").as_deref(),
         Some("duplicates")
     );
+    // The lesson's claims, each checked against these runs.
+    let claimed = all(&r, "[data-testid=claim]");
+    assert_eq!(
+        claimed.len(),
+        batchscope_view::microbatch::claims::claims("kafka-append").len()
+    );
+    assert!(claimed.len() >= 2);
+    for c in &claimed {
+        assert_eq!(c.get_attribute("data-status").as_deref(), Some("held"));
+    }
     // The tooltip says what the oracle says of that one run.
     let mut crashed = batchscope_engine::microbatch::scenario::preset("kafka-append").unwrap();
     crashed.crashes.push("sink-commit@3".parse().unwrap());

@@ -1,4 +1,5 @@
-//! What the Explore dialog shows once runs are judged: the verdict counts, the crash point ×
+//! What the Explore dialog shows once runs are judged: the verdict counts, the lesson's claims
+//! checked against the runs, the crash point ×
 //! batch matrix (with SVG and PNG export), the runs with two faults, the fault runs and the
 //! smallest counterexamples, each with the `batchscope run` line that reproduces it.
 
@@ -6,9 +7,10 @@ use super::chip::{verdict_chip, OpenRun};
 use super::pairs::PairList;
 use crate::microbatch::components::export::{save, saved_text};
 use crate::microbatch::export_file::{svg_to_png, PNG_SCALE};
-use batchscope_check::explore::{Counterexample, Fault, Summary};
+use batchscope_check::explore::{Counterexample, Fault, Origin, Status, Summary};
 use batchscope_check::oracle::Verdict;
 use batchscope_engine::microbatch::scenario::{CrashPoint, Scenario};
+use batchscope_view::microbatch::claims::claims;
 use batchscope_view::microbatch::explore::{self as view, fault_rows, matrix_view};
 use batchscope_view::microbatch::explore::{matrix_svg, reproduce, MatrixSvg};
 use std::rc::Rc;
@@ -43,6 +45,48 @@ fn drawn(s: &Summary, preset: &str) -> MatrixSvg {
         &format!("{preset} · seed {} · one driver crash per run", s.seed),
         "One run per cell: the driver is killed at that point (row) of that batch (column) and recovers.",
     )
+}
+
+/// Props of [`Claims`].
+#[derive(Properties, PartialEq)]
+struct ClaimsProps {
+    summary: Rc<Summary>,
+    preset: String,
+}
+
+/// What the preset's lesson claims, each checked against the runs: held, violated or never
+/// reached (a claim no run exercises shows as such). Nothing for one's own scenario.
+#[component]
+fn Claims(props: &ClaimsProps) -> Html {
+    let origin = Origin::Preset(props.preset.clone());
+    let checked: Vec<(&'static str, Status, String)> = claims(&props.preset)
+        .into_iter()
+        .map(|c| {
+            let check = c.property.check(&props.summary, &origin);
+            (c.words, check.status, check.evidence.text)
+        })
+        .collect();
+    if checked.is_empty() {
+        return html! {};
+    }
+    let mark = |s: Status| match s {
+        Status::Held => "✓ held",
+        Status::Violated => "✕ violated",
+        Status::NeverReached => "○ never reached",
+    };
+    html! {
+        <section class="xp-claims" data-testid="explore-claims">
+            <h3 class="xp-h">{ "What the lesson claims, checked against these runs" }</h3>
+            <ul>
+                { for checked.into_iter().map(|(words, status, why)| html! {
+                    <li data-testid="claim" data-status={status.name()}>
+                        <b class={format!("xp-claim-{}", status.name())}>{ mark(status) }</b>
+                        { format!(" {words} ") }<span class="muted small">{ format!("({why})") }</span>
+                    </li>
+                }) }
+            </ul>
+        </section>
+    }
 }
 
 /// The results.
@@ -119,6 +163,7 @@ pub fn Results(props: &ResultsProps) -> Html {
                 <span class="muted small">{ format!("{} runs:", s.runs) }</span>
                 { for view::verdict_counts(s).into_iter().map(|(v, n)| verdict_chip(v, Some(n))) }
             </div>
+            <Claims summary={s.clone()} preset={props.preset.clone()} />
             <div class="xp-h-row">
                 <h3 class="xp-h">{ "Crash the driver at … (one crash per run)" }</h3>
                 <div class="xp-export" ref={marker} data-testid="explore-export" role="group" aria-label="Export the matrix">
