@@ -14,6 +14,7 @@ use batchscope_web::shell::Shared;
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::Element;
 use yew::prelude::*;
@@ -155,5 +156,46 @@ async fn a_bad_run_names_its_anomaly_and_its_sealed_moment_seeks_there() {
     click(&r, "[data-testid=dg-sealed]");
     settle().await;
     assert_eq!(sought.get(), sealed.event as usize + 1);
+    app.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn a_duplicated_keys_lane_has_two_bars_at_once() {
+    let mut s = preset("kafka-append").unwrap();
+    s.crashes = vec!["sink-commit@3".parse().unwrap()];
+    let (report, _) = check_world(&s, false);
+    let key = report.duplicate_keys[0];
+    let (r, app, sought, _) = band(s, 10).await;
+    let button = all(&r, "[data-testid=anomaly-key]")
+        .into_iter()
+        .find(|b| b.text_content().as_deref() == Some(key.to_string().as_str()))
+        .expect("the duplicated key is a button");
+    button.dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    let lane = find(&r, "[data-testid=record-lane]");
+    assert_eq!(lane.get_attribute("data-key"), Some(key.to_string()));
+    let bars: Vec<(usize, usize)> = all(&r, "[data-testid=life-bar]")
+        .iter()
+        .map(|b| {
+            let at = |a: &str| b.get_attribute(a).unwrap().parse::<usize>().unwrap();
+            (at("data-from"), at("data-to"))
+        })
+        .collect();
+    assert_eq!(bars.len(), 2, "{bars:?}");
+    // Two copies at once: the second begins before the first ends.
+    assert!(bars[1].0 < bars[0].1, "{bars:?}");
+    // Each read of the key is a tick; a click goes to its moment.
+    let reads = all(&r, "[data-testid=life-tick][data-kind=read]");
+    assert_eq!(reads.len(), 2);
+    reads[1]
+        .clone()
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+    settle().await;
+    assert!(
+        sought.get() > bars[0].0,
+        "the re-run's read comes after the first copy"
+    );
     app.destroy();
 }

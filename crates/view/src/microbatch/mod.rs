@@ -4,7 +4,8 @@
 //! [`geometry`], [`labels`] and [`palette`]: the sequence diagram's lanes, arrows and colours;
 //! [`strip`]: the strip of batches under it, and [`overview`] its minimap; [`panels`]: the live
 //! side panels and the verdict badge; [`focus`]: which row a step outlines; [`explain`]: a step's
-//! note; [`lessons`] and [`tour`]: lessons and guided tours; [`claims`]: what each lesson
+//! note; [`lessons`] and [`tour`]: lessons and guided tours; [`danger`]: the danger band;
+//! [`life`]: one record's life, for its lane; [`claims`]: what each lesson
 //! claims, as properties the explorer checks (CLI only); [`explore`]: the explorer's
 //! matrix and lists; [`spark_ui`]: Spark's StreamingQueryProgress per batch; [`export`]: the
 //! files the dashboard exports; [`url`]: the link; [`tab`]: the side panel's tabs.
@@ -20,6 +21,7 @@ pub mod geometry;
 pub mod labels;
 pub mod lesson_text;
 pub mod lessons;
+pub mod life;
 pub mod overview;
 pub mod palette;
 pub mod panels;

@@ -4,11 +4,12 @@
 //! (`batchscope_check::explore::map`, the explorer's crash-anywhere map); what a crash *now*
 //! would do; and, for a bad run, why: its anomalies with the events that prove them and the
 //! moments its outcome was sealed and last avoidable (`batchscope_check::why`), each a button
-//! to that moment.
+//! to that moment; a key of an anomaly opens its lane (`super::record_lane`).
 //!
 //! A verdict per event is a run to the end per event: the map is made in slices of a few
 //! milliseconds, each followed by a zero timeout that lets the page paint and take input.
 
+use super::record_lane::RecordLane;
 use super::Shared;
 use crate::microbatch::run::Run;
 use crate::shell::now_ms;
@@ -16,6 +17,7 @@ use batchscope_check::explore::map::{DangerMap, MapMaker};
 use batchscope_check::oracle::{check_world, Report, Verdict};
 use batchscope_check::why::{explain, proof_text, when_text};
 use batchscope_engine::microbatch::event::Event;
+use batchscope_engine::microbatch::upstream::RowKey;
 use batchscope_view::microbatch::danger::{
     legend, legend_word, stretches, verdict_color, Stretch, MAX_BAND_EVENTS,
 };
@@ -158,6 +160,16 @@ fn now_text(stretches: &[Stretch], cursor: usize) -> String {
 #[component]
 pub fn DangerBand(props: &DangerBandProps) -> Html {
     let state = use_danger_map(&props.run);
+    let followed = use_state(|| None::<RowKey>);
+    {
+        // A new run: the key followed may not be in it.
+        let followed = followed.clone();
+        use_effect_with(props.run.clone(), move |_| followed.set(None));
+    }
+    let on_follow = {
+        let followed = followed.clone();
+        Callback::from(move |key: Option<RowKey>| followed.set(key))
+    };
     let n = state.total;
     if n > MAX_BAND_EVENTS {
         return html! {
@@ -243,8 +255,13 @@ pub fn DangerBand(props: &DangerBandProps) -> Html {
                 <span class="dg-cursor" style={format!("left:{}", pct(props.cursor as f64, n))}></span>
                 { for moments }
             </div>
+            if let Some(key) = *followed {
+                <RecordLane run={props.run.clone()} key_followed={key} cursor={props.cursor}
+                    on_seek={props.on_seek.clone()} on_close={on_follow.reform(|()| None)} />
+            }
             if let Some(report) = state.why.clone().filter(|r| r.verdict != Verdict::ExactlyOnce) {
-                <WhyLines report={report} run={props.run.clone()} on_seek={props.on_seek.clone()} />
+                <WhyLines report={report} run={props.run.clone()} on_seek={props.on_seek.clone()}
+                    on_follow={on_follow.reform(Some)} />
             }
         </div>
     }
@@ -256,6 +273,8 @@ struct WhyProps {
     report: Rc<Report>,
     run: Shared<Run>,
     on_seek: Callback<usize>,
+    /// Follow a key in its lane.
+    on_follow: Callback<RowKey>,
 }
 
 /// A bad run's anomalies (each with its proof and a button to its first event) and when its
@@ -275,13 +294,20 @@ fn WhyLines(props: &WhyProps) -> Html {
         }
     };
     let lines = props.report.anomalies.iter().map(|a| {
-        let keys: Vec<String> = a.keys.iter().take(8).map(ToString::to_string).collect();
-        let more = a.keys.len().saturating_sub(keys.len());
+        let keys = a.keys.iter().take(8).map(|k| {
+            let key = *k;
+            html! {
+                <button class="dg-key" data-testid="anomaly-key" title={format!("Follow {key} in its lane")}
+                    onclick={props.on_follow.reform(move |_: MouseEvent| key)}>{ key.to_string() }</button>
+            }
+        });
+        let more = a.keys.len().saturating_sub(8);
         html! {
             <li data-testid="anomaly" data-name={a.name.as_str()}>
                 <b>{ a.name.as_str() }</b>
-                { format!(": {} {}{} ({})", count(a.keys.len()), keys.join(" "),
-                    if more > 0 { format!(" … +{more}") } else { String::new() },
+                { format!(": {} ", count(a.keys.len())) }
+                { for keys }
+                { format!("{} ({})", if more > 0 { format!(" … +{more}") } else { String::new() },
                     proof_text(a, events)) }
                 if let Some(first) = a.events.first() {
                     <button class="dg-go" onclick={go(*first)}>{ format!("go to #{first}") }</button>

@@ -21,6 +21,7 @@ pub mod minimap;
 pub mod minimap_host;
 mod module_layer;
 mod progress_panel;
+pub mod record_lane;
 mod sequence_diagram;
 mod side_tabs;
 mod sink_panel;
