@@ -76,3 +76,29 @@ impl Moment {
         }
     }
 }
+
+/// When a bad run's outcome was sealed, in one sentence, from a report's `inevitable_at` and
+/// `avoidable_until` (made by `why::explain`); `None` when neither is known. `events` is the
+/// run's trace.
+pub fn when_text(
+    inevitable_at: Option<&Moment>,
+    avoidable_until: Option<&Moment>,
+    events: &[Event],
+) -> Option<String> {
+    let label = |m: &Moment| {
+        let kind = events.get(m.event as usize).map(|e| e.kind.label());
+        format!("#{} `{}`", m.event, kind.unwrap_or_default())
+    };
+    match (inevitable_at, avoidable_until) {
+        (Some(at), Some(until)) => Some(format!(
+            "bad for good from {} on (no failure-free continuation after it is exactly-once); still avoidable at {} (running on from there with no further failure is exactly-once)",
+            label(at),
+            label(until)
+        )),
+        (Some(at), None) => Some(format!(
+            "bad for good from {} on (even the failure-free continuation after the first event is bad)",
+            label(at)
+        )),
+        _ => None,
+    }
+}

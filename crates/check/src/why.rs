@@ -96,28 +96,6 @@ pub fn explain(scenario: &Scenario, report: &mut Report) {
     report.avoidable_until = found.last_good.map(|i| Moment::of(&events[i]));
 }
 
-/// When a bad run's outcome was sealed, in one sentence (from the report's `inevitable_at`
-/// and `avoidable_until`, made by [`explain`]); `None` when neither is known. `events` is the
-/// run's trace.
-pub fn when_text(report: &Report, events: &[Event]) -> Option<String> {
-    let label = |m: &Moment| {
-        let kind = events.get(m.event as usize).map(|e| e.kind.label());
-        format!("#{} `{}`", m.event, kind.unwrap_or_default())
-    };
-    match (&report.inevitable_at, &report.avoidable_until) {
-        (Some(at), Some(until)) => Some(format!(
-            "bad for good from {} on (no failure-free continuation after it is exactly-once); still avoidable at {} (running on from there with no further failure is exactly-once)",
-            label(at),
-            label(until)
-        )),
-        (Some(at), None) => Some(format!(
-            "bad for good from {} on (even the failure-free continuation after the first event is bad)",
-            label(at)
-        )),
-        _ => None,
-    }
-}
-
 /// What the failure-free continuations of a run say, tried from its last event backwards
 /// until one is good: every continuation after a good one is tried, and nothing before it is
 /// needed (a good continuation leaves every key good as well).

@@ -238,7 +238,11 @@ fn print_why(report: &Report, events: &[batchscope_engine::microbatch::event::Ev
             batchscope_check::why::proof_text(a, events)
         );
     }
-    if let Some(why) = batchscope_check::why::when_text(report, events) {
+    if let Some(why) = batchscope_check::anomaly::when_text(
+        report.inevitable_at.as_ref(),
+        report.avoidable_until.as_ref(),
+        events,
+    ) {
         println!("  why: {why}");
     }
 }

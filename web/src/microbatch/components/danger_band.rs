@@ -13,9 +13,10 @@ use super::record_lane::RecordLane;
 use super::Shared;
 use crate::microbatch::run::Run;
 use crate::shell::now_ms;
+use batchscope_check::anomaly::when_text;
 use batchscope_check::explore::map::{DangerMap, MapMaker};
 use batchscope_check::oracle::{check_world, Report, Verdict};
-use batchscope_check::why::{explain, proof_text, when_text};
+use batchscope_check::why::{explain, proof_text};
 use batchscope_engine::microbatch::event::Event;
 use batchscope_engine::microbatch::upstream::RowKey;
 use batchscope_view::microbatch::danger::{
@@ -156,6 +157,60 @@ fn now_text(stretches: &[Stretch], cursor: usize) -> String {
         )
 }
 
+/// The band's windows, one rect each, over `0..n` events.
+fn windows(stretches: &[Stretch]) -> Html {
+    let rects = stretches.iter().map(|s| {
+        html! {
+            <rect x={s.from.to_string()} y="0" width={format!("{}.02", s.to - s.from)} height="10"
+                fill={verdict_color(s.verdict)} data-testid="danger-window"
+                data-from={s.from.to_string()} data-to={s.to.to_string()}
+                data-verdict={legend_word(s.verdict)}>
+                <title>{ &s.title }</title>
+            </rect>
+        }
+    });
+    html! { <>{ for rects }</> }
+}
+
+/// The legend: the verdicts the band holds.
+fn legend_keys(stretches: &[Stretch]) -> Html {
+    let keys = legend(stretches).into_iter().map(|v| {
+        html! {
+            <span class="mm-key"><i style={format!("background:{}", verdict_color(v))}></i>{ legend_word(v) }</span>
+        }
+    });
+    html! { <span class="mm-legend">{ for keys }</span> }
+}
+
+/// A bad run's two moments on the band: ⚑ where its outcome was sealed, ◇ the last moment it
+/// was still avoidable; a click goes there.
+fn moments(report: &Report, n: usize, on_seek: &Callback<usize>) -> Html {
+    let moment = |event: u64, glyph: &'static str, class: &'static str, what: String| {
+        let to = event as usize + 1;
+        html! {
+            <button class={classes!("dg-moment", class)} style={format!("left:{}", pct(event as f64 + 0.5, n))}
+                title={what.clone()} aria-label={what} data-testid={class}
+                onclick={on_seek.reform(move |_: MouseEvent| to)}>{ glyph }</button>
+        }
+    };
+    let sealed = report.inevitable_at.as_ref().map(|m| {
+        let what = format!(
+            "#{}: from here on the outcome ({}) is sealed",
+            m.event,
+            report.verdict.name()
+        );
+        moment(m.event, "⚑", "dg-sealed", what)
+    });
+    let open = report.avoidable_until.as_ref().map(|m| {
+        let what = format!(
+            "#{}: the last moment the outcome was still avoidable",
+            m.event
+        );
+        moment(m.event, "◇", "dg-open", what)
+    });
+    html! { <>{ for sealed }{ for open }</> }
+}
+
 /// The band: the windows, the cursor, and a bad run's two moments.
 #[component]
 pub fn DangerBand(props: &DangerBandProps) -> Html {
@@ -170,6 +225,9 @@ pub fn DangerBand(props: &DangerBandProps) -> Html {
         let followed = followed.clone();
         Callback::from(move |key: Option<RowKey>| followed.set(key))
     };
+    let stretches = use_memo(state.map.clone(), |m| {
+        m.as_ref().map(|m| stretches(m)).unwrap_or_default()
+    });
     let n = state.total;
     if n > MAX_BAND_EVENTS {
         return html! {
@@ -181,61 +239,8 @@ pub fn DangerBand(props: &DangerBandProps) -> Html {
             </div>
         };
     }
-    let stretches = use_memo(state.map.clone(), |m| {
-        m.as_ref().map(|m| stretches(m)).unwrap_or_default()
-    });
     let done = state.done >= n;
-    let rects = stretches.iter().map(|s| {
-        html! {
-            <rect x={s.from.to_string()} y="0" width={format!("{}.02", s.to - s.from)} height="10"
-                fill={verdict_color(s.verdict)} data-testid="danger-window"
-                data-from={s.from.to_string()} data-to={s.to.to_string()}
-                data-verdict={legend_word(s.verdict)}>
-                <title>{ &s.title }</title>
-            </rect>
-        }
-    });
-    let keys = legend(&stretches).into_iter().map(|v| {
-        html! {
-            <span class="mm-key"><i style={format!("background:{}", verdict_color(v))}></i>{ legend_word(v) }</span>
-        }
-    });
-    let moment = |event: u64, glyph: &'static str, class: &'static str, what: String| {
-        let cb = props.on_seek.clone();
-        let to = event as usize + 1;
-        html! {
-            <button class={classes!("dg-moment", class)} style={format!("left:{}", pct(event as f64 + 0.5, n))}
-                title={what.clone()} aria-label={what} data-testid={class}
-                onclick={Callback::from(move |_: MouseEvent| cb.emit(to))}>{ glyph }</button>
-        }
-    };
-    let why = state.why.as_deref();
-    let moments = why.into_iter().flat_map(|r| {
-        let sealed = r.inevitable_at.as_ref().map(|m| {
-            moment(
-                m.event,
-                "⚑",
-                "dg-sealed",
-                format!(
-                    "#{}: from here on the outcome ({}) is sealed",
-                    m.event,
-                    r.verdict.name()
-                ),
-            )
-        });
-        let open = r.avoidable_until.as_ref().map(|m| {
-            moment(
-                m.event,
-                "◇",
-                "dg-open",
-                format!(
-                    "#{}: the last moment the outcome was still avoidable",
-                    m.event
-                ),
-            )
-        });
-        sealed.into_iter().chain(open)
-    });
+    let why = state.why.clone();
     html! {
         <div class="dg" data-testid="danger" data-done={done.to_string()}
             data-ms={done.then(|| format!("{:.0}", state.elapsed_ms))}>
@@ -246,20 +251,20 @@ pub fn DangerBand(props: &DangerBandProps) -> Html {
                     if done { now_text(&stretches, props.cursor) }
                     else { format!("mapping… {} of {n} events", state.done) }
                 }</span>
-                <span class="mm-legend">{ for keys }</span>
+                { legend_keys(&stretches) }
             </div>
             <div class="dg-track">
                 <svg class="dg-cells" viewBox={format!("0 0 {} 10", n.max(1))} preserveAspectRatio="none">
-                    { for rects }
+                    { windows(&stretches) }
                 </svg>
                 <span class="dg-cursor" style={format!("left:{}", pct(props.cursor as f64, n))}></span>
-                { for moments }
+                { for why.as_deref().map(|r| moments(r, n, &props.on_seek)) }
             </div>
             if let Some(key) = *followed {
                 <RecordLane run={props.run.clone()} key_followed={key} cursor={props.cursor}
                     on_seek={props.on_seek.clone()} on_close={on_follow.reform(|()| None)} />
             }
-            if let Some(report) = state.why.clone().filter(|r| r.verdict != Verdict::ExactlyOnce) {
+            if let Some(report) = why.filter(|r| r.verdict != Verdict::ExactlyOnce) {
                 <WhyLines report={report} run={props.run.clone()} on_seek={props.on_seek.clone()}
                     on_follow={on_follow.reform(Some)} />
             }
@@ -331,7 +336,11 @@ fn WhyLines(props: &WhyProps) -> Html {
         <details class="dg-why" data-testid="danger-why">
             <summary>{ format!("Why: {}{sealed}", names.join(", ")) }</summary>
             <ul>{ for lines }</ul>
-            if let Some(when) = when_text(&props.report, events) {
+            if let Some(when) = when_text(
+                props.report.inevitable_at.as_ref(),
+                props.report.avoidable_until.as_ref(),
+                events,
+            ) {
                 <p data-testid="danger-when">{ format!("When: {when}.") }</p>
             }
         </details>

@@ -352,10 +352,7 @@ pub fn Minimap(props: &MinimapProps) -> Html {
             </div>
         }
     };
-    let on_toggle = {
-        let table = table.clone();
-        Callback::from(move |_: MouseEvent| table.set(!*table))
-    };
+    let on_toggle = use_callback(table.clone(), |_: MouseEvent, table| table.set(!**table));
     html! {
         <section class="minimap" data-testid="minimap" aria-label="The whole run, batch by batch">
             <div class="mm-head">

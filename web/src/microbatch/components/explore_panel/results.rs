@@ -150,11 +150,8 @@ pub fn Results(props: &ResultsProps) -> Html {
         })
     };
     let line = |crashes: &[CrashPoint], fault: Option<&Fault>, testid| {
-        command(
-            &reproduce(&props.preset, &props.scenario, crashes, fault),
-            &save_file,
-            testid,
-        )
+        let run = reproduce(&props.preset, &props.scenario, crashes, fault);
+        command(&run, &save_file, testid)
     };
     let m = matrix_view(s);
     html! {
