@@ -69,11 +69,31 @@ async fn explore_runs_and_a_cell_loads_its_crash() {
     click(&r, "[data-testid=cell-sink-commit-3]");
     yew::platform::time::sleep(Duration::from_millis(50)).await;
     assert!(find(&r, "[data-testid=explore]").has_attribute("hidden"));
+    let current = || {
+        r.query_selector("[data-testid=current-event]")
+            .unwrap()
+            .map(|e| e.text_content().unwrap_or_default())
+    };
+    // A hang guard, not a speed test: the run loads while the danger band maps the old one.
+    for _ in 0..100 {
+        if r.query_selector("[data-testid=current-event] .crash")
+            .unwrap()
+            .is_some()
+        {
+            break;
+        }
+        settle().await;
+    }
     assert!(
         r.query_selector("[data-testid=current-event] .crash")
             .unwrap()
             .is_some(),
-        "the player shows the crash as the current step"
+        "the player shows the crash as the current step, not {:?} (step count {:?}, link {:?})",
+        current(),
+        r.query_selector("[data-testid=step-count]")
+            .unwrap()
+            .map(|e| e.text_content()),
+        gloo::utils::window().location().hash()
     );
     // The results stay for the same preset and seed.
     assert_eq!(status(&r), "done");

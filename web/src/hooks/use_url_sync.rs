@@ -34,9 +34,16 @@ fn use_hash_sync<U: Clone + PartialEq + 'static>(
         use_effect_with((url, paused), move |(url, paused)| {
             let timeout = paused.then(|| {
                 let url = url.clone();
+                let location = || gloo::utils::window().location().hash().unwrap_or_default();
+                let scheduled_over = location();
                 Timeout::new(URL_WRITE_DELAY_MS, move || {
                     let hash = format(&url);
-                    let current = gloo::utils::window().location().hash().unwrap_or_default();
+                    let current = location();
+                    // An address set since (the Explore dialog opening a run, a pasted link
+                    // whose hashchange is still queued) is the page's next moment: kept.
+                    if current != scheduled_over {
+                        return;
+                    }
                     if current != with_presentation(&hash) {
                         replace_hash(&hash);
                     }
