@@ -27,8 +27,11 @@ use std::rc::Rc;
 use std::time::Duration;
 use yew::prelude::*;
 
-/// A slice's budget: well under a long task (50 ms).
-const SLICE_MS: f64 = 8.0;
+/// A slice's budget: well under a long task (50 ms), and a frame's worth of work.
+const SLICE_MS: f64 = 14.0;
+
+/// How often the band drawn so far is drawn again while it is being made.
+const DRAW_EVERY_MS: f64 = 60.0;
 
 /// How far the map of the run on screen is.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,6 +76,28 @@ pub fn use_danger_map(run: &Shared<Run>) -> DangerState {
     (*state).clone()
 }
 
+/// Lets the page run its other tasks (paint, input, timers) before the next slice: one message
+/// through a `MessageChannel`, which, unlike a zero timeout, the browser does not delay by
+/// 4 ms once timeouts nest.
+async fn yield_to_page() {
+    let Ok(channel) = web_sys::MessageChannel::new() else {
+        yew::platform::time::sleep(Duration::ZERO).await;
+        return;
+    };
+    let port = channel.port1();
+    let promise = js_sys::Promise::new(&mut |resolve, _| port.set_onmessage(Some(&resolve)));
+    if channel
+        .port2()
+        .post_message(&wasm_bindgen::JsValue::NULL)
+        .is_err()
+    {
+        yew::platform::time::sleep(Duration::ZERO).await;
+        return;
+    }
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    port.set_onmessage(None);
+}
+
 /// The map of the first `total` events of `scenario`'s run, shown in `state` after each
 /// slice, while `going` holds; then the run's judgement, explained if it is bad.
 async fn make_in_slices(
@@ -83,34 +108,34 @@ async fn make_in_slices(
 ) {
     let started = now_ms();
     let mut maker = MapMaker::over(&scenario, total);
-    let mut chunk = 2;
     let mut more = true;
     let mut shown = None;
+    let mut drawn_at = started;
     while more {
         // Yield first: the page paints (and takes input) between slices.
-        yew::platform::time::sleep(Duration::ZERO).await;
+        yield_to_page().await;
         if !going.get() {
             return;
         }
+        // One event at a time: a crash's run to the end costs from microseconds to a
+        // millisecond, so the slice ends close to its budget.
         let slice = now_ms();
         while more && now_ms() - slice < SLICE_MS {
-            let t = now_ms();
-            more = maker.advance(chunk);
-            if now_ms() - t < SLICE_MS / 4.0 {
-                chunk = (chunk * 2).min(64);
-            } else {
-                chunk = (chunk / 2).max(1);
-            }
+            more = maker.advance(1);
         }
-        let now = DangerState {
-            map: Some(Rc::new(maker.finish())),
-            done: maker.done(),
-            total,
-            elapsed_ms: now_ms() - started,
-            why: None,
-        };
-        state.set(now.clone());
-        shown = Some(now);
+        // The band drawn so far, a few times a second (each drawing costs the slices time).
+        if !more || now_ms() - drawn_at >= DRAW_EVERY_MS {
+            drawn_at = now_ms();
+            let now = DangerState {
+                map: Some(Rc::new(maker.finish())),
+                done: maker.done(),
+                total,
+                elapsed_ms: now_ms() - started,
+                why: None,
+            };
+            state.set(now.clone());
+            shown = Some(now);
+        }
     }
     yew::platform::time::sleep(Duration::ZERO).await;
     if !going.get() {
