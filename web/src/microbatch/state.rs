@@ -8,8 +8,9 @@
 
 use crate::microbatch::run::Run;
 use crate::shell::{Mode, Opened, Player, PlayerCmd};
-use batchscope_engine::microbatch::scenario::Fault;
+use batchscope_engine::microbatch::event::Actor;
 use batchscope_engine::microbatch::scenario::{presets, CrashPoint, Scenario};
+use batchscope_engine::microbatch::scenario::{Fault, FaultKind, Window};
 use batchscope_engine::microbatch::World;
 use batchscope_view::microbatch::tab::Tab;
 use batchscope_view::microbatch::tour;
@@ -40,6 +41,9 @@ pub enum Action {
     DisarmFault(usize),
     /// Crash the driver right after the event on screen.
     CrashNow,
+    /// Fail an actor right after the event on screen (a click on its lane's head): the sink's
+    /// store goes down, or a task attempt of the batch in flight fails.
+    FailNow(Actor),
     /// Switch side-panel tab.
     SetTab(Tab),
     /// Show one checkpoint file.
@@ -239,6 +243,7 @@ impl Mode for Micro {
                 }
             }
             Action::CrashNow => p.crash_now(),
+            Action::FailNow(actor) => p.fail_now(actor),
             Action::SetTab(t) => p.mode.tab = t,
             Action::SelectFile(f) => p.mode.selected_file = f,
             Action::LoadUrl(mut state) => {
@@ -291,11 +296,16 @@ impl Mode for Micro {
         let mut scenario = own(base.seed);
         scenario.crashes = base.crashes;
         scenario.faults.extend(base.faults);
+        scenario.sink.outages.extend(base.outages);
         let mut notes = vec![];
         if let Err(e) = scenario.validate() {
-            // A fault this scenario cannot have (a link edited by hand): its own faults.
-            notes.push(format!("fault: {e}; the link's faults are left out"));
-            scenario.faults = own(base.seed).faults;
+            // A fault or an outage this scenario cannot have (a link edited by hand): its own.
+            notes.push(format!(
+                "fault: {e}; the link's faults and outages are left out"
+            ));
+            let own = own(base.seed);
+            scenario.faults = own.faults;
+            scenario.sink.outages = own.sink.outages;
         }
         scenario.crash_after_events = base.crash_after_events;
         if base.tour && custom.is_none() {
@@ -320,6 +330,10 @@ impl Mode for Micro {
             Some(own) => batchscope_view::microbatch::explore::extra_of(&own.faults, &s.faults),
             None => batchscope_view::microbatch::explore::extra_faults(&p.mode.preset, s),
         };
+        let own_outages = match p.mode.custom.as_deref() {
+            Some(own) => own.sink.outages.clone(),
+            None => scenario_of(&p.mode.preset, s.seed).sink.outages,
+        };
         Link {
             base: UrlState {
                 preset: p.mode.preset.clone(),
@@ -327,6 +341,10 @@ impl Mode for Micro {
                 crashes: s.crashes.clone(),
                 faults,
                 crash_after_events: s.crash_after_events.clone(),
+                outages: (s.sink.outages.iter())
+                    .filter(|w| !own_outages.contains(w))
+                    .cloned()
+                    .collect(),
                 at: p.cursor as u64,
                 tour: p.tour,
                 tab: (p.mode.tab != Tab::Channels).then_some(p.mode.tab),
@@ -419,6 +437,52 @@ impl Player<Micro> {
                 "{point} is armed but this run never reaches it (no such step in batch {}).",
                 point.batch_id
             ));
+        }
+    }
+
+    /// The sink's store down from the moment after the event on screen for two trigger
+    /// intervals (a sink outage in the link), or a task attempt of the batch in flight failing
+    /// (`task-fail@N`): what a click on the sink's or the tasks' lane head arms.
+    fn fail_now(&mut self, actor: Actor) {
+        let at_ms = self.world.now_ms();
+        let mut s = self.mode.run.scenario.clone();
+        let what = match actor {
+            Actor::Sink => {
+                let from_ms = at_ms + 1;
+                let window = Window {
+                    from_ms,
+                    to_ms: from_ms + 2 * s.trigger_interval_ms,
+                };
+                s.sink.outages.push(window);
+                format!(
+                    "the sink's store is down from {from_ms} to {} ms",
+                    window.to_ms
+                )
+            }
+            Actor::Tasks => {
+                let Some(batch_id) = self.world.driver.batch.as_ref().map(|b| b.batch_id) else {
+                    return self.notify(
+                        "No batch in flight: step into a batch to fail one of its tasks.".into(),
+                    );
+                };
+                let fault = Fault {
+                    kind: FaultKind::TaskFail,
+                    batch_id,
+                };
+                if s.faults.contains(&fault) {
+                    return self.notify(format!("{fault} is already armed."));
+                }
+                s.faults.push(fault);
+                format!("{fault}: a task attempt of batch {batch_id} fails")
+            }
+            _ => return,
+        };
+        match s.validate() {
+            Ok(()) => {
+                self.replace_scenario(s);
+                self.notify(format!("Armed now: {what}."));
+            }
+            Err(e) => self.notify(format!("Cannot fail it here: {e}")),
         }
     }
 

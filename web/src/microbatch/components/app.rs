@@ -311,7 +311,7 @@ pub fn App(props: &AppProps) -> Html {
             animate_ms,
         }),
         _ => {
-            html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} source={scenario.source.kind} /> }
+            html! { <SequenceDiagram events={window} cursor={cursor} animate_ms={animate_ms} source={scenario.source.kind} on_fail={Some(on_action.reform(Action::FailNow))} /> }
         }
     };
 

@@ -50,6 +50,8 @@ pub fn edited_link(s: &Scenario, vs: Option<Versus>) -> Link {
         // The scenario's own faults travel inside it.
         faults: vec![],
         crash_after_events: std::mem::take(&mut custom.crash_after_events),
+        // The scenario's own outages travel inside it.
+        outages: vec![],
         at: 0,
         tour: false,
         tab: None,

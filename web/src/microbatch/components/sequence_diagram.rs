@@ -23,6 +23,18 @@ pub struct SequenceDiagramProps {
     pub animate_ms: f64,
     /// The scenario's source, whose own lanes the diagram draws (`Actor::lanes_for`).
     pub source: SourceKind,
+    /// Fail an actor now: a click on the sink's or the tasks' lane head (none: not clickable).
+    #[prop_or_default]
+    pub on_fail: Option<Callback<Actor>>,
+}
+
+/// What a click on a lane's head fails now, for the lanes that have one.
+fn fails(actor: Actor) -> Option<&'static str> {
+    match actor {
+        Actor::Sink => Some("Click: the sink's store goes down now, for two trigger intervals"),
+        Actor::Tasks => Some("Click: a task attempt of the batch in flight fails (task-fail)"),
+        _ => None,
+    }
 }
 
 fn separator(e: &Event) -> Option<(String, bool)> {
@@ -88,6 +100,39 @@ fn ArrowDot(props: &ArrowDotProps) -> Html {
     html! { <circle ref={dot} class="dot" cx={fmt(hx)} cy={fmt(hy)} r="5" fill={props.color} /> }
 }
 
+/// One lane: its head (a button that fails the actor now, for the sink and the tasks), its
+/// title and its lifeline down to `h`.
+fn lane(a: Actor, layout: &Layout, h: f64, props: &SequenceDiagramProps) -> Html {
+    let x = layout.lane_x(a);
+    let (t1, t2) = actor_title_for(a, props.source);
+    let color = actor_color(a);
+    let bw = layout.lane_w() - 8.0;
+    let fail = fails(a).zip(props.on_fail.as_ref());
+    let actor = a;
+    html! {
+        <g class={classes!("lane", fail.is_some().then_some("lane-fail"))} data-lane={a.label_for(props.source)}
+            role={fail.map(|_| "button")} tabindex={fail.map(|_| "0")}
+            onclick={fail.map(|(_, cb)| cb.reform(move |_: MouseEvent| actor))}
+            onkeydown={fail.map(|(_, cb)| {
+                let cb = cb.clone();
+                Callback::from(move |e: KeyboardEvent| if e.key() == "Enter" { cb.emit(actor) })
+            })}>
+            <line class="lifeline" x1={fmt(x)} y1={fmt(layout.header_h - 4.0)} x2={fmt(x)} y2={fmt(h)} stroke={color} />
+            <rect class="lane-head" x={fmt(x - bw / 2.0)} y="4" width={fmt(bw)} height={fmt(layout.header_h - 10.0)} rx="7"
+                  stroke={color} />
+            <rect x={fmt(x - bw / 2.0)} y="4" width="4" height={fmt(layout.header_h - 10.0)} rx="2" fill={color} />
+            <text class="lane-title" x={fmt(x + 2.0)} y={if t2.is_empty() { "27" } else { "21" }} text-anchor="middle">{ t1 }</text>
+            if !t2.is_empty() {
+                <text class="lane-title lane-sub" x={fmt(x + 2.0)} y="35" text-anchor="middle">{ t2 }</text>
+            }
+            <title>{ match fail {
+                Some((what, _)) => format!("{} · {what}", a.label_for(props.source)),
+                None => a.label_for(props.source).to_string(),
+            } }</title>
+        </g>
+    }
+}
+
 /// The diagram.
 #[component]
 pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
@@ -104,25 +149,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         .iter()
         .map(|a| (marker_id(*a, false), actor_color(*a)))
         .chain(std::iter::once(("ah-crash".to_string(), CRASH)));
-    let lanes = layout.lanes.iter().map(|a| {
-        let x = layout.lane_x(*a);
-        let (t1, t2) = actor_title_for(*a, props.source);
-        let color = actor_color(*a);
-        let bw = layout.lane_w() - 8.0;
-        html! {
-            <g class="lane" data-lane={a.label_for(props.source)}>
-                <line class="lifeline" x1={fmt(x)} y1={fmt(layout.header_h - 4.0)} x2={fmt(x)} y2={fmt(h)} stroke={color} />
-                <rect class="lane-head" x={fmt(x - bw / 2.0)} y="4" width={fmt(bw)} height={fmt(layout.header_h - 10.0)} rx="7"
-                      stroke={color} />
-                <rect x={fmt(x - bw / 2.0)} y="4" width="4" height={fmt(layout.header_h - 10.0)} rx="2" fill={color} />
-                <text class="lane-title" x={fmt(x + 2.0)} y={if t2.is_empty() { "27" } else { "21" }} text-anchor="middle">{ t1 }</text>
-                if !t2.is_empty() {
-                    <text class="lane-title lane-sub" x={fmt(x + 2.0)} y="35" text-anchor="middle">{ t2 }</text>
-                }
-                <title>{ a.label_for(props.source) }</title>
-            </g>
-        }
-    });
+    let lanes = layout.lanes.iter().map(|a| lane(*a, &layout, h, props));
     let rows = shown.iter().enumerate().map(|(i, e)| {
         // Each row is drawn at the top row's place and moved by a transform: as the window
         // slides one event per step, a kept row changes one attribute.

@@ -99,6 +99,7 @@ pub fn run_link(
             crashes: crashes.to_vec(),
             faults,
             crash_after_events: vec![],
+            outages: vec![],
             at,
             tour: false,
             tab: None,

@@ -1,4 +1,4 @@
-//! The shareable state in the URL hash: `#preset=kafka-append&seed=7&crash=sink-commit@3&fault=task-fail@2&after=57&tour=1&at=60`.
+//! The shareable state in the URL hash: `#preset=kafka-append&seed=7&crash=sink-commit@3&fault=task-fail@2&after=57&outage=4150-5650&tour=1&at=60`.
 //!
 //! Preset, seed, the recorded crash inputs and the armed faults define the run; `at` is the cursor (events shown).
 //! A link therefore reproduces the exact moment. Parsing never panics: every problem is named.
@@ -9,6 +9,7 @@ use super::tab::Tab;
 use crate::url::{error, flag, items, number, pairs, UrlError};
 use batchscope_engine::microbatch::scenario::CrashPoint;
 use batchscope_engine::microbatch::scenario::Fault;
+use batchscope_engine::microbatch::scenario::Window;
 
 /// The preset loaded when the URL names none (or a broken one).
 pub const DEFAULT_PRESET: &str = "tablestore";
@@ -28,6 +29,9 @@ pub struct UrlState {
     pub faults: Vec<Fault>,
     /// "Crash now" inputs: the driver dies after the event with this sequence number (`after=57`).
     pub crash_after_events: Vec<u64>,
+    /// Sink outages besides the scenario's own (`outage=4150-5650`: the sink's store is down
+    /// from 4,150 ms to 5,650 ms), as a click on the sink's lane arms one.
+    pub outages: Vec<Window>,
     /// Number of events shown (the cursor).
     pub at: u64,
     /// Whether the guided tour is on (`tour=1`): playback pauses at the lesson's stops.
@@ -47,6 +51,7 @@ impl UrlState {
             crashes: vec![],
             faults: vec![],
             crash_after_events: vec![],
+            outages: vec![],
             at: 0,
             tour: false,
             tab: None,
@@ -61,6 +66,38 @@ fn tab_of(value: &str) -> Result<Tab, UrlError> {
         let known = Tab::ALL.map(Tab::name).join(", ");
         error("tab", format!("unknown tab `{value}` (known: {known})"))
     })
+}
+
+/// Each item of a list value (`crash=sink-commit@3,task@4`), read by `read` into `into`; the
+/// items it cannot read go to `errors`.
+fn each<T>(
+    value: &str,
+    into: &mut Vec<T>,
+    errors: &mut Vec<UrlError>,
+    read: impl Fn(&str) -> Result<T, UrlError>,
+) {
+    for item in items(value) {
+        match read(item.trim()) {
+            Ok(v) => into.push(v),
+            Err(e) => errors.push(e),
+        }
+    }
+}
+
+/// A sink outage of a link (`4150-5650`: from 4,150 ms to 5,650 ms), or the error naming it.
+fn outage_of(item: &str) -> Result<Window, UrlError> {
+    let (from, to) = item.split_once('-').ok_or_else(|| {
+        error(
+            "outage",
+            format!("`{item}` is not FROM-TO in ms (4150-5650)"),
+        )
+    })?;
+    let from_ms = number("outage", from, "a time in ms")?;
+    let to_ms = number("outage", to, "a time in ms")?;
+    if to_ms <= from_ms {
+        return Err(error("outage", format!("`{item}` ends before it begins")));
+    }
+    Ok(Window { from_ms, to_ms })
 }
 
 /// Parses a URL hash (with or without the leading `#`). `known_presets` are the valid names.
@@ -107,30 +144,18 @@ pub fn parse_partial(hash: &str, known_presets: &[&str]) -> (UrlState, Vec<UrlEr
                 Ok(a) => state.at = a,
                 Err(e) => errors.push(e),
             },
-            "crash" => {
-                for item in items(&value) {
-                    match item.trim().parse::<CrashPoint>() {
-                        Ok(p) => state.crashes.push(p),
-                        Err(e) => errors.push(error("crash", e.to_string())),
-                    }
-                }
-            }
-            "fault" => {
-                for item in items(&value) {
-                    match item.trim().parse::<Fault>() {
-                        Ok(f) => state.faults.push(f),
-                        Err(e) => errors.push(error("fault", e.to_string())),
-                    }
-                }
-            }
-            "after" => {
-                for item in items(&value) {
-                    match number("after", item, "an event number") {
-                        Ok(n) => state.crash_after_events.push(n),
-                        Err(e) => errors.push(e),
-                    }
-                }
-            }
+            "crash" => each(&value, &mut state.crashes, &mut errors, |item| {
+                item.parse::<CrashPoint>()
+                    .map_err(|e| error("crash", e.to_string()))
+            }),
+            "fault" => each(&value, &mut state.faults, &mut errors, |item| {
+                item.parse::<Fault>()
+                    .map_err(|e| error("fault", e.to_string()))
+            }),
+            "after" => each(&value, &mut state.crash_after_events, &mut errors, |item| {
+                number("after", item, "an event number")
+            }),
+            "outage" => each(&value, &mut state.outages, &mut errors, outage_of),
             "tour" => match flag("tour", &value) {
                 Ok(on) => state.tour = on,
                 Err(e) => errors.push(e),
@@ -168,6 +193,14 @@ pub fn format(state: &UrlState) -> String {
             .map(|c| c.to_string())
             .collect();
         s.push_str(&format!("&after={}", list.join(",")));
+    }
+    if !state.outages.is_empty() {
+        let list: Vec<String> = state
+            .outages
+            .iter()
+            .map(|w| format!("{}-{}", w.from_ms, w.to_ms))
+            .collect();
+        s.push_str(&format!("&outage={}", list.join(",")));
     }
     if state.tour {
         s.push_str("&tour=1");
@@ -211,6 +244,10 @@ mod tests {
             crashes: vec!["sink-commit@3".parse().unwrap(), "task@4".parse().unwrap()],
             faults: vec!["task-fail@2".parse().unwrap()],
             crash_after_events: vec![57, 90],
+            outages: vec![Window {
+                from_ms: 4150,
+                to_ms: 5650,
+            }],
             at: 61,
             tour: true,
             tab: Some(Tab::Checkpoint),
@@ -219,7 +256,7 @@ mod tests {
         let text = format(&s);
         assert_eq!(
             text,
-            "#preset=kafka-append&seed=42&crash=sink-commit@3,task@4&fault=task-fail@2&after=57,90&tour=1&tab=checkpoint&file=offsets/3&at=61"
+            "#preset=kafka-append&seed=42&crash=sink-commit@3,task@4&fault=task-fail@2&after=57,90&outage=4150-5650&tour=1&tab=checkpoint&file=offsets/3&at=61"
         );
         assert_eq!(parse(&text, KNOWN), Ok(s.clone()));
         // Without the `#`, and with `@` and `,` percent-encoded by a chat app.
@@ -308,5 +345,21 @@ mod tests {
             "{text:?}"
         );
         assert!(text.iter().any(|e| e.contains("file")), "{text:?}");
+    }
+
+    #[test]
+    fn a_bad_outage_is_named_and_the_rest_kept() {
+        let (state, errors) =
+            parse_partial("#preset=kafka-append&outage=9-3,5000,1000-2000&at=4", KNOWN);
+        assert_eq!(
+            state.outages,
+            vec![Window {
+                from_ms: 1000,
+                to_ms: 2000
+            }]
+        );
+        assert_eq!(state.at, 4);
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors.iter().all(|e| e.to_string().contains("outage")));
     }
 }

@@ -261,6 +261,7 @@ mod tests {
             crashes: vec!["sink-commit@3".parse().unwrap()],
             faults: vec!["task-fail@2".parse().unwrap()],
             crash_after_events: vec![],
+            outages: vec![],
             at: 40,
             tour: false,
             tab: None,
