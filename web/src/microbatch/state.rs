@@ -12,6 +12,7 @@ use batchscope_engine::microbatch::event::Actor;
 use batchscope_engine::microbatch::scenario::{presets, CrashPoint, Scenario};
 use batchscope_engine::microbatch::scenario::{Fault, FaultKind, Window};
 use batchscope_engine::microbatch::World;
+use batchscope_view::microbatch::explore::extra_of;
 use batchscope_view::microbatch::tab::Tab;
 use batchscope_view::microbatch::tour;
 use batchscope_view::microbatch::url::scenario::{self as link, Link};
@@ -224,16 +225,7 @@ impl Mode for Micro {
                 }
             }
             Action::ArmFault(fault) => {
-                let mut s = p.mode.run.scenario.clone();
-                if s.faults.contains(&fault) {
-                    p.notify(format!("{fault} is already armed."));
-                } else {
-                    s.faults.push(fault);
-                    match s.validate() {
-                        Ok(()) => p.replace_scenario(s),
-                        Err(e) => p.notify(format!("{fault} cannot be armed here: {e}")),
-                    }
-                }
+                p.arm_fault(fault);
             }
             Action::DisarmFault(i) => {
                 let mut s = p.mode.run.scenario.clone();
@@ -326,25 +318,24 @@ impl Mode for Micro {
 
     fn link(p: &MicroPlayer) -> Link {
         let s = &p.mode.run.scenario;
-        let faults = match p.mode.custom.as_deref() {
-            Some(own) => batchscope_view::microbatch::explore::extra_of(&own.faults, &s.faults),
-            None => batchscope_view::microbatch::explore::extra_faults(&p.mode.preset, s),
-        };
-        let own_outages = match p.mode.custom.as_deref() {
-            Some(own) => own.sink.outages.clone(),
-            None => scenario_of(&p.mode.preset, s.seed).sink.outages,
+        // What the link adds to the scenario it names: its faults and outages beyond those the
+        // scenario has of its own (made once: a preset is built anew for each look-up).
+        let preset_own;
+        let own = match p.mode.custom.as_deref() {
+            Some(own) => own,
+            None => {
+                preset_own = scenario_of(&p.mode.preset, s.seed);
+                &preset_own
+            }
         };
         Link {
             base: UrlState {
                 preset: p.mode.preset.clone(),
                 seed: s.seed,
                 crashes: s.crashes.clone(),
-                faults,
+                faults: extra_of(&own.faults, &s.faults),
                 crash_after_events: s.crash_after_events.clone(),
-                outages: (s.sink.outages.iter())
-                    .filter(|w| !own_outages.contains(w))
-                    .cloned()
-                    .collect(),
+                outages: extra_of(&own.sink.outages, &s.sink.outages),
                 at: p.cursor as u64,
                 tour: p.tour,
                 tab: (p.mode.tab != Tab::Channels).then_some(p.mode.tab),
@@ -440,24 +431,46 @@ impl Player<Micro> {
         }
     }
 
-    /// The sink's store down from the moment after the event on screen for two trigger
-    /// intervals (a sink outage in the link), or a task attempt of the batch in flight failing
-    /// (`task-fail@N`): what a click on the sink's or the tasks' lane head arms.
-    fn fail_now(&mut self, actor: Actor) {
-        let at_ms = self.world.now_ms();
+    /// Arms a failure inside a batch, unless it is armed already or the scenario cannot have
+    /// it (a notice says which); whether it was armed.
+    fn arm_fault(&mut self, fault: Fault) -> bool {
         let mut s = self.mode.run.scenario.clone();
-        let what = match actor {
+        if s.faults.contains(&fault) {
+            self.notify(format!("{fault} is already armed."));
+            return false;
+        }
+        s.faults.push(fault);
+        match s.validate() {
+            Ok(()) => {
+                self.replace_scenario(s);
+                true
+            }
+            Err(e) => {
+                self.notify(format!("{fault} cannot be armed here: {e}"));
+                false
+            }
+        }
+    }
+
+    /// What a click on a lane's head arms: for the sink, its store down from the moment after
+    /// the event on screen for two trigger intervals (a sink outage in the link); for the
+    /// tasks, a failed task attempt of the batch in flight (`task-fail@N`).
+    fn fail_now(&mut self, actor: Actor) {
+        match actor {
             Actor::Sink => {
-                let from_ms = at_ms + 1;
-                let window = Window {
-                    from_ms,
-                    to_ms: from_ms + 2 * s.trigger_interval_ms,
-                };
-                s.sink.outages.push(window);
-                format!(
-                    "the sink's store is down from {from_ms} to {} ms",
-                    window.to_ms
-                )
+                let mut s = self.mode.run.scenario.clone();
+                let from_ms = self.world.now_ms() + 1;
+                let to_ms = from_ms + 2 * s.trigger_interval_ms;
+                s.sink.outages.push(Window { from_ms, to_ms });
+                match s.validate() {
+                    Ok(()) => {
+                        self.replace_scenario(s);
+                        self.notify(format!(
+                            "Armed now: the sink's store is down from {from_ms} to {to_ms} ms."
+                        ));
+                    }
+                    Err(e) => self.notify(format!("Cannot fail the sink here: {e}")),
+                }
             }
             Actor::Tasks => {
                 let Some(batch_id) = self.world.driver.batch.as_ref().map(|b| b.batch_id) else {
@@ -469,20 +482,13 @@ impl Player<Micro> {
                     kind: FaultKind::TaskFail,
                     batch_id,
                 };
-                if s.faults.contains(&fault) {
-                    return self.notify(format!("{fault} is already armed."));
+                if self.arm_fault(fault) {
+                    self.notify(format!(
+                        "Armed now: {fault}: a task attempt of batch {batch_id} fails."
+                    ));
                 }
-                s.faults.push(fault);
-                format!("{fault}: a task attempt of batch {batch_id} fails")
             }
-            _ => return,
-        };
-        match s.validate() {
-            Ok(()) => {
-                self.replace_scenario(s);
-                self.notify(format!("Armed now: {what}."));
-            }
-            Err(e) => self.notify(format!("Cannot fail it here: {e}")),
+            _ => {}
         }
     }
 

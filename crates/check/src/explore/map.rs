@@ -47,13 +47,12 @@ pub struct DangerMap {
     pub windows: Vec<Window>,
 }
 
-/// The verdict of one driver crash right after the last event of `world` (`None` when the
-/// query is not running there).
-pub fn crash_verdict(world: &World, expected: &BTreeMap<RowKey, u64>) -> Option<Verdict> {
-    if matches!(world.phase(), Phase::Down { .. } | Phase::Stopped) {
+/// The verdict of one driver crash right after the last event of `world`, a copy the crash
+/// runs on (`None` when the query is not running there).
+pub fn crash_verdict(mut crashed: World, expected: &BTreeMap<RowKey, u64>) -> Option<Verdict> {
+    if matches!(crashed.phase(), Phase::Down { .. } | Phase::Stopped) {
         return None;
     }
-    let mut crashed = world.clone();
     crashed.crash_now();
     let converged = run(&mut crashed, Limit::JUDGE).converged();
     Some(judge(&crashed, converged, expected, false).verdict)
@@ -128,7 +127,7 @@ impl MapMaker {
             }
             self.stepping.step();
             let alone = self.stepping.without_crashes();
-            self.verdicts.push(crash_verdict(&alone, &self.expected));
+            self.verdicts.push(crash_verdict(alone, &self.expected));
         }
         self.verdicts.len() < self.steps
     }
@@ -136,21 +135,24 @@ impl MapMaker {
     /// The map of the verdicts found (all of them once [`MapMaker::advance`] says none are left).
     pub fn finish(&self) -> DangerMap {
         let events = self.stepping.events();
-        let mut windows: Vec<Window> = vec![];
-        for (i, verdict) in self.verdicts.iter().copied().enumerate() {
-            match windows.last_mut() {
-                Some(w) if w.verdict == verdict => {
-                    w.last = Moment::of(&events[i]);
-                    w.before = events.get(i + 1).map(Moment::of);
-                }
-                _ => windows.push(Window {
-                    verdict,
-                    after: Moment::of(&events[i]),
-                    last: Moment::of(&events[i]),
-                    before: events.get(i + 1).map(Moment::of),
-                }),
+        // Runs of one verdict first; a moment's line is written only at a window's edges
+        // (a page asks for the map so far several times a second while it is made).
+        let mut runs: Vec<(usize, usize)> = vec![];
+        for (i, verdict) in self.verdicts.iter().enumerate() {
+            match runs.last_mut() {
+                Some((first, last)) if self.verdicts[*first] == *verdict => *last = i,
+                _ => runs.push((i, i)),
             }
         }
+        let windows = runs
+            .into_iter()
+            .map(|(first, last)| Window {
+                verdict: self.verdicts[first],
+                after: Moment::of(&events[first]),
+                last: Moment::of(&events[last]),
+                before: events.get(last + 1).map(Moment::of),
+            })
+            .collect();
         DangerMap {
             scenario: self.base.name.clone(),
             seed: self.base.seed,

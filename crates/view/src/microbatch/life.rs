@@ -69,7 +69,9 @@ pub fn life_of(scenario: &Scenario, steps: usize, key: RowKey) -> Life {
     let mut world = World::new(scenario.clone());
     let mut ticks = vec![];
     let mut bars: Vec<Bar> = vec![];
-    let mut attempts: BTreeMap<(u64, u32), u32> = BTreeMap::new();
+    // Attempts per driver run, batch and task: a re-run after a restart is a new job, whose
+    // tasks count their attempts from 1 again.
+    let mut attempts: BTreeMap<(u32, u64, u32), u32> = BTreeMap::new();
     let mut version = world.sink.visible_version();
     let mut arrived = false;
     let arrival = match key {
@@ -101,7 +103,7 @@ pub fn life_of(scenario: &Scenario, steps: usize, key: RowKey) -> Life {
                 aged_out,
                 ..
             } => {
-                let n = attempts.entry((*batch_id, *partition)).or_default();
+                let n = attempts.entry((e.run, *batch_id, *partition)).or_default();
                 *n += 1;
                 let start = from.offset_or_zero() + aged_out;
                 if matches!(key, RowKey::Record { channel: c, seq } if c == channel.0 && (start..start + rows).contains(&seq))
@@ -195,6 +197,8 @@ mod tests {
         let reads: Vec<&Tick> = life.ticks.iter().filter(|t| t.kind == "read").collect();
         assert_eq!(reads.len(), 2, "{life:?}");
         assert!(reads[0].text.contains("run 1") && reads[1].text.contains("run 2"));
+        // The re-run is a new job: its task's first attempt, not the key's second read.
+        assert!(reads[1].text.ends_with("(attempt 1)"), "{:?}", reads[1]);
         assert!(life.ticks.iter().any(|t| t.kind == "failure"));
         assert!(life.ticks[0].kind == "arrived");
     }

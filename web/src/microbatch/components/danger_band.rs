@@ -7,9 +7,10 @@
 //! to that moment; a key of an anomaly opens its lane (`super::record_lane`).
 //!
 //! A verdict per event is a run to the end per event: the map is made in slices of a few
-//! milliseconds, each followed by a zero timeout that lets the page paint and take input.
+//! milliseconds, between which the page paints and takes input.
 
 use super::record_lane::RecordLane;
+use super::strip::pct;
 use super::Shared;
 use crate::microbatch::run::Run;
 use crate::shell::now_ms;
@@ -54,16 +55,19 @@ pub struct DangerState {
 #[hook]
 pub fn use_danger_map(run: &Shared<Run>) -> DangerState {
     let total = run.0.len();
-    let state = use_state(|| DangerState {
+    let empty = move || DangerState {
         map: None,
         done: 0,
         total,
         elapsed_ms: 0.0,
         why: None,
-    });
+    };
+    let state = use_state_eq(empty);
     {
         let state = state.clone();
         use_effect_with(run.clone(), move |run| {
+            // Nothing of the run before stays on screen (its windows, its moments, its length).
+            state.set(empty());
             let going = Rc::new(Cell::new(total <= MAX_BAND_EVENTS));
             if going.get() {
                 let scenario = run.0.scenario.clone();
@@ -162,10 +166,6 @@ pub struct DangerBandProps {
     pub cursor: usize,
     /// Seek the page to this many events shown.
     pub on_seek: Callback<usize>,
-}
-
-fn pct(i: f64, n: usize) -> String {
-    format!("{:.3}%", if n == 0 { 0.0 } else { i * 100.0 / n as f64 })
 }
 
 /// The window a crash right now goes in: after the last event shown.

@@ -4,6 +4,7 @@
 //! and each copy the sink showed as a bar (a duplicate is two bars at once). A tick is a
 //! button to its moment.
 
+use super::strip::pct;
 use super::Shared;
 use crate::microbatch::run::Run;
 use batchscope_engine::microbatch::upstream::RowKey;
@@ -23,10 +24,6 @@ pub struct RecordLaneProps {
     pub on_seek: Callback<usize>,
     /// Stop following the key.
     pub on_close: Callback<()>,
-}
-
-fn pct(i: f64, n: usize) -> String {
-    format!("{:.3}%", if n == 0 { 0.0 } else { i * 100.0 / n as f64 })
 }
 
 /// Height of one bar's row, px.

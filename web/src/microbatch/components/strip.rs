@@ -25,7 +25,9 @@ pub struct BatchStripProps {
     pub on_action: Callback<Action>,
 }
 
-fn pct(i: f64, n: usize) -> String {
+/// Event `i` of `n` as a CSS percentage across the run (the timeline's, the danger band's and
+/// a record lane's x).
+pub(super) fn pct(i: f64, n: usize) -> String {
     format!("{:.3}%", if n == 0 { 0.0 } else { i * 100.0 / n as f64 })
 }
 

@@ -190,11 +190,9 @@ pub fn extra_faults(
     extra_of(&own, &scenario.faults)
 }
 
-/// The faults of `all` beyond those of `own` (each of `own` cancels one equal fault of `all`).
-pub fn extra_of(
-    own: &[batchscope_engine::microbatch::scenario::Fault],
-    all: &[batchscope_engine::microbatch::scenario::Fault],
-) -> Vec<batchscope_engine::microbatch::scenario::Fault> {
+/// The items of `all` beyond those of `own` (each of `own` cancels one equal item of `all`):
+/// a link's faults, or its sink outages, beyond the scenario's own.
+pub fn extra_of<T: Copy + PartialEq>(own: &[T], all: &[T]) -> Vec<T> {
     let mut own = own.to_vec();
     all.iter()
         .filter(|f| match own.iter().position(|o| o == *f) {
