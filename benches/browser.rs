@@ -6,7 +6,7 @@
 //! first load to the mounted app, the display's frame interval, step click → DOM updated and
 //! laid out and → next painted frame (p50 / p95 over [`STEPS`] clicks), step back at the end of
 //! the run (the same), and the JS heap after load and after the run; then, on every preset,
-//! the time the danger band takes to be ready. Times come from
+//! the time the danger band takes to be ready (`-- danger`: that figure alone). Times come from
 //! `performance.now()` in the page (see [`CLICK_PROBE`]). Each figure is also
 //! printed as a `browser KEY VALUE` line for scripts/bench.sh. Asserts nothing about speed.
 
@@ -413,6 +413,8 @@ async fn main() {
         }
         return;
     }
+    // `-- danger`: only the danger band's figure (every preset), for work on the band.
+    let only_danger = std::env::args().any(|a| a == "danger");
     let (preset, events) = largest_preset();
     println!("batchscope browser: release dist/, largest preset `{preset}` ({events} events failure-free)");
     println!("browser preset {preset}");
@@ -430,16 +432,25 @@ async fn main() {
     let port = serve(dist);
     let (_driver, driver_port) = start_chromedriver(&chromedriver);
     let (client, profile) = session(&chromium, driver_port).await;
-    let mut result = measure(
-        &client,
-        port,
-        &format!("#preset={preset}"),
-        "",
-        &format!("preset {preset}"),
-    )
-    .await;
+    let mut result = if only_danger {
+        Ok(())
+    } else {
+        measure(
+            &client,
+            port,
+            &format!("#preset={preset}"),
+            "",
+            &format!("preset {preset}"),
+        )
+        .await
+    };
     // The scale, 64 × 1,000, then the largest the dashboard plays.
-    for (prefix, channels, batches) in [("large_", 64, 1000), ("scale_", 16, 200)] {
+    let scales: &[(&str, u32, u64)] = if only_danger {
+        &[]
+    } else {
+        &[("large_", 64, 1000), ("scale_", 16, 200)]
+    };
+    for &(prefix, channels, batches) in scales {
         let what = format!("{channels} channels × {batches} batches");
         let s = scaled(channels, batches);
         if let Err(reason) = batchscope_view::microbatch::url::scenario::fits_dashboard(&s) {

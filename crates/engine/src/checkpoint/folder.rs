@@ -7,10 +7,32 @@ use super::metadata::QueryMetadata;
 use super::offsets::{OffsetLogEntry, OffsetSeq, OFFSET_LOG_MAX_VERSION};
 use super::COMMIT_LOG_MAX_VERSION;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "read-memo")]
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+#[cfg(feature = "read-memo")]
+use std::collections::VecDeque;
 use std::fmt;
 use std::ops::Bound;
 use std::sync::Arc;
+
+/// How many offset-log entries [`READ_ENTRIES`] keeps.
+#[cfg(feature = "read-memo")]
+const READ_ENTRIES_KEPT: usize = 8;
+
+/// A file's bytes and what they read as.
+#[cfg(feature = "read-memo")]
+type ReadEntry = (Arc<[u8]>, Result<OffsetLogEntry, FormatError>);
+
+#[cfg(feature = "read-memo")]
+thread_local! {
+    /// The offset-log entries read last on this thread, by the very bytes they were read from
+    /// (an `Arc` shared by every clone of a folder). Holding the bytes keeps them from being
+    /// changed in place (an `Arc` held twice is never written through) and their address from
+    /// being reused by another file. A cache of a pure function: what a read returns does not
+    /// depend on it.
+    static READ_ENTRIES: RefCell<VecDeque<ReadEntry>> = const { RefCell::new(VecDeque::new()) };
+}
 
 /// Directory of the offset log inside the checkpoint root.
 pub const OFFSET_LOG_DIR: &str = "offsets";
@@ -199,12 +221,33 @@ impl CheckpointFolder {
 
     /// Reads `offsets/<batch_id>`; `None` if absent.
     pub fn offsets(&self, batch_id: u64) -> Result<Option<OffsetSeq>, CheckpointError> {
-        self.parse_file(&offsets_path(batch_id), OffsetSeq::parse)
+        let path = offsets_path(batch_id);
+        match self.entry_at(&path)? {
+            None => Ok(None),
+            Some(entry) => OffsetSeq::from_entry(entry)
+                .map(Some)
+                .map_err(|error| CheckpointError::Format { path, error }),
+        }
     }
 
     /// Reads `offsets/<batch_id>` keeping source names; `None` if absent.
     pub fn offset_entry(&self, batch_id: u64) -> Result<Option<OffsetLogEntry>, CheckpointError> {
-        self.parse_file(&offsets_path(batch_id), OffsetLogEntry::parse)
+        self.entry_at(&offsets_path(batch_id))
+    }
+
+    /// The offset-log entry at `path`, read once per file with the feature `read-memo`
+    /// (`READ_ENTRIES`): a driver reads the same few entries at every restart (the restart's
+    /// plan, the batch it resumes, the one before), and a crash loop restarts hundreds of
+    /// times. The result is the parse's, whichever way.
+    fn entry_at(&self, path: &str) -> Result<Option<OffsetLogEntry>, CheckpointError> {
+        let Some(bytes) = self.files.get(path) else {
+            return Ok(None);
+        };
+        let read = read_entry(bytes);
+        read.map(Some).map_err(|error| CheckpointError::Format {
+            path: path.to_owned(),
+            error,
+        })
     }
 
     /// Reads `commits/<batch_id>`; `None` if absent.
@@ -289,6 +332,36 @@ impl CheckpointFolder {
     }
 }
 
+/// A file's bytes read as an offset-log entry.
+fn parse_entry(bytes: &[u8]) -> Result<OffsetLogEntry, FormatError> {
+    std::str::from_utf8(bytes)
+        .map_err(|_| FormatError::whole("not valid UTF-8 text"))
+        .and_then(OffsetLogEntry::parse)
+}
+
+/// [`parse_entry`] through [`READ_ENTRIES`].
+#[cfg(feature = "read-memo")]
+fn read_entry(bytes: &Arc<[u8]>) -> Result<OffsetLogEntry, FormatError> {
+    READ_ENTRIES.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if let Some((_, read)) = memo.iter().find(|(held, _)| Arc::ptr_eq(held, bytes)) {
+            return read.clone();
+        }
+        let read = parse_entry(bytes);
+        if memo.len() == READ_ENTRIES_KEPT {
+            memo.pop_front();
+        }
+        memo.push_back((bytes.clone(), read.clone()));
+        read
+    })
+}
+
+/// [`parse_entry`], every time (without the feature `read-memo`).
+#[cfg(not(feature = "read-memo"))]
+fn read_entry(bytes: &Arc<[u8]>) -> Result<OffsetLogEntry, FormatError> {
+    parse_entry(bytes)
+}
+
 /// Path of the offset-log entry of a batch.
 pub fn offsets_path(batch_id: u64) -> String {
     format!("{OFFSET_LOG_DIR}/{batch_id}")
@@ -340,6 +413,48 @@ fn check_path(path: &str) -> Result<(), CheckpointError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_read_again_is_what_its_bytes_say_now() {
+        let good = b"v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":7}\n5".to_vec();
+        let mut folder = CheckpointFolder::from_files([("offsets/0".to_string(), good.clone())]);
+        let first = folder.offsets(0).unwrap().unwrap();
+        assert_eq!(
+            first,
+            OffsetSeq::parse(std::str::from_utf8(&good).unwrap()).unwrap()
+        );
+        assert_eq!(
+            folder.clone().offsets(0).unwrap(),
+            Some(first.clone()),
+            "read again"
+        );
+        // The same path written anew (a torn write repaired by hand, another folder read in):
+        // the new bytes are read, not the entry read before.
+        assert!(folder.delete("offsets/0"));
+        folder
+            .create_atomic("offsets/0", b"v1\n\n9".to_vec())
+            .unwrap();
+        let second = folder.offsets(0).unwrap().unwrap();
+        assert_eq!(second.offsets, [Some("9".to_string())]);
+        assert_eq!(second.metadata, None);
+        // An entry that does not read fails each time, naming its file.
+        folder.create_atomic("offsets/1", b"v9\n".to_vec()).unwrap();
+        for _ in 0..2 {
+            let error = folder.offset_entry(1).unwrap_err();
+            assert_eq!(error.path(), "offsets/1");
+        }
+        // More entries than a memo keeps, then the first again: still its own.
+        for id in 2..20 {
+            folder
+                .create_atomic(&offsets_path(id), format!("v1\n\n{id}").into_bytes())
+                .unwrap();
+            assert_eq!(
+                folder.offsets(id).unwrap().unwrap().offsets,
+                [Some(id.to_string())]
+            );
+        }
+        assert_eq!(folder.offsets(0).unwrap(), Some(second));
+    }
 
     #[test]
     fn a_clone_shares_its_files_until_one_side_writes() {

@@ -51,7 +51,13 @@ impl OffsetSeqMetadata {
     /// Reads the metadata JSON as json4s does: any layout, unknown keys ignored, absent
     /// `batchWatermarkMs`/`batchTimestampMs` default to 0.
     pub fn parse_json(text: &str) -> Result<OffsetSeqMetadata, String> {
-        let object = json_object(text)?;
+        Self::from_object(&json_object(text)?)
+    }
+
+    /// [`OffsetSeqMetadata::parse_json`] of a JSON object already read.
+    fn from_object(
+        object: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<OffsetSeqMetadata, String> {
         let conf = match object.get("conf") {
             None => None,
             Some(serde_json::Value::Object(map)) => {
@@ -67,8 +73,8 @@ impl OffsetSeqMetadata {
             Some(other) => return Err(format!("`conf` must be a JSON object, found {other}")),
         };
         Ok(OffsetSeqMetadata {
-            batch_watermark_ms: optional_long(&object, "batchWatermarkMs")?.unwrap_or(0),
-            batch_timestamp_ms: optional_long(&object, "batchTimestampMs")?.unwrap_or(0),
+            batch_watermark_ms: optional_long(object, "batchWatermarkMs")?.unwrap_or(0),
+            batch_timestamp_ms: optional_long(object, "batchTimestampMs")?.unwrap_or(0),
             conf,
         })
     }
@@ -120,7 +126,11 @@ impl OffsetSeq {
     /// order). A version 2 entry with named sources is refused here: read it with
     /// [`OffsetLogEntry::parse`], which keeps the names.
     pub fn parse(text: &str) -> Result<OffsetSeq, FormatError> {
-        let entry = OffsetLogEntry::parse(text)?;
+        OffsetSeq::from_entry(OffsetLogEntry::parse(text)?)
+    }
+
+    /// The entry of [`OffsetSeq::parse`] from one read with [`OffsetLogEntry::parse`].
+    pub fn from_entry(entry: OffsetLogEntry) -> Result<OffsetSeq, FormatError> {
         let mut offsets: Vec<Option<String>> = Vec::new();
         for source in &entry.sources {
             let SourceId::Index(index) = &source.id else {
@@ -224,21 +234,18 @@ impl OffsetLogEntry {
         let (metadata, metadata_extra_keys) = match metadata_line.trim() {
             "" => (None, Vec::new()),
             json => {
-                let metadata = OffsetSeqMetadata::parse_json(json).map_err(|message| {
-                    FormatError::at_line(2, format!("offset metadata: {message}"))
-                })?;
-                let extra = json_object(json)
-                    .map(|object| {
-                        object
-                            .keys()
-                            .filter(|key| {
-                                !["batchWatermarkMs", "batchTimestampMs", "conf"]
-                                    .contains(&key.as_str())
-                            })
-                            .cloned()
-                            .collect()
+                // The JSON read once, for the metadata and for the keys beyond it.
+                let in_metadata =
+                    |message| FormatError::at_line(2, format!("offset metadata: {message}"));
+                let object = json_object(json).map_err(in_metadata)?;
+                let metadata = OffsetSeqMetadata::from_object(&object).map_err(in_metadata)?;
+                let extra = object
+                    .keys()
+                    .filter(|key| {
+                        !["batchWatermarkMs", "batchTimestampMs", "conf"].contains(&key.as_str())
                     })
-                    .unwrap_or_default();
+                    .cloned()
+                    .collect();
                 (Some(metadata), extra)
             }
         };
