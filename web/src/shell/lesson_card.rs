@@ -59,6 +59,9 @@ pub fn LessonCard(props: &LessonCardProps) -> Html {
                 <div class="now-head">{ &props.step_head }</div>
                 <div class="now-text">{ glossary_linked(&props.note, &mut vec![]) }</div>
             </div>
+            // A bad run's "sealed at" sentence, written here by the second module's danger band
+            // (`danger_marks::SealedLine`) once the run reaches that moment; hidden while empty.
+            <p class="lesson-when" data-testid="lesson-when" aria-live="polite"></p>
             if !t.on { <TourInvite tour={t.clone()} on_cmd={props.on_cmd.clone()} /> }
             <details class="lesson-body" open={!t.on}>
                 <summary>

@@ -68,6 +68,34 @@ pub fn legend_word(v: Option<Verdict>) -> &'static str {
     v.map_or("not running", Verdict::name)
 }
 
+/// The rows of the page's own sequence diagram (compare mode's two, in `.cmp-side`, are not
+/// the band's run).
+pub const PAGE_ROWS: &str = ":not(.cmp-side) > .seq-wrap > svg#sequence g.row";
+
+/// Style rules that colour the strip beside each row of the page's sequence diagram (its
+/// `rect.seq-dg`, left of the row's number) with the verdict of a driver crash right after
+/// that event: one rule per verdict of the band, naming its events by the rows' `data-seq`.
+/// Nothing for events where the query is not running (the strip stays empty).
+pub fn row_rules(stretches: &[Stretch]) -> Vec<String> {
+    legend(stretches)
+        .into_iter()
+        .flatten()
+        .map(|v| {
+            let rows: Vec<String> = stretches
+                .iter()
+                .filter(|s| s.verdict == Some(v))
+                .flat_map(|s| s.from..s.to)
+                .map(|seq| format!("[data-seq=\"{seq}\"]"))
+                .collect();
+            format!(
+                "{PAGE_ROWS}:is({}) > rect.seq-dg {{ fill: {}; }}",
+                rows.join(","),
+                verdict_color(Some(v))
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +117,32 @@ mod tests {
         }
         let words: Vec<&str> = legend(&s).into_iter().map(legend_word).collect();
         assert!(words.contains(&"duplicates") && words.contains(&"exactly-once"));
+    }
+
+    #[test]
+    fn the_row_rules_name_every_event_once_in_its_verdicts_colour() {
+        let map = danger_map(&preset("kafka-append").expect("a preset"));
+        let s = stretches(&map);
+        let rules = row_rules(&s);
+        let with_verdict: Vec<&Stretch> = s.iter().filter(|st| st.verdict.is_some()).collect();
+        assert_eq!(rules.len(), legend(&s).into_iter().flatten().count());
+        let named = |seq: usize| format!("[data-seq=\"{seq}\"]");
+        for st in &with_verdict {
+            let colour = verdict_color(st.verdict);
+            for seq in st.from..st.to {
+                let holding: Vec<&String> = rules
+                    .iter()
+                    .filter(|r| {
+                        r.contains(&format!("{},", named(seq)))
+                            || r.contains(&format!("{})", named(seq)))
+                    })
+                    .collect();
+                assert_eq!(holding.len(), 1, "event {seq} in one rule: {holding:?}");
+                assert!(holding[0].ends_with(&format!("{{ fill: {colour}; }}")));
+                assert!(holding[0].starts_with(PAGE_ROWS));
+            }
+        }
+        assert!(row_rules(&[]).is_empty());
     }
 
     #[test]

@@ -4,11 +4,13 @@
 //! (`batchscope_check::explore::map`, the explorer's crash-anywhere map); what a crash *now*
 //! would do; and, for a bad run, why: its anomalies with the events that prove them and the
 //! moments its outcome was sealed and last avoidable (`batchscope_check::why`), each a button
-//! to that moment; a key of an anomaly opens its lane (`super::record_lane`).
+//! to that moment; a key of an anomaly, or of the Sink panel, opens its lane
+//! (`super::record_lane`). Its marks on the page's own parts: `super::danger_marks`.
 //!
 //! A verdict per event is a run to the end per event: the map is made in slices of a few
 //! milliseconds, between which the page paints and takes input.
 
+use super::danger_marks::{sealed_sentence, use_key_chips, use_row_marks, SealedLine};
 use super::record_lane::RecordLane;
 use super::strip::pct;
 use super::Shared;
@@ -253,6 +255,9 @@ pub fn DangerBand(props: &DangerBandProps) -> Html {
     let stretches = use_memo(state.map.clone(), |m| {
         m.as_ref().map(|m| stretches(m)).unwrap_or_default()
     });
+    // The band's marks on the page's own parts: the diagram's row numbers, the Sink's keys.
+    use_row_marks(stretches.clone());
+    use_key_chips(on_follow.reform(Some));
     let n = state.total;
     if n > MAX_BAND_EVENTS {
         return html! {
@@ -266,11 +271,14 @@ pub fn DangerBand(props: &DangerBandProps) -> Html {
     }
     let done = state.done >= n;
     let why = state.why.clone();
+    let sealed = why
+        .as_deref()
+        .and_then(|r| sealed_sentence(r, props.run.0.events(), props.cursor));
     html! {
         <div class="dg" data-testid="danger" data-done={done.to_string()}
             data-ms={done.then(|| format!("{:.0}", state.elapsed_ms))}>
             <div class="dg-head">
-                <span class="dg-title" title="The verdict one more driver crash right after each event would lead to (the explorer's crash-anywhere map)">
+                <span class="dg-title" title="The verdict one more driver crash right after each event would lead to (the explorer's crash-anywhere map); the strip left of the diagram's rows has the same colours">
                     { "If the driver crashed here" }</span>
                 <span class="dg-now" data-testid="danger-now">{
                     if done { now_text(&stretches, props.cursor) }
@@ -285,6 +293,7 @@ pub fn DangerBand(props: &DangerBandProps) -> Html {
                 <span class="dg-cursor" style={format!("left:{}", pct(props.cursor as f64, n))}></span>
                 { for why.as_deref().map(|r| moments(r, n, &props.on_seek)) }
             </div>
+            <SealedLine text={sealed} />
             if let Some(key) = *followed {
                 <RecordLane run={props.run.clone()} key_followed={key} cursor={props.cursor}
                     on_seek={props.on_seek.clone()} on_close={on_follow.reform(|()| None)} />

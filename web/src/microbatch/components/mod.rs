@@ -9,6 +9,7 @@ pub mod compare_view;
 mod controls;
 mod crash_controls;
 pub mod danger_band;
+pub mod danger_marks;
 mod editor;
 pub mod editor_host;
 pub mod explore_host;

@@ -32,6 +32,24 @@ const ROW_PX: usize = 9;
 /// Height of the ticks' row above the bars, px.
 const TICKS_PX: usize = 14;
 
+/// The lane's node, scrolled into sight whenever `key` changes: a key picked elsewhere on the
+/// page (a Sink panel's chip) brings its lane into view.
+#[hook]
+fn use_in_sight(key: RowKey) -> NodeRef {
+    let lane = use_node_ref();
+    {
+        let lane = lane.clone();
+        use_effect_with(key, move |_| {
+            if let Some(lane) = lane.cast::<web_sys::Element>() {
+                let options = web_sys::ScrollIntoViewOptions::new();
+                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                lane.scroll_into_view_with_scroll_into_view_options(&options);
+            }
+        });
+    }
+    lane
+}
+
 /// The lane.
 #[component]
 pub fn RecordLane(props: &RecordLaneProps) -> Html {
@@ -89,8 +107,9 @@ pub fn RecordLane(props: &RecordLaneProps) -> Html {
     });
     let copies = life.most_copies();
     let on_close = props.on_close.reform(|_: MouseEvent| ());
+    let lane = use_in_sight(props.key_followed);
     html! {
-        <div class="lf" data-testid="record-lane" data-key={life.key.to_string()}>
+        <div class="lf" ref={lane} data-testid="record-lane" data-key={life.key.to_string()}>
             <div class="dg-head">
                 <span class="dg-title">{ format!("Record {}", life.key) }</span>
                 <span class="dg-sum">{ format!(

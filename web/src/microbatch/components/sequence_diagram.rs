@@ -49,6 +49,16 @@ fn separator(e: &Event) -> Option<(String, bool)> {
     }
 }
 
+/// A batch's or a restart's line across the diagram, at `y`, `w` wide.
+fn separator_line((label, restart): (String, bool), y: f64, w: f64) -> Html {
+    html! {
+        <g class={classes!("sep", restart.then_some("sep-restart"))}>
+            <line x1="0" y1={fmt(y)} x2={fmt(w)} y2={fmt(y)} />
+            <text x={fmt(w - 4.0)} y={fmt(y + 11.0)} text-anchor="end">{ label }</text>
+        </g>
+    }
+}
+
 fn is_alarm(kind: &EventKind) -> bool {
     matches!(
         kind,
@@ -160,12 +170,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         let alarm = is_alarm(&e.kind);
         let color = if alarm { CRASH } else { actor_color(from) };
         let y_top = layout.row_top(row);
-        let sep = separator(e).map(|(label, restart)| html! {
-            <g class={classes!("sep", restart.then_some("sep-restart"))}>
-                <line x1="0" y1={fmt(y_top)} x2={fmt(w)} y2={fmt(y_top)} />
-                <text x={fmt(w - 4.0)} y={fmt(y_top + 11.0)} text-anchor="end">{ label }</text>
-            </g>
-        });
+        let sep = separator(e).map(|sep| separator_line(sep, y_top, w));
         let label = arrow_label_for(&e.kind, props.source);
         let body = if let EventKind::Crashed { .. } = e.kind {
             let y = layout.row_y(row);
@@ -205,6 +210,8 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
                     <rect class="current-band" x="0" y={fmt(y_top + 1.0)} width={fmt(w)} height={fmt(layout.row_h - 2.0)} rx="5" />
                 }
                 { for sep }
+                // The danger band's verdict after this event, coloured by `danger_marks`.
+                <rect class="seq-dg" x="0" y={fmt(y_top)} width="3" height={fmt(layout.row_h)} />
                 <text class="seq" x="3" y={fmt(layout.row_y(row) + 4.0)}>{ format!("#{}", e.seq) }</text>
                 { body }
             </g>

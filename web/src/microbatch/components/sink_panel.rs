@@ -20,12 +20,14 @@ pub struct SinkPanelProps {
     pub focus: Option<String>,
 }
 
-/// The first `max` of `keys` as chips, then how many more of `total` there are.
+/// The first `max` of `keys` as chips, then how many more of `total` there are. A chip is a
+/// button: the page's second module opens its record's lane on a click
+/// (`danger_marks::use_key_chips`).
 fn key_list(keys: &[RowKey], total: u64, class: &'static str, max: usize) -> Html {
     let shown = keys.len().min(max);
     html! {
         <span class="keys">
-            { for keys.iter().take(max).map(|k| html! { <span class={classes!("key-chip", class)}>{ k.to_string() }</span> }) }
+            { for keys.iter().take(max).map(|k| html! { <button class={classes!("key-chip", class)}>{ k.to_string() }</button> }) }
             if total > shown as u64 { <span class="muted">{ format!(" +{} more", total - shown as u64) }</span> }
         </span>
     }
@@ -115,7 +117,7 @@ pub fn SinkPanel(props: &SinkPanelProps) -> Html {
                             <span class="group-label">{ format!("batch {}", g.batch_id) }</span>
                             <span class="keys">
                                 { for g.keys.iter().map(|k| html! {
-                                    <span class={classes!("key-chip", k.duplicate.then_some("dup"))}>{ k.key.to_string() }</span>
+                                    <button class={classes!("key-chip", k.duplicate.then_some("dup"))}>{ k.key.to_string() }</button>
                                 }) }
                             </span>
                         </div>
