@@ -302,8 +302,9 @@ fn size_and_explorer_rows(m: &Measurements) -> Vec<Row> {
             "≤ 350 KB",
         ),
         row(
-            "the second module, loaded when Topology, Inspect, Explore, the editor, compare \
-             mode, a Spark UI chart or an export is first used, gzip -9 (raw)",
+            "the second module, fetched once the page has painted (the minimap, the danger \
+             band, step notes; Topology, Inspect, Explore, the editor, compare mode, the Spark \
+             UI charts, exports), built for speed (below, \"Profiles\"), gzip -9 (raw)",
             size(m.modes.gzip, m.modes.raw),
             NONE,
         ),
