@@ -1,6 +1,7 @@
 //! Failing an actor by clicking its lane's head, in a real browser: the sink's head arms a sink
 //! outage from the moment on screen, the tasks' head a failed task attempt of the batch in
-//! flight; both are recorded in the link, so the moment reproduces.
+//! flight, the driver's head a crash now; each is recorded in the link, so the moment
+//! reproduces.
 #![cfg(target_arch = "wasm32")]
 
 use batchscope_engine::microbatch::event::EventKind;
@@ -80,5 +81,19 @@ async fn clicking_the_tasks_lane_fails_a_task_of_the_batch_in_flight() {
     settle().await;
     let hash = written_link("fault=task-fail@").await;
     assert!(hash.contains("fault=task-fail@0"), "{hash}");
+    app.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn clicking_the_drivers_lane_crashes_it_now() {
+    let (r, app) = mount("#preset=kafka-append&seed=7&at=20");
+    settle().await;
+    click_lane(&r, "MicroBatchExecution");
+    settle().await;
+    let hash = written_link("after=").await;
+    assert!(
+        hash.contains("after=19"),
+        "a crash after the last event on screen: {hash}"
+    );
     app.destroy();
 }

@@ -457,6 +457,7 @@ impl Player<Micro> {
     /// tasks, a failed task attempt of the batch in flight (`task-fail@N`).
     fn fail_now(&mut self, actor: Actor) {
         match actor {
+            Actor::Driver => self.crash_now(),
             Actor::Sink => {
                 let mut s = self.mode.run.scenario.clone();
                 let from_ms = self.world.now_ms() + 1;

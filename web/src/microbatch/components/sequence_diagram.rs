@@ -23,7 +23,8 @@ pub struct SequenceDiagramProps {
     pub animate_ms: f64,
     /// The scenario's source, whose own lanes the diagram draws (`Actor::lanes_for`).
     pub source: SourceKind,
-    /// Fail an actor now: a click on the sink's or the tasks' lane head (none: not clickable).
+    /// Fail an actor now: a click on the driver's, the sink's or the tasks' lane head (none: not
+    /// clickable).
     #[prop_or_default]
     pub on_fail: Option<Callback<Actor>>,
 }
@@ -31,6 +32,7 @@ pub struct SequenceDiagramProps {
 /// What a click on a lane's head fails now, for the lanes that have one.
 fn fails(actor: Actor) -> Option<&'static str> {
     match actor {
+        Actor::Driver => Some("Click: the driver crashes now (as ✕ Crash now)"),
         Actor::Sink => Some("Click: the sink's store goes down now, for two trigger intervals"),
         Actor::Tasks => Some("Click: a task attempt of the batch in flight fails (task-fail)"),
         _ => None,
@@ -110,8 +112,8 @@ fn ArrowDot(props: &ArrowDotProps) -> Html {
     html! { <circle ref={dot} class="dot" cx={fmt(hx)} cy={fmt(hy)} r="5" fill={props.color} /> }
 }
 
-/// One lane: its head (a button that fails the actor now, for the sink and the tasks), its
-/// title and its lifeline down to `h`.
+/// One lane: its head (a button that fails the actor now, for the driver, the sink and the
+/// tasks), its title and its lifeline down to `h`.
 fn lane(a: Actor, layout: &Layout, h: f64, props: &SequenceDiagramProps) -> Html {
     let x = layout.lane_x(a);
     let (t1, t2) = actor_title_for(a, props.source);
@@ -221,7 +223,7 @@ pub fn SequenceDiagram(props: &SequenceDiagramProps) -> Html {
         <div class="seq-wrap" ref={pane} tabindex="0" role="region" aria-label="Sequence diagram, the newest events">
         <svg class={classes!("seq-diagram", (w < 700.0).then_some("seq-narrow"))} id="sequence" data-testid="sequence"
              viewBox={format!("0 0 {} {}", fmt(w), fmt(h))} width={fmt(w)} height={fmt(h)}
-             role="group" aria-label="Sequence diagram of the last events (the Sink and tasks lane heads fail them now)">
+             role="group" aria-label="Sequence diagram of the last events (the driver, Sink and tasks lane heads fail them now)">
             <defs>
                 { for markers.map(|(id, color)| html! {
                     <marker id={id} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
