@@ -187,6 +187,15 @@ async fn a_duplicated_keys_lane_has_two_bars_at_once() {
     // Each read of the key is a tick; a click goes to its moment.
     let reads = all(&r, "[data-testid=life-tick][data-kind=read]");
     assert_eq!(reads.len(), 2);
+    // Each read's task wrote the key (two copies), and only the re-run's batch reached commits/3.
+    assert_eq!(
+        all(&r, "[data-testid=life-tick][data-kind=written]").len(),
+        2
+    );
+    assert_eq!(
+        all(&r, "[data-testid=life-tick][data-kind=commit-log]").len(),
+        1
+    );
     reads[1]
         .clone()
         .dyn_into::<web_sys::HtmlElement>()

@@ -1,12 +1,13 @@
 //! A record's life across a run, for its lane: when it arrived upstream, every task read that
-//! covered it (batch, driver run, attempt), the crashes and failures between, and each copy of
-//! it the sink showed, as a bar from the event that made it visible to the one that removed or
+//! covered it (batch, driver run, attempt), the task's write of its rows to the sink (appended,
+//! upserted or staged), the sink's commit of that batch and the batch's `commits/N`, the
+//! crashes and failures between, and each copy of it the sink showed, as a bar from the event that made it visible to the one that removed or
 //! overwrote it (or the run's end). A duplicate is two bars at once.
 //!
 //! Made by stepping the run again (it is deterministic): the sink's visible rows are counted
 //! for the key only after an event that may have changed them (`visible_version`).
 
-use batchscope_engine::microbatch::event::EventKind;
+use batchscope_engine::microbatch::event::{Event, EventKind, SinkEffect};
 use batchscope_engine::microbatch::scenario::Scenario;
 use batchscope_engine::microbatch::upstream::RowKey;
 use batchscope_engine::microbatch::World;
@@ -19,7 +20,8 @@ pub struct Tick {
     pub at: usize,
     /// What happened, in words (`read by batch 3, run 2, task 0 (attempt 2)`).
     pub text: String,
-    /// What kind of moment: `arrived`, `read`, `failure`.
+    /// What kind of moment: `arrived`, `read`, `written` (by the task that read it),
+    /// `sink-commit` (the sink commits that batch), `commit-log` (`commits/N`), `failure`.
     pub kind: &'static str,
 }
 
@@ -69,9 +71,7 @@ pub fn life_of(scenario: &Scenario, steps: usize, key: RowKey) -> Life {
     let mut world = World::new(scenario.clone());
     let mut ticks = vec![];
     let mut bars: Vec<Bar> = vec![];
-    // Attempts per driver run, batch and task: a re-run after a restart is a new job, whose
-    // tasks count their attempts from 1 again.
-    let mut attempts: BTreeMap<(u32, u64, u32), u32> = BTreeMap::new();
+    let mut reads = Reads::default();
     let mut version = world.sink.visible_version();
     let mut arrived = false;
     let arrival = match key {
@@ -93,33 +93,7 @@ pub fn life_of(scenario: &Scenario, steps: usize, key: RowKey) -> Life {
             let ms = arrival.unwrap_or_default();
             ticks.push(tick(at, format!("arrived upstream at {ms} ms"), "arrived"));
         }
-        match &e.kind {
-            EventKind::TaskRead {
-                batch_id,
-                partition,
-                channel,
-                from,
-                rows,
-                aged_out,
-                ..
-            } => {
-                let n = attempts.entry((e.run, *batch_id, *partition)).or_default();
-                *n += 1;
-                let start = from.offset_or_zero() + aged_out;
-                if matches!(key, RowKey::Record { channel: c, seq } if c == channel.0 && (start..start + rows).contains(&seq))
-                {
-                    let text = format!(
-                        "read by batch {batch_id}, run {}, task {partition} (attempt {n})",
-                        e.run
-                    );
-                    ticks.push(tick(at, text, "read"));
-                }
-            }
-            EventKind::Crashed { .. } | EventKind::QueryFailed { .. } => {
-                ticks.push(tick(at, e.kind.label(), "failure"));
-            }
-            _ => {}
-        }
+        ticks.extend(reads.tick(key, at, e));
         if world.sink.visible_version() != version {
             version = world.sink.visible_version();
             let values: Vec<u64> = world
@@ -140,6 +114,100 @@ pub fn life_of(scenario: &Scenario, steps: usize, key: RowKey) -> Life {
         events,
         ticks,
         bars,
+    }
+}
+
+/// What the run's events did to one key, as its ticks: its reads (attempts counted per driver
+/// run, batch and task: a re-run after a restart is a new job, whose tasks count their
+/// attempts from 1 again) and what followed each (the task's write, the sink's commit of the
+/// batch, `commits/N`), and the failures.
+#[derive(Default)]
+struct Reads {
+    /// Attempts per (driver run, batch, task).
+    attempts: BTreeMap<(u32, u64, u32), u32>,
+    /// The (driver run, batch) reads of the key, with the tasks that read it.
+    read_by: BTreeMap<(u32, u64), Vec<u32>>,
+}
+
+impl Reads {
+    /// The tick event `at` (`e`) makes on `key`'s lane, if any.
+    fn tick(&mut self, key: RowKey, at: usize, e: &Event) -> Option<Tick> {
+        match &e.kind {
+            EventKind::TaskRead {
+                batch_id,
+                partition,
+                channel,
+                from,
+                rows,
+                aged_out,
+                ..
+            } => {
+                let n = self
+                    .attempts
+                    .entry((e.run, *batch_id, *partition))
+                    .or_default();
+                *n += 1;
+                let start = from.offset_or_zero() + aged_out;
+                if matches!(key, RowKey::Record { channel: c, seq } if c == channel.0 && (start..start + rows).contains(&seq))
+                {
+                    let text = format!(
+                        "read by batch {batch_id}, run {}, task {partition} (attempt {n})",
+                        e.run
+                    );
+                    self.read_by
+                        .entry((e.run, *batch_id))
+                        .or_default()
+                        .push(*partition);
+                    return Some(tick(at, text, "read"));
+                }
+                None
+            }
+            EventKind::TaskFinished {
+                batch_id,
+                partition,
+                effect,
+                ..
+            } if self
+                .read_by
+                .get(&(e.run, *batch_id))
+                .is_some_and(|p| p.contains(partition)) =>
+            {
+                let text = format!(
+                    "written by batch {batch_id}'s task {partition}: {}",
+                    effect_words(*effect)
+                );
+                Some(tick(at, text, "written"))
+            }
+            EventKind::SinkCommitted {
+                batch_id, skipped, ..
+            } if self.read_by.contains_key(&(e.run, *batch_id)) => {
+                let text = if *skipped {
+                    format!("the sink skips batch {batch_id}: committed before")
+                } else {
+                    format!("the sink commits batch {batch_id}")
+                };
+                Some(tick(at, text, "sink-commit"))
+            }
+            EventKind::CommitLogWritten { batch_id, .. }
+                if self.read_by.contains_key(&(e.run, *batch_id)) =>
+            {
+                let text = format!("commits/{batch_id} written: batch {batch_id} is done");
+                Some(tick(at, text, "commit-log"))
+            }
+            EventKind::Crashed { .. } | EventKind::QueryFailed { .. } => {
+                Some(tick(at, e.kind.label(), "failure"))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// What a task's write did to its rows, in words.
+fn effect_words(effect: SinkEffect) -> &'static str {
+    match effect {
+        SinkEffect::Appended => "appended, visible now",
+        SinkEffect::Upserted => "upserted by key, visible now",
+        SinkEffect::Staged => "staged, visible once the batch commits",
     }
 }
 
@@ -201,6 +269,52 @@ mod tests {
         assert!(reads[1].text.ends_with("(attempt 1)"), "{:?}", reads[1]);
         assert!(life.ticks.iter().any(|t| t.kind == "failure"));
         assert!(life.ticks[0].kind == "arrived");
+        // Each read is followed by its task's write and the sink's commit of the batch; only
+        // the re-run's batch reaches commits/3 (the crash came between the sink's commit and
+        // it), and its write is a second copy.
+        let kinds: Vec<&str> = life.ticks.iter().map(|t| t.kind).collect();
+        let after = |from: usize, kind: &str| kinds[from..].iter().position(|k| *k == kind);
+        let first = kinds.iter().position(|k| *k == "read").expect("a read");
+        assert!(after(first, "written").is_some() && after(first, "sink-commit").is_some());
+        let logs: Vec<&Tick> = life
+            .ticks
+            .iter()
+            .filter(|t| t.kind == "commit-log")
+            .collect();
+        assert_eq!(logs.len(), 1, "{life:?}");
+        assert!(
+            logs[0].text.starts_with("commits/3 written"),
+            "{:?}",
+            logs[0]
+        );
+        assert!(logs[0].at > reads[1].at);
+        let writes: Vec<&Tick> = life.ticks.iter().filter(|t| t.kind == "written").collect();
+        assert_eq!(writes.len(), 2, "{life:?}");
+        assert!(writes[0].text.contains("appended"), "{:?}", writes[0]);
+        assert_eq!(
+            writes[1].at, life.bars[1].from,
+            "the re-run's write is the second copy"
+        );
+    }
+
+    #[test]
+    fn a_staged_write_is_visible_at_the_sinks_commit() {
+        let s = preset("kafka-idempotent").expect("a preset");
+        let (_, world) = check_world(&s, false);
+        let key = RowKey::Record { channel: 0, seq: 0 };
+        let life = life_of(&s, world.events().len(), key);
+        let staged = life
+            .ticks
+            .iter()
+            .find(|t| t.kind == "written")
+            .expect("a write");
+        assert!(staged.text.contains("staged"), "{staged:?}");
+        let commit = life
+            .ticks
+            .iter()
+            .find(|t| t.kind == "sink-commit")
+            .expect("the sink's commit");
+        assert_eq!(commit.at, life.bars[0].from, "visible at the sink's commit");
     }
 
     #[test]

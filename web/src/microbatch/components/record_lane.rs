@@ -29,8 +29,11 @@ pub struct RecordLaneProps {
 /// Height of one bar's row, px.
 const ROW_PX: usize = 9;
 
-/// Height of the ticks' row above the bars, px.
-const TICKS_PX: usize = 14;
+/// Height of one row of ticks, px: the reads and failures above, the sink's side below.
+const TICK_ROW_PX: usize = 12;
+
+/// Height of the ticks' two rows above the bars, px.
+const TICKS_PX: usize = 2 * TICK_ROW_PX + 2;
 
 /// The lane's node, scrolled into sight whenever `key` changes: a key picked elsewhere on the
 /// page (a Sink panel's chip) brings its lane into view.
@@ -93,14 +96,17 @@ pub fn RecordLane(props: &RecordLaneProps) -> Html {
     let ticks = life.ticks.iter().map(|t| {
         let cb = props.on_seek.clone();
         let to = t.at + 1;
-        let glyph = match t.kind {
-            "arrived" => "●",
-            "read" => "▲",
-            _ => "✕",
+        let (glyph, row) = match t.kind {
+            "arrived" => ("●", 0),
+            "read" => ("▲", 0),
+            "written" => ("■", 1),
+            "sink-commit" => ("◆", 1),
+            "commit-log" => ("✓", 1),
+            _ => ("✕", 0),
         };
         html! {
             <button class={classes!("lf-tick", format!("lf-{}", t.kind))} data-testid="life-tick"
-                data-kind={t.kind} style={format!("left:{}", pct(t.at as f64 + 0.5, n))}
+                data-kind={t.kind} style={format!("left:{};top:{}px", pct(t.at as f64 + 0.5, n), row * TICK_ROW_PX)}
                 title={format!("#{}: {}", t.at, t.text)} aria-label={format!("#{}: {}", t.at, t.text)}
                 onclick={Callback::from(move |_: MouseEvent| cb.emit(to))}>{ glyph }</button>
         }
@@ -112,8 +118,8 @@ pub fn RecordLane(props: &RecordLaneProps) -> Html {
         <div class="lf" ref={lane} data-testid="record-lane" data-key={life.key.to_string()}>
             <div class="dg-head">
                 <span class="dg-title">{ format!("Record {}", life.key) }</span>
-                <span class="dg-sum">{ format!(
-                    "{} reads · {} · ● arrived ▲ read ✕ failure; a bar is a copy in the sink",
+                <span class="dg-sum" title="Above: the record's moments (a click goes there). Below: a bar per copy of it in the sink, from the event that made it visible.">{ format!(
+                    "{} reads · {} · ● arrived ▲ read ■ written ◆ sink commit ✓ commits/N ✕ failure",
                     life.ticks.iter().filter(|t| t.kind == "read").count(),
                     match copies { 0 => "never in the sink".to_string(), 1 => "one copy at most".to_string(), c => format!("{c} copies at once") }
                 ) }</span>
