@@ -50,6 +50,16 @@ async fn yield_now(ms: u64) {
     settle().await;
 }
 
+/// The fill the browser computes for `element`.
+fn fill_of(element: &Element) -> String {
+    gloo::utils::window()
+        .get_computed_style(element)
+        .unwrap()
+        .unwrap()
+        .get_property_value("fill")
+        .unwrap()
+}
+
 /// `#rrggbb` as the browser's computed `rgb(r, g, b)`.
 fn rgb(hex: &str) -> String {
     let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
@@ -68,17 +78,11 @@ async fn the_strip_beside_the_diagram_has_each_events_verdict_colour() {
     band_done(&r).await;
     let rows = all(&r, "svg#sequence g.row");
     assert!(rows.len() >= 5, "rows on screen: {}", rows.len());
-    let window = gloo::utils::window();
     let mut verdicts = vec![];
     for row in rows {
         let seq: u64 = row.get_attribute("data-seq").unwrap().parse().unwrap();
         let strip = row.query_selector("rect.seq-dg").unwrap().expect("a strip");
-        let fill = window
-            .get_computed_style(&strip)
-            .unwrap()
-            .unwrap()
-            .get_property_value("fill")
-            .unwrap();
+        let fill = fill_of(&strip);
         let w = map
             .windows
             .iter()
@@ -100,13 +104,11 @@ async fn the_strip_beside_the_diagram_has_each_events_verdict_colour() {
     let (r, app) = mount("#preset=kafka-append&crash=sink-commit@3&at=45");
     settle().await;
     let strip = find(&r, "svg#sequence g.row rect.seq-dg");
-    let fill = window
-        .get_computed_style(&strip)
-        .unwrap()
-        .unwrap()
-        .get_property_value("fill")
-        .unwrap();
-    assert_eq!(fill, "none", "no colour before the new band has one");
+    assert_eq!(
+        fill_of(&strip),
+        "none",
+        "no colour before the new band has one"
+    );
     app.destroy();
 }
 
