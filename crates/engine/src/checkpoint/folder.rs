@@ -221,33 +221,14 @@ impl CheckpointFolder {
 
     /// Reads `offsets/<batch_id>`; `None` if absent.
     pub fn offsets(&self, batch_id: u64) -> Result<Option<OffsetSeq>, CheckpointError> {
-        let path = offsets_path(batch_id);
-        match self.entry_at(&path)? {
-            None => Ok(None),
-            Some(entry) => OffsetSeq::from_entry(entry)
-                .map(Some)
-                .map_err(|error| CheckpointError::Format { path, error }),
-        }
+        self.read_file(&offsets_path(batch_id), |bytes| {
+            read_entry(bytes).and_then(OffsetSeq::from_entry)
+        })
     }
 
     /// Reads `offsets/<batch_id>` keeping source names; `None` if absent.
     pub fn offset_entry(&self, batch_id: u64) -> Result<Option<OffsetLogEntry>, CheckpointError> {
-        self.entry_at(&offsets_path(batch_id))
-    }
-
-    /// The offset-log entry at `path`, read once per file with the feature `read-memo`
-    /// (`READ_ENTRIES`): a driver reads the same few entries at every restart (the restart's
-    /// plan, the batch it resumes, the one before), and a crash loop restarts hundreds of
-    /// times. The result is the parse's, whichever way.
-    fn entry_at(&self, path: &str) -> Result<Option<OffsetLogEntry>, CheckpointError> {
-        let Some(bytes) = self.files.get(path) else {
-            return Ok(None);
-        };
-        let read = read_entry(bytes);
-        read.map(Some).map_err(|error| CheckpointError::Format {
-            path: path.to_owned(),
-            error,
-        })
+        self.read_file(&offsets_path(batch_id), read_entry)
     }
 
     /// Reads `commits/<batch_id>`; `None` if absent.
@@ -319,27 +300,42 @@ impl CheckpointFolder {
         path: &str,
         parse: impl FnOnce(&str) -> Result<T, FormatError>,
     ) -> Result<Option<T>, CheckpointError> {
+        self.read_file(path, |bytes| parse_text(bytes, parse))
+    }
+
+    /// Reads one file's bytes with `read`; `None` if absent, an error naming the file if
+    /// `read` fails.
+    fn read_file<T>(
+        &self,
+        path: &str,
+        read: impl FnOnce(&Arc<[u8]>) -> Result<T, FormatError>,
+    ) -> Result<Option<T>, CheckpointError> {
         let Some(bytes) = self.files.get(path) else {
             return Ok(None);
         };
-        let format_error = |error| CheckpointError::Format {
-            path: path.to_owned(),
-            error,
-        };
-        let text = std::str::from_utf8(bytes)
-            .map_err(|_| format_error(FormatError::whole("not valid UTF-8 text")))?;
-        parse(text).map(Some).map_err(format_error)
+        read(bytes)
+            .map(Some)
+            .map_err(|error| CheckpointError::Format {
+                path: path.to_owned(),
+                error,
+            })
     }
 }
 
-/// A file's bytes read as an offset-log entry.
-fn parse_entry(bytes: &[u8]) -> Result<OffsetLogEntry, FormatError> {
+/// `bytes` read as text with `parse`: an error if they are not UTF-8 or do not parse.
+fn parse_text<T>(
+    bytes: &[u8],
+    parse: impl FnOnce(&str) -> Result<T, FormatError>,
+) -> Result<T, FormatError> {
     std::str::from_utf8(bytes)
         .map_err(|_| FormatError::whole("not valid UTF-8 text"))
-        .and_then(OffsetLogEntry::parse)
+        .and_then(parse)
 }
 
-/// [`parse_entry`] through [`READ_ENTRIES`].
+/// The offset-log entry in a file's `bytes`, read once per file with the feature `read-memo`
+/// ([`READ_ENTRIES`]): a driver reads the same few entries at every restart (the restart's
+/// plan, the batch it resumes, the one before), and a crash loop restarts hundreds of times.
+/// The result is the parse's, whichever way.
 #[cfg(feature = "read-memo")]
 fn read_entry(bytes: &Arc<[u8]>) -> Result<OffsetLogEntry, FormatError> {
     READ_ENTRIES.with(|memo| {
@@ -347,7 +343,7 @@ fn read_entry(bytes: &Arc<[u8]>) -> Result<OffsetLogEntry, FormatError> {
         if let Some((_, read)) = memo.iter().find(|(held, _)| Arc::ptr_eq(held, bytes)) {
             return read.clone();
         }
-        let read = parse_entry(bytes);
+        let read = parse_text(bytes, OffsetLogEntry::parse);
         if memo.len() == READ_ENTRIES_KEPT {
             memo.pop_front();
         }
@@ -356,10 +352,11 @@ fn read_entry(bytes: &Arc<[u8]>) -> Result<OffsetLogEntry, FormatError> {
     })
 }
 
-/// [`parse_entry`], every time (without the feature `read-memo`).
+/// The offset-log entry in a file's `bytes`, read anew each time (without the feature
+/// `read-memo`).
 #[cfg(not(feature = "read-memo"))]
 fn read_entry(bytes: &Arc<[u8]>) -> Result<OffsetLogEntry, FormatError> {
-    parse_entry(bytes)
+    parse_text(bytes, OffsetLogEntry::parse)
 }
 
 /// Path of the offset-log entry of a batch.
