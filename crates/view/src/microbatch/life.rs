@@ -1,8 +1,9 @@
 //! A record's life across a run, for its lane: when it arrived upstream, every task read that
 //! covered it (batch, driver run, attempt), the task's write of its rows to the sink (appended,
 //! upserted or staged), the sink's commit of that batch and the batch's `commits/N`, the
-//! crashes and failures between, and each copy of it the sink showed, as a bar from the event that made it visible to the one that removed or
-//! overwrote it (or the run's end). A duplicate is two bars at once.
+//! crashes and failures between, and each copy of it the sink showed, as a bar from the event
+//! that made it visible to the one that removed or overwrote it (or the run's end). A
+//! duplicate is two bars at once.
 //!
 //! Made by stepping the run again (it is deterministic): the sink's visible rows are counted
 //! for the key only after an event that may have changed them (`visible_version`).
@@ -20,9 +21,82 @@ pub struct Tick {
     pub at: usize,
     /// What happened, in words (`read by batch 3, run 2, task 0 (attempt 2)`).
     pub text: String,
-    /// What kind of moment: `arrived`, `read`, `written` (by the task that read it),
-    /// `sink-commit` (the sink commits that batch), `commit-log` (`commits/N`), `failure`.
-    pub kind: &'static str,
+    /// What kind of moment.
+    pub kind: TickKind,
+}
+
+/// What kind of moment a tick is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TickKind {
+    /// The record arrived upstream.
+    Arrived,
+    /// A task read it.
+    Read,
+    /// The task that read it wrote its rows to the sink (appended, upserted or staged).
+    Written,
+    /// The sink committed (or skipped) the batch that read it.
+    SinkCommit,
+    /// `commits/N` of the batch that read it was written.
+    CommitLog,
+    /// The driver crashed or the query failed.
+    Failure,
+}
+
+impl TickKind {
+    /// Every kind, in the order of the lane's legend.
+    pub const ALL: [TickKind; 6] = [
+        TickKind::Arrived,
+        TickKind::Read,
+        TickKind::Written,
+        TickKind::SinkCommit,
+        TickKind::CommitLog,
+        TickKind::Failure,
+    ];
+
+    /// Its stable name (the lane's `data-kind`, its CSS class `lf-<name>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TickKind::Arrived => "arrived",
+            TickKind::Read => "read",
+            TickKind::Written => "written",
+            TickKind::SinkCommit => "sink-commit",
+            TickKind::CommitLog => "commit-log",
+            TickKind::Failure => "failure",
+        }
+    }
+
+    /// Its mark on the lane and its word in the legend.
+    pub fn glyph_and_word(self) -> (&'static str, &'static str) {
+        match self {
+            TickKind::Arrived => ("●", "arrived"),
+            TickKind::Read => ("▲", "read"),
+            TickKind::Written => ("■", "written"),
+            TickKind::SinkCommit => ("◆", "sink commit"),
+            TickKind::CommitLog => ("✓", "commits/N"),
+            TickKind::Failure => ("✕", "failure"),
+        }
+    }
+
+    /// Its row of ticks: 0 for the record's side (arrival, reads, failures), 1 for the sink's
+    /// (the write and the commits that followed a read).
+    pub fn row(self) -> usize {
+        match self {
+            TickKind::Written | TickKind::SinkCommit | TickKind::CommitLog => 1,
+            _ => 0,
+        }
+    }
+
+    /// The legend of every kind: `● arrived ▲ read …`.
+    pub fn legend() -> String {
+        let keys: Vec<String> = TickKind::ALL
+            .iter()
+            .map(|k| {
+                let (glyph, word) = k.glyph_and_word();
+                format!("{glyph} {word}")
+            })
+            .collect();
+        keys.join(" ")
+    }
 }
 
 /// One copy of the record in the sink: visible from event `from` up to (not including) `to`.
@@ -52,6 +126,11 @@ pub struct Life {
 }
 
 impl Life {
+    /// Its ticks of one kind, in event order.
+    pub fn ticks_of(&self, kind: TickKind) -> impl Iterator<Item = &Tick> {
+        self.ticks.iter().filter(move |t| t.kind == kind)
+    }
+
     /// The most copies visible at once.
     pub fn most_copies(&self) -> usize {
         (0..self.events)
@@ -91,7 +170,11 @@ pub fn life_of(scenario: &Scenario, steps: usize, key: RowKey) -> Life {
         if !arrived && arrival.is_some_and(|ms| e.at_ms >= ms) {
             arrived = true;
             let ms = arrival.unwrap_or_default();
-            ticks.push(tick(at, format!("arrived upstream at {ms} ms"), "arrived"));
+            ticks.push(tick(
+                at,
+                format!("arrived upstream at {ms} ms"),
+                TickKind::Arrived,
+            ));
         }
         ticks.extend(reads.tick(key, at, e));
         if world.sink.visible_version() != version {
@@ -158,7 +241,7 @@ impl Reads {
                         .entry((e.run, *batch_id))
                         .or_default()
                         .push(*partition);
-                    return Some(tick(at, text, "read"));
+                    return Some(tick(at, text, TickKind::Read));
                 }
                 None
             }
@@ -176,7 +259,7 @@ impl Reads {
                     "written by batch {batch_id}'s task {partition}: {}",
                     effect_words(*effect)
                 );
-                Some(tick(at, text, "written"))
+                Some(tick(at, text, TickKind::Written))
             }
             EventKind::SinkCommitted {
                 batch_id, skipped, ..
@@ -186,16 +269,16 @@ impl Reads {
                 } else {
                     format!("the sink commits batch {batch_id}")
                 };
-                Some(tick(at, text, "sink-commit"))
+                Some(tick(at, text, TickKind::SinkCommit))
             }
             EventKind::CommitLogWritten { batch_id, .. }
                 if self.read_by.contains_key(&(e.run, *batch_id)) =>
             {
                 let text = format!("commits/{batch_id} written: batch {batch_id} is done");
-                Some(tick(at, text, "commit-log"))
+                Some(tick(at, text, TickKind::CommitLog))
             }
             EventKind::Crashed { .. } | EventKind::QueryFailed { .. } => {
-                Some(tick(at, e.kind.label(), "failure"))
+                Some(tick(at, e.kind.label(), TickKind::Failure))
             }
             _ => None,
         }
@@ -211,7 +294,7 @@ fn effect_words(effect: SinkEffect) -> &'static str {
     }
 }
 
-fn tick(at: usize, text: String, kind: &'static str) -> Tick {
+fn tick(at: usize, text: String, kind: TickKind) -> Tick {
     Tick { at, text, kind }
 }
 
@@ -262,25 +345,27 @@ mod tests {
         assert_eq!(life.events, world.events().len());
         assert_eq!(life.most_copies(), 2, "{life:?}");
         assert_eq!(life.bars.len(), 2);
-        let reads: Vec<&Tick> = life.ticks.iter().filter(|t| t.kind == "read").collect();
+        let reads: Vec<&Tick> = life.ticks_of(TickKind::Read).collect();
         assert_eq!(reads.len(), 2, "{life:?}");
         assert!(reads[0].text.contains("run 1") && reads[1].text.contains("run 2"));
         // The re-run is a new job: its task's first attempt, not the key's second read.
         assert!(reads[1].text.ends_with("(attempt 1)"), "{:?}", reads[1]);
-        assert!(life.ticks.iter().any(|t| t.kind == "failure"));
-        assert!(life.ticks[0].kind == "arrived");
+        assert!(life.ticks_of(TickKind::Failure).next().is_some());
+        assert!(life.ticks[0].kind == TickKind::Arrived);
         // Each read is followed by its task's write and the sink's commit of the batch; only
         // the re-run's batch reaches commits/3 (the crash came between the sink's commit and
         // it), and its write is a second copy.
-        let kinds: Vec<&str> = life.ticks.iter().map(|t| t.kind).collect();
-        let after = |from: usize, kind: &str| kinds[from..].iter().position(|k| *k == kind);
-        let first = kinds.iter().position(|k| *k == "read").expect("a read");
-        assert!(after(first, "written").is_some() && after(first, "sink-commit").is_some());
-        let logs: Vec<&Tick> = life
-            .ticks
+        let kinds: Vec<TickKind> = life.ticks.iter().map(|t| t.kind).collect();
+        let after = |from: usize, kind: TickKind| kinds[from..].iter().position(|k| *k == kind);
+        let first = kinds
             .iter()
-            .filter(|t| t.kind == "commit-log")
-            .collect();
+            .position(|k| *k == TickKind::Read)
+            .expect("a read");
+        assert!(
+            after(first, TickKind::Written).is_some()
+                && after(first, TickKind::SinkCommit).is_some()
+        );
+        let logs: Vec<&Tick> = life.ticks_of(TickKind::CommitLog).collect();
         assert_eq!(logs.len(), 1, "{life:?}");
         assert!(
             logs[0].text.starts_with("commits/3 written"),
@@ -288,7 +373,7 @@ mod tests {
             logs[0]
         );
         assert!(logs[0].at > reads[1].at);
-        let writes: Vec<&Tick> = life.ticks.iter().filter(|t| t.kind == "written").collect();
+        let writes: Vec<&Tick> = life.ticks_of(TickKind::Written).collect();
         assert_eq!(writes.len(), 2, "{life:?}");
         assert!(writes[0].text.contains("appended"), "{:?}", writes[0]);
         assert_eq!(
@@ -298,21 +383,29 @@ mod tests {
     }
 
     #[test]
+    fn every_tick_kind_has_its_own_name_and_mark_in_the_legend() {
+        let mut names: Vec<&str> = TickKind::ALL.iter().map(|k| k.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TickKind::ALL.len());
+        let legend = TickKind::legend();
+        for k in TickKind::ALL {
+            let (glyph, word) = k.glyph_and_word();
+            assert!(legend.contains(&format!("{glyph} {word}")), "{legend}");
+        }
+    }
+
+    #[test]
     fn a_staged_write_is_visible_at_the_sinks_commit() {
         let s = preset("kafka-idempotent").expect("a preset");
         let (_, world) = check_world(&s, false);
         let key = RowKey::Record { channel: 0, seq: 0 };
         let life = life_of(&s, world.events().len(), key);
-        let staged = life
-            .ticks
-            .iter()
-            .find(|t| t.kind == "written")
-            .expect("a write");
+        let staged = life.ticks_of(TickKind::Written).next().expect("a write");
         assert!(staged.text.contains("staged"), "{staged:?}");
         let commit = life
-            .ticks
-            .iter()
-            .find(|t| t.kind == "sink-commit")
+            .ticks_of(TickKind::SinkCommit)
+            .next()
             .expect("the sink's commit");
         assert_eq!(commit.at, life.bars[0].from, "visible at the sink's commit");
     }

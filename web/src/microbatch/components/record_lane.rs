@@ -8,7 +8,7 @@ use super::strip::pct;
 use super::Shared;
 use crate::microbatch::run::Run;
 use batchscope_engine::microbatch::upstream::RowKey;
-use batchscope_view::microbatch::life::life_of;
+use batchscope_view::microbatch::life::{life_of, TickKind};
 use yew::prelude::*;
 
 /// Props of [`RecordLane`].
@@ -96,17 +96,11 @@ pub fn RecordLane(props: &RecordLaneProps) -> Html {
     let ticks = life.ticks.iter().map(|t| {
         let cb = props.on_seek.clone();
         let to = t.at + 1;
-        let (glyph, row) = match t.kind {
-            "arrived" => ("●", 0),
-            "read" => ("▲", 0),
-            "written" => ("■", 1),
-            "sink-commit" => ("◆", 1),
-            "commit-log" => ("✓", 1),
-            _ => ("✕", 0),
-        };
+        let (glyph, _) = t.kind.glyph_and_word();
+        let row = t.kind.row();
         html! {
-            <button class={classes!("lf-tick", format!("lf-{}", t.kind))} data-testid="life-tick"
-                data-kind={t.kind} style={format!("left:{};top:{}px", pct(t.at as f64 + 0.5, n), row * TICK_ROW_PX)}
+            <button class={classes!("lf-tick", format!("lf-{}", t.kind.name()))} data-testid="life-tick"
+                data-kind={t.kind.name()} style={format!("left:{};top:{}px", pct(t.at as f64 + 0.5, n), row * TICK_ROW_PX)}
                 title={format!("#{}: {}", t.at, t.text)} aria-label={format!("#{}: {}", t.at, t.text)}
                 onclick={Callback::from(move |_: MouseEvent| cb.emit(to))}>{ glyph }</button>
         }
@@ -119,9 +113,10 @@ pub fn RecordLane(props: &RecordLaneProps) -> Html {
             <div class="dg-head">
                 <span class="dg-title">{ format!("Record {}", life.key) }</span>
                 <span class="dg-sum" title="Above: the record's moments (a click goes there). Below: a bar per copy of it in the sink, from the event that made it visible.">{ format!(
-                    "{} reads · {} · ● arrived ▲ read ■ written ◆ sink commit ✓ commits/N ✕ failure",
-                    life.ticks.iter().filter(|t| t.kind == "read").count(),
-                    match copies { 0 => "never in the sink".to_string(), 1 => "one copy at most".to_string(), c => format!("{c} copies at once") }
+                    "{} reads · {} · {}",
+                    life.ticks_of(TickKind::Read).count(),
+                    match copies { 0 => "never in the sink".to_string(), 1 => "one copy at most".to_string(), c => format!("{c} copies at once") },
+                    TickKind::legend()
                 ) }</span>
                 <button class="dg-go" onclick={on_close} aria-label="Stop following this record">{ "✕" }</button>
             </div>
