@@ -401,6 +401,47 @@ async fn danger_figures(client: &Client, port: u16) -> Result<(), String> {
     Ok(())
 }
 
+/// The page's own figures: the largest preset's, then the scaled scenarios' (each measured
+/// only while the ones before it succeeded).
+async fn page_figures(client: &Client, port: u16, preset: &str) -> Result<(), String> {
+    let mut result = measure(
+        client,
+        port,
+        &format!("#preset={preset}"),
+        "",
+        &format!("preset {preset}"),
+    )
+    .await;
+    // The scale, 64 × 1,000, then the largest the dashboard plays.
+    for (prefix, channels, batches) in [("large_", 64, 1000), ("scale_", 16, 200)] {
+        let what = format!("{channels} channels × {batches} batches");
+        let s = scaled(channels, batches);
+        if let Err(reason) = batchscope_view::microbatch::url::scenario::fits_dashboard(&s) {
+            for key in [
+                "load",
+                "step_work",
+                "step",
+                "back_work",
+                "back",
+                "events",
+                "heap_load",
+                "heap_end",
+            ] {
+                figure(
+                    &format!("{prefix}{key}"),
+                    format!("refused: {reason}"),
+                    &what,
+                );
+            }
+            continue;
+        }
+        if result.is_ok() {
+            result = measure(client, port, &scenario_hash(s), prefix, &what).await;
+        }
+    }
+    result
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     // `-- links`: print the `#scenario=` links of the scaled pages (to open or profile them).
@@ -435,47 +476,8 @@ async fn main() {
     let mut result = if only_danger {
         Ok(())
     } else {
-        measure(
-            &client,
-            port,
-            &format!("#preset={preset}"),
-            "",
-            &format!("preset {preset}"),
-        )
-        .await
+        page_figures(&client, port, &preset).await
     };
-    // The scale, 64 × 1,000, then the largest the dashboard plays.
-    let scales: &[(&str, u32, u64)] = if only_danger {
-        &[]
-    } else {
-        &[("large_", 64, 1000), ("scale_", 16, 200)]
-    };
-    for &(prefix, channels, batches) in scales {
-        let what = format!("{channels} channels × {batches} batches");
-        let s = scaled(channels, batches);
-        if let Err(reason) = batchscope_view::microbatch::url::scenario::fits_dashboard(&s) {
-            for key in [
-                "load",
-                "step_work",
-                "step",
-                "back_work",
-                "back",
-                "events",
-                "heap_load",
-                "heap_end",
-            ] {
-                figure(
-                    &format!("{prefix}{key}"),
-                    format!("refused: {reason}"),
-                    &what,
-                );
-            }
-            continue;
-        }
-        if result.is_ok() {
-            result = measure(&client, port, &scenario_hash(s), prefix, &what).await;
-        }
-    }
     if result.is_ok() {
         result = danger_figures(&client, port).await;
     }

@@ -440,21 +440,28 @@ impl Player<Micro> {
             return false;
         }
         s.faults.push(fault);
+        self.replace_if_valid(s, |e| format!("{fault} cannot be armed here: {e}"))
+    }
+
+    /// Runs `s` in place of the scenario on screen if it is valid, or says why not with
+    /// `refused`; whether it was run.
+    fn replace_if_valid(&mut self, s: Scenario, refused: impl FnOnce(String) -> String) -> bool {
         match s.validate() {
             Ok(()) => {
                 self.replace_scenario(s);
                 true
             }
             Err(e) => {
-                self.notify(format!("{fault} cannot be armed here: {e}"));
+                self.notify(refused(e.to_string()));
                 false
             }
         }
     }
 
-    /// What a click on a lane's head arms: for the sink, its store down from the moment after
-    /// the event on screen for two trigger intervals (a sink outage in the link); for the
-    /// tasks, a failed task attempt of the batch in flight (`task-fail@N`).
+    /// What a click on a lane's head arms: for the driver, a crash now; for the sink, its store
+    /// down from the moment after the event on screen for two trigger intervals (a sink outage
+    /// in the link); for the tasks, a failed task attempt of the batch in flight
+    /// (`task-fail@N`).
     fn fail_now(&mut self, actor: Actor) {
         match actor {
             Actor::Driver => self.crash_now(),
@@ -463,14 +470,10 @@ impl Player<Micro> {
                 let from_ms = self.world.now_ms() + 1;
                 let to_ms = from_ms + 2 * s.trigger_interval_ms;
                 s.sink.outages.push(Window { from_ms, to_ms });
-                match s.validate() {
-                    Ok(()) => {
-                        self.replace_scenario(s);
-                        self.notify(format!(
-                            "Armed now: the sink's store is down from {from_ms} to {to_ms} ms."
-                        ));
-                    }
-                    Err(e) => self.notify(format!("Cannot fail the sink here: {e}")),
+                if self.replace_if_valid(s, |e| format!("Cannot fail the sink here: {e}")) {
+                    self.notify(format!(
+                        "Armed now: the sink's store is down from {from_ms} to {to_ms} ms."
+                    ));
                 }
             }
             Actor::Tasks => {

@@ -1,8 +1,8 @@
 //! The danger band's marks on parts of the page its first module draws, made by the second
 //! module, which has the map: the strip beside the sequence diagram's rows, each row coloured
 //! by the verdict a driver crash right after its event leads to (style rules added to the
-//! page's stylesheet, `view::microbatch::danger::row_rules`); the lesson card's line saying when a
-//! bad run's outcome was sealed (drawn through a portal into the card's empty line); and the
+//! page's stylesheet, `view::microbatch::danger::row_rules`); the lesson card's line saying
+//! when a bad run's outcome was sealed (drawn through a portal into the card's empty line); and the
 //! Sink panel's key chips, each of which opens its record's lane. The first module's share is
 //! an empty rect per row, an empty line and a chip that is a button: its first load stays
 //! small.
@@ -10,7 +10,7 @@
 use batchscope_check::oracle::Report;
 use batchscope_engine::microbatch::event::Event;
 use batchscope_engine::microbatch::upstream::RowKey;
-use batchscope_view::microbatch::danger::{row_rules, Stretch, PAGE_ROWS};
+use batchscope_view::microbatch::danger::{row_rules, Stretch};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{CssStyleSheet, Element};
@@ -32,7 +32,8 @@ fn paint_rows(rules: &[String]) {
     let Ok(list) = sheet.css_rules() else {
         return;
     };
-    // The browser writes a rule back in its own words: known by the diagram's id and rows.
+    // The browser writes a rule back in its own words: known by the diagram's id and rows
+    // (the end of `danger::PAGE_ROWS`, which every rule of `row_rules` starts with).
     let mark = "svg#sequence g.row:is(";
     for i in (0..list.length()).rev() {
         if list.item(i).is_some_and(|r| r.css_text().contains(mark)) {
@@ -43,11 +44,10 @@ fn paint_rows(rules: &[String]) {
         let end = sheet.css_rules().map_or(0, |l| l.length());
         let _ = sheet.insert_rule_with_index(rule, end);
     }
-    debug_assert!(rules.iter().all(|r| r.starts_with(PAGE_ROWS)));
 }
 
-/// Colours the strip beside the diagram's rows with `stretches` (the band made so far) while the band is
-/// on the page; none once it is gone.
+/// Colours the strip beside the diagram's rows with `stretches` (the band made so far) while
+/// the band is on the page; none once it is gone.
 #[hook]
 pub fn use_row_marks(stretches: Rc<Vec<Stretch>>) {
     use_effect_with(stretches, |stretches| {
